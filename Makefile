@@ -1,0 +1,52 @@
+# aviator-adsb: the usual entry points. `make help` lists them.
+SWIFT   ?= swift
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+RELEASE := .build/release/aviator-adsb
+SHARED  ?= ../shared
+VENV    := .venv
+
+.PHONY: help deps build release run test conformance bench clean
+
+help:
+	@echo "make deps         install what the build needs (librtlsdr-dev, pkg-config, python3-venv) when missing"
+	@echo "make build        debug build"
+	@echo "make release      optimised build"
+	@echo "make run          the main job: decode a sample without any hardware"
+	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
+	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
+	@echo "make bench        throughput figures"
+
+deps:
+	@if ! pkg-config --exists librtlsdr 2>/dev/null; then \
+		echo "installing librtlsdr-dev and pkg-config"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq librtlsdr-dev pkg-config; fi
+	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
+		echo "installing python3-venv"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-venv; fi
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+run: release
+	$(RELEASE) decode $(SHARED)/messages/sample_data_adsb.csv --receiver 52.0,4.4 | tail -n 20
+
+test:
+	$(SWIFT) test
+	$(MAKE) conformance
+
+$(VENV)/.pymodes:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check pymodes==3.6.1
+	touch $@
+
+conformance: release $(VENV)/.pymodes
+	$(VENV)/bin/python scripts/conformance.py --binary $(RELEASE) --messages $(SHARED)/messages
+
+bench: release
+	$(RELEASE) bench
+
+clean:
+	rm -rf .build $(VENV)

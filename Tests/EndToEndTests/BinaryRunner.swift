@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs the `aviator-adsb` binary built beside the test bundle, as a user would.
+struct BinaryRunner {
+    /// What one run printed and how it ended.
+    struct Result {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// The binary: SwiftPM builds it into the same folder as the test bundle.
+    static var binary: URL {
+        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testExecutable.deletingLastPathComponent().appendingPathComponent("aviator-adsb")
+    }
+
+    /// The project's root folder (where `Package.swift` is).
+    static var projectRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// Runs the binary with `arguments`, feeding `input` on standard input.
+    static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
+        nonisolated(unsafe) var errData = Data()
+        let errThread = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errThread.start()
+        if let input { inPipe.fileHandleForWriting.write(input) }
+        try inPipe.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errThread.isExecuting || !errThread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        return Result(stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self),
+                      status: process.terminationStatus)
+    }
+}
