@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance bench clean
+.PHONY: help deps build release run test conformance bench samples clean
 
 help:
 	@echo "make deps         install what the build needs (librtlsdr-dev, pkg-config, python3-venv) when missing"
@@ -14,7 +14,8 @@ help:
 	@echo "make run          the main job: decode a sample without any hardware"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
-	@echo "make bench        throughput figures"
+	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
+	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 
 deps:
 	@if ! pkg-config --exists librtlsdr 2>/dev/null; then \
@@ -46,7 +47,10 @@ conformance: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/conformance.py --binary $(RELEASE) --messages $(SHARED)/messages
 
 bench: release
-	$(RELEASE) bench
+	bash scripts/bench.sh
+
+samples: release
+	bash scripts/make-samples.sh
 
 clean:
 	rm -rf .build $(VENV)

@@ -20,6 +20,8 @@ let package = Package(
         ),
         // IQ -> frames -> decoded messages. Pure Swift, no I/O, no dependencies.
         .target(name: "ModeS"),
+        // Synthetic skies: message encoder, scenarios and an IQ modulator, for tests and demos.
+        .target(name: "Simulator", dependencies: ["ModeS"]),
         // Sources of frames and state vectors, and the aircraft tracker.
         .target(name: "Ingest", dependencies: ["ModeS", "CRtlSdr"]),
         // Sky projection and outputs.
@@ -28,11 +30,12 @@ let package = Package(
         .executableTarget(
             name: "aviator-adsb",
             dependencies: [
-                "ModeS", "Ingest", "Radar",
+                "ModeS", "Ingest", "Radar", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ModeSTests", dependencies: ["ModeS"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS"]),
         .testTarget(name: "RadarTests", dependencies: ["Radar"]),
         // Runs the built `aviator-adsb` binary as a user would.
         .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb"]),

@@ -1,0 +1,2 @@
+/// Placeholder so the target builds until the simulator lands; replaced by the real files.
+enum SimulatorInfo {}
