@@ -8,7 +8,9 @@ import Foundation
 /// - 1,0 and 2,0 start with their own number in the first byte;
 /// - 4,0, 5,0 and 6,0 have no header, so each candidate must pass strict consistency checks
 ///   (a status bit of 0 means its value bits are 0, reserved bits are 0, values are physically
-///   plausible), and a reply that passes more than one of them is left unidentified.
+///   plausible), and a reply that passes more than one of them is left unidentified;
+/// - 1,7 (the list of supported registers) is a candidate too, because a sparse 4,0 can look
+///   exactly like it; it is reported only when nothing else fits.
 public enum CommB {
     /// Fills `message` with the register identified in `mb` (the 56-bit MB field), if any.
     public static func decode(mb: UInt64, into message: inout Message) {
@@ -25,6 +27,7 @@ public enum CommB {
             return
         }
         var candidates: [(String, (inout Message) -> Void)] = []
+        if isCapabilityReport(field) { candidates.append(("1,7", { _ in })) }
         if let apply = selectedVerticalIntention(field) { candidates.append(("4,0", apply)) }
         if let apply = trackAndTurn(field) { candidates.append(("5,0", apply)) }
         if let apply = headingAndSpeed(field, altitudeFt: message.altitudeBaroFt) {
@@ -54,6 +57,13 @@ public enum CommB {
     private static func signed(_ field: MBField, _ signBit: Int, _ first: Int, _ last: Int) -> Int {
         let magnitude = Int(field[first, last])
         return field[signBit, signBit] == 1 ? magnitude - (1 << (last - first + 1)) : magnitude
+    }
+
+    /// BDS 1,7 "common usage GICB capability report": one flag per register in the first
+    /// 24 bits, the rest reserved. Every such report lists 2,0 (the aircraft identification
+    /// register any Comm-B transponder must support).
+    private static func isCapabilityReport(_ f: MBField) -> Bool {
+        f[25, 56] == 0 && f[7, 7] == 1
     }
 
     /// BDS 4,0 "selected vertical intention".
