@@ -44,9 +44,14 @@ public enum AltitudeCode {
         let gray500 = (code.d.reversedThreeBits << 6) | (code.a.reversedThreeBits << 3) | code.b.reversedThreeBits
         let fiveHundreds = grayToBinary(gray500)
         // C1 C2 C4 is a Gray-coded count of 100 ft steps that uses only five of its states.
+        // Its states are Gray 001, 011, 010, 110 and 100, i.e. binary 1, 2, 3, 4 and 7; the
+        // last one stands for 5, and binary 0, 5 and 6 never occur in a valid code.
         var hundreds = grayToBinary(code.c.reversedThreeBits)
-        if hundreds == 7 { hundreds = 5 }  // the fifth state is Gray 100, i.e. binary 7
-        guard (1...5).contains(hundreds) else { return nil }
+        switch hundreds {
+        case 1...4: break
+        case 7: hundreds = 5
+        default: return nil
+        }
         // The 100 ft count runs backwards in every odd 500 ft band, so the code stays a
         // single-bit-change code across band edges.
         if fiveHundreds % 2 == 1 { hundreds = 6 - hundreds }
