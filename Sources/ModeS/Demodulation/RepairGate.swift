@@ -39,17 +39,27 @@ struct RepairGate {
         self.allowTwoBits = allowTwoBits
     }
 
-    /// Whether `bits` need the per-bit confidence to be judged (a repair or a DF11 with an
-    /// interrogator code); returns the syndrome's correction context.
+    /// A first look that needs no per-bit confidence: `.admit` for bits that need no
+    /// repair, `.reject` for bits no table entry can repair (the validator would refuse
+    /// them too), nil when `judge` must look at the confidence. Noise mostly ends here.
     @inline(__always)
-    func needsJudgement(_ bits: ModeSBits) -> Bool {
+    func screen(_ bits: ModeSBits) -> Verdict? {
         switch bits.downlinkFormat {
-        case 17, 18, 11: return CRC.syndrome(of: bits) != 0
-        default: return false
+        case 17, 18:
+            let syndrome = CRC.syndrome(of: bits)
+            if syndrome == 0 { return .admit }
+            return longTable.correction(for: syndrome) == nil ? .reject : nil
+        case 11:
+            let syndrome = CRC.syndrome(of: bits)
+            if syndrome == 0 { return .admit }
+            if syndrome & 0xFFFF80 == 0 { return nil }
+            return shortTable.correction(for: syndrome) == nil ? .reject : nil
+        default:
+            return .admit
         }
     }
 
-    /// The verdict for `bits` (which `needsJudgement`), given each bit's |score|.
+    /// The verdict for `bits` that `screen` could not settle, given each bit's |score|.
     func judge(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> Verdict {
         let syndrome = CRC.syndrome(of: bits)
         let count = bits.bitCount

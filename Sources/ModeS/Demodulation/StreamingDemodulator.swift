@@ -206,7 +206,17 @@ public final class StreamingDemodulator {
             let floor = noise.floor(at: position)
             let threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(options.gateSixteenths)) >> 4)
             let base = magnitudes - bufferStart
+            var scalarUntil = position
             while position < windowEnd {
+                // Eight starts at a time while all eight fail (the common case in noise).
+                if position + 8 <= windowEnd, position >= scalarUntil {
+                    if !Gate.anyOfEightPasses(base + position, threshold: threshold) {
+                        position += 8
+                        continue
+                    }
+                    // One of these eight passes: test them one by one.
+                    scalarUntil = position + 8
+                }
                 if !Gate.passes(base + position, threshold: threshold) {
                     position += 1
                     continue
@@ -237,9 +247,13 @@ public final class StreamingDemodulator {
             let phase = phases.index(rank)
             statistics.attempts += 1
             guard let bits = slicer.slice(samples, phase: phase, feedback: feedback) else { continue }
-            if repairGate.needsJudgement(bits) {
+            var verdict = repairGate.screen(bits)
+            if verdict == nil {
                 slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
-                switch repairGate.judge(bits, confidence: confidence) {
+                verdict = repairGate.judge(bits, confidence: confidence)
+            }
+            if let verdict {
+                switch verdict {
                 case .admit: break
                 case .reject: continue
                 case .admitIfKnown(let address):
