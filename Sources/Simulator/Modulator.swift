@@ -48,9 +48,11 @@ public struct Modulator: Sendable {
         while blockStart < totalSamples {
             let count = min(blockSize, totalSamples - blockStart)
             let blockEnd = blockStart + count // exclusive
+            // A local copy of the generator keeps its state in registers in the hot loop.
+            var generator = noise
             try block.withUnsafeMutableBufferPointer { out in
                 for index in 0..<count {
-                    let (i, q) = noise.gaussianPair()
+                    let (i, q) = generator.gaussianPair()
                     out[2 * index] = i * noiseSigma
                     out[2 * index + 1] = q * noiseSigma
                 }
@@ -65,6 +67,7 @@ public struct Modulator: Sendable {
                 active.removeAll { spans[$0].last < blockEnd }
                 try consume(UnsafeBufferPointer(rebasing: out[0..<(2 * count)]))
             }
+            noise = generator
             blockStart = blockEnd
         }
     }
