@@ -12,15 +12,20 @@ public struct Frame: Sendable, Hashable {
     public var timestamp: UInt64
     /// Signal level of the message in dB relative to full scale (0 is the loudest possible).
     public var signalLevel: Double
+    /// True when the parity proved the frame genuine: a CRC that checked (DF11/17/18), or an
+    /// address/parity frame whose recovered address was recently confirmed. False only for
+    /// address/parity frames accepted on trust (input that was checked elsewhere).
+    public var parityVerified: Bool
 
     /// A frame from its parts.
     public init(bits: ModeSBits, address: UInt32, correctedBits: Int = 0,
-                timestamp: UInt64 = 0, signalLevel: Double = 0) {
+                timestamp: UInt64 = 0, signalLevel: Double = 0, parityVerified: Bool = true) {
         self.bits = bits
         self.address = address
         self.correctedBits = correctedBits
         self.timestamp = timestamp
         self.signalLevel = signalLevel
+        self.parityVerified = parityVerified
     }
 
     /// The downlink format.

@@ -63,8 +63,9 @@ public struct FrameValidator: Sendable {
             guard icaoFilter.contains(repairedAddress, at: time) else { return nil }
             return Frame(bits: repaired, address: repairedAddress, correctedBits: 1)
         case 0, 4, 5, 16, 20, 21:
-            guard trustAddressParity || icaoFilter.contains(syndrome, at: time) else { return nil }
-            return Frame(bits: bits, address: syndrome)
+            let confirmed = icaoFilter.contains(syndrome, at: time)
+            guard confirmed || trustAddressParity else { return nil }
+            return Frame(bits: bits, address: syndrome, parityVerified: confirmed)
         default:
             return nil
         }
