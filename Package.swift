@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
@@ -36,6 +37,8 @@ let package = Package(
                 "ModeS", "CRtlSdr",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Sky projection and outputs.
@@ -51,7 +54,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModeSTests", dependencies: ["ModeS"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "ModeS"]),
+        .testTarget(
+            name: "IngestTests",
+            dependencies: [
+                "Ingest", "ModeS",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS"]),
         .testTarget(name: "RadarTests", dependencies: ["Radar"]),
         // Runs the built `aviator-adsb` binary as a user would.

@@ -76,6 +76,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("unknown --format '\(format)': use cu8, cs16 or cf32")
         }
         if replay != nil && beastIn != nil { throw ValidationError("--replay and --beast-in cannot be combined") }
+        if let beastIn, BeastInput.endpoint(beastIn) == nil {
+            throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005")
+        }
         if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
         if statsInterval <= 0 || retryInterval <= 0 { throw ValidationError("intervals must be positive") }
     }
@@ -101,8 +104,9 @@ struct RunCommand: AsyncParsableCommand {
             let source = ReplaySource(configuration: configuration, logger: logger)
             services.append(.init(service: SourceService(name: "replay", tracker: tracker) { try await source.run(into: $0) },
                                   successTerminationBehavior: .ignore))
-        } else if beastIn != nil {
-            throw CommandError("--beast-in is not available in this version yet")
+        } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
+            let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
+            services.append(.init(service: SourceService(name: "beast", tracker: tracker) { try await input.run(into: $0) }))
         } else {
             var configuration = RTLSDRDevice.Configuration()
             configuration.selector = .init(device)
