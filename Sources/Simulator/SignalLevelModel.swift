@@ -24,7 +24,7 @@ public struct SignalLevelModel: Sendable {
     }
 
     /// The SNR of one message (dB).
-    public func snr(track: AircraftTrack, state: AircraftState, receiver: GeoPoint, receiverAltitudeM: Double,
+    public func snr(track: AircraftTrack, state: AircraftState, receiver: GeoPosition, receiverAltitudeM: Double,
                     generator: inout SeededGenerator) -> Double {
         if let range = fixedRange {
             return generator.uniform(range.lowerBound, range.upperBound.nextUp)
