@@ -40,10 +40,11 @@ public enum ExtendedSquitterEncoder {
     /// Gillham code). A nil altitude sends "no altitude" (all zeros).
     public static func airbornePosition(icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
                                         altitudeFt: Int?, typeCode: UInt64 = 11,
-                                        surveillanceStatus: UInt64 = 0) -> ModeSBits {
+                                        surveillanceStatus: UInt64 = 0, singleAntenna: Bool = false) -> ModeSBits {
         let alt = altitudeFt.flatMap { AltitudeEncoder.positionField($0) } ?? 0
         return position(icao: icao, typeCode: typeCode, latitude: latitude, longitude: longitude,
-                        odd: odd, header: surveillanceStatus << 1, altitudeBits: alt)
+                        odd: odd, header: (surveillanceStatus & 3) << 1 | (singleAntenna ? 1 : 0),
+                        altitudeBits: alt)
     }
 
     /// Type codes 20–22: airborne position with GNSS height (HAE). The 12-bit field holds the
