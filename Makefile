@@ -46,7 +46,8 @@ $(VENV)/.pymodes:
 conformance: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/conformance.py --binary $(RELEASE) --messages $(SHARED)/messages
 
-bench: release
+bench: release $(VENV)/.pymodes
+	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	bash scripts/bench.sh
 
 samples: release

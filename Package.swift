@@ -35,6 +35,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModeSTests", dependencies: ["ModeS"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "ModeS"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS"]),
         .testTarget(name: "RadarTests", dependencies: ["Radar"]),
         // Runs the built `aviator-adsb` binary as a user would.

@@ -1,0 +1,76 @@
+import ModeS
+
+/// Where a piece of aircraft information came from.
+public enum DataSource: String, Sendable, Equatable, Codable {
+    /// ADS-B extended squitter (DF17/18) from our own receiver.
+    case adsb
+    /// Other Mode S replies (DF0/4/5/11/16/20/21) from our own receiver.
+    case modeS = "mode-s"
+    /// The OpenSky Network REST API.
+    case opensky
+}
+
+/// Everything known about one aircraft, merged from all its messages: the tracker's output and
+/// the input of the radar projection. A plain value, safe to hand across concurrency domains.
+public struct AircraftState: Sendable, Equatable {
+    /// The 24-bit ICAO address.
+    public var icao: UInt32
+    /// Callsign, trailing blanks removed.
+    public var callsign: String?
+    /// Emitter category, e.g. "A3".
+    public var category: String?
+    /// Mode A code, four octal digits.
+    public var squawk: String?
+    /// Last known position.
+    public var position: GeoPoint?
+    /// Pressure altitude in feet.
+    public var altitudeBaroFt: Int?
+    /// GNSS height in feet.
+    public var altitudeGeoFt: Int?
+    /// Ground speed in knots.
+    public var groundSpeedKt: Double?
+    /// Track over ground, degrees from true north.
+    public var trackDeg: Double?
+    /// Vertical rate in feet per minute, positive up.
+    public var verticalRateFpm: Int?
+    /// On the ground, when known.
+    public var onGround: Bool?
+    /// Emergency state from ADS-B (0 none).
+    public var emergency: Int?
+
+    /// When anything was last heard from the aircraft (seconds, the tracker's clock).
+    public var lastSeen: Double
+    /// When `position` was last updated.
+    public var positionTime: Double?
+    /// When each kind of field was last updated, for consumers that judge freshness.
+    public var altitudeTime: Double?
+    /// When the velocity fields were last updated.
+    public var velocityTime: Double?
+    /// Where the most recent information came from.
+    public var source: DataSource
+    /// Messages received from this aircraft.
+    public var messageCount: Int
+
+    /// A state that knows only the address.
+    public init(icao: UInt32, lastSeen: Double, source: DataSource) {
+        self.icao = icao
+        self.lastSeen = lastSeen
+        self.source = source
+        self.messageCount = 0
+    }
+
+    /// The address as six lower-case hex digits.
+    public var icaoHex: String {
+        let digits = String(icao, radix: 16)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    /// Seconds since the aircraft was last heard, as of `now`.
+    public func age(at now: Double) -> Double { now - lastSeen }
+
+    /// Whether the position is older than `Tracker.staleAfter` as of `now`.
+    public func positionIsStale(at now: Double) -> Bool {
+        guard let positionTime else { return true }
+        return now - positionTime > Tracker.staleAfter
+    }
+}
