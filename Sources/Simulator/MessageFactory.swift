@@ -77,13 +77,13 @@ public enum MessageFactory {
         switch register {
         case 0x40:
             let selected = selectedAltitude(track, state)
-            return CommB.selectedVerticalIntention(mcpAltitudeFt: selected, fmsAltitudeFt: selected,
+            return CommBEncoder.selectedVerticalIntention(mcpAltitudeFt: selected, fmsAltitudeFt: selected,
                                                    baroSettingHPa: 1013.2)
         case 0x50:
-            return CommB.trackAndTurn(rollDeg: 0, trackDeg: state.trackDeg, groundSpeedKt: state.groundSpeedKt,
+            return CommBEncoder.trackAndTurn(rollDeg: 0, trackDeg: state.trackDeg, groundSpeedKt: state.groundSpeedKt,
                                       trackRateDegPerS: 0, trueAirspeedKt: state.groundSpeedKt)
         default:
-            return CommB.identification(callsign: track.callsign)
+            return CommBEncoder.identification(callsign: track.callsign)
         }
     }
 }

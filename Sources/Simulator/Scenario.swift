@@ -6,7 +6,7 @@
 /// `TransmissionSchedule`), so that bursts often overlap.
 public struct Scenario: Sendable {
     /// The receiver's position.
-    public var receiver: GeoPoint
+    public var receiver: GeoPosition
     /// Receiver antenna height above sea level, metres.
     public var receiverAltitudeM: Double
     /// Dense airport traffic.
@@ -15,7 +15,7 @@ public struct Scenario: Sendable {
     public var aircraft: [AircraftTrack]
 
     /// A sky of `count` aircraft around `receiver`, entirely determined by `generator`.
-    public init(receiver: GeoPoint, count: Int, busy: Bool, generator: inout SeededGenerator) {
+    public init(receiver: GeoPosition, count: Int, busy: Bool, generator: inout SeededGenerator) {
         self.receiver = receiver
         self.receiverAltitudeM = 0
         self.busy = busy
@@ -73,12 +73,12 @@ public struct Scenario: Sendable {
         }
     }
 
-    private static func track(icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPoint,
-                              airport: GeoPoint, _ g: inout SeededGenerator) -> AircraftTrack {
+    private static func track(icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPosition,
+                              airport: GeoPosition, _ g: inout SeededGenerator) -> AircraftTrack {
         let bearing = g.uniform(0, 360)
         let (bs, bc) = DeterministicMath.sinCos(DeterministicMath.radians(bearing))
         var category = g.chance(0.8) ? "A3" : g.pick(["A1", "A2", "A4", "A5"])
-        var position: GeoPoint
+        var position: GeoPosition
         var altitude: Double, speed: Double, track: Double, rate: Double
         var onGround = false
         switch phase {
@@ -122,7 +122,10 @@ public struct Scenario: Sendable {
                                     trackDeg: track, verticalRateFpm: rate, onGround: onGround)
         let frequency = g.uniform(-60_000, 60_000)
         let level = g.gaussian() * 2.5
-        let gnss = !onGround && g.chance(0.08)
+        // A few arriving aircraft report GNSS height positions (type codes 20-22). The height
+        // field holds metres in 12 bits (up to 13,435 ft), so only descending aircraft below
+        // 12,000 ft are chosen: they never leave the field's range.
+        let gnss = phase == .landing && altitude < 12_000 && g.chance(0.25)
         let airspeed = !onGround && !gnss && g.chance(0.08)
         return AircraftTrack(icao: icao, callsign: callsign, category: category, squawk: squawk(&g),
                              phase: phase, initial: initial, floorFt: 0, gnssPositionsOnly: gnss,

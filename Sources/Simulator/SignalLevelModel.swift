@@ -4,7 +4,7 @@
 /// yield is measured per SNR bucket) or free-space spreading: the received power falls as
 /// 1/d², so SNR = 16 dB − 20·log10(d / 100 km), plus the aircraft's own level offset and a
 /// small per-message jitter (multipath, antenna pattern). Aircraft on the ground lose 12 dB
-/// to obstructions. The result is capped at 28 dB, about where a dongle at this noise floor
+/// to obstructions. The result is capped at 25 dB, about where a dongle at this noise floor
 /// starts to saturate.
 public struct SignalLevelModel: Sendable {
     /// A fixed SNR range (dB), or nil to derive SNR from distance.
@@ -16,7 +16,7 @@ public struct SignalLevelModel: Sendable {
     /// Standard deviation of the per-message jitter, dB.
     public var jitterDb = 0.7
     /// Upper and lower bounds of the distance-derived SNR, dB.
-    public var cap = -5.0...28.0
+    public var cap = -5.0...25.0
 
     /// A model with a fixed range or, with nil, the distance model.
     public init(fixedRange: ClosedRange<Double>? = nil) {
@@ -24,7 +24,7 @@ public struct SignalLevelModel: Sendable {
     }
 
     /// The SNR of one message (dB).
-    public func snr(track: AircraftTrack, state: AircraftState, receiver: GeoPoint, receiverAltitudeM: Double,
+    public func snr(track: AircraftTrack, state: AircraftState, receiver: GeoPosition, receiverAltitudeM: Double,
                     generator: inout SeededGenerator) -> Double {
         if let range = fixedRange {
             return generator.uniform(range.lowerBound, range.upperBound.nextUp)

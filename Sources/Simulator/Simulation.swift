@@ -15,7 +15,7 @@ public struct Simulation {
         /// A fixed SNR range (dB) for every message, or nil for distance-derived SNR.
         public var snrRange: ClosedRange<Double>? = nil
         /// The receiver's position.
-        public var receiver = GeoPoint(lat: 52.0, lon: 4.4)
+        public var receiver = GeoPosition(lat: 52.0, lon: 4.4)
         /// A dense sky near an airport.
         public var busy = false
 

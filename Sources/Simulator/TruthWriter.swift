@@ -21,7 +21,7 @@ public struct TruthWriter {
         /// Number of aircraft.
         public var aircraft: Int
         /// Receiver position and height.
-        public var receiver: GeoPoint
+        public var receiver: GeoPosition
         /// Receiver height, metres.
         public var receiverAltitudeM: Double
         /// The fixed SNR range, if any.

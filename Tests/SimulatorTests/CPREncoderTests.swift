@@ -15,7 +15,7 @@ import Testing
 
     /// Local decoding relative to a nearby reference (the receiver's position), per the spec.
     static func decodeLocal(_ cpr: (lat: UInt64, lon: UInt64), odd: Bool, surface: Bool,
-                            reference: GeoPoint) -> GeoPoint {
+                            reference: GeoPosition) -> GeoPosition {
         let span = surface ? 90.0 : 360.0
         let i = odd ? 1.0 : 0.0
         let dLat = span / (60 - i)
@@ -27,13 +27,13 @@ import Testing
         let dLon = span / Double(zones)
         let m = (reference.lon / dLon).rounded(.down)
             + ((reference.lon - dLon * (reference.lon / dLon).rounded(.down)) / dLon - xz + 0.5).rounded(.down)
-        return GeoPoint(lat: lat, lon: dLon * (m + xz))
+        return GeoPosition(lat: lat, lon: dLon * (m + xz))
     }
 
     @Test func localDecodeRecoversPositions() {
         var g = SeededGenerator(seed: 7)
         for _ in 0..<2000 {
-            let truth = GeoPoint(lat: g.uniform(-80, 80), lon: g.uniform(-180, 180))
+            let truth = GeoPosition(lat: g.uniform(-80, 80), lon: g.uniform(-180, 180))
             let reference = truth.offset(north: g.uniform(-100_000, 100_000), east: g.uniform(-100_000, 100_000))
             for odd in [false, true] {
                 let airborne = CPREncoder.encode(latitude: truth.lat, longitude: truth.lon, odd: odd)

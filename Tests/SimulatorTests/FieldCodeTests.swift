@@ -22,37 +22,37 @@ import Testing
 
     @Test func gillhamRoundTripsEveryHundredFeet() {
         for altitude in stride(from: -1200, through: 126_700, by: 100) {
-            let field = AltitudeCode.gillhamPulses(altitude)
+            let field = AltitudeEncoder.gillhamPulses(altitude)
             #expect(field.flatMap(Self.decodeGillham) == altitude, "altitude \(altitude)")
         }
-        #expect(AltitudeCode.gillhamPulses(-1300) == nil)
+        #expect(AltitudeEncoder.gillhamPulses(-1300) == nil)
     }
 
     @Test func twentyFiveFootCodeRoundTrips() {
         for altitude in stride(from: -1000, through: 50_175, by: 25) {
-            let ac = AltitudeCode.acField(altitude)!
+            let ac = AltitudeEncoder.acField(altitude)!
             #expect((ac >> 6) & 1 == 0) // M: feet
             #expect((ac >> 4) & 1 == 1) // Q: 25 ft
             let n = (ac >> 7) << 5 | ((ac >> 5) & 1) << 4 | (ac & 0xF)
             #expect(Int(n) * 25 - 1000 == altitude)
-            let twelve = AltitudeCode.positionField(altitude)!
+            let twelve = AltitudeEncoder.positionField(altitude)!
             let n12 = (twelve >> 5) << 4 | (twelve & 0xF)
             #expect(n12 == n)
         }
         // Above the 25 ft range the code falls back to Gillham (Q = 0).
-        let high = AltitudeCode.acField(60_000)!
+        let high = AltitudeEncoder.acField(60_000)!
         #expect((high >> 4) & 1 == 0)
         #expect(Self.decodeGillham(high) == 60_000)
     }
 
     @Test func identityCodeKnownValues() {
-        #expect(IdentityCode.field(squawk: "0000") == 0)
-        #expect(IdentityCode.field(squawk: "7700") == 0xAAA)
-        #expect(IdentityCode.field(squawk: "1200") == 0x808)
-        #expect(IdentityCode.field(squawk: "0007") == 0x15)
-        #expect(IdentityCode.field(squawk: "0070") == 0x1500)
-        #expect(IdentityCode.field(squawk: "8000") == nil)
-        #expect(IdentityCode.field(squawk: "123") == nil)
+        #expect(IdentityEncoder.field(squawk: "0000") == 0)
+        #expect(IdentityEncoder.field(squawk: "7700") == 0xAAA)
+        #expect(IdentityEncoder.field(squawk: "1200") == 0x808)
+        #expect(IdentityEncoder.field(squawk: "0007") == 0x15)
+        #expect(IdentityEncoder.field(squawk: "0070") == 0x1500)
+        #expect(IdentityEncoder.field(squawk: "8000") == nil)
+        #expect(IdentityEncoder.field(squawk: "123") == nil)
     }
 
     @Test func callsignCharacters() {

@@ -22,8 +22,8 @@ import Testing
         // ours must carry the odd flag and decode back to the position it was made from.
         #expect(odd.bit(54) == 1)
         let decoded = CPREncoderTests.decodeLocal((odd.field(55, 71), odd.field(72, 88)), odd: true,
-                                                  surface: false, reference: GeoPoint(lat: 52.3, lon: 3.9))
-        #expect(decoded.distance(to: GeoPoint(lat: lat, lon: lon)) < 10)
+                                                  surface: false, reference: GeoPosition(lat: 52.3, lon: 3.9))
+        #expect(decoded.distance(to: GeoPosition(lat: lat, lon: lon)) < 10)
     }
 
     @Test func velocityMatchesRealComponents() {
@@ -44,13 +44,13 @@ import Testing
     @Test func commBRepliesMatchRealMessagesWithAddressOverlay() {
         // DF20 altitude 1625 ft, DF21 squawk 0504 (golden decodes of the shared corpus).
         let df20 = ModeSBits(hex: "A000019910010080F500004315B2")!
-        #expect(AltitudeCode.acField(1625) == df20.field(20, 32))
+        #expect(AltitudeEncoder.acField(1625) == df20.field(20, 32))
         let icao20 = CRC.syndrome(of: df20)
         let rebuilt20 = ReplyEncoder.commBAltitudeReply(icao: icao20, altitudeFt: 1625, onGround: false,
                                                         mb: df20.field(33, 88))
         #expect(rebuilt20 == df20)
         let df21 = ModeSBits(hex: "A80000238075173A6004D94E810A")!
-        #expect(IdentityCode.field(squawk: "0504") == df21.field(20, 32))
+        #expect(IdentityEncoder.field(squawk: "0504") == df21.field(20, 32))
         let rebuilt21 = ReplyEncoder.commBIdentityReply(icao: CRC.syndrome(of: df21), squawk: "0504",
                                                         onGround: false, mb: df21.field(33, 88))
         #expect(rebuilt21 == df21)

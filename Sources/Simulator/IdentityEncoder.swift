@@ -1,6 +1,6 @@
 /// Encodes a Mode A identity ("squawk", four octal digits ABCD) into the 13-bit ID field
 /// of DF5/21 and ADS-B aircraft status messages: C1 A1 C2 A2 C4 A4 X B1 D1 B2 D2 B4 D4.
-public enum IdentityCode {
+public enum IdentityEncoder {
     /// The 13-bit field for a squawk such as "7000"; nil unless it is four octal digits.
     public static func field(squawk: String) -> UInt64? {
         let digits = squawk.utf8.map { Int($0) - Int(UInt8(ascii: "0")) }

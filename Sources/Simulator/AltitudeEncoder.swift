@@ -5,7 +5,7 @@
 /// Two layouts exist: the 13-bit AC field of DF0/4/16/20 (with the M bit, 0 for feet) and
 /// the 12-bit altitude field of ADS-B airborne positions (the same without the M bit).
 /// Both interleave the Gillham pulses as C1 A1 C2 A2 C4 A4 [M] B1 Q(D1) B2 D2 B4 D4.
-public enum AltitudeCode {
+public enum AltitudeEncoder {
     /// The highest altitude the 25 ft code can carry: 2047 × 25 − 1000.
     public static let maximum25ft = 50_175
     /// The lowest altitude either code can carry.
