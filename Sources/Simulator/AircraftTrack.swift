@@ -40,6 +40,9 @@ public struct AircraftTrack: Sendable {
     /// Per-aircraft signal spread (antenna, transmitter power, installation), dB.
     public var levelOffsetDb: Double
 
+    /// The highest level a climb reaches, feet.
+    public static let ceilingFt = 41_000.0
+
     /// The state at `t` seconds.
     public func state(at t: Double) -> AircraftState {
         var state = initial
@@ -47,9 +50,14 @@ public struct AircraftTrack: Sendable {
         let metres = initial.groundSpeedKt * 1852 / 3600 * t
         state.position = initial.position.offset(north: metres * c, east: metres * s)
         let climb = initial.verticalRateFpm / 60 * t
-        state.altitudeBaroFt = max(floorFt, initial.altitudeBaroFt + climb)
+        // Climbs level off at the ceiling and descents at the floor (long recordings).
+        let ceiling = max(Self.ceilingFt, initial.altitudeBaroFt)
+        state.altitudeBaroFt = min(ceiling, max(floorFt, initial.altitudeBaroFt + climb))
         state.altitudeGeoFt = state.altitudeBaroFt + (initial.altitudeGeoFt - initial.altitudeBaroFt)
-        if state.altitudeBaroFt <= floorFt, !initial.onGround { state.verticalRateFpm = 0 }
+        let rate = initial.verticalRateFpm
+        if !initial.onGround, (state.altitudeBaroFt <= floorFt && rate < 0) || (state.altitudeBaroFt >= ceiling && rate > 0) {
+            state.verticalRateFpm = 0
+        }
         return state
     }
 }

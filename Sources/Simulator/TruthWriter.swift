@@ -30,29 +30,44 @@ public struct TruthWriter {
         public var busy: Bool
     }
 
-    /// The whole truth file's text.
-    public static func text(header: Header, scenario: Scenario, transmissions: [Transmission]) -> String {
-        var out = headerLine(header) + "\n"
+    /// Produces the truth file line by line (each with its newline), in order.
+    public static func lines(header: Header, scenario: Scenario, transmissions: [Transmission],
+                             emit: (String) throws -> Void) rethrows {
+        try emit(headerLine(header) + "\n")
         var nextState = 0.0
-        func emitStates(upTo time: Double) {
+        func emitStates(upTo time: Double) throws {
             while nextState < header.duration, nextState <= time {
-                for track in scenario.aircraft { out += stateLine(track, at: nextState) + "\n" }
+                for track in scenario.aircraft { try emit(stateLine(track, at: nextState) + "\n") }
                 nextState += 1
             }
         }
         for transmission in transmissions {
-            emitStates(upTo: transmission.time)
-            out += messageLine(transmission, sampleRate: Double(header.sampleRate)) + "\n"
+            try emitStates(upTo: transmission.time)
+            try emit(messageLine(transmission, sampleRate: Double(header.sampleRate)) + "\n")
         }
-        emitStates(upTo: header.duration)
+        try emitStates(upTo: header.duration)
+    }
+
+    /// The whole truth file's text (for short recordings and tests).
+    public static func text(header: Header, scenario: Scenario, transmissions: [Transmission]) -> String {
+        var out = ""
+        lines(header: header, scenario: scenario, transmissions: transmissions) { out += $0 }
         return out
     }
 
-    /// Writes the truth file.
+    /// Writes the truth file, streaming it so that long recordings need no large buffer.
     public static func write(path: String, header: Header, scenario: Scenario, transmissions: [Transmission]) throws {
-        let text = text(header: header, scenario: scenario, transmissions: transmissions)
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw SimulationError.cannotWrite(path: path, reason: "cannot create file")
+        guard let file = fopen(path, "wb") else {
+            throw SimulationError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        try lines(header: header, scenario: scenario, transmissions: transmissions) { line in
+            guard fputs(line, file) >= 0 else {
+                throw SimulationError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard fflush(file) == 0 else {
+            throw SimulationError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
     }
 
