@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
@@ -25,7 +26,14 @@ let package = Package(
         // Sources of frames and state vectors, and the aircraft tracker.
         .target(name: "Ingest", dependencies: ["ModeS", "CRtlSdr"]),
         // Sky projection and outputs.
-        .target(name: "Radar", dependencies: ["ModeS", "Ingest"]),
+        .target(
+            name: "Radar",
+            dependencies: [
+                "ModeS", "Ingest",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Command-line parsing and wiring only.
         .executableTarget(
             name: "aviator-adsb",
