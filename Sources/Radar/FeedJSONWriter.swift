@@ -46,6 +46,17 @@ public struct FeedJSONWriter: Sendable {
         Self.appendNumber(value, decimals: decimals, to: &text)
     }
 
+    /// Adds a direction in [0, 360) rounded to `decimals` places, or null: a value just below
+    /// 360 that rounds up to 360 is written as 0, so the range holds after rounding.
+    public mutating func addAngle(_ key: String, _ value: Double?, decimals: Int) {
+        startField(key)
+        guard let value, value.isFinite else { text += "null"; return }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        Self.appendNumber(rounded >= 360 ? rounded - 360 : rounded, decimals: decimals, to: &text)
+    }
+
     /// Adds a field whose value is already JSON text (an object or array).
     public mutating func addRaw(_ key: String, _ json: String) {
         startField(key)

@@ -52,7 +52,7 @@ public enum FeedMessage {
     /// A view as a JSON object with every field present.
     static func viewObject(_ view: RadarView) -> String {
         var w = FeedJSONWriter()
-        w.add("heading_deg", view.headingDeg, decimals: 2)
+        w.addAngle("heading_deg", view.headingDeg, decimals: 2)
         w.add("range_km", view.rangeKm, decimals: 3)
         w.add("min_alt_ft", view.minAltitudeFt, decimals: 0)
         w.add("max_alt_ft", view.maxAltitudeFt, decimals: 0)

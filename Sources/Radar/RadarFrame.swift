@@ -27,7 +27,7 @@ public struct RadarFrame: Sendable {
         w.add("seq", seq)
         w.add("time", time, decimals: 3)
         w.add("source", source)
-        w.add("heading_deg", view.headingDeg, decimals: 2)
+        w.addAngle("heading_deg", view.headingDeg, decimals: 2)
         w.add("range_km", view.rangeKm, decimals: 3)
         var list = "["
         list.reserveCapacity(aircraft.count * 480 + 2)

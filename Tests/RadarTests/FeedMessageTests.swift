@@ -74,3 +74,13 @@ import Testing
         #expect(object["f"] as? String == "tab\there\u{1}\u{2028}é")
     }
 }
+
+@Suite struct FeedAngleTests {
+    @Test func anglesStayBelow360AfterRounding() {
+        var w = FeedJSONWriter()
+        w.addAngle("a", 359.999, decimals: 2)
+        w.addAngle("b", 359.994, decimals: 2)
+        w.addAngle("c", nil, decimals: 2)
+        #expect(w.result == #"{"a":0,"b":359.99,"c":null}"#)
+    }
+}
