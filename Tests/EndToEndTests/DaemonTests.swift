@@ -14,8 +14,9 @@ import Testing
         let stopped = daemon.stop(signal: SIGTERM)
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 2)
-        // Said once, not at every retry.
+        // Said once, not at every retry; and no claim that the dongle is back.
         #expect(daemon.stderr.components(separatedBy: "no RTL-SDR device found").count == 2)
+        #expect(!daemon.stderr.contains("is back"))
     }
 
     @Test func noFallbackMakesAMissingDongleAnError() throws {
