@@ -8,10 +8,10 @@ VENV    := .venv
 .PHONY: help deps build release run test conformance bench samples clean
 
 help:
-	@echo "make deps         install what the build needs (librtlsdr-dev, pkg-config, python3-venv) when missing"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, dump1090-mutability) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised build"
-	@echo "make run          the main job: decode a sample without any hardware"
+	@echo "make run          the main job: a bundled recording demodulated and decoded, no hardware needed"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
@@ -24,6 +24,10 @@ deps:
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 		echo "installing python3-venv"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-venv; fi
+	@if ! command -v dump1090-mutability >/dev/null 2>&1; then \
+		echo "installing dump1090-mutability (the reference decoder the tests and benchmarks compare with)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends dump1090-mutability; fi
 
 build:
 	$(SWIFT) build
@@ -32,7 +36,7 @@ release:
 	$(SWIFT) build -c release
 
 run: release
-	$(RELEASE) decode $(SHARED)/messages/sample_data_adsb.csv --receiver 52.0,4.4 | tail -n 20
+	$(RELEASE) demod Samples/busy-airport.cu8 | $(RELEASE) decode --receiver 52.0,4.4 | tail -n 20
 
 test:
 	$(SWIFT) test
@@ -49,6 +53,7 @@ conformance: release $(VENV)/.pymodes
 bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	bash scripts/bench.sh
+	bash scripts/bench-daemon.sh
 
 samples: release
 	bash scripts/make-samples.sh

@@ -1,10 +1,201 @@
 import ArgumentParser
+import Ingest
+import ModeS
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `aviator-adsb demod`: frames from an IQ file as AVR lines.
-struct DemodCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demod", abstract: "Frames from an IQ file as AVR lines.")
+struct DemodCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demod",
+        abstract: "Frames from an IQ file as AVR lines (*HEX;), with a summary on stderr.")
 
-    func run() async throws {
-        throw NotYetAvailable(command: "demod")
+    @Argument(help: "The IQ recording to read, or - for standard input.")
+    var file: String
+
+    @Option(help: "Sample format: cu8, cs16 (sc16) or cf32. Default: from the file extension, else cu8.")
+    var format: String?
+
+    @Option(name: .customLong("sample-rate"), help: "Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.")
+    var sampleRate: String = "2.4M"
+
+    @Flag(help: "Prefix each line with the frame's 12 MHz timestamp, as @TTTTTTTTTTTTHEX; (AVR with MLAT).")
+    var mlat = false
+
+    /// Tuning knobs, hidden from --help: used by scripts/bench.sh to measure each technique.
+    @Option(help: .hidden) var gate: Int32?
+    @Option(help: .hidden) var preamble: Int32?
+    @Option(help: .hidden) var phases: Int?
+    @Option(help: .hidden) var repairRank: Int?
+    @Flag(help: .hidden) var skipWholeFrames = false
+    @Flag(help: .hidden) var noTwoBitRepair = false
+    @Flag(help: .hidden) var noFeedback = false
+
+    /// The demodulator options after the hidden tuning knobs.
+    var demodulatorOptions: StreamingDemodulator.Options {
+        var options = StreamingDemodulator.Options()
+        if let gate { options.gateSixteenths = gate }
+        if let preamble { options.preambleSixteenths = preamble }
+        if let phases { options.maximumPhases = max(1, min(5, phases)) }
+        if let repairRank { options.repairRankLimit = repairRank }
+        if skipWholeFrames { options.searchInsideFrames = false }
+        if noTwoBitRepair { options.allowTwoBitCorrection = false }
+        if noFeedback { options.feedbackRetry = false }
+        return options
+    }
+
+    @Flag(help: "Also print, on stderr, each frame's sample index, signal level and repaired bits.")
+    var verbose = false
+
+    /// The demodulator's settings for a file (shared with `bench`).
+    struct Input {
+        var format: SampleFormat
+        var rate: SampleRate
+    }
+
+    func run() throws {
+        let input = try Self.resolve(file: file, format: format, sampleRate: sampleRate)
+        let reader: IQFileReader
+        do {
+            reader = try IQFileReader(path: file)
+        } catch {
+            throw CommandError(error.description)
+        }
+        let demodulator = StreamingDemodulator(format: input.format, sampleRate: input.rate,
+                                               options: demodulatorOptions)
+        var output = LineWriter()
+        let verbose = self.verbose
+        let ticksPerSample = 12e6 / Double(input.rate.hertz)
+        let mlat = self.mlat
+        func emit(_ frame: Frame) {
+            output.writeAVR(frame, timestamp: mlat)
+            if verbose {
+                let sample = Double(frame.timestamp) / ticksPerSample
+                standardError("frame at sample \(fixed(sample, 1)): \(frame.bits.hex) \(fixed(frame.signalLevel, 1)) dBFS, \(frame.correctedBits) bits repaired")
+            }
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let summary = try reader.forEachBlock { block in
+            demodulator.process(block) { emit($0) }
+        }
+        let leftover = demodulator.finish { emit($0) }
+        output.flush()
+        let elapsed = clock.now - started
+        let stats = demodulator.statistics
+        if summary.bytes == 0 { throw CommandError("\(file) is empty: no samples to demodulate") }
+        if stats.samples == 0 {
+            throw CommandError("\(file) holds \(summary.bytes) bytes, less than one \(input.format.rawValue) sample")
+        }
+        printSummary(stats, rate: input.rate, elapsed: elapsed)
+        if leftover > 0 {
+            standardError("error: \(file) ends with a truncated sample (\(leftover) stray byte\(leftover == 1 ? "" : "s") of a \(input.format.bytesPerSample)-byte \(input.format.rawValue) sample ignored)")
+        }
+    }
+
+    /// Works out the sample format and rate from the options and the file name.
+    static func resolve(file: String, format: String?, sampleRate: String) throws -> Input {
+        let sampleFormat: SampleFormat
+        if let format {
+            guard let parsed = SampleFormat(name: format) else {
+                throw CommandError("unknown sample format '\(format)' (expected cu8, cs16 or cf32)")
+            }
+            sampleFormat = parsed
+        } else {
+            sampleFormat = SampleFormat(fileName: file) ?? .cu8
+        }
+        guard let rate = SampleRate(parsing: sampleRate) else {
+            throw CommandError("unsupported sample rate '\(sampleRate)' (expected 2.4M or 2.0M)")
+        }
+        return Input(format: sampleFormat, rate: rate)
+    }
+
+    private func printSummary(_ stats: DemodulatorStatistics, rate: SampleRate, elapsed: Duration) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let duration = Double(stats.samples) / Double(rate.hertz)
+        let speed = seconds > 0 ? Double(stats.samples) / seconds / 1e6 : 0
+        standardError("demod: \(stats.samples) samples, \(fixed(duration, 3)) s at \(fixed(Double(rate.hertz) / 1e6, 1)) MS/s, processed at \(fixed(speed, 1)) MS/s")
+        let perFormat = stats.framesPerFormat.enumerated().filter { $0.element > 0 }
+            .map { "DF\($0.offset) \($0.element)" }.joined(separator: ", ")
+        if verbose {
+            standardError("demod: \(stats.candidates) candidates, \(stats.attempts) slicing attempts, \(stats.duplicates) duplicates")
+        }
+        standardError("demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected")
+    }
+}
+
+/// A command failure: ArgumentParser prints it as one `Error:` line and exits non-zero.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Writes one line to standard error.
+func standardError(_ line: String) {
+    var text = line
+    text.append("\n")
+    text.withUTF8 { bytes in writeAll(2, UnsafeRawBufferPointer(bytes)) }
+}
+
+/// Writes all of `bytes` to file descriptor `fd`, retrying short writes; gives up quietly
+/// when the reader has gone (a closed pipe).
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+    }
+}
+
+/// `value` with `digits` decimals, without Foundation's formatter.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e15 else { return "\(value)" }
+    let whole = Int(scaled) / Int(scale)
+    let fraction = Int(scaled) % Int(scale)
+    var fractionText = String(fraction)
+    while fractionText.count < digits { fractionText = "0" + fractionText }
+    return (value < 0 && scaled > 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + fractionText : "")
+}
+
+/// Buffers AVR lines and writes them to standard output in large pieces.
+struct LineWriter {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    /// Appends `*HEX;` and a newline for `frame`.
+    mutating func writeAVR(_ frame: Frame, timestamp: Bool = false) {
+        let digits: StaticString = "0123456789ABCDEF"
+        digits.withUTF8Buffer { hex in
+            if timestamp {
+                buffer.append(UInt8(ascii: "@"))
+                for shift in stride(from: 44, through: 0, by: -4) {
+                    buffer.append(hex[Int((frame.timestamp >> UInt64(shift)) & 0xF)])
+                }
+            } else {
+                buffer.append(UInt8(ascii: "*"))
+            }
+            for index in 0..<frame.bits.byteCount {
+                let byte = frame.bits.byte(index)
+                buffer.append(hex[Int(byte >> 4)])
+                buffer.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        buffer.append(UInt8(ascii: ";"))
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes out what is buffered.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { bytes in writeAll(1, bytes) }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,10 +1,142 @@
 import ArgumentParser
+import Foundation
+import Ingest
+import Logging
+import ModeS
+import ServiceLifecycle
 
-/// `aviator-adsb run`: the daemon (dongle first, OpenSky fallback).
+/// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a
+/// Beast feed), tracks aircraft and publishes the radar.
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "The daemon (dongle first, OpenSky fallback).")
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "The daemon: receive, track, publish the radar (the default command).",
+        discussion: """
+            With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it
+            says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying
+            the dongle. --replay plays a recording through the same path instead. SIGINT or
+            SIGTERM stops it cleanly.
+            """
+    )
+
+    @Option(help: ArgumentHelp("RTL-SDR device by index or serial number.", valueName: "index|serial"))
+    var device: String = "0"
+
+    @Option(help: ArgumentHelp("Tuner gain in dB, or 'auto'.", valueName: "dB|auto"))
+    var gain: String = "auto"
+
+    @Option(help: "Frequency correction of the dongle in parts per million.")
+    var ppm: Int = 0
+
+    @Option(name: .customLong("sample-rate"), help: "Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.")
+    var sampleRate: String = "2.4M"
+
+    @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
+    var replay: String?
+
+    @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
+    var format: String?
+
+    @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible.")
+    var throttle = false
+
+    @Flag(help: "Start the replay again at its end.")
+    var loop = false
+
+    @Option(name: .customLong("beast-in"), help: ArgumentHelp("Read frames from a Beast TCP feed (dump1090, readsb).", valueName: "host:port"))
+    var beastIn: String?
+
+    @Flag(name: .customLong("no-fallback"), help: "Exit with an error instead of falling back when there is no dongle.")
+    var noFallback = false
+
+    @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres.", valueName: "lat,lon[,alt_m]"))
+    var receiver: ReceiverArgument?
+
+    @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).")
+    var socket: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    @Option(name: .customLong("stats-interval"), help: "Seconds between statistics lines.")
+    var statsInterval: Double = 60
+
+    @Option(name: .customLong("retry-interval"), help: "Seconds between attempts to reopen a missing dongle.")
+    var retryInterval: Double = 5
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown --log-level '\(logLevel)'")
+        }
+        guard SampleRate(parsing: sampleRate) != nil else {
+            throw ValidationError("unsupported --sample-rate '\(sampleRate)': use 2.4M or 2.0M")
+        }
+        if gain != "auto", Double(gain) == nil { throw ValidationError("--gain takes a number of dB or 'auto'") }
+        if let format, SampleFormat(name: format) == nil {
+            throw ValidationError("unknown --format '\(format)': use cu8, cs16 or cf32")
+        }
+        if replay != nil && beastIn != nil { throw ValidationError("--replay and --beast-in cannot be combined") }
+        if let beastIn, BeastInput.endpoint(beastIn) == nil {
+            throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005")
+        }
+        if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
+        if statsInterval <= 0 || retryInterval <= 0 { throw ValidationError("intervals must be positive") }
+    }
 
     func run() async throws {
-        throw NotYetAvailable(command: "run")
+        let level = Logger.Level(rawValue: logLevel)!
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "aviator-adsb")
+        let rate = SampleRate(parsing: sampleRate)!
+        let tracker = LiveTracker(receiver: receiver?.point)
+
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        var droppedBytes: @Sendable () -> Int = { 0 }
+        if let replay {
+            let format = try format.flatMap(SampleFormat.init(name:)) ?? Self.inferFormat(replay)
+            var configuration = ReplaySource.Configuration(path: replay, format: format, sampleRate: rate)
+            configuration.throttle = throttle
+            configuration.loop = loop
+            let source = ReplaySource(configuration: configuration, logger: logger)
+            services.append(.init(service: SourceService(name: "replay", tracker: tracker) { try await source.run(into: $0) },
+                                  successTerminationBehavior: .ignore))
+        } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
+            let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
+            services.append(.init(service: SourceService(name: "beast", tracker: tracker) { try await input.run(into: $0) }))
+        } else {
+            var configuration = RTLSDRDevice.Configuration()
+            configuration.selector = .init(device)
+            configuration.sampleRate = rate.hertz
+            configuration.gain = gain == "auto" ? .automatic : .decibels(Double(gain)!)
+            configuration.ppm = ppm
+            let dongle = RTLSDRSource(configuration: configuration, logger: logger)
+            droppedBytes = { dongle.droppedBytes }
+            services.append(.init(service: SourceSupervisor(
+                dongle: dongle, fallback: nil, noFallback: noFallback,
+                retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
+        }
+        services.append(.init(service: StatisticsReporter(
+            tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
+            droppedBytes: droppedBytes, logger: logger)))
+
+        let group = ServiceGroup(configuration: .init(
+            services: services, cancellationSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch let error as SourceSupervisor.NoDongle {
+            throw CommandError(error.description)
+        } catch let error as IQFileReader.ReadError {
+            throw CommandError(error.description)
+        }
+    }
+
+    /// The sample format a file's extension implies (`.cs16`/`.sc16`, `.cf32`/`.fc32`), else cu8.
+    static func inferFormat(_ path: String) throws -> SampleFormat {
+        let ext = (path as NSString).pathExtension
+        return SampleFormat(name: ext) ?? .cu8
     }
 }

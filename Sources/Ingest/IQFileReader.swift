@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads an IQ recording, from a file or from standard input (`-`), block by block into one
+/// reused buffer, so any length of recording streams through in constant memory.
+public final class IQFileReader {
+    /// Why a recording could not be read.
+    public struct ReadError: Error, CustomStringConvertible, Sendable {
+        /// One line saying what went wrong, naming the file.
+        public let description: String
+    }
+
+    /// What the reader saw once the input was exhausted.
+    public struct Summary: Sendable {
+        /// Bytes read in total.
+        public var bytes: Int
+    }
+
+    /// The path as given (`-` for standard input).
+    public let path: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let blockSize: Int
+    private let buffer: UnsafeMutableRawPointer
+
+    /// Opens `path` (`-` is standard input) for reading in blocks of `blockSize` bytes.
+    public init(path: String, blockSize: Int = 1 << 18) throws(ReadError) {
+        self.path = path
+        self.blockSize = max(1, blockSize)
+        if path == "-" {
+            descriptor = 0
+            ownsDescriptor = false
+        } else {
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else {
+                throw ReadError(description: "cannot open \(path): \(Self.errorText())")
+            }
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw ReadError(description: "cannot read \(path): it is a directory")
+            }
+            descriptor = fd
+            ownsDescriptor = true
+        }
+        buffer = .allocate(byteCount: self.blockSize, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Reads the whole input, handing each block to `body` in order.
+    public func forEachBlock(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Summary {
+        var total = 0
+        while true {
+            let count = read(descriptor, buffer, blockSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(description: "cannot read \(path): \(Self.errorText())")
+            }
+            if count == 0 { break }
+            total += count
+            try body(UnsafeRawBufferPointer(start: buffer, count: count))
+        }
+        return Summary(bytes: total)
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

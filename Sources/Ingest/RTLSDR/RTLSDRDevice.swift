@@ -1,0 +1,147 @@
+import CRtlSdr
+
+/// One opened RTL-SDR dongle, configured for 1090 MHz reception.
+///
+/// A thin, checked layer over librtlsdr: every call that can fail turns into an `Error` with
+/// the step that failed, so the daemon can log one clear line.
+public final class RTLSDRDevice: @unchecked Sendable {
+    /// Which device to open.
+    public enum Selector: Sendable, Equatable, CustomStringConvertible {
+        /// By position in librtlsdr's list (0 is the first dongle).
+        case index(Int)
+        /// By the serial number stored in the dongle's EEPROM.
+        case serial(String)
+
+        /// Parses "0", "1", ... as an index, anything else as a serial number.
+        public init(_ text: String) {
+            if let index = Int(text), index >= 0 { self = .index(index) } else { self = .serial(text) }
+        }
+
+        /// "index N" or "serial S".
+        public var description: String {
+            switch self {
+            case .index(let index): return "index \(index)"
+            case .serial(let serial): return "serial \(serial)"
+            }
+        }
+    }
+
+    /// Tuner gain.
+    public enum Gain: Sendable, Equatable {
+        /// The tuner's automatic gain control.
+        case automatic
+        /// A fixed gain in dB; the nearest gain the tuner supports is used.
+        case decibels(Double)
+    }
+
+    /// What failed, in words for the log.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// One line.
+        public let description: String
+    }
+
+    /// Everything needed to set a device up.
+    public struct Configuration: Sendable {
+        /// Which device.
+        public var selector: Selector = .index(0)
+        /// Samples per second (2,400,000 or 2,000,000).
+        public var sampleRate: Int = 2_400_000
+        /// Centre frequency in Hz.
+        public var frequency: Int = 1_090_000_000
+        /// Tuner gain.
+        public var gain: Gain = .automatic
+        /// Frequency correction of the dongle's crystal, parts per million.
+        public var ppm: Int = 0
+
+        /// The defaults: device 0, 2.4 MS/s, 1090 MHz, automatic gain, no correction.
+        public init() {}
+    }
+
+    private let handle: OpaquePointer
+    /// The gain actually set, in dB (nil for automatic).
+    public private(set) var gainDecibels: Double?
+    /// The device's name as librtlsdr reports it.
+    public let name: String
+
+    /// Opens and configures the device; throws `Failure` naming the step that failed.
+    public init(_ configuration: Configuration) throws(Failure) {
+        let deviceCount = Int(rtlsdr_get_device_count())
+        guard deviceCount > 0 else { throw Failure(description: "no RTL-SDR device found") }
+        let index: Int
+        switch configuration.selector {
+        case .index(let wanted):
+            guard wanted < deviceCount else {
+                throw Failure(description: "no RTL-SDR device at index \(wanted) (\(deviceCount) found)")
+            }
+            index = wanted
+        case .serial(let serial):
+            let found = Int(rtlsdr_get_index_by_serial(serial))
+            guard found >= 0 else { throw Failure(description: "no RTL-SDR device with serial \(serial)") }
+            index = found
+        }
+        name = rtlsdr_get_device_name(UInt32(index)).map { String(cString: $0) } ?? "RTL-SDR"
+        var opened: OpaquePointer?
+        let status = rtlsdr_open(&opened, UInt32(index))
+        guard status == 0, let opened else {
+            throw Failure(description: "cannot open RTL-SDR device \(index) (\(name)): error \(status)")
+        }
+        handle = opened
+        do {
+            try check(rtlsdr_set_sample_rate(handle, UInt32(configuration.sampleRate)), "set the sample rate")
+            try check(rtlsdr_set_center_freq(handle, UInt32(configuration.frequency)), "tune to 1090 MHz")
+            if configuration.ppm != 0 {
+                // librtlsdr returns -2 when the value is already set: not an error.
+                let result = rtlsdr_set_freq_correction(handle, Int32(configuration.ppm))
+                if result != -2 { try check(result, "set the frequency correction") }
+            }
+            try configure(gain: configuration.gain)
+            try check(rtlsdr_reset_buffer(handle), "reset the sample buffer")
+        } catch {
+            rtlsdr_close(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        rtlsdr_close(handle)
+    }
+
+    /// Streams samples until `cancel()` is called or the device fails, calling `ring.push` from
+    /// librtlsdr's thread. Blocks; returns librtlsdr's status (0 after a clean cancel).
+    public func stream(into ring: SampleRing, bufferCount: Int = 15, bufferLength: Int = 16 * 16_384) -> Int {
+        let context = Unmanaged.passUnretained(ring).toOpaque()
+        let status = rtlsdr_read_async(handle, { buffer, length, context in
+            guard let buffer, let context else { return }
+            let ring = Unmanaged<SampleRing>.fromOpaque(context).takeUnretainedValue()
+            ring.push(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+        }, context, UInt32(bufferCount), UInt32(bufferLength))
+        return Int(status)
+    }
+
+    /// Asks a running `stream` to return.
+    public func cancel() {
+        rtlsdr_cancel_async(handle)
+    }
+
+    private func configure(gain: Gain) throws(Failure) {
+        switch gain {
+        case .automatic:
+            try check(rtlsdr_set_tuner_gain_mode(handle, 0), "enable automatic gain")
+            gainDecibels = nil
+        case .decibels(let wanted):
+            try check(rtlsdr_set_tuner_gain_mode(handle, 1), "enable manual gain")
+            let count = Int(rtlsdr_get_tuner_gains(handle, nil))
+            guard count > 0 else { throw Failure(description: "the tuner reports no gain settings") }
+            var gains = [Int32](repeating: 0, count: count)
+            _ = rtlsdr_get_tuner_gains(handle, &gains)
+            // Gains are in tenths of a dB; pick the nearest one the tuner has.
+            let nearest = gains.min { abs(Double($0) / 10 - wanted) < abs(Double($1) / 10 - wanted) }!
+            try check(rtlsdr_set_tuner_gain(handle, nearest), "set the gain")
+            gainDecibels = Double(nearest) / 10
+        }
+    }
+
+    private func check(_ status: Int32, _ step: String) throws(Failure) {
+        guard status >= 0 else { throw Failure(description: "RTL-SDR: cannot \(step): error \(status)") }
+    }
+}

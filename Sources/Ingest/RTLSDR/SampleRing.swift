@@ -1,0 +1,91 @@
+import Foundation
+
+/// A bounded hand-over of sample blocks from a producer thread (the USB callback) to a
+/// consumer thread (the demodulator).
+///
+/// The producer must never wait: librtlsdr calls it from its USB event loop, and a stalled
+/// loop loses samples inside the driver anyway. So when every slot is full, the new block is
+/// dropped and counted instead. Slots are allocated once; the producer copies into a free slot
+/// and the consumer reads it in place, so there is no allocation per block.
+public final class SampleRing: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let slots: [UnsafeMutableRawBufferPointer]
+    private var lengths: [Int]
+    private var head = 0      // next slot to read
+    private var count = 0     // filled slots
+    private var closed = false
+    private var dropped = 0
+    private var accepted = 0
+
+    /// A ring of `slotCount` slots of `slotSize` bytes each.
+    public init(slotCount: Int = 16, slotSize: Int = 16 * 16_384) {
+        slots = (0..<slotCount).map { _ in
+            UnsafeMutableRawBufferPointer.allocate(byteCount: slotSize, alignment: 16)
+        }
+        lengths = Array(repeating: 0, count: slotCount)
+    }
+
+    deinit {
+        for slot in slots { slot.deallocate() }
+    }
+
+    /// Bytes dropped because the consumer fell behind.
+    public var droppedBytes: Int { condition.withLock { dropped } }
+    /// Bytes handed over.
+    public var acceptedBytes: Int { condition.withLock { accepted } }
+
+    /// Copies `bytes` into a free slot, or drops them (counted) when none is free. Never
+    /// blocks. Blocks larger than a slot are split.
+    public func push(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let slotSize = slots[0].count
+            let length = min(slotSize, bytes.count - offset)
+            condition.lock()
+            if closed || count == slots.count {
+                dropped += closed ? 0 : bytes.count - offset
+                condition.unlock()
+                return
+            }
+            let index = (head + count) % slots.count
+            condition.unlock()
+            // The slot is not visible to the consumer until `count` grows, so copy unlocked.
+            slots[index].copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
+            condition.lock()
+            lengths[index] = length
+            count += 1
+            accepted += length
+            condition.signal()
+            condition.unlock()
+            offset += length
+        }
+    }
+
+    /// Waits for the next block and passes it to `body` (valid only during the call); returns
+    /// false once the ring is closed and empty.
+    public func pop(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        condition.lock()
+        while count == 0 && !closed { condition.wait() }
+        if count == 0 {
+            condition.unlock()
+            return false
+        }
+        let index = head
+        let length = lengths[index]
+        condition.unlock()
+        body(UnsafeRawBufferPointer(rebasing: slots[index][0..<length]))
+        condition.lock()
+        head = (head + 1) % slots.count
+        count -= 1
+        condition.unlock()
+        return true
+    }
+
+    /// Ends the hand-over: later pushes are ignored; `pop` drains what is left, then returns false.
+    public func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

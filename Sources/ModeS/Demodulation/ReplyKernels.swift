@@ -1,0 +1,112 @@
+/// Precomputed correlation weights that turn sample magnitudes into preamble and bit
+/// scores, for every sub-sample phase a reply can start at.
+///
+/// The model: a reply is a sequence of 0.5 µs chips, each either "on" (pulse) or "off", and
+/// each sample integrates the signal over its own sample period. A sample's share of a chip
+/// is therefore the overlap of the two time intervals. Scoring a bit is then a matched
+/// filter: sum the magnitudes weighted by their overlap with the first chip, minus those
+/// weighted by their overlap with the second chip; a positive score means a pulse in the
+/// first half, i.e. a 1. This is what makes bit decisions phase-aware at 2.4 MS/s, where a
+/// sample often straddles two chips: the straddling sample counts only for its share.
+///
+/// All times are in tenths of a sample, so every overlap, hence every weight, is a small
+/// integer and scoring is pure integer arithmetic.
+public struct ReplyKernels: Sendable {
+    /// Weights of one bit: the scores starts at sample `offset` (relative to the candidate's
+    /// first sample) and spans at most four samples.
+    public struct BitKernel: Sendable {
+        /// First sample, relative to the candidate start.
+        public var offset: Int32
+        /// Weight of samples offset, offset+1, offset+2, offset+3.
+        public var w0: Int32, w1: Int32, w2: Int32, w3: Int32
+    }
+
+    /// Chips in the preamble (8 µs).
+    public static let preambleChips = 16
+    /// Preamble chips that carry a pulse: pulses start at 0, 1.0, 3.5 and 4.5 µs.
+    public static let preamblePulseChips: Set<Int> = [0, 2, 7, 9]
+    /// Bits in a long reply; a short one uses the first 56 of them.
+    public static let maximumBits = 112
+    /// Weight of an "on" preamble chip relative to an "off" one. 4 on chips against 12 off
+    /// chips: weighting the on chips 3 times makes the weights sum to zero, so the score is
+    /// insensitive to the noise floor and equals 12 chip-lengths × (mean on − mean off).
+    static let preambleOnWeight: Int32 = 3
+
+    /// The sample rate the kernels were built for.
+    public let sampleRate: SampleRate
+    /// Sub-sample start offsets in tenths of a sample, one per phase.
+    public let phaseOffsets: [Int]
+    /// Samples the preamble kernels span (the same for all phases).
+    public let preambleSpan: Int
+    /// Samples from a candidate start to the last sample a long reply can touch.
+    public let replySpan: Int
+    /// Per phase, `preambleSpan` weights: +3 × overlap with on chips, −1 × overlap with off.
+    let preambleWeights: [Int32]
+    /// Per phase, `preambleSpan` weights: the overlap with on chips only (for the level).
+    let pulseWeights: [Int32]
+    /// Per phase, `maximumBits` bit kernels.
+    let bitKernels: [BitKernel]
+    /// The preamble score of a reply whose on-chips are one magnitude unit above its off
+    /// chips: divide a score by this to get (mean on − mean off) in magnitude units.
+    public let preambleScale: Int32
+    /// Same for a bit score: |score| / bitScale is the on/off magnitude difference.
+    public let bitScale: Int32
+
+    /// Builds the kernels for `sampleRate`.
+    public init(sampleRate: SampleRate) {
+        self.sampleRate = sampleRate
+        let chip = sampleRate.tenthsPerChip
+        let phases = sampleRate.phaseOffsetsInTenths
+        self.phaseOffsets = phases
+        let latest = phases.max() ?? 0
+        let preambleEnd = latest + Self.preambleChips * chip
+        self.preambleSpan = (preambleEnd + 9) / 10
+        let replyEnd = latest + (Self.preambleChips + 2 * Self.maximumBits) * chip
+        self.replySpan = (replyEnd + 9) / 10 + 1
+
+        /// Overlap in tenths between sample `index` and the interval [start, end) in tenths.
+        func overlap(_ index: Int, _ start: Int, _ end: Int) -> Int32 {
+            Int32(max(0, min(10 * index + 10, end) - max(10 * index, start)))
+        }
+
+        var preamble = [Int32]()
+        var pulses = [Int32]()
+        var bits = [BitKernel]()
+        for phase in phases {
+            for sample in 0..<preambleSpan {
+                var weight: Int32 = 0
+                var pulse: Int32 = 0
+                for chipIndex in 0..<Self.preambleChips {
+                    let start = phase + chipIndex * chip
+                    let share = overlap(sample, start, start + chip)
+                    if Self.preamblePulseChips.contains(chipIndex) {
+                        weight += Self.preambleOnWeight * share
+                        pulse += share
+                    } else {
+                        weight -= share
+                    }
+                }
+                preamble.append(weight)
+                pulses.append(pulse)
+            }
+            for bit in 0..<Self.maximumBits {
+                let firstStart = phase + (Self.preambleChips + 2 * bit) * chip
+                let secondStart = firstStart + chip
+                let first = firstStart / 10
+                var weights: [Int32] = [0, 0, 0, 0]
+                for k in 0..<4 {
+                    let sample = first + k
+                    weights[k] = overlap(sample, firstStart, secondStart)
+                        - overlap(sample, secondStart, secondStart + chip)
+                }
+                bits.append(BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
+                                      w2: weights[2], w3: weights[3]))
+            }
+        }
+        self.preambleWeights = preamble
+        self.pulseWeights = pulses
+        self.bitKernels = bits
+        self.preambleScale = Self.preambleOnWeight * 4 * Int32(chip)
+        self.bitScale = Int32(chip)
+    }
+}

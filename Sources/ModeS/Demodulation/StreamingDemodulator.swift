@@ -1,0 +1,291 @@
+/// Demodulates a continuous IQ stream, fed in blocks of any size, into validated `Frame`s.
+///
+/// The stream is converted to magnitudes into one preallocated buffer. A candidate start is
+/// only examined once every sample a long reply starting there could touch has arrived, and
+/// the unexamined tail of the buffer is kept for the next block, so a reply straddling two
+/// blocks is found exactly as if the stream had come in one piece: the same input cut at
+/// any points gives the same frames. Partial samples at a block's end are carried over too.
+///
+/// Frames come out in stream order with a 12 MHz timestamp (the Beast convention) counted
+/// from the first sample, refined to the reply's sub-sample phase, and their signal level.
+///
+/// Not thread-safe: one instance per stream, fed from one thread.
+public final class StreamingDemodulator {
+    /// Tuning knobs; the defaults are the measured best (see `scripts/bench.sh`).
+    public struct Options: Sendable {
+        /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
+        /// floor. Lower finds weaker replies but scores more noise.
+        public var gateSixteenths: Int32 = 10
+        /// Required preamble-score difference in sixteenths of the noise floor.
+        public var preambleSixteenths: Int32 = 12
+        /// How many of a candidate's best phases are sliced before giving up on it.
+        public var maximumPhases = 2
+        /// After a frame, resume searching right after its preamble (true) rather than after
+        /// its last bit, so a second reply starting inside the first can still be found.
+        public var searchInsideFrames = true
+        /// Allow two-bit repairs of DF17/18 (only for already-known addresses, see
+        /// `RepairGate`).
+        public var allowTwoBitCorrection = true
+        /// When every phase fails, slice the best phase once more with decision feedback
+        /// (see `BitSlicer`). Pays off at 2.0 MS/s, where a chip is one sample and a late
+        /// reply smears each pulse into the next bit.
+        public var feedbackRetry = true
+        /// A repaired bit must be among this many least confident bits of the reply.
+        public var repairRankLimit = 6
+        /// The same, for repairs of an address already confirmed by a clean CRC.
+        public var knownAddressRankLimit = 24
+
+        /// The default options.
+        public init() {}
+    }
+
+    /// The sample layout of the input.
+    public let format: SampleFormat
+    /// The sample rate of the input.
+    public let sampleRate: SampleRate
+    /// What the options were when the demodulator was made.
+    public let options: Options
+    /// Counters so far.
+    public private(set) var statistics = DemodulatorStatistics()
+
+    private let converter: MagnitudeConverter
+    private let kernels: ReplyKernels
+    private let detector: PreambleDetector
+    private let slicer: BitSlicer
+    private var noise = NoiseFloorEstimator()
+    private var validator: FrameValidator
+
+    /// Samples converted per pass; the buffer holds this plus the kept tail.
+    private static let chunkSamples = 1 << 16
+    private let capacity: Int
+    private let magnitudes: UnsafeMutablePointer<UInt16>
+    /// |score| of each bit of the reply being examined.
+    private let confidence: UnsafeMutablePointer<Int32>
+    private let repairGate: RepairGate
+    /// Absolute index of `magnitudes[0]`.
+    private var bufferStart = 0
+    /// Valid magnitudes in the buffer.
+    private var filled = 0
+    /// Absolute index of the next candidate start to examine.
+    private var nextCandidate = 0
+    /// Bytes of an incomplete sample carried to the next block.
+    private var carry: (UInt64, UInt64) = (0, 0)
+    private var carryCount = 0
+    private var finished = false
+    /// The last emitted frame and where, to drop the same reply found again nearby.
+    private var lastBits: ModeSBits?
+    private var lastStart = Int.min
+    private let ticksPerSample: UInt64
+
+    /// A demodulator for a stream of `format` samples at `sampleRate`.
+    public init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
+        self.format = format
+        self.sampleRate = sampleRate
+        self.options = options
+        self.converter = MagnitudeConverter(format: format)
+        self.kernels = ReplyKernels(sampleRate: sampleRate)
+        var detector = PreambleDetector(kernels: kernels)
+        detector.minimumPulseToFloorSixteenths = options.preambleSixteenths
+        self.detector = detector
+        self.slicer = BitSlicer(kernels: kernels)
+        self.validator = FrameValidator(allowTwoBitCorrection: options.allowTwoBitCorrection)
+        // The kept tail is at most one noise window (positions waiting for their floor)
+        // plus one reply span; padding of one reply span lets the last positions be read
+        // past the end of the stream without checks.
+        self.capacity = Self.chunkSamples + NoiseFloorEstimator.windowLength + 2 * kernels.replySpan
+        self.magnitudes = .allocate(capacity: capacity)
+        self.magnitudes.initialize(repeating: 0, count: capacity)
+        self.confidence = .allocate(capacity: ReplyKernels.maximumBits)
+        self.confidence.initialize(repeating: 0, count: ReplyKernels.maximumBits)
+        self.repairGate = RepairGate(rankLimit: options.repairRankLimit,
+                                     knownAddressRankLimit: options.knownAddressRankLimit,
+                                     allowTwoBits: options.allowTwoBitCorrection)
+        self.ticksPerSample = UInt64(12_000_000 / sampleRate.hertz)
+    }
+
+    deinit {
+        magnitudes.deallocate()
+        confidence.deallocate()
+    }
+
+    /// Feeds the next bytes of the stream; `emit` receives every frame completed so far.
+    public func process(_ bytes: UnsafeRawBufferPointer, emit: (Frame) -> Void) {
+        precondition(!finished, "process after finish")
+        guard var source = bytes.baseAddress, !bytes.isEmpty else { return }
+        var remaining = bytes.count
+        let size = format.bytesPerSample
+        if carryCount > 0 {
+            let take = min(size - carryCount, remaining)
+            withUnsafeMutableBytes(of: &carry) { carryBytes in
+                carryBytes.baseAddress!.advanced(by: carryCount).copyMemory(from: source, byteCount: take)
+            }
+            carryCount += take
+            source += take
+            remaining -= take
+            if carryCount == size {
+                withUnsafeBytes(of: &carry) { append($0.baseAddress!, count: 1, emit: emit) }
+                carryCount = 0
+            }
+        }
+        let whole = remaining / size
+        if whole > 0 { append(source, count: whole, emit: emit) }
+        let rest = remaining - whole * size
+        if rest > 0 {
+            withUnsafeMutableBytes(of: &carry) { carryBytes in
+                carryBytes.baseAddress!.copyMemory(from: source + whole * size, byteCount: rest)
+            }
+            carryCount = rest
+        }
+        search(final: false, emit: emit)
+    }
+
+    /// Ends the stream: examines the last positions and returns how many bytes of an
+    /// incomplete final sample were left over (0 for a well-formed stream).
+    @discardableResult
+    public func finish(emit: (Frame) -> Void) -> Int {
+        guard !finished else { return carryCount }
+        noise.finish()
+        search(final: true, emit: emit)
+        finished = true
+        return carryCount
+    }
+
+    /// Converts `count` whole samples and searches whenever the buffer fills up.
+    private func append(_ source: UnsafeRawPointer, count: Int, emit: (Frame) -> Void) {
+        var done = 0
+        while done < count {
+            let room = capacity - kernels.replySpan - filled
+            if room <= 0 {
+                search(final: false, emit: emit)
+                continue
+            }
+            let n = min(room, count - done)
+            converter.convert(source + done * format.bytesPerSample, count: n, into: magnitudes + filled)
+            noise.absorb(magnitudes + filled, count: n)
+            filled += n
+            done += n
+            statistics.samples += n
+        }
+    }
+
+    /// Examines every candidate start whose samples (and noise floor) are all available,
+    /// then moves the unexamined tail to the front of the buffer.
+    private func search(final: Bool, emit: (Frame) -> Void) {
+        let end = bufferStart + filled
+        let limit: Int
+        if final {
+            // Pad with silence so the last positions can be read like any other.
+            (magnitudes + filled).update(repeating: 0, count: kernels.replySpan)
+            limit = end
+        } else {
+            limit = min(end - kernels.replySpan, noise.completedWindows * NoiseFloorEstimator.windowLength)
+        }
+        if nextCandidate < limit {
+            switch sampleRate {
+            case .twoPointFourMega: scan(Gate2400.self, upTo: limit, emit: emit)
+            case .twoMega: scan(Gate2000.self, upTo: limit, emit: emit)
+            }
+        }
+        // Keep everything from the next unexamined position.
+        let keepFrom = min(max(nextCandidate, bufferStart), end)
+        let kept = end - keepFrom
+        if keepFrom > bufferStart, kept > 0 {
+            magnitudes.update(from: magnitudes + (keepFrom - bufferStart), count: kept)
+        }
+        bufferStart = keepFrom
+        filled = kept
+    }
+
+    /// The hot loop: gate every position in [nextCandidate, limit), examine the survivors.
+    @inline(__always)
+    private func scan<Gate: CandidateGate>(_ gate: Gate.Type, upTo limit: Int, emit: (Frame) -> Void) {
+        var position = nextCandidate
+        while position < limit {
+            // The floor is constant within a noise window: scan window by window.
+            let windowEnd = min(limit, (position / NoiseFloorEstimator.windowLength + 1) * NoiseFloorEstimator.windowLength)
+            let floor = noise.floor(at: position)
+            let threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(options.gateSixteenths)) >> 4)
+            let base = magnitudes - bufferStart
+            var scalarUntil = position
+            while position < windowEnd {
+                // Eight starts at a time while all eight fail (the common case in noise).
+                if position + 8 <= windowEnd, position >= scalarUntil {
+                    if !Gate.anyOfEightPasses(base + position, threshold: threshold) {
+                        position += 8
+                        continue
+                    }
+                    // One of these eight passes: test them one by one.
+                    scalarUntil = position + 8
+                }
+                if !Gate.passes(base + position, threshold: threshold) {
+                    position += 1
+                    continue
+                }
+                if let resume = examine(at: position, floor: floor, emit: emit) {
+                    position = resume
+                } else {
+                    position += 1
+                }
+            }
+        }
+        nextCandidate = position
+    }
+
+    /// Scores the preamble at `position`, slices its best phases and validates them.
+    /// Returns where to resume after an accepted frame, nil when there was none.
+    private func examine(at position: Int, floor: UInt32, emit: (Frame) -> Void) -> Int? {
+        statistics.candidates += 1
+        let samples = UnsafePointer(magnitudes + (position - bufferStart))
+        let phases = detector.phases(at: samples, floor: floor)
+        let tries = min(phases.count, options.maximumPhases)
+        guard tries > 0 else { return nil }
+        let time = Double(position) / Double(sampleRate.hertz)
+        for attempt in 0...tries {
+            let feedback = attempt == tries
+            if feedback && !options.feedbackRetry { break }
+            let rank = feedback ? 0 : attempt
+            let phase = phases.index(rank)
+            statistics.attempts += 1
+            guard let bits = slicer.slice(samples, phase: phase, feedback: feedback) else { continue }
+            var verdict = repairGate.screen(bits)
+            if verdict == nil {
+                slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+                verdict = repairGate.judge(bits, confidence: confidence)
+            }
+            if let verdict {
+                switch verdict {
+                case .admit: break
+                case .reject: continue
+                case .admitIfKnown(let address):
+                    var filter = validator.icaoFilter
+                    guard filter.contains(address, at: time) else { continue }
+                }
+            }
+            guard let validated = validator.validate(bits, time: time) else { continue }
+            return accept(validated, at: position, phase: phase, samples: samples, emit: emit)
+        }
+        return nil
+    }
+
+    /// Stamps, counts and emits a validated frame (unless it repeats the previous one), and
+    /// returns where to resume the search.
+    private func accept(_ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
+                        emit: (Frame) -> Void) -> Int {
+        var frame = validated
+        let offset = kernels.phaseOffsets[phase]
+        frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
+        frame.signalLevel = Decibels.fromAmplitude(detector.pulseAmplitude(at: samples, phase: phase),
+                                                   fullScale: MagnitudeConverter.fullScale)
+        let span = frame.bits.bitCount == 112 ? kernels.replySpan : kernels.replySpan / 2
+        if let lastBits, lastBits == frame.bits, position - lastStart < span {
+            statistics.duplicates += 1
+        } else {
+            statistics.framesPerFormat[frame.downlinkFormat] += 1
+            if frame.correctedBits > 0 { statistics.correctedFrames += 1 }
+            emit(frame)
+        }
+        lastBits = frame.bits
+        lastStart = position
+        return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
+    }
+}

@@ -1,0 +1,137 @@
+/// When each aircraft transmits what, over a recording.
+///
+/// Rates follow what real transponders do (DO-260B and Annex 10): airborne positions and
+/// velocities every 0.4–0.6 s (positions alternate even/odd CPR), identification every
+/// 4.8–5.2 s, acquisition squitters (DF11) every 0.8–1.2 s, target state every 1.2–1.3 s,
+/// operational status every 2.4–2.6 s, aircraft status every 4.8–5.2 s; on the ground,
+/// positions every 0.4–0.6 s while moving and every 4.8–5.2 s when parked. Replies to
+/// ground interrogators (DF4/5/20/21, and DF11 all-call replies in a busy sky) arrive at
+/// random (Poisson) times. Each schedule starts at a random phase. One transponder never
+/// overlaps itself: a message due while the previous one is still on air waits for it.
+/// Different aircraft may collide freely, as on a real channel.
+public struct TransmissionSchedule: Sendable {
+    /// Every message of the recording, in time order, with `overlap` set.
+    public private(set) var transmissions: [Transmission]
+
+    /// Mean interrogation replies per aircraft per second in a quiet and in a busy sky.
+    public static let quietReplyRate = 0.6
+    /// See `quietReplyRate`.
+    public static let busyReplyRate = 3.0
+
+    /// The schedule of `scenario` over `duration` seconds.
+    public init(scenario: Scenario, duration: Double, levels: SignalLevelModel, generator: SeededGenerator) {
+        var all: [Transmission] = []
+        for (index, track) in scenario.aircraft.enumerated() {
+            var g = generator.stream(UInt64(index) + 1)
+            let events = Self.events(for: track, busy: scenario.busy, duration: duration, &g)
+            for (time, kind) in events {
+                let state = track.state(at: time)
+                let bits = MessageFactory.message(kind, track: track, state: state)
+                let snr = levels.snr(track: track, state: state, receiver: scenario.receiver,
+                                     receiverAltitudeM: scenario.receiverAltitudeM, generator: &g)
+                let phase = g.uniform(0, 2 * DeterministicMath.pi)
+                all.append(Transmission(time: time, aircraft: index, bits: bits, snrDb: snr,
+                                        frequencyOffsetHz: track.frequencyOffsetHz, phase: phase))
+            }
+        }
+        // Stable order: by time, then by aircraft (times are continuous, ties are rare).
+        all.sort { $0.time != $1.time ? $0.time < $1.time : $0.aircraft < $1.aircraft }
+        Self.markOverlaps(&all)
+        transmissions = all
+    }
+
+    /// Sets `overlap` on every transmission that shares air time with another.
+    static func markOverlaps(_ list: inout [Transmission]) {
+        // Sorted by start and no burst lasts more than 120 µs, so only bursts that started
+        // within the last 120 µs can still be on air.
+        for index in list.indices {
+            var back = index - 1
+            while back >= 0, list[back].time > list[index].time - 121e-6 {
+                if list[back].end > list[index].time {
+                    list[back].overlap = true
+                    list[index].overlap = true
+                }
+                back -= 1
+            }
+        }
+    }
+
+    /// Guard time after a message before the same transponder sends again, seconds.
+    private static let turnaround = 2e-6
+
+    /// The (time, kind) events of one aircraft, sorted and free of self-overlap.
+    static func events(for track: AircraftTrack, busy: Bool, duration: Double,
+                       _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
+        var events: [(Double, MessageKind)] = []
+        func periodic(_ low: Double, _ high: Double, _ make: (Int) -> MessageKind) {
+            var t = g.uniform(0, high)
+            var count = 0
+            while t < duration {
+                events.append((t, make(count)))
+                count += 1
+                t += g.uniform(low, high)
+            }
+        }
+        let ground = track.initial.onGround
+        let parkedOrSlow = ground && track.initial.groundSpeedKt == 0
+        let firstOdd = g.chance(0.5)
+        if ground {
+            if parkedOrSlow {
+                periodic(4.8, 5.2) { .surfacePosition(odd: ($0 % 2 == 1) != firstOdd) }
+                periodic(9.8, 10.2) { _ in .identification }
+            } else {
+                periodic(0.4, 0.6) { .surfacePosition(odd: ($0 % 2 == 1) != firstOdd) }
+                periodic(4.8, 5.2) { _ in .identification }
+            }
+            periodic(2.4, 2.6) { _ in .operationalStatus }
+        } else {
+            periodic(0.4, 0.6) { .airbornePosition(odd: ($0 % 2 == 1) != firstOdd) }
+            periodic(0.4, 0.6) { _ in .velocity }
+            periodic(4.8, 5.2) { _ in .identification }
+            periodic(1.2, 1.3) { _ in .targetState }
+            periodic(2.4, 2.6) { _ in .operationalStatus }
+        }
+        periodic(4.8, 5.2) { _ in .aircraftStatus }
+        periodic(0.8, 1.2) { _ in .allCall(interrogator: 0) }
+        // Interrogation replies: Poisson arrivals.
+        let rate = busy ? busyReplyRate : quietReplyRate
+        var t = -DeterministicMath.ln(1 - g.uniform()) / rate
+        while t < duration {
+            let u = g.uniform()
+            let kind: MessageKind
+            if busy, u < 0.15 {
+                kind = .allCall(interrogator: UInt32(1 + g.integer(below: 15)))
+            } else if u < 0.4 {
+                kind = .altitudeReply
+            } else if u < 0.55 {
+                kind = .identityReply
+            } else {
+                let register = g.pick([0x20, 0x40, 0x50])
+                kind = u < 0.85 ? .commBAltitude(register: register) : .commBIdentity(register: register)
+            }
+            events.append((t, kind))
+            t += -DeterministicMath.ln(1 - g.uniform()) / rate
+        }
+        events.sort { $0.0 < $1.0 }
+        // One transmitter: push each message past the end of the previous one.
+        var busyUntil = -1.0
+        var result: [(Double, MessageKind)] = []
+        result.reserveCapacity(events.count)
+        for (time, kind) in events {
+            let start = max(time, busyUntil)
+            let length = (8 + Double(isLong(kind) ? 112 : 56)) * 1e-6
+            // Keep the whole burst inside the recording.
+            guard start + length < duration else { continue }
+            result.append((start, kind))
+            busyUntil = start + length + turnaround
+        }
+        return result
+    }
+
+    private static func isLong(_ kind: MessageKind) -> Bool {
+        switch kind {
+        case .allCall, .altitudeReply, .identityReply: return false
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import Simulator
+
+/// Altitude, identity and callsign codes against independent hand decoders and known values.
+@Suite struct FieldCodeTests {
+    /// Decodes the Gillham pulses of a 13-bit ID-order field (written from the code's
+    /// definition: a Gray-coded 500 ft count and a reflected 100 ft count).
+    static func decodeGillham(_ field: UInt64) -> Int? {
+        func bit(_ shift: Int) -> Int { Int((field >> UInt64(shift)) & 1) }
+        let c1 = bit(12), a1 = bit(11), c2 = bit(10), a2 = bit(9), c4 = bit(8), a4 = bit(7)
+        let b1 = bit(5), b2 = bit(3), d2 = bit(2), b4 = bit(1), d4 = bit(0)
+        let gray = [d2, d4, a1, a2, a4, b1, b2, b4]
+        var five = 0, acc = 0
+        for g in gray { acc ^= g; five = five << 1 | acc }
+        var ones = 0
+        acc = 0
+        for g in [c1, c2, c4] { acc ^= g; ones = ones << 1 | acc }
+        if ones == 7 { ones = 5 } else if ones == 5 || ones == 0 || ones == 6 { return nil }
+        if five % 2 == 1 { ones = 6 - ones }
+        return five * 500 + ones * 100 - 1300
+    }
+
+    @Test func gillhamRoundTripsEveryHundredFeet() {
+        for altitude in stride(from: -1200, through: 126_700, by: 100) {
+            let field = AltitudeEncoder.gillhamPulses(altitude)
+            #expect(field.flatMap(Self.decodeGillham) == altitude, "altitude \(altitude)")
+        }
+        #expect(AltitudeEncoder.gillhamPulses(-1300) == nil)
+    }
+
+    @Test func twentyFiveFootCodeRoundTrips() {
+        for altitude in stride(from: -1000, through: 50_175, by: 25) {
+            let ac = AltitudeEncoder.acField(altitude)!
+            #expect((ac >> 6) & 1 == 0) // M: feet
+            #expect((ac >> 4) & 1 == 1) // Q: 25 ft
+            let n = (ac >> 7) << 5 | ((ac >> 5) & 1) << 4 | (ac & 0xF)
+            #expect(Int(n) * 25 - 1000 == altitude)
+            let twelve = AltitudeEncoder.positionField(altitude)!
+            let n12 = (twelve >> 5) << 4 | (twelve & 0xF)
+            #expect(n12 == n)
+        }
+        // Above the 25 ft range the code falls back to Gillham (Q = 0).
+        let high = AltitudeEncoder.acField(60_000)!
+        #expect((high >> 4) & 1 == 0)
+        #expect(Self.decodeGillham(high) == 60_000)
+    }
+
+    @Test func identityCodeKnownValues() {
+        #expect(IdentityEncoder.field(squawk: "0000") == 0)
+        #expect(IdentityEncoder.field(squawk: "7700") == 0xAAA)
+        #expect(IdentityEncoder.field(squawk: "1200") == 0x808)
+        #expect(IdentityEncoder.field(squawk: "0007") == 0x15)
+        #expect(IdentityEncoder.field(squawk: "0070") == 0x1500)
+        #expect(IdentityEncoder.field(squawk: "8000") == nil)
+        #expect(IdentityEncoder.field(squawk: "123") == nil)
+    }
+
+    @Test func callsignCharacters() {
+        #expect(CallsignCode.field("        ") == 0x820820820820)
+        #expect(CallsignCode.field("A") >> 42 == 1)
+        #expect(CallsignCode.field("09") >> 36 == 48 << 6 | 57)
+    }
+
+    @Test func movementCodeBins() {
+        #expect(ExtendedSquitterEncoder.movementCode(0) == 1)
+        #expect(ExtendedSquitterEncoder.movementCode(0.125) == 2)
+        #expect(ExtendedSquitterEncoder.movementCode(1) == 9)
+        #expect(ExtendedSquitterEncoder.movementCode(2) == 13)
+        #expect(ExtendedSquitterEncoder.movementCode(15) == 39)
+        #expect(ExtendedSquitterEncoder.movementCode(70) == 94)
+        #expect(ExtendedSquitterEncoder.movementCode(100) == 109)
+        #expect(ExtendedSquitterEncoder.movementCode(174.9) == 123)
+        #expect(ExtendedSquitterEncoder.movementCode(200) == 124)
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Yield of one or more decoders against a simulated recording's truth file.
+
+Usage: yield.py TRUTH.jsonl NAME=OUTPUT [NAME=OUTPUT ...] [--json]
+
+Each OUTPUT holds one frame per line, either AVR (`*HEX;`) or AVR with a 12 MHz timestamp
+(`@TTTTTTTTTTTTHEX;`). A frame counts for the true message with the same bits whose start is
+nearest in time (within one long reply, 120 us, once the decoder's constant timestamp offset
+is removed); without timestamps, for the first unclaimed true message with the same bits.
+A frame that matches no true message is a false frame.
+
+Prints, per decoder, the yield per SNR bucket, overall, and for overlapping bursts, plus the
+number of false frames.
+"""
+import json
+import sys
+
+BUCKETS = [(3, 6), (6, 9), (9, 12), (12, 16), (16, 25)]
+
+
+def read_truth(path):
+    header, messages = None, []
+    with open(path) as handle:
+        for line in handle:
+            line = line.strip()
+            if not line:
+                continue
+            record = json.loads(line)
+            if record.get("type") == "header":
+                header = record
+            elif record.get("type") == "message":
+                messages.append(record)
+    return header or {}, messages
+
+
+def read_frames(path):
+    frames = []
+    with open(path) as handle:
+        for line in handle:
+            line = line.strip()
+            if line.startswith("@") and line.endswith(";") and len(line) > 14:
+                frames.append((int(line[1:13], 16), line[13:-1].upper()))
+            elif line.startswith("*") and line.endswith(";"):
+                frames.append((None, line[1:-1].upper()))
+    return frames
+
+
+def match(messages, frames, rate):
+    ticks_per_sample = 12e6 / rate
+    by_hex = {}
+    for index, message in enumerate(messages):
+        by_hex.setdefault(message["hex"].upper(), []).append(index)
+    # The decoder's constant offset: median difference over unambiguous matches.
+    deltas = []
+    for ticks, bits in frames:
+        candidates = by_hex.get(bits, [])
+        if ticks is not None and len(candidates) == 1:
+            deltas.append(ticks / ticks_per_sample - messages[candidates[0]]["sample"])
+    deltas.sort()
+    offset = deltas[len(deltas) // 2] if deltas else 0.0
+    tolerance = 120e-6 * rate
+    found = [False] * len(messages)
+    false_frames = 0
+    for ticks, bits in frames:
+        best = None
+        for index in by_hex.get(bits, []):
+            if found[index]:
+                continue
+            if ticks is None:
+                best = index
+                break
+            distance = abs(ticks / ticks_per_sample - offset - messages[index]["sample"])
+            if distance <= tolerance and (best is None or distance < best[1]):
+                best = (index, distance)
+        if best is None:
+            false_frames += 1
+        else:
+            found[best if ticks is None else best[0]] = True
+    return found, false_frames
+
+
+def summarise(messages, found):
+    rows = {}
+    for low, high in BUCKETS:
+        members = [i for i, m in enumerate(messages) if low <= m.get("snr_db", -99) < high]
+        rows[f"{low}-{high} dB"] = (sum(found[i] for i in members), len(members))
+    overlap = [i for i, m in enumerate(messages) if m.get("overlap")]
+    rows["overlapping"] = (sum(found[i] for i in overlap), len(overlap))
+    rows["all"] = (sum(found), len(messages))
+    return rows
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--json"]
+    as_json = "--json" in sys.argv
+    if len(args) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    header, messages = read_truth(args[0])
+    rate = header.get("sample_rate", 2400000)
+    result = {"file": args[0], "busy": header.get("busy", False), "rate": rate, "decoders": {}}
+    for spec in args[1:]:
+        name, _, path = spec.partition("=")
+        found, false_frames = match(messages, read_frames(path), rate)
+        result["decoders"][name] = {"rows": summarise(messages, found), "false": false_frames}
+    if as_json:
+        print(json.dumps(result))
+        return 0
+    names = list(result["decoders"])
+    print(f"{args[0]} ({'busy' if result['busy'] else 'normal'}, {rate / 1e6:.1f} MS/s, {len(messages)} messages)")
+    print(f"  {'bucket':<12} {'n':>6} " + " ".join(f"{n:>20}" for n in names))
+    for row in result["decoders"][names[0]]["rows"]:
+        total = result["decoders"][names[0]]["rows"][row][1]
+        cells = []
+        for n in names:
+            got, count = result["decoders"][n]["rows"][row]
+            cells.append(f"{(100.0 * got / count if count else 0):6.1f}% ({got:>6})")
+        print(f"  {row:<12} {total:>6} " + " ".join(f"{c:>20}" for c in cells))
+    print(f"  {'false':<12} {'':>6} " + " ".join(f"{result['decoders'][n]['false']:>20}" for n in names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
