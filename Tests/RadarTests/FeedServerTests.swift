@@ -262,3 +262,18 @@ enum StaleSocket {
         guard result == 0 else { throw POSIXError(.EADDRINUSE) }
     }
 }
+
+@Suite struct FeedBindErrorTests {
+    @Test func aFailedBindIsOneClearLine() async throws {
+        // Nobody, not even root, can create a socket in /proc.
+        do {
+            _ = try await FeedServer.bind(configuration: FeedConfiguration(socketPath: "/proc/aviator.sock"),
+                                          provider: TestSky.provider([]))
+            Issue.record("bound a socket in /proc")
+        } catch let error as FeedError {
+            #expect(error.description.hasPrefix("feed socket /proc/aviator.sock: bind failed: "))
+            #expect(!error.description.contains("\n"))
+            #expect(!error.description.contains("errno"))
+        }
+    }
+}
