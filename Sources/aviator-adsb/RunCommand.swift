@@ -109,16 +109,15 @@ struct RunCommand: AsyncParsableCommand {
         // anything else starts.
         let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
                                                   radar: radarConfiguration)
-        let observer = receiver.map { Observer($0.point, heightMetres: $0.altitudeMetres) }
+        let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
         let feed: FeedServer
         do {
-            feed = try await FeedServer.bind(configuration: feedConfiguration,
-                                             provider: TrackerSnapshotProvider(tracker: tracker, observer: observer))
+            feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
         } catch let error as FeedError {
             throw CommandError(error.description)
         }
         logger.info("radar feed on \(feedConfiguration.socketPath)")
-        if observer == nil {
+        if receiver == nil {
             logger.notice("no --receiver position: the feed carries positions without sky projection")
         }
 
@@ -147,7 +146,7 @@ struct RunCommand: AsyncParsableCommand {
                 dongle: dongle, fallback: nil, noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
-        services.append(.init(service: FeedService(server: feed)))
+        services.append(.init(service: feed))
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: droppedBytes, logger: logger)))
