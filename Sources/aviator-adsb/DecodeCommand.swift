@@ -10,10 +10,10 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode AVR / hex / CSV lines into one JSON object per message.",
         discussion: """
-            Accepts *HEX; (AVR), @TTTTTTTTTTTTHEX; (AVR with a 12 MHz timestamp), bare hex, and
-            CSV rows "unixtime,...,hex,...". Positions are resolved across the stream by pairing
-            even and odd CPR frames of each aircraft, using each line's time when it has one
-            (lines without a time are taken to be 10 ms apart). Malformed lines are reported on
+            Accepts *HEX; (AVR), @TTTTTTTTTTTTHEX; (AVR with a 12 MHz timestamp), bare hex, and \
+            CSV rows "unixtime,...,hex,...". Positions are resolved across the stream by pairing \
+            even and odd CPR frames of each aircraft, using each line's time when it has one \
+            (lines without a time are taken to be 10 ms apart). Malformed lines are reported on \
             standard error with their line number and skipped. Fields: docs/decode.md.
             """
     )
