@@ -31,6 +31,7 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var skipWholeFrames = false
     @Flag(help: .hidden) var noTwoBitRepair = false
     @Flag(help: .hidden) var noFeedback = false
+    @Flag(help: .hidden) var noFirmness = false
 
     /// The demodulator options after the hidden tuning knobs.
     var demodulatorOptions: StreamingDemodulator.Options {
@@ -42,6 +43,7 @@ struct DemodCommand: ParsableCommand {
         if skipWholeFrames { options.searchInsideFrames = false }
         if noTwoBitRepair { options.allowTwoBitCorrection = false }
         if noFeedback { options.feedbackRetry = false }
+        if noFirmness { options.addressParityFirmness = false }
         return options
     }
 

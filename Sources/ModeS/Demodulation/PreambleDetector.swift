@@ -83,6 +83,44 @@ struct PreambleDetector {
     }
 }
 
+extension PreambleDetector {
+    /// Whether the preamble at `phase` looks like the inside of another reply rather than a
+    /// real preamble.
+    ///
+    /// Manchester data puts one pulse in every pair of chips, so a window inside a strong
+    /// reply, aligned with its data bits, can mimic the four preamble pulses and slice into
+    /// a clean-looking 56-bit pattern. Such a window has a pulse in each of the chip pairs
+    /// (4, 5), (10, 11), (12, 13) and (14, 15), all of which a genuine preamble leaves
+    /// quiet. A pair counts as loud when its louder chip is above the midpoint between the
+    /// noise floor and the pulse amplitude; three or four loud pairs mark a data window.
+    /// At low SNR noise alone makes a pair loud about a third of the time, so a genuine
+    /// reply is refused only rarely (three of four: about 1 in 8 at 3 dB, far less above).
+    func looksLikeDataWindow(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        let amplitude = pulseAmplitude(at: samples, phase: phase)
+        let midpoint = (amplitude + Double(floor)) / 2
+        // Indices of chips 4, 5, 10, 11, 12, 13, 14, 15 among the 12 quiet chips
+        // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15).
+        let pairs = [(2, 3), (6, 7), (8, 9), (10, 11)]
+        var loud = 0
+        for (first, second) in pairs
+        where max(chipMean(samples, phase: phase, quietIndex: first),
+                  chipMean(samples, phase: phase, quietIndex: second)) > midpoint {
+            loud += 1
+        }
+        return loud >= 3
+    }
+
+    /// The mean magnitude of quiet chip number `quietIndex` (0..<12) at `phase`.
+    private func chipMean(_ samples: UnsafePointer<UInt16>, phase: Int, quietIndex: Int) -> Double {
+        let kernel = kernels.quietChipKernels[phase * 12 + quietIndex]
+        let s = samples + Int(kernel.offset)
+        let sum = Int(kernel.w0) * Int(s[0]) + Int(kernel.w1) * Int(s[1])
+            + Int(kernel.w2) * Int(s[2]) + Int(kernel.w3) * Int(s[3])
+        let weight = Int(kernel.w0 + kernel.w1 + kernel.w2 + kernel.w3)
+        return weight > 0 ? Double(sum) / Double(weight) : 0
+    }
+}
+
 extension PreambleDetector.Phases {
     /// Inserts a phase keeping the list sorted by descending score.
     @inline(__always)

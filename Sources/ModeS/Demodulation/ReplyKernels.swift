@@ -46,6 +46,9 @@ public struct ReplyKernels: Sendable {
     let pulseWeights: [Int32]
     /// Per phase, `maximumBits` bit kernels.
     let bitKernels: [BitKernel]
+    /// Per phase, one kernel per quiet preamble chip (12 of them): its overlap with each
+    /// sample, to measure how quiet that chip really is.
+    let quietChipKernels: [BitKernel]
     /// The preamble score of a reply whose on-chips are one magnitude unit above its off
     /// chips: divide a score by this to get (mean on − mean off) in magnitude units.
     public let preambleScale: Int32
@@ -72,7 +75,16 @@ public struct ReplyKernels: Sendable {
         var preamble = [Int32]()
         var pulses = [Int32]()
         var bits = [BitKernel]()
+        var quiet = [BitKernel]()
         for phase in phases {
+            for chipIndex in 0..<Self.preambleChips where !Self.preamblePulseChips.contains(chipIndex) {
+                let start = phase + chipIndex * chip
+                let first = start / 10
+                var weights: [Int32] = [0, 0, 0, 0]
+                for k in 0..<4 { weights[k] = overlap(first + k, start, start + chip) }
+                quiet.append(BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
+                                       w2: weights[2], w3: weights[3]))
+            }
             for sample in 0..<preambleSpan {
                 var weight: Int32 = 0
                 var pulse: Int32 = 0
@@ -106,6 +118,7 @@ public struct ReplyKernels: Sendable {
         self.preambleWeights = preamble
         self.pulseWeights = pulses
         self.bitKernels = bits
+        self.quietChipKernels = quiet
         self.preambleScale = Self.preambleOnWeight * 4 * Int32(chip)
         self.bitScale = Int32(chip)
     }

@@ -32,6 +32,8 @@ public final class StreamingDemodulator {
         public var feedbackRetry = true
         /// A repaired bit must be among this many least confident bits of the reply.
         public var repairRankLimit = 6
+        /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
+        public var addressParityFirmness = true
         /// The same, for repairs of an address already confirmed by a clean CRC.
         public var knownAddressRankLimit = 24
 
@@ -75,6 +77,9 @@ public final class StreamingDemodulator {
     /// The last emitted frame and where, to drop the same reply found again nearby.
     private var lastBits: ModeSBits?
     private var lastStart = Int.min
+    /// The end of the last accepted frame: weakly checked frames are not taken from inside
+    /// it (see `PreambleDetector.looksLikeDataWindow`).
+    private var insideFrameUntil = 0
     private let ticksPerSample: UInt64
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
@@ -247,13 +252,23 @@ public final class StreamingDemodulator {
             let phase = phases.index(rank)
             statistics.attempts += 1
             guard let bits = slicer.slice(samples, phase: phase, feedback: feedback) else { continue }
-            var verdict = repairGate.screen(bits)
-            if verdict == nil {
-                slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
-                verdict = repairGate.judge(bits, confidence: confidence)
+            let screening = repairGate.screen(bits)
+            if screening == .reject { continue }
+            if screening != .clean {
+                // Weakly checked (address parity, repair, interrogator code): never from
+                // the inside of a reply just decoded, nor from what looks like one.
+                guard position >= insideFrameUntil,
+                      !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor) else { continue }
             }
-            if let verdict {
-                switch verdict {
+            if screening == .addressParity, options.addressParityFirmness {
+                slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+                let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+                let typical = Int32(max(0, amplitude)) &* kernels.bitScale
+                guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { continue }
+            }
+            if screening == .needsJudgement {
+                slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+                switch repairGate.judge(bits, confidence: confidence) {
                 case .admit: break
                 case .reject: continue
                 case .admitIfKnown(let address):
@@ -286,6 +301,7 @@ public final class StreamingDemodulator {
         }
         lastBits = frame.bits
         lastStart = position
+        insideFrameUntil = max(insideFrameUntil, position + span)
         return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
     }
 }
