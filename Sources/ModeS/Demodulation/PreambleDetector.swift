@@ -68,18 +68,38 @@ struct PreambleDetector {
         return result
     }
 
-    /// The mean magnitude of the preamble's pulses at `phase`: the reply's amplitude, for
-    /// its signal level.
+    /// The amplitude of the preamble's pulses at `phase`: the reply's level, and the scale
+    /// for judging its bits.
+    ///
+    /// A sample only partly covered by a pulse holds only that part of its energy, so the
+    /// estimate is the least-squares fit of magnitude = amplitude × overlap over the pulse
+    /// samples: Σ overlap·m / Σ overlap².
     func pulseAmplitude(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
         let span = kernels.preambleSpan
         var sum: Int64 = 0
-        var weightSum: Int64 = 0
+        var squares: Int64 = 0
         for sample in 0..<span {
             let weight = Int64(kernels.pulseWeights[phase * span + sample])
             sum += weight * Int64(samples[sample])
-            weightSum += weight
+            squares += weight * weight
         }
-        return weightSum > 0 ? Double(sum) / Double(weightSum) : 0
+        // Weights are overlaps in tenths of a sample.
+        return squares > 0 ? 10 * Double(sum) / Double(squares) : 0
+    }
+
+    /// The overlap-weighted mean magnitude over the preamble's pulses at `phase`: lower
+    /// than `pulseAmplitude` where samples straddle pulse edges, which makes it the fairer
+    /// yardstick for the bit scores (built from the same straddling samples).
+    func pulseMean(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
+        let span = kernels.preambleSpan
+        var sum: Int64 = 0
+        var weights: Int64 = 0
+        for sample in 0..<span {
+            let weight = Int64(kernels.pulseWeights[phase * span + sample])
+            sum += weight * Int64(samples[sample])
+            weights += weight
+        }
+        return weights > 0 ? Double(sum) / Double(weights) : 0
     }
 }
 
@@ -96,7 +116,7 @@ extension PreambleDetector {
     /// At low SNR noise alone makes a pair loud about a third of the time, so a genuine
     /// reply is refused only rarely (three of four: about 1 in 8 at 3 dB, far less above).
     func looksLikeDataWindow(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
-        let amplitude = pulseAmplitude(at: samples, phase: phase)
+        let amplitude = pulseMean(at: samples, phase: phase)
         let midpoint = (amplitude + Double(floor)) / 2
         // Indices of chips 4, 5, 10, 11, 12, 13, 14, 15 among the 12 quiet chips
         // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15).

@@ -80,12 +80,12 @@ struct RepairGate {
                 // code, so each must have been decided with at least half the reply's mean
                 // confidence.
                 // An overlapping stronger reply can flip one firmly, so each must also not
-                // be more than 3 times the mean: a real reply's bits are all alike.
+                // be more than twice the mean: a real reply's bits are all alike.
                 var total = 0
                 for index in 0..<count { total += Int(confidence[index]) }
                 for number in (count - 6)...count {
                     let scaled = count * Int(confidence[number - 1])
-                    if 2 * scaled < total || scaled > 3 * total { return .reject }
+                    if 2 * scaled < total || scaled > 2 * total { return .reject }
                 }
                 return .admit
             }

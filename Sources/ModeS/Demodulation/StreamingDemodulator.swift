@@ -262,7 +262,7 @@ public final class StreamingDemodulator {
             }
             if screening == .addressParity, options.addressParityFirmness {
                 slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
-                let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+                let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
                 let typical = Int32(max(0, amplitude)) &* kernels.bitScale
                 guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { continue }
             }
