@@ -48,6 +48,15 @@ struct PreambleDetector {
     /// (pulse amplitude about 1.6 floors) usually clears it.
     var minimumPulseToFloorSixteenths: Int32 = 12
 
+    /// How loud the quiet chips may be, above the floor, relative to the pulses (above the
+    /// floor), in sixteenths; 16 disables the test. A genuine preamble's quiet chips hold
+    /// noise only. Inside another reply, Manchester data puts a pulse in every other chip,
+    /// so a window that mimics the four preamble pulses has a third of its quiet chips on:
+    /// such windows, abundant in busy traffic, are refused here before any slicing. A reply
+    /// starting inside a weaker one still passes when it is at least about 1.5 times as
+    /// strong. With 14 quiet samples, noise alone rarely trips a limit of a quarter.
+    var maximumQuietToPulseSixteenths: Int32 = 4
+
     /// The phases whose preamble score clears the threshold for noise `floor`, best first.
     @inline(__always)
     func phases(at samples: UnsafePointer<UInt16>, floor: UInt32) -> Phases {
@@ -55,14 +64,30 @@ struct PreambleDetector {
         let threshold = Int32(truncatingIfNeeded: (Int64(floor) * Int64(minimumPulseToFloorSixteenths)
             * Int64(kernels.preambleScale)) >> 4)
         let span = kernels.preambleSpan
+        let chip = Int64(kernels.sampleRate.tenthsPerChip)
+        let quiet = Int64(maximumQuietToPulseSixteenths)
         kernels.preambleWeights.withUnsafeBufferPointer { weights in
-            for phase in 0..<kernels.phaseOffsets.count {
-                let w = weights.baseAddress! + phase * span
-                var score: Int32 = 0
-                for sample in 0..<span {
-                    score &+= w[sample] &* Int32(samples[sample])
+            kernels.pulseWeights.withUnsafeBufferPointer { pulseWeights in
+                for phase in 0..<kernels.phaseOffsets.count {
+                    let w = weights.baseAddress! + phase * span
+                    var score: Int32 = 0
+                    for sample in 0..<span {
+                        score &+= w[sample] &* Int32(samples[sample])
+                    }
+                    guard score > threshold else { continue }
+                    if quiet < 16 {
+                        // onSum over 4 chips, offSum over 12 chips (overlaps in tenths);
+                        // score = 3·onSum − offSum. Keep the phase when
+                        // mean(off) − floor ≤ quiet/16 · (mean(on) − floor), i.e.
+                        // 16·offSum − (16 − quiet)·12·chip·floor ≤ 3·quiet·onSum.
+                        let p = pulseWeights.baseAddress! + phase * span
+                        var onSum: Int64 = 0
+                        for sample in 0..<span { onSum += Int64(p[sample]) * Int64(samples[sample]) }
+                        let offSum = 3 * onSum - Int64(score)
+                        guard 16 * offSum - (16 - quiet) * 12 * chip * Int64(floor) <= 3 * quiet * onSum else { continue }
+                    }
+                    result.insert(phase: phase, score: score)
                 }
-                if score > threshold { result.insert(phase: phase, score: score) }
             }
         }
         return result

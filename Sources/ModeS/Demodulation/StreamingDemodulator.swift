@@ -18,6 +18,9 @@ public final class StreamingDemodulator {
         public var gateSixteenths: Int32 = 10
         /// Required preamble-score difference in sixteenths of the noise floor.
         public var preambleSixteenths: Int32 = 12
+        /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
+        /// (16: no limit). See `PreambleDetector`.
+        public var quietToPulseSixteenths: Int32 = 4
         /// How many of a candidate's best phases are sliced before giving up on it.
         public var maximumPhases = 2
         /// After a frame, resume searching right after its preamble (true) rather than after
@@ -91,6 +94,7 @@ public final class StreamingDemodulator {
         self.kernels = ReplyKernels(sampleRate: sampleRate)
         var detector = PreambleDetector(kernels: kernels)
         detector.minimumPulseToFloorSixteenths = options.preambleSixteenths
+        detector.maximumQuietToPulseSixteenths = options.quietToPulseSixteenths
         self.detector = detector
         self.slicer = BitSlicer(kernels: kernels)
         self.validator = FrameValidator(allowTwoBitCorrection: options.allowTwoBitCorrection)
