@@ -28,6 +28,7 @@ struct DemodCommand: ParsableCommand {
     @Option(help: .hidden) var preamble: Int32?
     @Option(help: .hidden) var phases: Int?
     @Option(help: .hidden) var quiet: Int32?
+    @Option(help: .hidden) var inside: Int32?
     @Option(help: .hidden) var repairRank: Int?
     @Flag(help: .hidden) var skipWholeFrames = false
     @Flag(help: .hidden) var noTwoBitRepair = false
@@ -41,6 +42,7 @@ struct DemodCommand: ParsableCommand {
         if let preamble { options.preambleSixteenths = preamble }
         if let phases { options.maximumPhases = max(1, min(5, phases)) }
         if let quiet { options.quietToPulseSixteenths = quiet }
+        if let inside { options.insideStrengthSixteenths = inside }
         if let repairRank { options.repairRankLimit = repairRank }
         if skipWholeFrames { options.searchInsideFrames = false }
         if noTwoBitRepair { options.allowTwoBitCorrection = false }

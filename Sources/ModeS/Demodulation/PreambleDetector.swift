@@ -46,7 +46,7 @@ struct PreambleDetector {
     /// at 2.4 MS/s (Rayleigh magnitudes, about 5 pulse and 14 quiet samples), so 0.75 floor
     /// is about 3.5 standard deviations above chance, while a reply at 3 dB SNR
     /// (pulse amplitude about 1.6 floors) usually clears it.
-    var minimumPulseToFloorSixteenths: Int32 = 12
+    var minimumPulseToFloorSixteenths: Int32 = 14
 
     /// How loud the quiet chips may be, above the floor, relative to the pulses (above the
     /// floor), in sixteenths; 16 disables the test. A genuine preamble's quiet chips hold
@@ -55,7 +55,7 @@ struct PreambleDetector {
     /// such windows, abundant in busy traffic, are refused here before any slicing. A reply
     /// starting inside a weaker one still passes when it is at least about 1.5 times as
     /// strong. With 14 quiet samples, noise alone rarely trips a limit of a quarter.
-    var maximumQuietToPulseSixteenths: Int32 = 4
+    var maximumQuietToPulseSixteenths: Int32 = 8
 
     /// The phases whose preamble score clears the threshold for noise `floor`, best first.
     @inline(__always)

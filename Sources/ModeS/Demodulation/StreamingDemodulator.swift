@@ -15,12 +15,15 @@ public final class StreamingDemodulator {
     public struct Options: Sendable {
         /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
         /// floor. Lower finds weaker replies but scores more noise.
-        public var gateSixteenths: Int32 = 10
+        public var gateSixteenths: Int32 = 18
         /// Required preamble-score difference in sixteenths of the noise floor.
-        public var preambleSixteenths: Int32 = 12
+        public var preambleSixteenths: Int32 = 14
         /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
         /// (16: no limit). See `PreambleDetector`.
-        public var quietToPulseSixteenths: Int32 = 4
+        public var quietToPulseSixteenths: Int32 = 8
+        /// Inside a decoded frame, a new candidate must be this much stronger (pulse minus
+        /// quiet, in sixteenths of the frame's pulse level above the floor).
+        public var insideStrengthSixteenths: Int32 = 24
         /// How many of a candidate's best phases are sliced before giving up on it.
         public var maximumPhases = 2
         /// After a frame, resume searching right after its preamble (true) rather than after
@@ -83,6 +86,10 @@ public final class StreamingDemodulator {
     /// The end of the last accepted frame: weakly checked frames are not taken from inside
     /// it (see `PreambleDetector.looksLikeDataWindow`).
     private var insideFrameUntil = 0
+    /// The gate threshold inside that frame: a reply starting there is only recoverable
+    /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
+    /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
+    private var insideGateThreshold: Int32 = 0
     private let ticksPerSample: UInt64
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
@@ -217,16 +224,21 @@ public final class StreamingDemodulator {
             let base = magnitudes - bufferStart
             var scalarUntil = position
             while position < windowEnd {
+                // Inside a frame just decoded, only a much stronger reply can still be
+                // recovered, so the gate asks for more (see `insideGateThreshold`).
+                let inside = position < insideFrameUntil
+                let current = inside ? max(threshold, insideGateThreshold) : threshold
                 // Eight starts at a time while all eight fail (the common case in noise).
                 if position + 8 <= windowEnd, position >= scalarUntil {
-                    if !Gate.anyOfEightPasses(base + position, threshold: threshold) {
+                    let blockThreshold = position + 8 <= insideFrameUntil || !inside ? current : threshold
+                    if !Gate.anyOfEightPasses(base + position, threshold: blockThreshold) {
                         position += 8
                         continue
                     }
                     // One of these eight passes: test them one by one.
                     scalarUntil = position + 8
                 }
-                if !Gate.passes(base + position, threshold: threshold) {
+                if !Gate.passes(base + position, threshold: current) {
                     position += 1
                     continue
                 }
@@ -281,7 +293,7 @@ public final class StreamingDemodulator {
                 }
             }
             guard let validated = validator.validate(bits, time: time) else { continue }
-            return accept(validated, at: position, phase: phase, samples: samples, emit: emit)
+            return accept(validated, at: position, phase: phase, samples: samples, floor: floor, emit: emit)
         }
         return nil
     }
@@ -289,7 +301,7 @@ public final class StreamingDemodulator {
     /// Stamps, counts and emits a validated frame (unless it repeats the previous one), and
     /// returns where to resume the search.
     private func accept(_ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
-                        emit: (Frame) -> Void) -> Int {
+                        floor: UInt32, emit: (Frame) -> Void) -> Int {
         var frame = validated
         let offset = kernels.phaseOffsets[phase]
         frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
@@ -306,6 +318,10 @@ public final class StreamingDemodulator {
         lastBits = frame.bits
         lastStart = position
         insideFrameUntil = max(insideFrameUntil, position + span)
+        // The gate measures 24 × (mean pulse − mean quiet); require that difference to
+        // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
+        let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
+        insideGateThreshold = Int32(min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
         return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
     }
 }
