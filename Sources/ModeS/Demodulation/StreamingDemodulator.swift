@@ -261,13 +261,23 @@ public final class StreamingDemodulator {
         let tries = min(phases.count, options.maximumPhases)
         guard tries > 0 else { return nil }
         let time = Double(position) / Double(sampleRate.hertz)
-        for attempt in 0...tries {
-            let feedback = attempt == tries
-            if feedback && !options.feedbackRetry { break }
+        // Plain decisions at the best phases first, then the best phase again with each
+        // kind of decision feedback (see `BitSlicer`).
+        let feedbackAttempts = options.feedbackRetry ? 2 : 0
+        for attempt in 0..<(tries + feedbackAttempts) {
+            let feedback = attempt >= tries
             let rank = feedback ? 0 : attempt
             let phase = phases.index(rank)
+            let amplitude: Int32
+            if !feedback {
+                amplitude = 0
+            } else if attempt == tries {
+                amplitude = max(1, Int32(detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)))
+            } else {
+                amplitude = BitSlicer.smearFeedback
+            }
             statistics.attempts += 1
-            guard let bits = slicer.slice(samples, phase: phase, feedback: feedback) else { continue }
+            guard let bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
             let screening = repairGate.screen(bits)
             if screening == .reject { continue }
             if screening != .clean {
@@ -277,13 +287,13 @@ public final class StreamingDemodulator {
                       !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor) else { continue }
             }
             if screening == .addressParity, options.addressParityFirmness {
-                slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
                 let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
                 let typical = Int32(max(0, amplitude)) &* kernels.bitScale
                 guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { continue }
             }
             if screening == .needsJudgement {
-                slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
                 switch repairGate.judge(bits, confidence: confidence) {
                 case .admit: break
                 case .reject: continue
