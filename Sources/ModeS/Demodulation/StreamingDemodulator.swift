@@ -70,6 +70,7 @@ public final class StreamingDemodulator {
     /// |score| of each bit of the reply being examined.
     private let confidence: UnsafeMutablePointer<Int32>
     private let repairGate: RepairGate
+    private var seen = SeenAddresses()
     /// Absolute index of `magnitudes[0]`.
     private var bufferStart = 0
     /// Valid magnitudes in the buffer.
@@ -264,6 +265,7 @@ public final class StreamingDemodulator {
         // Plain decisions at the best phases first, then the best phase again with each
         // kind of decision feedback (see `BitSlicer`).
         let feedbackAttempts = options.feedbackRetry ? 2 : 0
+        var bestPhaseHadFormat = false
         for attempt in 0..<(tries + feedbackAttempts) {
             let feedback = attempt >= tries
             let rank = feedback ? 0 : attempt
@@ -276,8 +278,11 @@ public final class StreamingDemodulator {
             } else {
                 amplitude = BitSlicer.smearFeedback
             }
+            // Feedback only rescues a reply whose plain slice at least started like one.
+            if feedback, !bestPhaseHadFormat { break }
             statistics.attempts += 1
             guard let bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
+            if rank == 0 { bestPhaseHadFormat = true }
             let screening = repairGate.screen(bits)
             if screening == .reject { continue }
             if screening != .clean {
@@ -285,6 +290,11 @@ public final class StreamingDemodulator {
                 // the inside of a reply just decoded, nor from what looks like one.
                 guard position >= insideFrameUntil,
                       !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor) else { continue }
+            }
+            if screening == .addressParity {
+                // The validator would refuse an address it never confirmed: skip the
+                // checks below for the many noise slices that end here.
+                guard seen.mayContain(CRC.syndrome(of: bits)) else { continue }
             }
             if screening == .addressParity, options.addressParityFirmness {
                 slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
@@ -321,6 +331,10 @@ public final class StreamingDemodulator {
         if let lastBits, lastBits == frame.bits, position - lastStart < span {
             statistics.duplicates += 1
         } else {
+            switch frame.downlinkFormat {
+            case 11, 17, 18: seen.insert(frame.address)
+            default: break
+            }
             statistics.framesPerFormat[frame.downlinkFormat] += 1
             if frame.correctedBits > 0 { statistics.correctedFrames += 1 }
             emit(frame)
