@@ -86,17 +86,18 @@ final class BitSlicer {
                 &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
             if amplitude == Self.smearFeedback {
                 score = (firstWeight &* kernel.w0 &* Int32(s[0]) &+ 16 &* (score &- kernel.w0 &* Int32(s[0]))) >> 4
-                firstWeight = score > 0 ? 20 : 13
+                firstWeight = 13 &+ 7 &* Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
             } else if amplitude > 0 {
                 // Subtract what the neighbouring chips are expected to add: the previous
                 // chip as decided, the next one as a coin toss, the own chips' imbalance.
                 // Overlaps are in tenths, so amplitude × overlap / 10 is a magnitude.
                 let terms = leak[bit]
                 score &-= (amplitude &* (2 &* previousOn &* terms.previous &+ terms.next &+ terms.own)) / 20
-                previousOn = score > 0 ? 0 : 1
+                previousOn = 1 &- Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
             }
             if let confidence { confidence[bit] = score < 0 ? 0 &- score : score }
-            return score > 0 ? 1 : 0
+            // Branch-free: noise bits are a coin toss, which a branch predictor cannot learn.
+            return UInt64(UInt32(bitPattern: 0 &- score) >> 31)
         }
 
         var word: UInt64 = 0

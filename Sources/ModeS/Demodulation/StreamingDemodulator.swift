@@ -259,8 +259,14 @@ public final class StreamingDemodulator {
         statistics.candidates += 1
         let samples = UnsafePointer(magnitudes + (position - bufferStart))
         let phases = detector.phases(at: samples, floor: floor)
-        let tries = min(phases.count, options.maximumPhases)
-        guard tries > 0 else { return nil }
+        // A further phase is worth slicing only when its preamble fits nearly as well as
+        // the best one (within a quarter); otherwise it is just the same noise again.
+        var tries = 1
+        while tries < min(phases.count, options.maximumPhases),
+              4 * Int64(phases.score(tries)) >= 3 * Int64(phases.score(0)) {
+            tries += 1
+        }
+        guard phases.count > 0 else { return nil }
         let time = Double(position) / Double(sampleRate.hertz)
         // Plain decisions at the best phases first, then the best phase again with each
         // kind of decision feedback (see `BitSlicer`).
