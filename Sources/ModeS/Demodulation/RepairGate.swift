@@ -30,7 +30,6 @@ struct RepairGate {
     let rankLimit: Int
     let knownAddressRankLimit: Int
     let allowTwoBits: Bool
-    private let shortTable = SyndromeTable(messageBits: 56, maxErrors: 1)
     private let longTable = SyndromeTable(messageBits: 112, maxErrors: 2)
 
     init(rankLimit: Int, knownAddressRankLimit: Int, allowTwoBits: Bool) {
@@ -64,7 +63,10 @@ struct RepairGate {
             let syndrome = CRC.syndrome(of: bits)
             if syndrome == 0 { return .clean }
             if syndrome & 0xFFFF80 == 0 { return .needsJudgement }
-            return shortTable.correction(for: syndrome) == nil ? .reject : .needsJudgement
+            // No repairs of DF11: its parity may also carry an interrogator code, and an
+            // error plus a code can add up to the syndrome of a different single error, so
+            // a "repair" would produce a reply that was never sent.
+            return .reject
         default:
             return .addressParity
         }
@@ -89,8 +91,7 @@ struct RepairGate {
                 }
                 return .admit
             }
-            guard let fix = shortTable.correction(for: syndrome) else { return .reject }
-            return rank(of: Int(fix.first), confidence, count) < rankLimit ? .admit : .reject
+            return .reject
         }
         guard let fix = longTable.correction(for: syndrome) else { return .reject }
         let firstRank = rank(of: Int(fix.first), confidence, count)

@@ -52,6 +52,11 @@ public struct ReplyKernels: Sendable {
     public let preambleSpan: Int
     /// Samples from a candidate start to the last sample a long reply can touch.
     public let replySpan: Int
+    /// The same for a short (56-bit) reply.
+    public let shortReplySpan: Int
+
+    /// Samples a reply of `bitCount` bits may touch from its candidate start.
+    public func span(bitCount: Int) -> Int { bitCount == 112 ? replySpan : shortReplySpan }
     /// Per phase, `preambleSpan` weights: +3 × overlap with on chips, −1 × overlap with off.
     let preambleWeights: [Int32]
     /// Per phase, `preambleSpan` weights: the overlap with on chips only (for the level).
@@ -80,6 +85,8 @@ public struct ReplyKernels: Sendable {
         self.preambleSpan = (preambleEnd + 9) / 10
         let replyEnd = latest + (Self.preambleChips + 2 * Self.maximumBits) * chip
         self.replySpan = (replyEnd + 9) / 10 + 1
+        let shortEnd = latest + (Self.preambleChips + Self.maximumBits) * chip
+        self.shortReplySpan = (shortEnd + 9) / 10 + 1
 
         /// Overlap in tenths between sample `index` and the interval [start, end) in tenths.
         func overlap(_ index: Int, _ start: Int, _ end: Int) -> Int32 {

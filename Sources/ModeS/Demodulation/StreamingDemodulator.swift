@@ -308,6 +308,15 @@ public final class StreamingDemodulator {
                 let typical = Int32(max(0, amplitude)) &* kernels.bitScale
                 guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { continue }
             }
+            if bits.downlinkFormat == 11 {
+                // A DF11's interrogator code (the low 7 parity bits) cannot be checked at
+                // all: one wrong bit there is just another code, or no code. So an all-call
+                // reply is only believed from plain decisions (feedback can propagate one
+                // wrong decision), when no much stronger reply overlaps it (its pulses flip
+                // bits firmly, beyond what bit confidences reveal).
+                guard !feedback,
+                      !overlapped(samples, phase: phase, bitCount: bits.bitCount, floor: floor) else { continue }
+            }
             if screening == .needsJudgement {
                 slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
                 switch repairGate.judge(bits, confidence: confidence) {
@@ -324,6 +333,19 @@ public final class StreamingDemodulator {
         return nil
     }
 
+    /// Whether a much stronger signal overlaps the reply at `samples`: a sample anywhere in
+    /// its span more than twice its pulse amplitude above the floor. Noise alone rarely
+    /// gets there except for the weakest replies.
+    private func overlapped(_ samples: UnsafePointer<UInt16>, phase: Int, bitCount: Int, floor: UInt32) -> Bool {
+        let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+        let limit = Double(floor) + 2 * max(0, amplitude)
+        guard limit < 65535 else { return false }
+        let span = kernels.span(bitCount: bitCount)
+        let threshold = UInt16(limit)
+        for index in 0..<span where samples[index] > threshold { return true }
+        return false
+    }
+
     /// Stamps, counts and emits a validated frame (unless it repeats the previous one), and
     /// returns where to resume the search.
     private func accept(_ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
@@ -333,7 +355,7 @@ public final class StreamingDemodulator {
         frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
         frame.signalLevel = Decibels.fromAmplitude(detector.pulseAmplitude(at: samples, phase: phase),
                                                    fullScale: MagnitudeConverter.fullScale)
-        let span = frame.bits.bitCount == 112 ? kernels.replySpan : kernels.replySpan / 2
+        let span = kernels.span(bitCount: frame.bits.bitCount)
         if let lastBits, lastBits == frame.bits, position - lastStart < span {
             statistics.duplicates += 1
         } else {
