@@ -105,12 +105,20 @@ struct BenchCommand: ParsableCommand {
             chips.append(message.bit(number) == 0)
         }
         let period = rate.hertz / 1000
-        for start in stride(from: period / 2, to: samples - 400, by: period) {
-            for chipIndex in chips.indices where chips[chipIndex] {
-                let first = Double(start) + Double(chipIndex) * chip
-                let sample = Int(first)
-                let span = Int((first + chip).rounded(.up)) - sample
-                for s in sample..<(sample + span) { noise[2 * s] += 40 }
+        let length = Int((Double(chips.count) * chip).rounded(.up)) + 1
+        for start in stride(from: period / 2, to: samples - length - 1, by: period) {
+            // Each sample integrates the signal over its period: it gets the fraction of
+            // that period covered by "on" chips.
+            let angle = 2 * Double.pi * uniform()
+            for offset in 0..<length {
+                var covered = 0.0
+                for step in 0..<10 {
+                    let t = Double(offset) + (Double(step) + 0.5) / 10
+                    let index = Int(t / chip)
+                    if index < chips.count, chips[index] { covered += 0.1 }
+                }
+                noise[2 * (start + offset)] += 40 * covered * Foundation.cos(angle)
+                noise[2 * (start + offset) + 1] += 40 * covered * Foundation.sin(angle)
             }
         }
         for index in noise.indices {
