@@ -11,7 +11,9 @@
 ///
 /// Not thread-safe: one instance per stream, fed from one thread.
 public final class StreamingDemodulator {
-    /// Tuning knobs; the defaults are the measured best (see `scripts/bench.sh`).
+    /// Tuning knobs. The defaults were chosen on simulated recordings (yield per SNR
+    /// bucket, busy traffic, false frames) and the busy-sky throughput of `make bench`;
+    /// `aviator-adsb demod` exposes them as hidden options for such measurements.
     public struct Options: Sendable {
         /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
         /// floor. Lower finds weaker replies but scores more noise.
@@ -25,23 +27,23 @@ public final class StreamingDemodulator {
         /// quiet, in sixteenths of the frame's pulse level above the floor).
         public var insideStrengthSixteenths: Int32 = 24
         /// How many of a candidate's best phases are sliced before giving up on it.
-        public var maximumPhases = 2
+        public var maximumPhases = 3
         /// After a frame, resume searching right after its preamble (true) rather than after
         /// its last bit, so a second reply starting inside the first can still be found.
         public var searchInsideFrames = true
         /// Allow two-bit repairs of DF17/18 (only for already-known addresses, see
         /// `RepairGate`).
         public var allowTwoBitCorrection = true
-        /// When every phase fails, slice the best phase once more with decision feedback
-        /// (see `BitSlicer`). Pays off at 2.0 MS/s, where a chip is one sample and a late
-        /// reply smears each pulse into the next bit.
+        /// When every phase fails, slice the best phase twice more with the two kinds of
+        /// decision feedback (see `BitSlicer`): band-limited pulses smear into the next
+        /// bit, and at 2.0 MS/s a reply half a sample off is ambiguous without it.
         public var feedbackRetry = true
         /// A repaired bit must be among this many least confident bits of the reply.
         public var repairRankLimit = 6
-        /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
-        public var addressParityFirmness = true
         /// The same, for repairs of an address already confirmed by a clean CRC.
         public var knownAddressRankLimit = 24
+        /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
+        public var addressParityFirmness = true
 
         /// The default options.
         public init() {}
@@ -311,11 +313,17 @@ public final class StreamingDemodulator {
             if bits.downlinkFormat == 11 {
                 // A DF11's interrogator code (the low 7 parity bits) cannot be checked at
                 // all: one wrong bit there is just another code, or no code. So an all-call
-                // reply is only believed from plain decisions (feedback can propagate one
-                // wrong decision), when no much stronger reply overlaps it (its pulses flip
-                // bits firmly, beyond what bit confidences reveal).
-                guard !feedback,
-                      !overlapped(samples, phase: phase, bitCount: bits.bitCount, floor: floor) else { continue }
+                // reply is only believed when no much stronger reply overlaps it (its pulses
+                // flip bits firmly, beyond what bit confidences reveal) and, if decision
+                // feedback was needed (it can propagate one wrong decision), when the plain
+                // decisions agree on those 7 bits.
+                guard !overlapped(samples, phase: phase, bitCount: bits.bitCount, floor: floor) else { continue }
+                if feedback {
+                    // Feedback corrected something; believe it only if the plain decisions
+                    // already agreed on the unverifiable last 7 bits.
+                    guard let plain = slicer.slice(samples, phase: phase, feedback: 0),
+                          plain.bitCount == 56, plain.field(50, 56) == bits.field(50, 56) else { continue }
+                }
             }
             if screening == .needsJudgement {
                 slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
