@@ -67,6 +67,32 @@ final class BitSlicer {
         _ = slice(samples, phase: phase, feedback: feedback, confidence: confidence)
     }
 
+    /// How many of the reply's bits have their "off" chip (the second chip of a 1, the
+    /// first of a 0) louder than `limit` on average: a clean reply has none, one overlapped
+    /// by another reply has one in every few bits where the other's pulses land. Unlike a
+    /// comparison of amplitudes, this works when both replies are clipped at full scale.
+    func loudOffChips(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
+                      from firstBit: Int = 0) -> Int {
+        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+        var loud = 0
+        for bit in firstBit..<bits.bitCount {
+            let kernel = table[bit]
+            let s = samples + Int(kernel.offset)
+            let one = bits.bit(bit + 1) == 1
+            var sum: Int32 = 0
+            var weight: Int32 = 0
+            for (w, m) in [(kernel.w0, s[0]), (kernel.w1, s[1]), (kernel.w2, s[2]), (kernel.w3, s[3])] {
+                // Negative weights belong to the second chip, positive to the first.
+                if (one && w < 0) || (!one && w > 0) {
+                    sum += abs(w) * Int32(m) / 10
+                    weight += abs(w)
+                }
+            }
+            if weight > 0, Double(sum) * 10 / Double(weight) > limit { loud += 1 }
+        }
+        return loud
+    }
+
     @inline(__always)
     private func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback amplitude: Int32,
                        confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {

@@ -270,18 +270,18 @@ public final class StreamingDemodulator {
         }
         guard phases.count > 0 else { return nil }
         let time = Double(position) / Double(sampleRate.hertz)
-        // Plain decisions at the best phases first, then the best phase again with each
-        // kind of decision feedback (see `BitSlicer`).
-        let feedbackAttempts = options.feedbackRetry ? 2 : 0
+        // Plain decisions at the best phases first, then the best two phases again with
+        // each kind of decision feedback (see `BitSlicer`).
+        let feedbackAttempts = options.feedbackRetry ? (tries > 1 ? 4 : 2) : 0
         var bestPhaseHadFormat = false
         for attempt in 0..<(tries + feedbackAttempts) {
             let feedback = attempt >= tries
-            let rank = feedback ? 0 : attempt
+            let rank = feedback ? (attempt - tries) / 2 : attempt
             let phase = phases.index(rank)
             let amplitude: Int32
             if !feedback {
                 amplitude = 0
-            } else if attempt == tries {
+            } else if (attempt - tries) % 2 == 0 {
                 amplitude = max(1, Int32(detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)))
             } else {
                 amplitude = BitSlicer.smearFeedback
@@ -317,11 +317,11 @@ public final class StreamingDemodulator {
                 // flip bits firmly, beyond what bit confidences reveal) and, if decision
                 // feedback was needed (it can propagate one wrong decision), when the plain
                 // decisions agree on those 7 bits.
-                guard !overlapped(samples, phase: phase, bitCount: bits.bitCount, floor: floor) else { continue }
+                guard !overlapped(bits, samples, phase: phase, floor: floor) else { continue }
                 if feedback {
-                    // Feedback corrected something; believe it only if the plain decisions
-                    // already agreed on the unverifiable last 7 bits.
-                    guard let plain = slicer.slice(samples, phase: phase, feedback: 0),
+                    // Feedback corrected something; believe it only at the best phase and
+                    // if the plain decisions already agreed on the unverifiable 7 bits.
+                    guard rank == 0, let plain = slicer.slice(samples, phase: phase, feedback: 0),
                           plain.bitCount == 56, plain.field(50, 56) == bits.field(50, 56) else { continue }
                 }
             }
@@ -341,17 +341,22 @@ public final class StreamingDemodulator {
         return nil
     }
 
-    /// Whether a much stronger signal overlaps the reply at `samples`: a sample anywhere in
-    /// its span more than twice its pulse amplitude above the floor. Noise alone rarely
-    /// gets there except for the weakest replies.
-    private func overlapped(_ samples: UnsafePointer<UInt16>, phase: Int, bitCount: Int, floor: UInt32) -> Bool {
+    /// Whether another signal overlaps the reply at `samples`: a sample anywhere in its span
+    /// more than twice its pulse amplitude above the floor (noise alone rarely gets there
+    /// except for the weakest replies), or pulse energy in the chips its bits leave empty.
+    private func overlapped(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
         let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
         let limit = Double(floor) + 2 * max(0, amplitude)
-        guard limit < 65535 else { return false }
-        let span = kernels.span(bitCount: bitCount)
-        let threshold = UInt16(limit)
-        for index in 0..<span where samples[index] > threshold { return true }
-        return false
+        if limit < 65535 {
+            let threshold = UInt16(limit)
+            for index in 0..<kernels.span(bitCount: bits.bitCount) where samples[index] > threshold { return true }
+        }
+        // Also an equally strong (or clipped) overlap: pulses where the reply has none.
+        // Only the last bits (the interrogator code and its neighbours) matter here, and the
+        // band-limited pulses leak up to about half their level into empty chips, so a chip
+        // counts as loud at three quarters of the pulse level.
+        let offLimit = Double(floor) + 0.75 * max(0, amplitude)
+        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 10) >= 1
     }
 
     /// Stamps, counts and emits a validated frame (unless it repeats the previous one), and
