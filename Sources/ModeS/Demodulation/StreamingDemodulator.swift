@@ -273,7 +273,6 @@ public final class StreamingDemodulator {
         // Plain decisions at the best phases first, then the best two phases again with
         // each kind of decision feedback (see `BitSlicer`).
         let feedbackAttempts = options.feedbackRetry ? (tries > 1 ? 4 : 2) : 0
-        var bestPhaseHadFormat = false
         for attempt in 0..<(tries + feedbackAttempts) {
             let feedback = attempt >= tries
             let rank = feedback ? (attempt - tries) / 2 : attempt
@@ -286,11 +285,8 @@ public final class StreamingDemodulator {
             } else {
                 amplitude = BitSlicer.smearFeedback
             }
-            // Feedback only rescues a reply whose plain slice at least started like one.
-            if feedback, !bestPhaseHadFormat { break }
             statistics.attempts += 1
             guard let bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
-            if rank == 0 { bestPhaseHadFormat = true }
             let screening = repairGate.screen(bits)
             if screening == .reject { continue }
             if screening != .clean {
