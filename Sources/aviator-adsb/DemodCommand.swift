@@ -27,10 +27,13 @@ struct DemodCommand: ParsableCommand {
     @Option(help: .hidden) var gate: Int32?
     @Option(help: .hidden) var preamble: Int32?
     @Option(help: .hidden) var phases: Int?
+    @Option(help: .hidden) var quiet: Int32?
+    @Option(help: .hidden) var inside: Int32?
     @Option(help: .hidden) var repairRank: Int?
     @Flag(help: .hidden) var skipWholeFrames = false
     @Flag(help: .hidden) var noTwoBitRepair = false
     @Flag(help: .hidden) var noFeedback = false
+    @Flag(help: .hidden) var noFirmness = false
 
     /// The demodulator options after the hidden tuning knobs.
     var demodulatorOptions: StreamingDemodulator.Options {
@@ -38,10 +41,13 @@ struct DemodCommand: ParsableCommand {
         if let gate { options.gateSixteenths = gate }
         if let preamble { options.preambleSixteenths = preamble }
         if let phases { options.maximumPhases = max(1, min(5, phases)) }
+        if let quiet { options.quietToPulseSixteenths = quiet }
+        if let inside { options.insideStrengthSixteenths = inside }
         if let repairRank { options.repairRankLimit = repairRank }
         if skipWholeFrames { options.searchInsideFrames = false }
         if noTwoBitRepair { options.allowTwoBitCorrection = false }
         if noFeedback { options.feedbackRetry = false }
+        if noFirmness { options.addressParityFirmness = false }
         return options
     }
 
