@@ -61,6 +61,16 @@ import Testing
         #expect(dongle.stderr.contains("0 samples dropped"))
     }
 
+    @Test func replayTakesTheSameFramesAsDemod() throws {
+        let demod = try BinaryRunner.run(["demod", sample])
+        let frames = demod.stdout.split(separator: "\n").count
+        let replay = try Daemon(["--replay", sample])
+        #expect(replay.waitFor("replay of"))
+        #expect(replay.stderr.contains(": \(frames) frames in"))
+        #expect(replay.stop().status == 0)
+        #expect(try totals(replay).first == frames)
+    }
+
     @Test func unplugFallsBackAndKeepsRunning() throws {
         let daemon = try Daemon(["--retry-interval", "0.2"], environment: try FakeRTLSDR.environment([
             "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_UNPLUG_AFTER": "1000000",
