@@ -49,7 +49,7 @@ struct DecodeCommand: ParsableCommand {
             case .success(let value): parsed = value
             case .failure(let problem):
                 counts.malformed += 1
-                printError("line \(counts.lines): \(problem)")
+                standardError("aviator-adsb: line \(counts.lines): \(problem)")
                 continue
             }
             let time = parsed.time ?? Double(counts.lines) * 0.01
@@ -66,13 +66,8 @@ struct DecodeCommand: ParsableCommand {
             counts.decoded += 1
             print(message.json(hex: parsed.bits.hex, time: parsed.time))
         }
-        printError("decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
+        standardError("aviator-adsb: decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
                    + "\(counts.failedParity) failed parity, \(counts.malformed) malformed")
         if counts.decoded == 0 && counts.lines > 0 { throw ExitCode(1) }
     }
-}
-
-/// Writes one line to standard error, prefixed with the program's name.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data("aviator-adsb: \(text)\n".utf8))
 }
