@@ -80,9 +80,10 @@ struct HTTPExchange: Sendable {
         return OpenSkyError(.connection, "OpenSky \(what) failed: \(OpenSkyError.oneLine(String(describing: error)))")
     }
 
-    /// A duration as the log shows it, e.g. "15 s" or "0.2 s".
+    /// A duration as the log shows it, e.g. "15 s", "2.4 s" or "20 ms".
     static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        if value < 1 && value != 0 && (value * 10).rounded() != value * 10 { return "\(Int((value * 1000).rounded())) ms" }
         return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }
 
