@@ -22,6 +22,8 @@ struct HTTPExchange: Sendable {
     let client: HTTPClient
     /// The limit for a whole exchange.
     let timeout: Duration
+    /// How long after the client's deadline the backstop timer gives up on the request.
+    static let backstopGrace = Duration.milliseconds(500)
     /// Bodies larger than this are cut off as an error: a small box holds a few hundred
     /// aircraft at most, a few hundred kilobytes.
     var maximumBodyBytes = 16 << 20
@@ -43,7 +45,9 @@ struct HTTPExchange: Sendable {
                     return Response(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
                 }
                 group.addTask {
-                    try await Task.sleep(for: timeout)
+                    // The HTTP client's own deadline comes first and says why (a refused
+                    // connection it kept retrying, say); this one is the backstop.
+                    try await Task.sleep(for: timeout + Self.backstopGrace)
                     return nil
                 }
                 defer { group.cancelAll() }

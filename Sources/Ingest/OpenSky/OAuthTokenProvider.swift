@@ -117,9 +117,15 @@ public actor OAuthTokenProvider {
         }
         fetches += 1
         // Without a lifetime, assume a short one rather than keeping a token forever.
-        let lifetime = Duration.milliseconds(Int64(max(reply.expiresIn ?? 300, 0) * 1000))
-        let early = max(lifetime - refreshMargin, lifetime / 2)
-        return Token(value: reply.accessToken, refreshAt: started + early)
+        let lifetime = Duration.milliseconds(Int64(min(max(reply.expiresIn ?? 300, 0), 86_400 * 365) * 1000))
+        return Token(value: reply.accessToken, refreshAt: started + Self.refreshDelay(lifetime: lifetime, margin: refreshMargin))
+    }
+
+    /// How long after it was asked for a token of `lifetime` is replaced: `margin` before it
+    /// ends, or at half its life when that comes later (short-lived tokens), so it is never
+    /// used up to its last second and never fetched again at every request.
+    static func refreshDelay(lifetime: Duration, margin: Duration) -> Duration {
+        max(lifetime - margin, lifetime / 2)
     }
 
     /// `pairs` as an `application/x-www-form-urlencoded` body.
