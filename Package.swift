@@ -44,7 +44,15 @@ let package = Package(
             ]
         ),
         // Sky projection and outputs.
-        .target(name: "Radar", dependencies: ["ModeS", "Ingest"]),
+        .target(
+            name: "Radar",
+            dependencies: [
+                "ModeS", "Ingest",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Command-line parsing and wiring only.
         .executableTarget(
             name: "aviator-adsb",

@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Logging
 import ModeS
+import Radar
 import ServiceLifecycle
 
 /// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a
@@ -12,9 +13,9 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "The daemon: receive, track, publish the radar (the default command).",
         discussion: """
-            With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it
-            says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying
-            the dongle. --replay plays a recording through the same path instead. SIGINT or
+            With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it \
+            says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying \
+            the dongle. --replay plays a recording through the same path instead. SIGINT or \
             SIGTERM stops it cleanly.
             """
     )
@@ -28,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Frequency correction of the dongle in parts per million.")
     var ppm: Int = 0
 
-    @Option(name: .customLong("sample-rate"), help: "Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.")
+    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
     var sampleRate: String = "2.4M"
 
     @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
@@ -52,16 +53,25 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres.", valueName: "lat,lon[,alt_m]"))
     var receiver: ReceiverArgument?
 
-    @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).")
+    @Option(help: ArgumentHelp("Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).", valueName: "path"))
     var socket: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    @Option(help: ArgumentHelp("Degrees from true north the top of the radar points to, for clients that send no view.", valueName: "deg"))
+    var heading: Double = 0
+
+    @Option(name: .customLong("range-km"), help: ArgumentHelp("Radius of the radar in kilometres (the zoom); aircraft beyond it are left out.", valueName: "km"))
+    var rangeKm: Double = 50
+
+    @Option(name: .customLong("frame-interval"), help: ArgumentHelp("Seconds between radar frames on the feed.", valueName: "s"))
+    var frameInterval: Double = 1
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
-    @Option(name: .customLong("stats-interval"), help: "Seconds between statistics lines.")
+    @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines.", valueName: "s"))
     var statsInterval: Double = 60
 
-    @Option(name: .customLong("retry-interval"), help: "Seconds between attempts to reopen a missing dongle.")
+    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle.", valueName: "s"))
     var retryInterval: Double = 5
 
     @OptionGroup var openSky: OpenSkyOptions
@@ -83,6 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
         if statsInterval <= 0 || retryInterval <= 0 { throw ValidationError("intervals must be positive") }
+        if let problem = radarConfiguration.problem { throw ValidationError(problem) }
     }
 
     func run() async throws {
@@ -95,6 +106,22 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "aviator-adsb")
         let rate = SampleRate(parsing: sampleRate)!
         let tracker = LiveTracker(receiver: receiver?.point)
+
+        // Claim the socket first: a bad path or a running daemon is a clear error before
+        // anything else starts.
+        let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
+                                                  radar: radarConfiguration)
+        let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
+        let feed: FeedServer
+        do {
+            feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
+        } catch let error as FeedError {
+            throw CommandError(error.description)
+        }
+        logger.info("radar feed on \(feedConfiguration.socketPath)")
+        if receiver == nil {
+            logger.notice("no --receiver position: the feed carries positions without sky projection")
+        }
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var droppedBytes: @Sendable () -> Int = { 0 }
@@ -121,6 +148,7 @@ struct RunCommand: AsyncParsableCommand {
                 dongle: dongle, fallback: try openSky.source(receiver: receiver?.point, logger: logger), noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
+        services.append(.init(service: feed))
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: droppedBytes, logger: logger)))
@@ -130,10 +158,17 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as SourceSupervisor.NoDongle {
+            await feed.shutdown()
             throw CommandError(error.description)
         } catch let error as IQFileReader.ReadError {
+            await feed.shutdown()
             throw CommandError(error.description)
         }
+    }
+
+    /// The radar options as the feed takes them.
+    var radarConfiguration: RadarConfiguration {
+        RadarConfiguration(headingDeg: heading, rangeKm: rangeKm, frameInterval: frameInterval)
     }
 
     /// The sample format a file's extension implies (`.cs16`/`.sc16`, `.cf32`/`.fc32`), else cu8.
