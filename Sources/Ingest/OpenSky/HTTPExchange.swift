@@ -6,7 +6,9 @@ import NIOCore
 /// OpenSky client and the token provider.
 ///
 /// The timeout covers everything, from connecting to the last byte of the body, because the
-/// API's failure mode is to accept the connection and then say nothing. Transport failures
+/// API's failure mode is to accept the connection and then say nothing. The HTTP client's
+/// deadline enforces it (and, for a connection it kept failing to make, says why); a timer
+/// half a second later is the backstop. Transport failures
 /// come out as `OpenSkyError` (`.timeout` or `.connection`); HTTP statuses do not: the caller
 /// decides what a status means.
 struct HTTPExchange: Sendable {
@@ -71,8 +73,9 @@ struct HTTPExchange: Sendable {
     static func transportError(_ error: any Error, what: String, timeout: Duration) -> OpenSkyError {
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
-                 .getConnectionFromPoolTimeout:
+            case .deadlineExceeded:
+                return OpenSkyError(.timeout, "OpenSky \(what) timed out after \(seconds(timeout))")
+            case .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
                 return OpenSkyError(.timeout, "OpenSky \(what) timed out after \(seconds(timeout)) (\(error.shortDescription))")
             default:
                 return OpenSkyError(.connection, "OpenSky \(what) failed: \(error.shortDescription)")
