@@ -81,6 +81,10 @@ struct HTTPExchange: Sendable {
                 return OpenSkyError(.connection, "OpenSky \(what) failed: \(error.shortDescription)")
             }
         }
+        if let error = error as? IOError {
+            // NIO's own text wraps the cause in the name of the call that failed.
+            return OpenSkyError(.connection, "OpenSky \(what) failed: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))")
+        }
         if let error = error as? NIOTooManyBytesError {
             return OpenSkyError(.malformed, "OpenSky \(what): response body over the size limit (\(error))")
         }

@@ -84,6 +84,10 @@ public struct OpenSkySource: FallbackSource {
                                  longitudeHalfSpan: configuration.longitudeHalfSpan)
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.timeout = .init(connect: .seconds(10), read: nil)
+        // A connection that cannot be made fails the request at once, with its cause, and the
+        // source's own backoff decides when to try again (the client would otherwise retry
+        // quietly until the request's deadline and report only a timeout).
+        httpConfiguration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: httpConfiguration)
         let tokens = configuration.credentials.map {
             OAuthTokenProvider(tokenURL: configuration.tokenURL, credentials: $0, client: http,
