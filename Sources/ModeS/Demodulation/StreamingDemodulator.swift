@@ -44,6 +44,9 @@ public final class StreamingDemodulator {
         public var knownAddressRankLimit = 24
         /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
         public var addressParityFirmness = true
+        /// A DF11 with a non-zero interrogator code is only believed once another aircraft
+        /// has answered with the same code (see `InterrogatorCodes`).
+        public var confirmInterrogatorCodes = true
 
         /// The default options.
         public init() {}
@@ -73,6 +76,7 @@ public final class StreamingDemodulator {
     private let confidence: UnsafeMutablePointer<Int32>
     private let repairGate: RepairGate
     private var seen = SeenAddresses()
+    private var interrogators = InterrogatorCodes()
     /// Absolute index of `magnitudes[0]`.
     private var bufferStart = 0
     /// Valid magnitudes in the buffer.
@@ -332,6 +336,11 @@ public final class StreamingDemodulator {
                 }
             }
             guard let validated = validator.validate(bits, time: time) else { continue }
+            if validated.downlinkFormat == 11, options.confirmInterrogatorCodes {
+                // The code is the remainder of the parity (the validator accepted it as one).
+                let code = Int(CRC.syndrome(of: bits) & 0x7F)
+                if code != 0, !interrogators.vouch(code, address: validated.address, time: time) { continue }
+            }
             return accept(validated, at: position, phase: phase, samples: samples, floor: floor, emit: emit)
         }
         return nil
