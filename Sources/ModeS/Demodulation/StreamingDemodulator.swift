@@ -318,6 +318,9 @@ public final class StreamingDemodulator {
                 // feedback was needed (it can propagate one wrong decision), when the plain
                 // decisions agree on those 7 bits.
                 guard !overlapped(bits, samples, phase: phase, floor: floor) else { continue }
+                if CRC.syndrome(of: bits) & 0x7F != 0 {
+                    guard nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor) else { continue }
+                }
                 if feedback {
                     // Feedback corrected something; believe it only at the best phase and
                     // if the plain decisions already agreed on the unverifiable 7 bits.
@@ -362,6 +365,23 @@ public final class StreamingDemodulator {
         // counts as loud at three quarters of the pulse level.
         let offLimit = Double(floor) + 0.75 * max(0, amplitude)
         return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 10) >= 1
+    }
+
+    /// The stricter checks for a DF11 with a non-zero interrogator code (a reply to a ground
+    /// station): noise or an overlap flips an acquisition squitter's code 0 into one of the
+    /// station codes that `InterrogatorCodes` has confirmed as easily as into any other.
+    /// - The reply must stand at least twice the floor above the floor: weaker replies have
+    ///   so many near-zero bit scores that one of the 7 code bits is a coin toss too often.
+    /// - Fewer than two of its last 12 bits may have their empty chip at 9/16 of the pulse
+    ///   level (the general check allows 3/4, for all formats): a reply half as strong
+    ///   running across the code bits reaches that, band-limited leakage of the reply's own
+    ///   pulses into one empty chip now and then does too, into two rarely.
+    private func nonZeroCodeBelievable(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int,
+                                       floor: UInt32) -> Bool {
+        let level = max(0, detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))
+        guard level >= 2 * Double(floor) else { return false }
+        let offLimit = Double(floor) + 9.0 / 16.0 * level
+        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 12) < 2
     }
 
     /// Stamps, counts and emits a validated frame (unless it repeats the previous one), and
