@@ -318,6 +318,7 @@ public final class StreamingDemodulator {
                 // feedback was needed (it can propagate one wrong decision), when the plain
                 // decisions agree on those 7 bits.
                 guard !overlapped(bits, samples, phase: phase, floor: floor) else { continue }
+                guard !followedClosely(samples, phase: phase, floor: floor) else { continue }
                 if CRC.syndrome(of: bits) & 0x7F != 0 {
                     guard nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor) else { continue }
                 }
@@ -382,6 +383,21 @@ public final class StreamingDemodulator {
         guard level >= 2 * Double(floor) else { return false }
         let offLimit = Double(floor) + 9.0 / 16.0 * level
         return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 12) < 2
+    }
+
+    /// Whether a sample in the 8 (about 3 µs) right after a DF11 is louder than the reply's
+    /// own pulses: the preamble of a stronger reply starting during the reply's last bits
+    /// or just after them, whose first pulses (or their band-limited edges) land on the
+    /// interrogator-code bits without looking like an overlap inside the reply itself.
+    private func followedClosely(_ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        let level = max(0, detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))
+        let limit = Double(floor) + level
+        guard limit < 65535 else { return false }
+        let threshold = UInt16(limit)
+        // The buffer always holds a long reply's span past a start, so this stays inside.
+        let end = kernels.span(bitCount: 56)
+        for index in end..<(end + 8) where samples[index] > threshold { return true }
+        return false
     }
 
     /// Stamps, counts and emits a validated frame (unless it repeats the previous one), and
