@@ -24,8 +24,10 @@ public final class StreamingDemodulator {
         /// (16: no limit). See `PreambleDetector`.
         public var quietToPulseSixteenths: Int32 = 8
         /// Inside a decoded frame, a new candidate must be this much stronger (pulse minus
-        /// quiet, in sixteenths of the frame's pulse level above the floor).
-        public var insideStrengthSixteenths: Int32 = 24
+        /// quiet, in sixteenths of the frame's pulse level above the floor). 12 (three
+        /// quarters of the frame's level) finds about 0.15 points more of a busy sky than 24
+        /// with no false frame, for a sixth more CPU time there; lower costs far more time.
+        public var insideStrengthSixteenths: Int32 = 12
         /// How many of a candidate's best phases are sliced before giving up on it.
         public var maximumPhases = 3
         /// After a frame, resume searching right after its preamble (true) rather than after
