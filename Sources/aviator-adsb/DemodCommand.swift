@@ -34,6 +34,7 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var noTwoBitRepair = false
     @Flag(help: .hidden) var noFeedback = false
     @Flag(help: .hidden) var noFirmness = false
+    @Flag(help: .hidden) var anyInterrogatorCode = false
 
     /// The demodulator options after the hidden tuning knobs.
     var demodulatorOptions: StreamingDemodulator.Options {
@@ -48,6 +49,7 @@ struct DemodCommand: ParsableCommand {
         if noTwoBitRepair { options.allowTwoBitCorrection = false }
         if noFeedback { options.feedbackRetry = false }
         if noFirmness { options.addressParityFirmness = false }
+        if anyInterrogatorCode { options.confirmInterrogatorCodes = false }
         return options
     }
 
