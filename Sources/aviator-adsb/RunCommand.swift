@@ -74,6 +74,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("retry-interval"), help: "Seconds between attempts to reopen a missing dongle.")
     var retryInterval: Double = 5
 
+    @OptionGroup(title: "Outputs")
+    var outputs: OutputOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
@@ -104,6 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "aviator-adsb")
         let rate = SampleRate(parsing: sampleRate)!
         let tracker = LiveTracker(receiver: receiver?.point)
+        let outputServices = try await outputs.services(for: tracker, logger: logger)
 
         // Claim the socket first: a bad path or a running daemon is a clear error before
         // anything else starts.
@@ -148,6 +152,7 @@ struct RunCommand: AsyncParsableCommand {
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
         services.append(.init(service: FeedService(server: feed)))
+        services.append(contentsOf: outputServices)
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: droppedBytes, logger: logger)))
