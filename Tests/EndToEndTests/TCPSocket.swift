@@ -66,6 +66,30 @@ final class TCPSocket: @unchecked Sendable {
         return address
     }
 
+    /// A socket listening on a free loopback port, and the port: something already there.
+    static func listener() -> (socket: TCPSocket, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(port: 0)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        listen(fd, 4)
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (TCPSocket(descriptor: fd), Int(UInt16(bigEndian: bound.sin_port)))
+    }
+
+    /// Everything received within `seconds`.
+    func collect(for seconds: Double) -> [UInt8] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var bytes: [UInt8] = []
+        while Date() < deadline, let more = read() { bytes += more }
+        return bytes
+    }
+
     /// Bytes available within the receive timeout (empty on timeout), nil at the end of the stream.
     func read() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
