@@ -48,6 +48,7 @@ let package = Package(
                 "ModeS", "Ingest",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Command-line parsing and wiring only.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// The live radar feed: a Unix stream socket that any number of clients connect to, each
 /// receiving a greeting and then one radar frame per interval, rendered for its own view.
@@ -8,13 +9,14 @@ import NIOPosix
 /// Use: `let server = try await FeedServer.bind(configuration:provider:)` claims the socket
 /// (replacing a stale one, refusing a live one) and starts accepting; `try await server.run()`
 /// sends frames until its task is cancelled, then closes every connection and removes the
-/// socket — the shape of a swift-service-lifecycle `Service`.
+/// socket. It is a swift-service-lifecycle `Service`: add it to the daemon's `ServiceGroup`,
+/// whose cancellation on SIGINT/SIGTERM stops it cleanly.
 ///
 /// All connections share one event loop: at one frame a second even hundreds of clients are
 /// light work, and one loop keeps the client registry free of locks. The aircraft are
 /// projected once per frame; each distinct view is rendered once and shared by the clients
 /// that use it.
-public final class FeedServer: Sendable {
+public final class FeedServer: Service, Sendable {
     /// The configuration the server was bound with.
     public let configuration: FeedConfiguration
     private let provider: any RadarSnapshotProvider
@@ -66,6 +68,8 @@ public final class FeedServer: Sendable {
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             // Another daemon bound the path between the check and the bind.
             throw FeedError.alreadyServing(path: path)
+        } catch let error as IOError {
+            throw FeedError.system(operation: "bind", path: path, message: String(cString: strerror(error.errnoCode)))
         } catch {
             throw FeedError.system(operation: "bind", path: path, message: "\(error)")
         }
@@ -80,11 +84,18 @@ public final class FeedServer: Sendable {
                           hub: hub, socketIdentity: identity)
     }
 
-    /// Sends a frame every interval until the calling task is cancelled, then shuts down:
-    /// closes all connections and removes the socket. Frames are paced by deadlines, so a
-    /// late frame does not delay the next ones; if the server falls behind by more than an
-    /// interval it skips ahead rather than sending a burst.
+    /// Sends a frame every interval until the calling task is cancelled or, inside a
+    /// `ServiceGroup`, a graceful shutdown begins; then shuts down: closes all connections and
+    /// removes the socket. Call it once.
     public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.sendFrames() }
+        await shutdown()
+    }
+
+    /// The frame ticker. Frames are paced by deadlines, so a late frame does not delay the
+    /// next ones; if the server falls behind by more than an interval it skips ahead rather
+    /// than sending a burst.
+    private func sendFrames() async {
         let clock = ContinuousClock()
         let interval = Duration.nanoseconds(Int64(configuration.radar.frameInterval * 1e9))
         var deadline = clock.now
@@ -103,10 +114,9 @@ public final class FeedServer: Sendable {
             do {
                 try await Task.sleep(until: deadline, clock: clock)
             } catch {
-                break  // cancelled
+                return  // cancelled
             }
         }
-        await shutdown()
     }
 
     /// Stops accepting, closes every client and removes the socket. Safe to call twice.

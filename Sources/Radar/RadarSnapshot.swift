@@ -6,7 +6,7 @@ public struct RadarSnapshot: Sendable {
     /// The observer the sky is projected for; nil when the receiver position is unknown (the
     /// feed then carries positions without projection fields).
     public var observer: Observer?
-    /// Name of the current data source, e.g. "rtlsdr", "replay", "opensky", "none".
+    /// Name of the current data source, e.g. "rtl-sdr", "replay", "beast", "opensky", "none".
     public var source: String
     /// The current time on the tracker's clock (the clock of `AircraftState.lastSeen`), so
     /// that ages such as `seen_s` are measured consistently.

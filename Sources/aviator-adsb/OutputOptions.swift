@@ -66,15 +66,7 @@ struct OutputOptions: ParsableArguments {
             if let server { logger.info("\(name) output on \(configuration.host):\(server.port)") }
         }
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
-        return [.init(service: OutputService(outputs: outputs))]
+        return [.init(service: outputs)]
     }
 }
 
-/// The ecosystem outputs as a lifecycle service: they serve until the group shuts down.
-struct OutputService: Service {
-    let outputs: Outputs
-
-    func run() async throws {
-        try await outputs.run()
-    }
-}

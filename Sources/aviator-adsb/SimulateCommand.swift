@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Simulator
+import ModeS
 
 /// `aviator-adsb simulate`: write a synthetic IQ recording and its truth.
 struct SimulateCommand: ParsableCommand {
@@ -71,7 +72,7 @@ struct SimulateCommand: ParsableCommand {
 
     private func makeSettings() throws -> Simulation.Settings {
         var settings = Simulation.Settings()
-        guard let format = SampleFormat(rawValue: format.lowercased()) else {
+        guard let format = SampleFormat(name: format) else {
             throw ValidationError("unknown format '\(format)': use cu8, cs16 or cf32")
         }
         settings.format = format
@@ -95,7 +96,7 @@ struct SimulateCommand: ParsableCommand {
         guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
             throw ValidationError("--receiver must be LAT,LON in degrees, e.g. 52.0,4.4")
         }
-        settings.receiver = GeoPosition(lat: lat, lon: lon)
+        settings.receiver = GeoPoint(latitude: lat, longitude: lon)
         settings.busy = busy
         return settings
     }

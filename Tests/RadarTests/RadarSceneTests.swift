@@ -84,3 +84,18 @@ import ModeS
         #expect(FeedConfiguration(socketPath: "/tmp/x.sock", radar: RadarConfiguration(frameInterval: 0.1)).stallTimeout == 3)
     }
 }
+
+@Suite struct LiveTrackerSnapshotProviderTests {
+    @Test func takesTheTrackersAircraftAndSource() async {
+        let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
+        tracker.source = "replay"
+        tracker.accept(TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685,
+                                        lastSeen: Date().timeIntervalSince1970))
+        let snapshot = await LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: 12).radarSnapshot()
+        #expect(snapshot.source == "replay")
+        #expect(snapshot.observer == Observer(latitude: 52, longitude: 4.4, heightMetres: 12))
+        #expect(snapshot.aircraft.map(\.icao) == [0x4840D6])
+        let frame = RadarScene(seq: 1, time: 0, snapshot: snapshot).frame(for: RadarView())
+        #expect(frame.aircraft.count == 1)
+    }
+}

@@ -1,11 +1,13 @@
 import Ingest
+import ServiceLifecycle
 
 /// The ecosystem outputs of a running daemon, started together: the TCP servers, the frame
 /// fanout that feeds them, and the aircraft.json publisher.
 ///
 /// `start` opens every configured port (or fails with one `OutputError` line, having closed
 /// whatever it already opened) and attaches to the tracker; `run()` serves until cancelled.
-public final class Outputs: Sendable {
+/// It is a swift-service-lifecycle `Service`: add it to the daemon's `ServiceGroup`.
+public final class Outputs: Service, Sendable {
     /// The Beast server, when configured.
     public let beast: TCPBroadcastServer?
     /// The SBS server, when configured.
@@ -51,8 +53,13 @@ public final class Outputs: Sendable {
         return Outputs(beast: beast, sbs: sbs, avr: avr, json: json)
     }
 
-    /// Serves every output until the task is cancelled, then closes them.
+    /// Serves every output until the task is cancelled or, inside a `ServiceGroup`, a graceful
+    /// shutdown begins; then closes them.
     public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.serve() }
+    }
+
+    private func serve() async {
         await withTaskGroup(of: Void.self) { group in
             for server in [beast, sbs, avr].compactMap({ $0 }) {
                 group.addTask { try? await server.run() }
