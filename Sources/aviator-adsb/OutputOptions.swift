@@ -62,8 +62,9 @@ struct OutputOptions: ParsableArguments {
         } catch let error as OutputError {
             throw CommandError(error.description)
         }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         for (name, server) in [("Beast", outputs.beast), ("SBS", outputs.sbs), ("AVR", outputs.avr)] {
-            if let server { logger.info("\(name) output on \(configuration.host):\(server.port)") }
+            if let server { logger.info("\(name) output on \(host):\(server.port)") }
         }
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
         return [.init(service: outputs)]
