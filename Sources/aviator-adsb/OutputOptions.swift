@@ -20,7 +20,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Serve Beast, SBS and AVR on their conventional ports 30005, 30003 and 30002 (unless set otherwise).")
     var net = false
 
-    @Option(help: ArgumentHelp("Address the TCP outputs listen on (default 127.0.0.1; 0.0.0.0 for every interface).", valueName: "addr"))
+    @Option(help: ArgumentHelp("Address the TCP outputs listen on; 0.0.0.0 for every interface.", valueName: "addr"))
     var bind: String = "127.0.0.1"
 
     @Option(name: .customLong("json-dir"), help: ArgumentHelp("Rewrite a dump1090-compatible aircraft.json (and receiver.json) in this directory once a second.", valueName: "dir"))
