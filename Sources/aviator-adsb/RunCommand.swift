@@ -76,6 +76,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var openSky: OpenSkyOptions
 
+    @OptionGroup(title: "Outputs")
+    var outputs: OutputOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
@@ -106,6 +109,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "aviator-adsb")
         let rate = SampleRate(parsing: sampleRate)!
         let tracker = LiveTracker(receiver: receiver?.point)
+        let outputServices = try await outputs.services(for: tracker, logger: logger)
 
         // Claim the socket first: a bad path or a running daemon is a clear error before
         // anything else starts.
@@ -149,6 +153,7 @@ struct RunCommand: AsyncParsableCommand {
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
         services.append(.init(service: feed))
+        services.append(contentsOf: outputServices)
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: droppedBytes, logger: logger)))

@@ -1,0 +1,65 @@
+import NIOCore
+
+/// The clients of one `TCPBroadcastServer`, on its event loop: who is connected, and since
+/// when each one has been too far behind to take more.
+final class BroadcastRegistry {
+    private struct Client {
+        let channel: any Channel
+        /// When the client was first found over its high-water mark, nil while it keeps up.
+        var behindSince: NIODeadline?
+    }
+
+    private var clients: [ObjectIdentifier: Client] = [:]
+    private let shared: SharedCounters
+
+    init(shared: SharedCounters) {
+        self.shared = shared
+    }
+
+    func add(_ channel: any Channel) {
+        clients[ObjectIdentifier(channel)] = Client(channel: channel)
+        shared.connected.store(clients.count, ordering: .relaxed)
+        shared.statistics.withLock { $0.clientsAccepted += 1 }
+    }
+
+    func remove(_ channel: any Channel) {
+        clients[ObjectIdentifier(channel)] = nil
+        shared.connected.store(clients.count, ordering: .relaxed)
+    }
+
+    /// Writes `buffer` to every client that can take it; skips it for clients over their
+    /// high-water mark and disconnects those that have been over it for `stallTimeout`.
+    func broadcast(_ buffer: ByteBuffer, now: NIODeadline, stallTimeout: TimeAmount) {
+        var sent = 0, skipped = 0, stalled: [any Channel] = []
+        for (key, var client) in clients {
+            if client.channel.isWritable {
+                client.behindSince = nil
+                client.channel.writeAndFlush(buffer, promise: nil)
+                sent += buffer.readableBytes
+            } else {
+                skipped += buffer.readableBytes
+                let since = client.behindSince ?? now
+                client.behindSince = since
+                if now - since >= stallTimeout { stalled.append(client.channel) }
+            }
+            clients[key] = client
+        }
+        for channel in stalled {
+            remove(channel)
+            channel.close(promise: nil)
+        }
+        let disconnected = stalled.count
+        shared.statistics.withLock {
+            $0.bytesBroadcast += sent
+            $0.bytesSkipped += skipped
+            $0.clientsDisconnectedSlow += disconnected
+        }
+    }
+
+    /// Closes every client (at shutdown).
+    func closeAll() {
+        for client in clients.values { client.channel.close(promise: nil) }
+        clients.removeAll()
+        shared.connected.store(0, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,25 @@
+/// Why an output could not start: each case describes itself in one line for stderr.
+public enum OutputError: Error, CustomStringConvertible, Equatable {
+    /// Another program (or another output) already listens on the port.
+    case addressInUse(output: String, host: String, port: Int)
+    /// The listening socket could not be set up for another reason (unknown address...).
+    case cannotListen(output: String, host: String, port: Int, reason: String)
+    /// The JSON directory is missing, not a directory or not writable.
+    case unusableDirectory(path: String, reason: String)
+
+    /// One line saying what went wrong and where.
+    public var description: String {
+        switch self {
+        case let .addressInUse(output, host, port):
+            return "cannot listen on \(Self.endpoint(host, port)) for the \(output) output: the address is already in use"
+        case let .cannotListen(output, host, port, reason):
+            return "cannot listen on \(Self.endpoint(host, port)) for the \(output) output: \(reason)"
+        case let .unusableDirectory(path, reason):
+            return "cannot write JSON to \(path): \(reason)"
+        }
+    }
+
+    private static func endpoint(_ host: String, _ port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}

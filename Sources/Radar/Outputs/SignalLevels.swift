@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// The recent signal level of each aircraft, for the `rssi` of aircraft.json: the mean power
+/// of its last eight messages, in dBFS.
+///
+/// Averaging power over a few messages steadies the figure (single messages vary by several
+/// dB with antenna patterns and overlaps) while still following an aircraft that approaches.
+/// Updated from the receiving thread, read once a second; both under a short lock.
+public final class SignalLevels: Sendable {
+    /// Messages averaged per aircraft.
+    public static let window = 8
+
+    private struct Recent: Sendable {
+        var powers: [Double] = []
+        var next = 0
+
+        mutating func add(_ power: Double) {
+            if powers.count < SignalLevels.window {
+                powers.append(power)
+            } else {
+                powers[next] = power
+                next = (next + 1) % SignalLevels.window
+            }
+        }
+    }
+
+    private let levels = Mutex<[UInt32: Recent]>([:])
+
+    /// An empty record.
+    public init() {}
+
+    /// Records a message from `icao` received at `dBFS`.
+    public func record(icao: UInt32, dBFS: Double) {
+        guard dBFS.isFinite else { return }
+        let power = pow(10, dBFS / 10)
+        levels.withLock { $0[icao, default: Recent()].add(power) }
+    }
+
+    /// The mean level of the recent messages from each of `icaos`, in dBFS; aircraft not in
+    /// `icaos` are forgotten (they expired from the tracker).
+    public func levels(keeping icaos: [UInt32]) -> [UInt32: Double] {
+        let wanted = Set(icaos)
+        return levels.withLock { levels in
+            levels = levels.filter { wanted.contains($0.key) }
+            return levels.compactMapValues { recent in
+                guard !recent.powers.isEmpty else { return nil }
+                let mean = recent.powers.reduce(0, +) / Double(recent.powers.count)
+                return mean > 0 ? 10 * log10(mean) : nil
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A minimal blocking TCP socket on the loopback interface, for end-to-end tests: free ports,
+/// waiting for a server to listen, and relaying bytes between two servers.
+final class TCPSocket: @unchecked Sendable {
+    let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Connects to 127.0.0.1:`port`, retrying for up to `timeout` seconds while the server starts.
+    static func connect(port: Int, timeout: Double = 10) throws -> TCPSocket {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = loopback(port: port)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if result == 0 {
+                var wait = timeval(tv_sec: 0, tv_usec: 200_000)
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+                return TCPSocket(descriptor: fd)
+            }
+            close(fd)
+            guard Date() < deadline else {
+                throw NSError(domain: "TCPSocket", code: Int(errno),
+                              userInfo: [NSLocalizedDescriptionKey: "cannot connect to 127.0.0.1:\(port)"])
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// `count` distinct ports that are free right now (the system picks them).
+    static func freePorts(_ count: Int) -> [Int] {
+        var descriptors: [Int32] = []
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = loopback(port: 0)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            var bound = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &bound) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            ports.append(Int(UInt16(bigEndian: bound.sin_port)))
+            descriptors.append(fd)
+        }
+        for fd in descriptors { close(fd) }
+        return ports
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// A socket listening on a free loopback port, and the port: something already there.
+    static func listener() -> (socket: TCPSocket, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(port: 0)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        listen(fd, 4)
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (TCPSocket(descriptor: fd), Int(UInt16(bigEndian: bound.sin_port)))
+    }
+
+    /// Everything received within `seconds`.
+    func collect(for seconds: Double) -> [UInt8] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var bytes: [UInt8] = []
+        while Date() < deadline, let more = read() { bytes += more }
+        return bytes
+    }
+
+    /// Bytes available within the receive timeout (empty on timeout), nil at the end of the stream.
+    func read() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        if count > 0 { return Array(buffer[0..<count]) }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return [] }
+        return nil
+    }
+
+    /// Writes all of `bytes`; false when the peer is gone.
+    func write(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Copies everything `source` sends into `destination` for `seconds`; returns the bytes copied.
+    static func relay(from source: TCPSocket, to destination: TCPSocket, for seconds: Double) -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        var total = 0
+        while Date() < deadline {
+            guard let bytes = source.read() else { break }
+            if bytes.isEmpty { continue }
+            guard destination.write(bytes) else { break }
+            total += bytes.count
+        }
+        return total
+    }
+}
