@@ -1,8 +1,13 @@
 import Foundation
+import ModeS
 
-/// Writes blocks of interleaved I/Q values (in cu8 LSB units, see `SampleFormat`) to a file
-/// in a given format, converting and clipping on the way. One reusable byte buffer; no
-/// allocation per block once it has grown.
+/// Writes blocks of interleaved I/Q values to a file in a given format, converting and
+/// clipping on the way. One reusable byte buffer; no allocation per block once it has grown.
+///
+/// The simulator works in "cu8 LSB" units: full scale is ±127.5 and the noise is 4.0 LSB rms
+/// per component. `cu8` stores round(x + 127.5) clipped to 0...255; `cs16` stores round(256·x)
+/// clipped to ±32767 (same headroom, 8 more bits); `cf32` stores x / 127.5 as a 32-bit float
+/// clipped to ±1. Samples are interleaved I, Q, little-endian.
 public final class SampleWriter {
     /// The output format.
     public let format: SampleFormat

@@ -1,3 +1,5 @@
+import ModeS
+
 /// A complete simulated recording: settings in, IQ file and truth file out.
 public struct Simulation {
     /// What to simulate.

@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Logging
 import ModeS
+import Radar
 import ServiceLifecycle
 
 /// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a
@@ -55,6 +56,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).")
     var socket: String?
 
+    @Option(help: "Degrees from true north the top of the radar points to, for clients that send no view.")
+    var heading: Double = 0
+
+    @Option(name: .customLong("range-km"), help: "Radius of the radar in kilometres (the zoom); aircraft beyond it are left out.")
+    var rangeKm: Double = 50
+
+    @Option(name: .customLong("frame-interval"), help: "Seconds between radar frames on the feed.")
+    var frameInterval: Double = 1
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -81,6 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
         if statsInterval <= 0 || retryInterval <= 0 { throw ValidationError("intervals must be positive") }
+        if let problem = radarConfiguration.problem { throw ValidationError(problem) }
     }
 
     func run() async throws {
@@ -93,6 +104,23 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "aviator-adsb")
         let rate = SampleRate(parsing: sampleRate)!
         let tracker = LiveTracker(receiver: receiver?.point)
+
+        // Claim the socket first: a bad path or a running daemon is a clear error before
+        // anything else starts.
+        let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
+                                                  radar: radarConfiguration)
+        let observer = receiver.map { Observer($0.point, heightMetres: $0.altitudeMetres) }
+        let feed: FeedServer
+        do {
+            feed = try await FeedServer.bind(configuration: feedConfiguration,
+                                             provider: TrackerSnapshotProvider(tracker: tracker, observer: observer))
+        } catch let error as FeedError {
+            throw CommandError(error.description)
+        }
+        logger.info("radar feed on \(feedConfiguration.socketPath)")
+        if observer == nil {
+            logger.notice("no --receiver position: the feed carries positions without sky projection")
+        }
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var droppedBytes: @Sendable () -> Int = { 0 }
@@ -119,6 +147,7 @@ struct RunCommand: AsyncParsableCommand {
                 dongle: dongle, fallback: nil, noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
+        services.append(.init(service: FeedService(server: feed)))
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: droppedBytes, logger: logger)))
@@ -128,10 +157,17 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as SourceSupervisor.NoDongle {
+            await feed.shutdown()
             throw CommandError(error.description)
         } catch let error as IQFileReader.ReadError {
+            await feed.shutdown()
             throw CommandError(error.description)
         }
+    }
+
+    /// The radar options as the feed takes them.
+    var radarConfiguration: RadarConfiguration {
+        RadarConfiguration(headingDeg: heading, rangeKm: rangeKm, frameInterval: frameInterval)
     }
 
     /// The sample format a file's extension implies (`.cs16`/`.sc16`, `.cf32`/`.fc32`), else cu8.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Simulator
+import ModeS
 
 /// `aviator-adsb simulate`: write a synthetic IQ recording and its truth.
 struct SimulateCommand: ParsableCommand {
@@ -71,7 +72,7 @@ struct SimulateCommand: ParsableCommand {
 
     private func makeSettings() throws -> Simulation.Settings {
         var settings = Simulation.Settings()
-        guard let format = SampleFormat(rawValue: format.lowercased()) else {
+        guard let format = SampleFormat(name: format) else {
             throw ValidationError("unknown format '\(format)': use cu8, cs16 or cf32")
         }
         settings.format = format

@@ -107,7 +107,7 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         let input = BeastInput(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
                                maximumBackoff: .milliseconds(200))
         let task = Task { try await input.run(into: tracker) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while tracker.snapshot().aircraft.count < 2, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -25,7 +25,12 @@ public final class LiveTracker: Sendable {
         var latestTime = 0.0
     }
 
+    /// Called for every accepted frame, on the receiving thread, after the tracker merged it:
+    /// the frame, its decoded message and the aircraft's state after the merge.
+    public typealias FrameListener = @Sendable (Frame, Message, AircraftState?) -> Void
+
     private let state: Mutex<State>
+    private let listeners = Mutex<[FrameListener]>([])
     private let decoder = MessageDecoder()
     /// The receiver's position, if configured.
     public let receiver: GeoPoint?
@@ -39,12 +44,19 @@ public final class LiveTracker: Sendable {
     /// Decodes `frame` and merges it, received at `time` (seconds since 1970).
     public func accept(_ frame: Frame, at time: Double) {
         let message = decoder.decode(frame)
-        state.withLock { state in
+        let aircraft = state.withLock { state in
             state.tracker.merge(message, at: time)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
             state.latestTime = max(state.latestTime, time)
+            return state.tracker.state(of: message.icao)
         }
+        for listener in listeners.withLock({ $0 }) { listener(frame, message, aircraft) }
+    }
+
+    /// Adds a listener for accepted frames (outputs such as Beast, AVR and SBS use this).
+    public func addFrameListener(_ listener: @escaping FrameListener) {
+        listeners.withLock { $0.append(listener) }
     }
 
     /// Merges a complete state from another source (OpenSky).
