@@ -64,13 +64,16 @@ public struct RadarCanvas: Sendable, Equatable {
         }
     }
 
-    /// Where `text` first appears on the canvas, as (column, row); nil if nowhere.
-    public func find(_ text: String) -> (column: Int, row: Int)? {
+    /// Where `text` first appears on the canvas, as (column, row), looking only in `columns`
+    /// when given; nil if nowhere.
+    public func find(_ text: String, columns: Range<Int>? = nil) -> (column: Int, row: Int)? {
         let target = Array(text)
-        guard !target.isEmpty, target.count <= width else { return nil }
+        let range = (columns ?? 0..<width).clamped(to: 0..<width)
+        guard !target.isEmpty, target.count <= range.count else { return nil }
         for row in 0..<height {
             let characters = Array(self.text(row: row))
-            for column in 0...(width - target.count) where Array(characters[column..<(column + target.count)]) == target {
+            for column in range.lowerBound...(range.upperBound - target.count)
+            where Array(characters[column..<(column + target.count)]) == target {
                 return (column, row)
             }
         }
