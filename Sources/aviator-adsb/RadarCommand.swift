@@ -59,15 +59,19 @@ struct RadarCommand: ParsableCommand {
             return
         }
         guard TerminalScreen.isInteractive else {
-            throw ValidationError("the radar needs a terminal; use --once to print one frame")
+            standardError("aviator-adsb radar: the radar needs a terminal; use --once to print one frame")
+            throw ExitCode.failure
         }
         let environment = ProcessInfo.processInfo.environment
         let colour = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
+        let status: Int32
         do {
-            try RadarApp(socketPath: path, settings: settings, viewChosen: chosen, colour: colour).run()
+            status = try RadarApp(socketPath: path, settings: settings, viewChosen: chosen, colour: colour).run()
         } catch {
-            throw ValidationError(error.message)
+            standardError("aviator-adsb radar: \(error.message)")
+            throw ExitCode.failure
         }
+        if status != 0 { throw ExitCode(status) }
     }
 
     private func printOnce(path: String, settings: RadarSettings, viewChosen: Bool) throws {
@@ -76,7 +80,7 @@ struct RadarCommand: ParsableCommand {
             frame = try FeedFrameFetcher.fetch(path: path, viewCommand: viewChosen ? settings.viewCommand : nil,
                                                timeout: timeout)
         } catch {
-            FileHandle.standardError.write(Data("aviator-adsb radar: \(error.message)\n".utf8))
+            standardError("aviator-adsb radar: \(error.message)")
             throw ExitCode.failure
         }
         var shown = settings

@@ -47,8 +47,9 @@ public final class RadarApp {
     }
 
     /// Runs until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, always leaving the terminal as it
-    /// found it.
-    public func run() throws(FeedClientError) {
+    /// found it. The exit status: 0 after `q`, else 128 plus the signal's number, as a shell
+    /// reports a process stopped by that signal (Ctrl-C counts as SIGINT).
+    public func run() throws(FeedClientError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
         defer { signals.cancel() }
@@ -66,14 +67,14 @@ public final class RadarApp {
         var keys = KeyReader()
         var previous: [String] = []
         var lastSize = (width: 0, height: 0)
-        running: while true {
+        while true {
             for number in signals.take() {
-                if number == SIGWINCH { previous = [] } else { break running }
+                if number == SIGWINCH { previous = [] } else { return 128 + number }
             }
-            guard let bytes = screen.readInput(waiting: RadarApp.tick) else { break }
+            guard let bytes = screen.readInput(waiting: RadarApp.tick) else { return 128 + SIGHUP }
             for key in keys.keys(from: bytes) {
                 switch handle(key) {
-                case .quit: break running
+                case .quit: return key == .interrupt ? 128 + SIGINT : 0
                 case .viewChanged: client.send(viewCommand: settings.viewCommand)
                 case .redraw, .ignored: break
                 }
