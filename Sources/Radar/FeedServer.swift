@@ -68,6 +68,8 @@ public final class FeedServer: Service, Sendable {
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             // Another daemon bound the path between the check and the bind.
             throw FeedError.alreadyServing(path: path)
+        } catch let error as IOError {
+            throw FeedError.system(operation: "bind", path: path, message: String(cString: strerror(error.errnoCode)))
         } catch {
             throw FeedError.system(operation: "bind", path: path, message: "\(error)")
         }

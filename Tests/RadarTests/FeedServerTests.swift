@@ -217,17 +217,24 @@ import ModeS
         let running = Task { try await server.run() }
         let sleeper = try await FeedTestClient.connect(path: configuration.socketPath, reading: false)
         let reader = try await FeedTestClient.connect(path: configuration.socketPath, keepLines: false)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while await server.statistics().clientsStalled == 0, Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
         let statistics = await server.statistics()
         #expect(statistics.clientsStalled == 1)
         #expect(statistics.clients == 1)
+        // The reader carries on regardless.
+        let more = Date().addingTimeInterval(30)
+        while reader.state.withLockedValue({ $0.frames.count }) < 20, Date() < more {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(!reader.isClosed)
         let frames = reader.state.withLockedValue { $0.frames.map(\.seq) }
-        #expect(frames.count > 5)
-        #expect(frames == Array(frames.first!..<(frames.first! + UInt64(frames.count))))
+        #expect(frames.count >= 20)
+        // In order; at 20 frames a second of 300 aircraft a busy machine may make even this
+        // reader skip a frame, which is the designed behaviour for a slow reader.
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 })
         running.cancel()
         _ = await running.result
         await sleeper.close()
@@ -253,5 +260,20 @@ enum StaleSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard result == 0 else { throw POSIXError(.EADDRINUSE) }
+    }
+}
+
+@Suite struct FeedBindErrorTests {
+    @Test func aFailedBindIsOneClearLine() async throws {
+        // Nobody, not even root, can create a socket in /proc.
+        do {
+            _ = try await FeedServer.bind(configuration: FeedConfiguration(socketPath: "/proc/aviator.sock"),
+                                          provider: TestSky.provider([]))
+            Issue.record("bound a socket in /proc")
+        } catch let error as FeedError {
+            #expect(error.description.hasPrefix("feed socket /proc/aviator.sock: bind failed: "))
+            #expect(!error.description.contains("\n"))
+            #expect(!error.description.contains("errno"))
+        }
     }
 }
