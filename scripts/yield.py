@@ -2,6 +2,7 @@
 """Yield of one or more decoders against a simulated recording's truth file.
 
 Usage: yield.py TRUTH.jsonl NAME=OUTPUT [NAME=OUTPUT ...] [--json]
+       yield.py --table RESULT.json [RESULT.json ...]   (combines --json results)
 
 Each OUTPUT holds one frame per line, either AVR (`*HEX;`) or AVR with a 12 MHz timestamp
 (`@TTTTTTTTTTTTHEX;`). A frame counts for the true message with the same bits whose start is
@@ -90,7 +91,54 @@ def summarise(messages, found):
     return rows
 
 
+def table(paths):
+    """Prints one combined table from several --json results: rows are the SNR buckets of
+    the normal recordings plus the busy recordings' overall yield; one column per decoder
+    and sample rate."""
+    results = [json.load(open(p)) for p in paths]
+    columns = []
+    for result in results:
+        for name in result["decoders"]:
+            label = f"{name} {result['rate'] / 1e6:.1f}"
+            if label not in columns:
+                columns.append(label)
+    cells = {}
+    for result in results:
+        for name, data in result["decoders"].items():
+            label = f"{name} {result['rate'] / 1e6:.1f}"
+            rows = data["rows"]
+            if result["busy"]:
+                cells[("busy traffic", label)] = rows["all"]
+                cells[("busy: overlapping", label)] = rows["overlapping"]
+                cells[("false (busy)", label)] = data["false"]
+            else:
+                for row in rows:
+                    if row.endswith("dB"):
+                        cells[(row, label)] = rows[row]
+                cells[("false (normal)", label)] = data["false"]
+    row_names = [f"{low}-{high} dB" for low, high in BUCKETS] + [
+        "busy traffic", "busy: overlapping", "false (normal)", "false (busy)"]
+    width = max(24, max(len(c) for c in columns) + 2)
+    print(f"  {'':<18}" + "".join(f"{c:>{width}}" for c in columns))
+    for row in row_names:
+        line = f"  {row:<18}"
+        for column in columns:
+            value = cells.get((row, column))
+            if value is None:
+                text = "n/a"
+            elif isinstance(value, int):
+                text = str(value)
+            else:
+                got, count = value
+                text = f"{(100.0 * got / count if count else 0):.1f}% ({got}/{count})"
+            line += f"{text:>{width}}"
+        print(line)
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--table":
+        table(sys.argv[2:])
+        return 0
     args = [a for a in sys.argv[1:] if a != "--json"]
     as_json = "--json" in sys.argv
     if len(args) < 2:

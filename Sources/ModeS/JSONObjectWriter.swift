@@ -1,60 +1,64 @@
-/// Builds one JSON object as text, key by key, in the order written: the decoder's and the
-/// feed's output lines are small flat objects, and writing them directly keeps the field
-/// order stable and readable and avoids a Foundation round trip per message.
+/// Builds one JSON object as text, key by key, in the order written. The decoder's output lines
+/// and the radar feed are small flat objects; writing them directly keeps the field order
+/// stable and readable and avoids a Foundation round trip per message.
+///
+/// Two styles: by default a field whose value is nil is left out (the decoder's output);
+/// with `nullForMissing` it is written as `null`, so that every object of a kind carries the
+/// same keys (the radar feed's stable schema).
 public struct JSONObjectWriter: Sendable {
-    private var text = "{"
+    private var text: String
     private var empty = true
+    private let nullForMissing: Bool
 
-    /// An empty object.
-    public init() {}
-
-    /// Adds `"key": "value"` (escaped); nothing when `value` is nil.
-    public mutating func add(_ key: String, _ value: String?) {
-        guard let value else { return }
-        startField(key)
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case let s where s.value < 0x20:
-                let hex = String(s.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+    /// An empty object; `nullForMissing` writes nil values as `null` instead of leaving them out.
+    public init(nullForMissing: Bool = false) {
+        text = "{"
+        text.reserveCapacity(512)
+        self.nullForMissing = nullForMissing
     }
 
-    /// Adds an integer field; nothing when `value` is nil.
+    /// Adds a string field (escaped).
+    public mutating func add(_ key: String, _ value: String?) {
+        guard let value else { return addNull(key) }
+        startField(key)
+        Self.appendQuoted(value, to: &text)
+    }
+
+    /// Adds an integer field.
     public mutating func add(_ key: String, _ value: Int?) {
-        guard let value else { return }
+        guard let value else { return addNull(key) }
         startField(key)
         text += String(value)
     }
 
-    /// Adds a boolean field; nothing when `value` is nil.
+    /// Adds an unsigned integer field.
+    public mutating func add(_ key: String, _ value: UInt64) {
+        startField(key)
+        text += String(value)
+    }
+
+    /// Adds a boolean field.
     public mutating func add(_ key: String, _ value: Bool?) {
-        guard let value else { return }
+        guard let value else { return addNull(key) }
         startField(key)
         text += value ? "true" : "false"
     }
 
-    /// Adds a number rounded to `decimals` places; nothing when `value` is nil or not finite.
+    /// Adds a number rounded to `decimals` places; a value that is not finite counts as
+    /// missing (JSON has no NaN or infinity).
     public mutating func add(_ key: String, _ value: Double?, decimals: Int) {
-        guard let value, value.isFinite else { return }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
+        guard let value, value.isFinite else { return addNull(key) }
         startField(key)
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 {
-            text += String(Int(rounded))
-        } else {
-            text += "\(rounded)"
-        }
+        Self.appendNumber(value, decimals: decimals, to: &text)
+    }
+
+    /// Adds a direction in [0, 360) rounded to `decimals` places: a value just below 360 that
+    /// rounds up to 360 is written as 0, so the range holds after rounding.
+    public mutating func addAngle(_ key: String, _ value: Double?, decimals: Int) {
+        guard let value, value.isFinite else { return addNull(key) }
+        let rounded = Self.round(value, decimals: decimals)
+        startField(key)
+        Self.appendNumber(rounded >= 360 ? rounded - 360 : rounded, decimals: decimals, to: &text)
     }
 
     /// Adds a field whose value is already JSON text (a nested object or array).
@@ -63,12 +67,59 @@ public struct JSONObjectWriter: Sendable {
         text += json
     }
 
-    /// The finished object.
+    /// The finished object, without a line break.
     public var result: String { text + "}" }
+
+    private mutating func addNull(_ key: String) {
+        guard nullForMissing else { return }
+        startField(key)
+        text += "null"
+    }
 
     private mutating func startField(_ key: String) {
         if !empty { text += "," }
         empty = false
-        text += "\"" + key + "\":"
+        text += "\""
+        text += key
+        text += "\":"
+    }
+
+    private static func round(_ value: Double, decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+
+    /// Appends `value` rounded to `decimals` places in the shortest form that reads back as
+    /// the rounded value: whole numbers without a fraction, never "-0".
+    static func appendNumber(_ value: Double, decimals: Int, to text: inout String) {
+        var rounded = round(value, decimals: decimals)
+        if rounded == 0 { rounded = 0 }  // turns −0 into 0
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 {
+            text += String(Int(rounded))
+        } else {
+            text += rounded.description
+        }
+    }
+
+    /// Appends `value` as a JSON string literal.
+    static func appendQuoted(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case let s where s.value < 0x20 || s.value == 0x2028 || s.value == 0x2029:
+                // Control characters must be escaped; the two Unicode line separators are
+                // escaped too so that no client splits a line inside a string.
+                let hex = String(s.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
     }
 }

@@ -115,8 +115,11 @@ public struct Message: Sendable, Equatable {
     }
 
     /// The address as six lower-case hex digits.
-    public var icaoHex: String {
-        let digits = String(icao, radix: 16)
+    public var icaoHex: String { Self.hex(address: icao) }
+
+    /// A 24-bit address as six lower-case hex digits, the way every output writes it.
+    public static func hex(address: UInt32) -> String {
+        let digits = String(address, radix: 16)
         return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModeS
 
 /// The lines of the feed protocol other than frames: what the server says on connect, how it
 /// answers commands, and how it reads the commands a client sends.
@@ -16,12 +17,12 @@ public enum FeedMessage {
     /// The greeting sent on connect: protocol version, receiver, source, frame interval and
     /// the client's starting view.
     public static func hello(observer: Observer?, source: String, frameInterval: Double, view: RadarView) -> String {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "hello")
         w.add("version", protocolVersion)
         w.add("server", "aviator-adsb")
         if let observer {
-            var r = FeedJSONWriter()
+            var r = JSONObjectWriter(nullForMissing: true)
             r.add("lat", observer.latitude, decimals: 5)
             r.add("lon", observer.longitude, decimals: 5)
             r.add("alt_m", observer.heightMetres, decimals: 1)
@@ -43,7 +44,7 @@ public enum FeedMessage {
 
     /// An `error` line; the connection stays open.
     public static func error(_ message: String) -> String {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "error")
         w.add("message", message)
         return w.result + "\n"
@@ -51,7 +52,7 @@ public enum FeedMessage {
 
     /// A view as a JSON object with every field present.
     static func viewObject(_ view: RadarView) -> String {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.addAngle("heading_deg", view.headingDeg, decimals: 2)
         w.add("range_km", view.rangeKm, decimals: 3)
         w.add("min_alt_ft", view.minAltitudeFt, decimals: 0)

@@ -1,4 +1,5 @@
 import Ingest
+import ModeS
 
 /// One aircraft as a radar client receives it: what the tracker knows, where it is in the
 /// observer's sky, and where and how to draw it on this client's radar.
@@ -39,7 +40,7 @@ public struct ProjectedAircraft: Sendable {
     /// Rounding: positions to 5 decimals (about 1 m), angles to 0.01°, distances to 10 m,
     /// radar coordinates to 1/10,000 of the radius, ages to 0.1 s.
     public var json: String {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.add("icao", state.icaoHex)
         w.add("callsign", state.callsign)
         w.add("lat", state.position?.latitude, decimals: 5)

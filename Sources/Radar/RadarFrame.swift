@@ -1,3 +1,5 @@
+import ModeS
+
 /// One radar picture for one view: the `frame` line of the feed.
 public struct RadarFrame: Sendable {
     /// Frame sequence number, one more per frame interval; the same for all clients.
@@ -22,7 +24,7 @@ public struct RadarFrame: Sendable {
 
     /// The frame as one line of JSON, ending in a newline.
     public var jsonLine: String {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "frame")
         w.add("seq", seq)
         w.add("time", time, decimals: 3)

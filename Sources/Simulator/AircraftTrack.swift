@@ -26,7 +26,7 @@ public struct AircraftTrack: Sendable {
     /// The phase of flight.
     public var phase: FlightPhase
     /// State at t = 0.
-    public var initial: AircraftState
+    public var initial: TrueAircraftState
     /// Lowest altitude the aircraft reaches (ground elevation), feet.
     public var floorFt: Double
     /// Reports GNSS height positions (type codes 20–22) instead of barometric ones.
@@ -44,7 +44,7 @@ public struct AircraftTrack: Sendable {
     public static let ceilingFt = 41_000.0
 
     /// The state at `t` seconds.
-    public func state(at t: Double) -> AircraftState {
+    public func state(at t: Double) -> TrueAircraftState {
         var state = initial
         let (s, c) = DeterministicMath.sinCos(DeterministicMath.radians(initial.trackDeg))
         let metres = initial.groundSpeedKt * 1852 / 3600 * t

@@ -3,7 +3,7 @@ import ModeS
 /// Turns a message kind and an aircraft's true state into the bits the transponder sends.
 public enum MessageFactory {
     /// The message `kind` from `track` in `state`.
-    public static func message(_ kind: MessageKind, track: AircraftTrack, state: AircraftState) -> ModeSBits {
+    public static func message(_ kind: MessageKind, track: AircraftTrack, state: TrueAircraftState) -> ModeSBits {
         let icao = track.icao
         let altitude = Int(state.altitudeBaroFt.rounded())
         let rate = Int(state.verticalRateFpm.rounded())
@@ -12,15 +12,15 @@ public enum MessageFactory {
         case .airbornePosition(let odd):
             if track.gnssPositionsOnly {
                 return ExtendedSquitterEncoder.gnssPosition(
-                    icao: icao, latitude: state.position.lat, longitude: state.position.lon, odd: odd,
+                    icao: icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
                     heightFt: Int(state.altitudeGeoFt.rounded()))
             }
             return ExtendedSquitterEncoder.airbornePosition(
-                icao: icao, latitude: state.position.lat, longitude: state.position.lon, odd: odd,
+                icao: icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
                 altitudeFt: altitude)
         case .surfacePosition(let odd):
             return ExtendedSquitterEncoder.surfacePosition(
-                icao: icao, latitude: state.position.lat, longitude: state.position.lon, odd: odd,
+                icao: icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
                 groundSpeedKt: state.groundSpeedKt, trackDeg: state.groundSpeedKt > 0 ? state.trackDeg : nil)
         case .velocity:
             if track.reportsAirspeed {
@@ -65,7 +65,7 @@ public enum MessageFactory {
     }
 
     /// The altitude the crew has selected: the cruise level, or the next round level.
-    static func selectedAltitude(_ track: AircraftTrack, _ state: AircraftState) -> Int {
+    static func selectedAltitude(_ track: AircraftTrack, _ state: TrueAircraftState) -> Int {
         switch track.phase {
         case .cruising, .taxiing: return Int((state.altitudeBaroFt / 1000).rounded()) * 1000
         case .climbing: return 30_000
@@ -73,7 +73,7 @@ public enum MessageFactory {
         }
     }
 
-    private static func commB(_ register: Int, _ track: AircraftTrack, _ state: AircraftState) -> UInt64 {
+    private static func commB(_ register: Int, _ track: AircraftTrack, _ state: TrueAircraftState) -> UInt64 {
         switch register {
         case 0x40:
             let selected = selectedAltitude(track, state)

@@ -1,3 +1,4 @@
+import ModeS
 /// A simulated sky around a receiver: a set of aircraft tracks drawn from a seed.
 ///
 /// A quiet sky is mostly cruising traffic spread over 250 km, with a few departures and
@@ -6,7 +7,7 @@
 /// `TransmissionSchedule`), so that bursts often overlap.
 public struct Scenario: Sendable {
     /// The receiver's position.
-    public var receiver: GeoPosition
+    public var receiver: GeoPoint
     /// Receiver antenna height above sea level, metres.
     public var receiverAltitudeM: Double
     /// Dense airport traffic.
@@ -15,7 +16,7 @@ public struct Scenario: Sendable {
     public var aircraft: [AircraftTrack]
 
     /// A sky of `count` aircraft around `receiver`, entirely determined by `generator`.
-    public init(receiver: GeoPosition, count: Int, busy: Bool, generator: inout SeededGenerator) {
+    public init(receiver: GeoPoint, count: Int, busy: Bool, generator: inout SeededGenerator) {
         self.receiver = receiver
         self.receiverAltitudeM = 0
         self.busy = busy
@@ -73,12 +74,12 @@ public struct Scenario: Sendable {
         }
     }
 
-    private static func track(icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPosition,
-                              airport: GeoPosition, _ g: inout SeededGenerator) -> AircraftTrack {
+    private static func track(icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPoint,
+                              airport: GeoPoint, _ g: inout SeededGenerator) -> AircraftTrack {
         let bearing = g.uniform(0, 360)
         let (bs, bc) = DeterministicMath.sinCos(DeterministicMath.radians(bearing))
         var category = g.chance(0.8) ? "A3" : g.pick(["A1", "A2", "A4", "A5"])
-        var position: GeoPosition
+        var position: GeoPoint
         var altitude: Double, speed: Double, track: Double, rate: Double
         var onGround = false
         switch phase {
@@ -117,7 +118,7 @@ public struct Scenario: Sendable {
         }
         track = ExtendedSquitterEncoder.normalized(track)
         let geoOffset = onGround ? g.uniform(-50, 50) : g.uniform(-300, 400)
-        let initial = AircraftState(position: position, altitudeBaroFt: altitude,
+        let initial = TrueAircraftState(position: position, altitudeBaroFt: altitude,
                                     altitudeGeoFt: altitude + geoOffset, groundSpeedKt: speed,
                                     trackDeg: track, verticalRateFpm: rate, onGround: onGround)
         let frequency = g.uniform(-60_000, 60_000)

@@ -1,3 +1,4 @@
+import ModeS
 /// How strong each message arrives.
 ///
 /// Either a fixed range (every message's SNR drawn uniformly in it: how the demodulator's
@@ -24,7 +25,7 @@ public struct SignalLevelModel: Sendable {
     }
 
     /// The SNR of one message (dB).
-    public func snr(track: AircraftTrack, state: AircraftState, receiver: GeoPosition, receiverAltitudeM: Double,
+    public func snr(track: AircraftTrack, state: TrueAircraftState, receiver: GeoPoint, receiverAltitudeM: Double,
                     generator: inout SeededGenerator) -> Double {
         if let range = fixedRange {
             return generator.uniform(range.lowerBound, range.upperBound.nextUp)

@@ -17,7 +17,7 @@ public struct Simulation {
         /// A fixed SNR range (dB) for every message, or nil for distance-derived SNR.
         public var snrRange: ClosedRange<Double>? = nil
         /// The receiver's position.
-        public var receiver = GeoPosition(lat: 52.0, lon: 4.4)
+        public var receiver = GeoPoint(latitude: 52.0, longitude: 4.4)
         /// A dense sky near an airport.
         public var busy = false
 
@@ -41,7 +41,7 @@ public struct Simulation {
             if let range = snrRange, range.lowerBound < -20 || range.upperBound > 60 {
                 throw SimulationError.invalidSetting("SNR range must lie within -20...60 dB")
             }
-            guard abs(receiver.lat) <= 85, abs(receiver.lon) <= 180 else {
+            guard abs(receiver.latitude) <= 85, abs(receiver.longitude) <= 180 else {
                 throw SimulationError.invalidSetting("receiver latitude must be within ±85° and longitude within ±180°")
             }
         }

@@ -21,7 +21,7 @@ public struct TruthWriter {
         /// Number of aircraft.
         public var aircraft: Int
         /// Receiver position and height.
-        public var receiver: GeoPosition
+        public var receiver: GeoPoint
         /// Receiver height, metres.
         public var receiverAltitudeM: Double
         /// The fixed SNR range, if any.
@@ -76,7 +76,7 @@ public struct TruthWriter {
         let snrMax = h.snrRange.map { DecimalText.fixed($0.upperBound, places: 2) } ?? "null"
         return "{\"type\":\"header\",\"version\":1,\"format\":\"\(h.format.rawValue)\",\"sample_rate\":\(h.sampleRate),"
             + "\"duration_s\":\(DecimalText.fixed(h.duration, places: 6)),\"seed\":\(h.seed),\"aircraft\":\(h.aircraft),"
-            + "\"receiver\":{\"lat\":\(DecimalText.fixed(h.receiver.lat, places: 6)),\"lon\":\(DecimalText.fixed(h.receiver.lon, places: 6)),"
+            + "\"receiver\":{\"lat\":\(DecimalText.fixed(h.receiver.latitude, places: 6)),\"lon\":\(DecimalText.fixed(h.receiver.longitude, places: 6)),"
             + "\"alt_m\":\(DecimalText.fixed(h.receiverAltitudeM, places: 1))},"
             + "\"snr_min_db\":\(snrMin),\"snr_max_db\":\(snrMax),\"busy\":\(h.busy)}"
     }
@@ -102,7 +102,7 @@ public struct TruthWriter {
         let s = track.state(at: t)
         return "{\"type\":\"state\",\"t\":\(DecimalText.fixed(t, places: 1)),\"icao\":\"\(icaoText(track.icao))\","
             + "\"callsign\":\"\(track.callsign)\",\"category\":\"\(track.category)\",\"squawk\":\"\(track.squawk)\","
-            + "\"lat\":\(DecimalText.fixed(s.position.lat, places: 6)),\"lon\":\(DecimalText.fixed(s.position.lon, places: 6)),"
+            + "\"lat\":\(DecimalText.fixed(s.position.latitude, places: 6)),\"lon\":\(DecimalText.fixed(s.position.longitude, places: 6)),"
             + "\"alt_baro_ft\":\(DecimalText.fixed(s.altitudeBaroFt, places: 0)),"
             + "\"alt_geo_ft\":\(DecimalText.fixed(s.altitudeGeoFt, places: 0)),"
             + "\"ground_speed_kt\":\(DecimalText.fixed(s.groundSpeedKt, places: 1)),"

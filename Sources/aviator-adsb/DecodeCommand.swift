@@ -10,10 +10,10 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode AVR / hex / CSV lines into one JSON object per message.",
         discussion: """
-            Accepts *HEX; (AVR), @TTTTTTTTTTTTHEX; (AVR with a 12 MHz timestamp), bare hex, and
-            CSV rows "unixtime,...,hex,...". Positions are resolved across the stream by pairing
-            even and odd CPR frames of each aircraft, using each line's time when it has one
-            (lines without a time are taken to be 10 ms apart). Malformed lines are reported on
+            Accepts *HEX; (AVR), @TTTTTTTTTTTTHEX; (AVR with a 12 MHz timestamp), bare hex, and \
+            CSV rows "unixtime,...,hex,...". Positions are resolved across the stream by pairing \
+            even and odd CPR frames of each aircraft, using each line's time when it has one \
+            (lines without a time are taken to be 10 ms apart). Malformed lines are reported on \
             standard error with their line number and skipped. Fields: docs/decode.md.
             """
     )
@@ -49,7 +49,7 @@ struct DecodeCommand: ParsableCommand {
             case .success(let value): parsed = value
             case .failure(let problem):
                 counts.malformed += 1
-                printError("line \(counts.lines): \(problem)")
+                standardError("aviator-adsb: line \(counts.lines): \(problem)")
                 continue
             }
             let time = parsed.time ?? Double(counts.lines) * 0.01
@@ -66,13 +66,8 @@ struct DecodeCommand: ParsableCommand {
             counts.decoded += 1
             print(message.json(hex: parsed.bits.hex, time: parsed.time))
         }
-        printError("decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
+        standardError("aviator-adsb: decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
                    + "\(counts.failedParity) failed parity, \(counts.malformed) malformed")
         if counts.decoded == 0 && counts.lines > 0 { throw ExitCode(1) }
     }
-}
-
-/// Writes one line to standard error, prefixed with the program's name.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data("aviator-adsb: \(text)\n".utf8))
 }

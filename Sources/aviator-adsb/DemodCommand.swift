@@ -27,10 +27,13 @@ struct DemodCommand: ParsableCommand {
     @Option(help: .hidden) var gate: Int32?
     @Option(help: .hidden) var preamble: Int32?
     @Option(help: .hidden) var phases: Int?
+    @Option(help: .hidden) var quiet: Int32?
+    @Option(help: .hidden) var inside: Int32?
     @Option(help: .hidden) var repairRank: Int?
     @Flag(help: .hidden) var skipWholeFrames = false
     @Flag(help: .hidden) var noTwoBitRepair = false
     @Flag(help: .hidden) var noFeedback = false
+    @Flag(help: .hidden) var noFirmness = false
 
     /// The demodulator options after the hidden tuning knobs.
     var demodulatorOptions: StreamingDemodulator.Options {
@@ -38,10 +41,13 @@ struct DemodCommand: ParsableCommand {
         if let gate { options.gateSixteenths = gate }
         if let preamble { options.preambleSixteenths = preamble }
         if let phases { options.maximumPhases = max(1, min(5, phases)) }
+        if let quiet { options.quietToPulseSixteenths = quiet }
+        if let inside { options.insideStrengthSixteenths = inside }
         if let repairRank { options.repairRankLimit = repairRank }
         if skipWholeFrames { options.searchInsideFrames = false }
         if noTwoBitRepair { options.allowTwoBitCorrection = false }
         if noFeedback { options.feedbackRetry = false }
+        if noFirmness { options.addressParityFirmness = false }
         return options
     }
 
@@ -122,31 +128,6 @@ struct DemodCommand: ParsableCommand {
             standardError("demod: \(stats.candidates) candidates, \(stats.attempts) slicing attempts, \(stats.duplicates) duplicates")
         }
         standardError("demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected")
-    }
-}
-
-/// A command failure: ArgumentParser prints it as one `Error:` line and exits non-zero.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Writes one line to standard error.
-func standardError(_ line: String) {
-    var text = line
-    text.append("\n")
-    text.withUTF8 { bytes in writeAll(2, UnsafeRawBufferPointer(bytes)) }
-}
-
-/// Writes all of `bytes` to file descriptor `fd`, retrying short writes; gives up quietly
-/// when the reader has gone (a closed pipe).
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
     }
 }
 

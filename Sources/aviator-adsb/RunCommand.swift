@@ -13,9 +13,9 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "The daemon: receive, track, publish the radar (the default command).",
         discussion: """
-            With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it
-            says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying
-            the dongle. --replay plays a recording through the same path instead. SIGINT or
+            With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it \
+            says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying \
+            the dongle. --replay plays a recording through the same path instead. SIGINT or \
             SIGTERM stops it cleanly.
             """
     )
@@ -29,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Frequency correction of the dongle in parts per million.")
     var ppm: Int = 0
 
-    @Option(name: .customLong("sample-rate"), help: "Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.")
+    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
     var sampleRate: String = "2.4M"
 
     @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
@@ -53,25 +53,25 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres.", valueName: "lat,lon[,alt_m]"))
     var receiver: ReceiverArgument?
 
-    @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).")
+    @Option(help: ArgumentHelp("Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).", valueName: "path"))
     var socket: String?
 
-    @Option(help: "Degrees from true north the top of the radar points to, for clients that send no view.")
+    @Option(help: ArgumentHelp("Degrees from true north the top of the radar points to, for clients that send no view.", valueName: "deg"))
     var heading: Double = 0
 
-    @Option(name: .customLong("range-km"), help: "Radius of the radar in kilometres (the zoom); aircraft beyond it are left out.")
+    @Option(name: .customLong("range-km"), help: ArgumentHelp("Radius of the radar in kilometres (the zoom); aircraft beyond it are left out.", valueName: "km"))
     var rangeKm: Double = 50
 
-    @Option(name: .customLong("frame-interval"), help: "Seconds between radar frames on the feed.")
+    @Option(name: .customLong("frame-interval"), help: ArgumentHelp("Seconds between radar frames on the feed.", valueName: "s"))
     var frameInterval: Double = 1
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
-    @Option(name: .customLong("stats-interval"), help: "Seconds between statistics lines.")
+    @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines.", valueName: "s"))
     var statsInterval: Double = 60
 
-    @Option(name: .customLong("retry-interval"), help: "Seconds between attempts to reopen a missing dongle.")
+    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle.", valueName: "s"))
     var retryInterval: Double = 5
 
     func validate() throws {
@@ -109,16 +109,15 @@ struct RunCommand: AsyncParsableCommand {
         // anything else starts.
         let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
                                                   radar: radarConfiguration)
-        let observer = receiver.map { Observer($0.point, heightMetres: $0.altitudeMetres) }
+        let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
         let feed: FeedServer
         do {
-            feed = try await FeedServer.bind(configuration: feedConfiguration,
-                                             provider: TrackerSnapshotProvider(tracker: tracker, observer: observer))
+            feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
         } catch let error as FeedError {
             throw CommandError(error.description)
         }
         logger.info("radar feed on \(feedConfiguration.socketPath)")
-        if observer == nil {
+        if receiver == nil {
             logger.notice("no --receiver position: the feed carries positions without sky projection")
         }
 
@@ -147,7 +146,7 @@ struct RunCommand: AsyncParsableCommand {
                 dongle: dongle, fallback: nil, noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
-        services.append(.init(service: FeedService(server: feed)))
+        services.append(.init(service: feed))
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: droppedBytes, logger: logger)))

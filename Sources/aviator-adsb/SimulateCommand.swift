@@ -96,7 +96,7 @@ struct SimulateCommand: ParsableCommand {
         guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
             throw ValidationError("--receiver must be LAT,LON in degrees, e.g. 52.0,4.4")
         }
-        settings.receiver = GeoPosition(lat: lat, lon: lon)
+        settings.receiver = GeoPoint(latitude: lat, longitude: lon)
         settings.busy = busy
         return settings
     }

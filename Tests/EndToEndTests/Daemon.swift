@@ -13,7 +13,10 @@ final class Daemon: @unchecked Sendable {
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = BinaryRunner.binary
-        process.arguments = arguments
+        // A socket of its own, so tests never meet each other's daemon or a real one.
+        let socket = FileManager.default.temporaryDirectory
+            .appendingPathComponent("aviator-test-\(UUID().uuidString.prefix(8)).sock").path
+        process.arguments = arguments.contains("--socket") ? arguments : arguments + ["--socket", socket]
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         process.environment = merged

@@ -14,8 +14,9 @@ import Testing
         let stopped = daemon.stop(signal: SIGTERM)
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 2)
-        // Said once, not at every retry.
+        // Said once, not at every retry; and no claim that the dongle is back.
         #expect(daemon.stderr.components(separatedBy: "no RTL-SDR device found").count == 2)
+        #expect(!daemon.stderr.contains("is back"))
     }
 
     @Test func noFallbackMakesAMissingDongleAnError() throws {
@@ -58,6 +59,16 @@ import Testing
         #expect(fromDongle == fromReplay)
         #expect(dongle.stderr.contains("source rtl-sdr"))
         #expect(dongle.stderr.contains("0 samples dropped"))
+    }
+
+    @Test func replayTakesTheSameFramesAsDemod() throws {
+        let demod = try BinaryRunner.run(["demod", sample])
+        let frames = demod.stdout.split(separator: "\n").count
+        let replay = try Daemon(["--replay", sample])
+        #expect(replay.waitFor("replay of"))
+        #expect(replay.stderr.contains(": \(frames) frames in"))
+        #expect(replay.stop().status == 0)
+        #expect(try totals(replay).first == frames)
     }
 
     @Test func unplugFallsBackAndKeepsRunning() throws {

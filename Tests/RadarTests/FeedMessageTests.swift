@@ -1,4 +1,5 @@
 import Foundation
+import ModeS
 import Testing
 @testable import Radar
 
@@ -59,9 +60,9 @@ import Testing
     }
 }
 
-@Suite struct FeedJSONWriterTests {
+@Suite struct JSONObjectWriterTests {
     @Test func writesNullsRoundsNumbersAndEscapes() throws {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.add("a", nil as String?)
         w.add("b", -0.00001, decimals: 2)
         w.add("c", 12.3456, decimals: 2)
@@ -77,7 +78,7 @@ import Testing
 
 @Suite struct FeedAngleTests {
     @Test func anglesStayBelow360AfterRounding() {
-        var w = FeedJSONWriter()
+        var w = JSONObjectWriter(nullForMissing: true)
         w.addAngle("a", 359.999, decimals: 2)
         w.addAngle("b", 359.994, decimals: 2)
         w.addAngle("c", nil, decimals: 2)

@@ -1,4 +1,5 @@
 import Testing
+import ModeS
 @testable import Simulator
 
 /// CPR encoding, checked by an independent local decode and by the zone count's known values.
@@ -15,33 +16,33 @@ import Testing
 
     /// Local decoding relative to a nearby reference (the receiver's position), per the spec.
     static func decodeLocal(_ cpr: (lat: UInt64, lon: UInt64), odd: Bool, surface: Bool,
-                            reference: GeoPosition) -> GeoPosition {
+                            reference: GeoPoint) -> GeoPoint {
         let span = surface ? 90.0 : 360.0
         let i = odd ? 1.0 : 0.0
         let dLat = span / (60 - i)
         let yz = Double(cpr.lat) / 131_072, xz = Double(cpr.lon) / 131_072
-        let j = (reference.lat / dLat).rounded(.down)
-            + ((reference.lat - dLat * (reference.lat / dLat).rounded(.down)) / dLat - yz + 0.5).rounded(.down)
+        let j = (reference.latitude / dLat).rounded(.down)
+            + ((reference.latitude - dLat * (reference.latitude / dLat).rounded(.down)) / dLat - yz + 0.5).rounded(.down)
         let lat = dLat * (j + yz)
         let zones = max(CPREncoder.nl(lat) - Int(i), 1)
         let dLon = span / Double(zones)
-        let m = (reference.lon / dLon).rounded(.down)
-            + ((reference.lon - dLon * (reference.lon / dLon).rounded(.down)) / dLon - xz + 0.5).rounded(.down)
-        return GeoPosition(lat: lat, lon: dLon * (m + xz))
+        let m = (reference.longitude / dLon).rounded(.down)
+            + ((reference.longitude - dLon * (reference.longitude / dLon).rounded(.down)) / dLon - xz + 0.5).rounded(.down)
+        return GeoPoint(latitude: lat, longitude: dLon * (m + xz))
     }
 
     @Test func localDecodeRecoversPositions() {
         var g = SeededGenerator(seed: 7)
         for _ in 0..<2000 {
-            let truth = GeoPosition(lat: g.uniform(-80, 80), lon: g.uniform(-180, 180))
+            let truth = GeoPoint(latitude: g.uniform(-80, 80), longitude: g.uniform(-180, 180))
             let reference = truth.offset(north: g.uniform(-100_000, 100_000), east: g.uniform(-100_000, 100_000))
             for odd in [false, true] {
-                let airborne = CPREncoder.encode(latitude: truth.lat, longitude: truth.lon, odd: odd)
+                let airborne = CPREncoder.encode(latitude: truth.latitude, longitude: truth.longitude, odd: odd)
                 let decoded = Self.decodeLocal(airborne, odd: odd, surface: false, reference: reference)
                 #expect(decoded.distance(to: truth) < 10, "\(truth) odd \(odd)")
                 // Surface zones are 4 times smaller: stay within 20 km of the reference.
                 let near = truth.offset(north: g.uniform(-20_000, 20_000), east: g.uniform(-20_000, 20_000))
-                let surface = CPREncoder.encode(latitude: truth.lat, longitude: truth.lon, odd: odd, surface: true)
+                let surface = CPREncoder.encode(latitude: truth.latitude, longitude: truth.longitude, odd: odd, surface: true)
                 let decodedSurface = Self.decodeLocal(surface, odd: odd, surface: true, reference: near)
                 #expect(decodedSurface.distance(to: truth) < 3, "\(truth) surface odd \(odd)")
             }

@@ -22,8 +22,8 @@ import Testing
         // ours must carry the odd flag and decode back to the position it was made from.
         #expect(odd.bit(54) == 1)
         let decoded = CPREncoderTests.decodeLocal((odd.field(55, 71), odd.field(72, 88)), odd: true,
-                                                  surface: false, reference: GeoPosition(lat: 52.3, lon: 3.9))
-        #expect(decoded.distance(to: GeoPosition(lat: lat, lon: lon)) < 10)
+                                                  surface: false, reference: GeoPoint(latitude: 52.3, longitude: 3.9))
+        #expect(decoded.distance(to: GeoPoint(latitude: lat, longitude: lon)) < 10)
     }
 
     @Test func velocityMatchesRealComponents() {

@@ -20,7 +20,7 @@ import Testing
     @Test func identificationPositionAndVelocityReencodeExactly() throws {
         guard let messages = Self.messages() else { return }
         #expect(messages.count == 2000)
-        let receiver = GeoPosition(lat: 52.0, lon: 4.4)
+        let receiver = GeoPoint(latitude: 52.0, longitude: 4.4)
         var counts = [String: Int]()
         for bits in messages where bits.downlinkFormat == 17 {
             let icao = UInt32(bits.field(9, 32)), capability = bits.field(6, 8)
@@ -42,7 +42,7 @@ import Testing
                 let position = CPREncoderTests.decodeLocal((bits.field(55, 71), bits.field(72, 88)), odd: odd,
                                                            surface: false, reference: receiver)
                 let rebuilt = ExtendedSquitterEncoder.airbornePosition(
-                    icao: icao, latitude: position.lat, longitude: position.lon, odd: odd,
+                    icao: icao, latitude: position.latitude, longitude: position.longitude, odd: odd,
                     altitudeFt: Int(n) * 25 - 1000, typeCode: typeCode, surveillanceStatus: bits.field(38, 39),
                     singleAntenna: bits.bit(40) == 1)
                 #expect(rebuilt == bits, "\(bits.hex)")

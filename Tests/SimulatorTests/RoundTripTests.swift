@@ -50,7 +50,7 @@ import Testing
         #expect(kinds.contains("17/6"))
     }
 
-    private func check(_ m: Message, truth: AircraftState, track: AircraftTrack, hex: String) {
+    private func check(_ m: Message, truth: TrueAircraftState, track: AircraftTrack, hex: String) {
         let baro = truth.altitudeBaroFt
         switch (m.df, m.typeCode ?? 0) {
         case (17, 1...4):
@@ -113,7 +113,7 @@ import Testing
         }
     }
 
-    private func checkCommB(_ m: Message, truth: AircraftState, track: AircraftTrack, hex: String) {
+    private func checkCommB(_ m: Message, truth: TrueAircraftState, track: AircraftTrack, hex: String) {
         // BDS 2,0 is unambiguous; 4,0 and 5,0 are checked whenever the decoder identifies them.
         let hexBits = ModeSBits(hex: hex)!
         if hexBits.field(33, 40) == 0x20 {
@@ -128,7 +128,7 @@ import Testing
         }
     }
 
-    private func checkPosition(_ m: Message, truth: AircraftState, surface: Bool, hex: String) {
+    private func checkPosition(_ m: Message, truth: TrueAircraftState, surface: Bool, hex: String) {
         guard let cpr = m.cpr else {
             Issue.record("no CPR in \(hex)")
             return
@@ -136,8 +136,8 @@ import Testing
         #expect(cpr.isSurface == surface)
         // Local decoding relative to a point 5 km away recovers the true position.
         let reference = truth.position.offset(north: 3000, east: -4000)
-        let decoded = CPR.localDecode(cpr, reference: GeoPoint(latitude: reference.lat, longitude: reference.lon))
-        let error = truth.position.distance(to: GeoPosition(lat: decoded.latitude, lon: decoded.longitude))
+        let decoded = CPR.localDecode(cpr, reference: GeoPoint(latitude: reference.latitude, longitude: reference.longitude))
+        let error = truth.position.distance(to: GeoPoint(latitude: decoded.latitude, longitude: decoded.longitude))
         #expect(error < (surface ? 3 : 10), "\(hex) off by \(error) m")
     }
 
@@ -159,13 +159,13 @@ import Testing
             let track = simulation.scenario.aircraft[transmission.aircraft]
             let truth = track.state(at: transmission.time)
             // A pair that straddles a longitude-zone boundary cannot be decoded, by design.
-            let before = track.state(at: previousTime).position.lat
-            if CPREncoder.nl(before) != CPREncoder.nl(truth.position.lat) { continue }
+            let before = track.state(at: previousTime).position.latitude
+            if CPREncoder.nl(before) != CPREncoder.nl(truth.position.latitude) { continue }
             let even = cpr.isOdd ? previous : cpr, odd = cpr.isOdd ? cpr : previous
-            let receiver = GeoPoint(latitude: settings.receiver.lat, longitude: settings.receiver.lon)
+            let receiver = GeoPoint(latitude: settings.receiver.latitude, longitude: settings.receiver.longitude)
             let decoded = try #require(CPR.globalDecode(even: even, odd: odd, useOdd: cpr.isOdd,
                                                         reference: cpr.isSurface ? receiver : nil))
-            let error = truth.position.distance(to: GeoPosition(lat: decoded.latitude, lon: decoded.longitude))
+            let error = truth.position.distance(to: GeoPoint(latitude: decoded.latitude, longitude: decoded.longitude))
             #expect(error < 10, "\(transmission.bits.hex) off by \(error) m")
             pairs += 1
         }

@@ -34,8 +34,8 @@ public struct SourceSupervisor: Service {
         var dongleWasMissing = false
         defer { fallbackTask?.cancel() }
         while !Task.isCancelled {
-            // While the fallback runs, only reopen the dongle once one is plugged in again.
-            if fallbackTask != nil, RTLSDRDevices.count == 0 {
+            // Once the dongle is missing, only try to open it again when one is plugged in.
+            if dongleWasMissing, RTLSDRDevices.count == 0 {
                 try? await Task.sleep(for: retryInterval)
                 continue
             }

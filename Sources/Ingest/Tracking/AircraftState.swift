@@ -60,10 +60,7 @@ public struct AircraftState: Sendable, Equatable {
     }
 
     /// The address as six lower-case hex digits.
-    public var icaoHex: String {
-        let digits = String(icao, radix: 16)
-        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
-    }
+    public var icaoHex: String { Message.hex(address: icao) }
 
     /// Seconds since the aircraft was last heard, as of `now`.
     public func age(at now: Double) -> Double { now - lastSeen }

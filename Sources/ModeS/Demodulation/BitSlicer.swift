@@ -5,17 +5,19 @@
 /// (or that the validator cannot check) end the attempt after five bits, which is what
 /// keeps the cost of noise candidates low.
 ///
-/// With `feedback`, each decision also corrects the next bit for the smearing a late (or
-/// band-limited) pulse causes: after a 1 (pulse then gap) the next bit's first sample lost
-/// energy to the gap, so it is weighted 5/4; after a 0 (gap then pulse) the pulse leaks
-/// into the next bit's first sample, so it is weighted 4/5 (13/16). This decision feedback
-/// rescues replies whose pulses are smeared, at the price of propagating an error; the
-/// demodulator only tries it when the plain decisions fail the CRC.
+/// With a `feedback` amplitude (the reply's pulse level above the noise floor), each bit's
+/// score is corrected for what the neighbouring chips leak into its samples: the chip
+/// before it as already decided, the chip after it as a coin toss (see
+/// `ReplyKernels.Interference`). Where a sample straddles two bits, as at 2.0 MS/s when a
+/// reply is half a sample off, the plain score cannot tell 1-1 from 0-0 and this
+/// decision feedback can. It propagates an error when one is made, so the demodulator only
+/// tries it when the plain decisions fail the CRC.
 ///
 /// A class only to own its copy of the kernels in raw memory, read without bounds checks
 /// or reference counting in the hot path.
 final class BitSlicer {
     private let kernels: UnsafeMutablePointer<ReplyKernels.BitKernel>
+    private let leaks: UnsafeMutablePointer<ReplyKernels.Interference>
     private let kernelCount: Int
 
     /// Downlink formats worth demodulating: the ones `FrameValidator` can check.
@@ -25,52 +27,103 @@ final class BitSlicer {
         return mask
     }()
 
+    /// The `feedback` value that selects smear feedback instead of the amplitude model:
+    /// after a 1 (pulse then gap) the next bit's first sample is weighted 5/4, after a 0
+    /// (gap then pulse, whose tail leaks forward) 4/5 (13/16). It needs no amplitude and
+    /// suits pulses smeared by the receiver's filter more than by the sampling phase.
+    static let smearFeedback: Int32 = -1
+
     init(kernels source: ReplyKernels) {
         kernelCount = source.bitKernels.count
         kernels = .allocate(capacity: kernelCount)
         _ = UnsafeMutableBufferPointer(start: kernels, count: kernelCount).initialize(from: source.bitKernels)
+        leaks = .allocate(capacity: kernelCount)
+        _ = UnsafeMutableBufferPointer(start: leaks, count: kernelCount).initialize(from: source.bitInterference)
     }
 
-    deinit { kernels.deallocate() }
+    deinit {
+        kernels.deallocate()
+        leaks.deallocate()
+    }
 
     /// Slices the candidate starting at `samples` with phase `phase`; nil when its downlink
     /// format is not one a transponder sends.
     @inline(__always)
-    func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Bool) -> ModeSBits? {
-        if feedback {
-            return slice(samples, phase: phase, feedback: true, confidence: nil)
+    func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32) -> ModeSBits? {
+        if feedback > 0 {
+            return slice(samples, phase: phase, feedback: feedback, confidence: nil)
         }
-        return slice(samples, phase: phase, feedback: false, confidence: nil)
+        if feedback < 0 {
+            return slice(samples, phase: phase, feedback: Self.smearFeedback, confidence: nil)
+        }
+        return slice(samples, phase: phase, feedback: 0, confidence: nil)
     }
 
     /// Slices again and writes the absolute score of every bit to `confidence`: how sure
     /// each decision was, which the `RepairGate` needs. Only called for the rare candidates
     /// whose syndrome points at a repair.
-    func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Bool,
+    func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
                     into confidence: UnsafeMutablePointer<Int32>) {
         _ = slice(samples, phase: phase, feedback: feedback, confidence: confidence)
     }
 
+    /// How many of the reply's bits have their "off" chip (the second chip of a 1, the
+    /// first of a 0) louder than `limit` on average: a clean reply has none, one overlapped
+    /// by another reply has one in every few bits where the other's pulses land. Unlike a
+    /// comparison of amplitudes, this works when both replies are clipped at full scale.
+    func loudOffChips(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
+                      from firstBit: Int = 0) -> Int {
+        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+        var loud = 0
+        for bit in firstBit..<bits.bitCount {
+            let kernel = table[bit]
+            let s = samples + Int(kernel.offset)
+            let one = bits.bit(bit + 1) == 1
+            var sum: Int32 = 0
+            var weight: Int32 = 0
+            for (w, m) in [(kernel.w0, s[0]), (kernel.w1, s[1]), (kernel.w2, s[2]), (kernel.w3, s[3])] {
+                // Negative weights belong to the second chip, positive to the first.
+                if (one && w < 0) || (!one && w > 0) {
+                    sum += abs(w) * Int32(m) / 10
+                    weight += abs(w)
+                }
+            }
+            if weight > 0, Double(sum) * 10 / Double(weight) > limit { loud += 1 }
+        }
+        return loud
+    }
+
     @inline(__always)
-    private func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Bool,
+    private func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback amplitude: Int32,
                        confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
-        // Weight of the next bit's first sample, in sixteenths (feedback only).
+        let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
+        // Whether the chip before the current bit carried a pulse (the previous bit was a
+        // 0); the last preamble chip is quiet.
+        var previousOn: Int32 = 0
+        // Smear feedback: weight of the bit's first sample, in sixteenths.
         var firstWeight: Int32 = 16
 
         @inline(__always)
         func decide(_ bit: Int) -> UInt64 {
             let kernel = table[bit]
             let s = samples + Int(kernel.offset)
-            var score = kernel.w1 &* Int32(s[1]) &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
-            if feedback {
-                score = (firstWeight &* kernel.w0 &* Int32(s[0]) &+ 16 &* score) >> 4
-                firstWeight = score > 0 ? 20 : 13
-            } else {
-                score &+= kernel.w0 &* Int32(s[0])
+            var score = kernel.w0 &* Int32(s[0]) &+ kernel.w1 &* Int32(s[1])
+                &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
+            if amplitude == Self.smearFeedback {
+                score = (firstWeight &* kernel.w0 &* Int32(s[0]) &+ 16 &* (score &- kernel.w0 &* Int32(s[0]))) >> 4
+                firstWeight = 13 &+ 7 &* Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
+            } else if amplitude > 0 {
+                // Subtract what the neighbouring chips are expected to add: the previous
+                // chip as decided, the next one as a coin toss, the own chips' imbalance.
+                // Overlaps are in tenths, so amplitude × overlap / 10 is a magnitude.
+                let terms = leak[bit]
+                score &-= (amplitude &* (2 &* previousOn &* terms.previous &+ terms.next &+ terms.own)) / 20
+                previousOn = 1 &- Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
             }
             if let confidence { confidence[bit] = score < 0 ? 0 &- score : score }
-            return score > 0 ? 1 : 0
+            // Branch-free: noise bits are a coin toss, which a branch predictor cannot learn.
+            return UInt64(UInt32(bitPattern: 0 &- score) >> 31)
         }
 
         var word: UInt64 = 0

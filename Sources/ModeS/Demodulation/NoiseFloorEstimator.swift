@@ -30,7 +30,6 @@ public struct NoiseFloorEstimator: Sendable {
     public private(set) var absorbedCount: Int = 0
     private var sum: UInt64 = 0
     private var kept: UInt64 = 0
-    private var measured: UInt64 = 0
     private var previousFloor: UInt32?
 
     /// An estimator that has seen nothing yet.
@@ -52,10 +51,8 @@ public struct NoiseFloorEstimator: Sendable {
             let cap = previousFloor.map { UInt64($0) * Self.trimFactor } ?? UInt64.max
             var windowSum: UInt64 = 0
             var windowKept: UInt64 = 0
-            var windowMeasured: UInt64 = 0
             while position < end {
                 let value = UInt64(magnitudes[position])
-                windowMeasured += 1
                 if value <= cap {
                     windowSum += value
                     windowKept += 1
@@ -64,7 +61,6 @@ public struct NoiseFloorEstimator: Sendable {
             }
             sum += windowSum
             kept += windowKept
-            measured += windowMeasured
             index = end
             if (absorbedCount + end) % Self.windowLength == 0 {
                 closeWindow(index: (absorbedCount + end) / Self.windowLength - 1)
@@ -101,6 +97,5 @@ public struct NoiseFloorEstimator: Sendable {
         previousFloor = floor
         sum = 0
         kept = 0
-        measured = 0
     }
 }

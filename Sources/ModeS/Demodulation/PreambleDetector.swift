@@ -40,13 +40,51 @@ struct PreambleDetector {
     }
 
     let kernels: ReplyKernels
+    /// `kernels.preambleWeights` and `pulseWeights` as float vectors of three 8-lane chunks
+    /// per phase (spans are at most 20 samples; the extra lanes weigh 0), so one candidate's
+    /// five phase scores take a few dozen vector operations. Floats hold these integer
+    /// products and sums to within a unit in the last place, far below any threshold.
+    private let scoreVectors: [SIMD8<Float>]
+    private let pulseVectors: [SIMD8<Float>]
+    /// Chunks per phase.
+    private static let chunks = 3
+
+    init(kernels: ReplyKernels) {
+        self.kernels = kernels
+        precondition(kernels.preambleSpan <= 8 * Self.chunks)
+        func vectors(_ weights: [Int32]) -> [SIMD8<Float>] {
+            var result = [SIMD8<Float>]()
+            for phase in 0..<kernels.phaseOffsets.count {
+                for chunk in 0..<Self.chunks {
+                    var vector = SIMD8<Float>(repeating: 0)
+                    for lane in 0..<8 where chunk * 8 + lane < kernels.preambleSpan {
+                        vector[lane] = Float(weights[phase * kernels.preambleSpan + chunk * 8 + lane])
+                    }
+                    result.append(vector)
+                }
+            }
+            return result
+        }
+        scoreVectors = vectors(kernels.preambleWeights)
+        pulseVectors = vectors(kernels.pulseWeights)
+    }
 
     /// The minimum (mean pulse − mean quiet) difference, in sixteenths of the noise floor.
     /// Noise-only preambles have a difference with a standard deviation of about 0.2 floor
-    /// at 2.4 MS/s (Rayleigh magnitudes, about 5 pulse and 14 quiet samples), so 0.75 floor
-    /// is about 3.5 standard deviations above chance, while a reply at 3 dB SNR
-    /// (pulse amplitude about 1.6 floors) usually clears it.
-    var minimumPulseToFloorSixteenths: Int32 = 12
+    /// at 2.4 MS/s (Rayleigh magnitudes, about 5 pulse and 14 quiet samples), so 0.875
+    /// floor is over 4 standard deviations above chance, while a reply at 3 dB SNR (pulse
+    /// amplitude about 1.6 floors above nothing, about 0.9 above the noise mean) clears it
+    /// about half the time and one at 6 dB nearly always.
+    var minimumPulseToFloorSixteenths: Int32 = 14
+
+    /// How loud the quiet chips may be, above the floor, relative to the pulses (above the
+    /// floor), in sixteenths; 16 disables the test. A genuine preamble's quiet chips hold
+    /// noise only. Inside another reply, Manchester data puts a pulse in every other chip,
+    /// so a window that mimics the four preamble pulses has a third of its quiet chips on:
+    /// such windows, abundant in busy traffic, are refused here before any slicing. A reply
+    /// starting inside a weaker one still passes when it is at least about 1.5 times as
+    /// strong. With 14 quiet samples, noise alone rarely trips a limit of a quarter.
+    var maximumQuietToPulseSixteenths: Int32 = 8
 
     /// The phases whose preamble score clears the threshold for noise `floor`, best first.
     @inline(__always)
@@ -54,32 +92,108 @@ struct PreambleDetector {
         var result = Phases()
         let threshold = Int32(truncatingIfNeeded: (Int64(floor) * Int64(minimumPulseToFloorSixteenths)
             * Int64(kernels.preambleScale)) >> 4)
-        let span = kernels.preambleSpan
-        kernels.preambleWeights.withUnsafeBufferPointer { weights in
-            for phase in 0..<kernels.phaseOffsets.count {
-                let w = weights.baseAddress! + phase * span
-                var score: Int32 = 0
-                for sample in 0..<span {
-                    score &+= w[sample] &* Int32(samples[sample])
+        let chip = Float(kernels.sampleRate.tenthsPerChip)
+        let quiet = Float(maximumQuietToPulseSixteenths)
+        let floorValue = Float(floor)
+        // 24 magnitudes (the span plus harmless padding: the buffer always extends a
+        // reply span past any candidate).
+        let raw = UnsafeRawPointer(samples)
+        let m0 = SIMD8<Float>(raw.loadUnaligned(as: SIMD8<UInt16>.self))
+        let m1 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 16, as: SIMD8<UInt16>.self))
+        let m2 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<UInt16>.self))
+        scoreVectors.withUnsafeBufferPointer { weights in
+            pulseVectors.withUnsafeBufferPointer { pulses in
+                for phase in 0..<kernels.phaseOffsets.count {
+                    let w = weights.baseAddress! + phase * Self.chunks
+                    let total = (w[0] * m0 + w[1] * m1 + w[2] * m2).sum()
+                    guard total > Float(threshold) else { continue }
+                    if quiet < 16 {
+                        // onSum over 4 chips, offSum over 12 chips (overlaps in tenths);
+                        // score = 3·onSum − offSum. Keep the phase when
+                        // mean(off) − floor ≤ quiet/16 · (mean(on) − floor), i.e.
+                        // 16·offSum − (16 − quiet)·12·chip·floor ≤ 3·quiet·onSum.
+                        let p = pulses.baseAddress! + phase * Self.chunks
+                        let onSum = (p[0] * m0 + p[1] * m1 + p[2] * m2).sum()
+                        let offSum = 3 * onSum - total
+                        guard 16 * offSum - (16 - quiet) * 12 * chip * floorValue <= 3 * quiet * onSum else { continue }
+                    }
+                    result.insert(phase: phase, score: Int32(total))
                 }
-                if score > threshold { result.insert(phase: phase, score: score) }
             }
         }
         return result
     }
 
-    /// The mean magnitude of the preamble's pulses at `phase`: the reply's amplitude, for
-    /// its signal level.
+    /// The amplitude of the preamble's pulses at `phase`: the reply's level, and the scale
+    /// for judging its bits.
+    ///
+    /// A sample only partly covered by a pulse holds only that part of its energy, so the
+    /// estimate is the least-squares fit of magnitude = amplitude × overlap over the pulse
+    /// samples: Σ overlap·m / Σ overlap².
     func pulseAmplitude(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
         let span = kernels.preambleSpan
         var sum: Int64 = 0
-        var weightSum: Int64 = 0
+        var squares: Int64 = 0
         for sample in 0..<span {
             let weight = Int64(kernels.pulseWeights[phase * span + sample])
             sum += weight * Int64(samples[sample])
-            weightSum += weight
+            squares += weight * weight
         }
-        return weightSum > 0 ? Double(sum) / Double(weightSum) : 0
+        // Weights are overlaps in tenths of a sample.
+        return squares > 0 ? 10 * Double(sum) / Double(squares) : 0
+    }
+
+    /// The overlap-weighted mean magnitude over the preamble's pulses at `phase`: lower
+    /// than `pulseAmplitude` where samples straddle pulse edges, which makes it the fairer
+    /// yardstick for the bit scores (built from the same straddling samples).
+    func pulseMean(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
+        let span = kernels.preambleSpan
+        var sum: Int64 = 0
+        var weights: Int64 = 0
+        for sample in 0..<span {
+            let weight = Int64(kernels.pulseWeights[phase * span + sample])
+            sum += weight * Int64(samples[sample])
+            weights += weight
+        }
+        return weights > 0 ? Double(sum) / Double(weights) : 0
+    }
+}
+
+extension PreambleDetector {
+    /// Whether the preamble at `phase` looks like the inside of another reply rather than a
+    /// real preamble.
+    ///
+    /// Manchester data puts one pulse in every pair of chips, so a window inside a strong
+    /// reply, aligned with its data bits, can mimic the four preamble pulses and slice into
+    /// a clean-looking 56-bit pattern. Such a window has a pulse in each of the chip pairs
+    /// (4, 5), (10, 11), (12, 13) and (14, 15), all of which a genuine preamble leaves
+    /// quiet. A pair counts as loud when its louder chip is above the midpoint between the
+    /// noise floor and the pulse amplitude; three or four loud pairs mark a data window.
+    /// At low SNR noise alone makes a pair loud about a third of the time, so a genuine
+    /// reply is refused only rarely (three of four: about 1 in 8 at 3 dB, far less above).
+    func looksLikeDataWindow(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        let amplitude = pulseMean(at: samples, phase: phase)
+        let midpoint = (amplitude + Double(floor)) / 2
+        // Indices of chips 4, 5, 10, 11, 12, 13, 14, 15 among the 12 quiet chips
+        // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15).
+        let pairs = [(2, 3), (6, 7), (8, 9), (10, 11)]
+        var loud = 0
+        for (first, second) in pairs
+        where max(chipMean(samples, phase: phase, quietIndex: first),
+                  chipMean(samples, phase: phase, quietIndex: second)) > midpoint {
+            loud += 1
+        }
+        return loud >= 3
+    }
+
+    /// The mean magnitude of quiet chip number `quietIndex` (0..<12) at `phase`.
+    private func chipMean(_ samples: UnsafePointer<UInt16>, phase: Int, quietIndex: Int) -> Double {
+        let kernel = kernels.quietChipKernels[phase * 12 + quietIndex]
+        let s = samples + Int(kernel.offset)
+        let sum = Int(kernel.w0) * Int(s[0]) + Int(kernel.w1) * Int(s[1])
+            + Int(kernel.w2) * Int(s[2]) + Int(kernel.w3) * Int(s[3])
+        let weight = Int(kernel.w0 + kernel.w1 + kernel.w2 + kernel.w3)
+        return weight > 0 ? Double(sum) / Double(weight) : 0
     }
 }
 

@@ -15,7 +15,7 @@
 ///   looser `knownAddressRankLimit` then applies.
 /// The same reasoning covers DF11 replies whose parity carries an interrogator code in its
 /// low 7 bits: a single wrong bit there looks exactly like another code, so such a reply is
-/// refused when one of those 7 bits is among the least confident.
+/// refused when one of those 7 bits was decided with little confidence.
 struct RepairGate {
     /// The verdict on one demodulated reply.
     enum Verdict {
@@ -30,7 +30,6 @@ struct RepairGate {
     let rankLimit: Int
     let knownAddressRankLimit: Int
     let allowTwoBits: Bool
-    private let shortTable = SyndromeTable(messageBits: 56, maxErrors: 1)
     private let longTable = SyndromeTable(messageBits: 112, maxErrors: 2)
 
     init(rankLimit: Int, knownAddressRankLimit: Int, allowTwoBits: Bool) {
@@ -39,23 +38,37 @@ struct RepairGate {
         self.allowTwoBits = allowTwoBits
     }
 
-    /// A first look that needs no per-bit confidence: `.admit` for bits that need no
-    /// repair, `.reject` for bits no table entry can repair (the validator would refuse
-    /// them too), nil when `judge` must look at the confidence. Noise mostly ends here.
+    /// The result of a first look that needs no per-bit confidence.
+    enum Screening {
+        /// The CRC checks with a zero syndrome (DF11/17/18): as good as it gets.
+        case clean
+        /// Address/parity formats: the parity proves nothing until the address is looked
+        /// up, so the reply must also look clean.
+        case addressParity
+        /// A repair, or an interrogator code: `judge` must look at the bit confidences.
+        case needsJudgement
+        /// No table entry can repair these bits (the validator would refuse them too).
+        case reject
+    }
+
+    /// A first look at `bits`; noise mostly ends here.
     @inline(__always)
-    func screen(_ bits: ModeSBits) -> Verdict? {
+    func screen(_ bits: ModeSBits) -> Screening {
         switch bits.downlinkFormat {
         case 17, 18:
             let syndrome = CRC.syndrome(of: bits)
-            if syndrome == 0 { return .admit }
-            return longTable.correction(for: syndrome) == nil ? .reject : nil
+            if syndrome == 0 { return .clean }
+            return longTable.correction(for: syndrome) == nil ? .reject : .needsJudgement
         case 11:
             let syndrome = CRC.syndrome(of: bits)
-            if syndrome == 0 { return .admit }
-            if syndrome & 0xFFFF80 == 0 { return nil }
-            return shortTable.correction(for: syndrome) == nil ? .reject : nil
+            if syndrome == 0 { return .clean }
+            if syndrome & 0xFFFF80 == 0 { return .needsJudgement }
+            // No repairs of DF11: its parity may also carry an interrogator code, and an
+            // error plus a code can add up to the syndrome of a different single error, so
+            // a "repair" would produce a reply that was never sent.
+            return .reject
         default:
-            return .admit
+            return .addressParity
         }
     }
 
@@ -65,14 +78,20 @@ struct RepairGate {
         let count = bits.bitCount
         if bits.downlinkFormat == 11 {
             if syndrome & 0xFFFF80 == 0 {
-                // An interrogator code: every one of its 7 bits must be confidently decided.
-                for number in (count - 6)...count where rank(of: number, confidence, count) < rankLimit {
-                    return .reject
+                // An interrogator code: one wrong bit among its 7 would look like another
+                // code, so each must have been decided with at least half the reply's mean
+                // confidence.
+                // An overlapping stronger reply can flip one firmly, so each must also not
+                // be more than twice the mean: a real reply's bits are all alike.
+                var total = 0
+                for index in 0..<count { total += Int(confidence[index]) }
+                for number in (count - 6)...count {
+                    let scaled = count * Int(confidence[number - 1])
+                    if 2 * scaled < total || scaled > 2 * total { return .reject }
                 }
                 return .admit
             }
-            guard let fix = shortTable.correction(for: syndrome) else { return .reject }
-            return rank(of: Int(fix.first), confidence, count) < rankLimit ? .admit : .reject
+            return .reject
         }
         guard let fix = longTable.correction(for: syndrome) else { return .reject }
         let firstRank = rank(of: Int(fix.first), confidence, count)
@@ -86,6 +105,18 @@ struct RepairGate {
               rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { return .reject }
         repaired.flipBit(Int(fix.second))
         return .admitIfKnown(UInt32(repaired.field(9, 32)))
+    }
+
+    /// Whether an address/parity reply was decided firmly enough to be believed: its
+    /// parity only says "some address", so the bits themselves must look like one reply.
+    /// Fewer than one bit in eight may score under a quarter of `typicalScore` (the score
+    /// a clean bit of this reply's amplitude would get). A slice of noise, or a window
+    /// half on noise and half on another reply, has far more.
+    func firmEnough(_ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32) -> Bool {
+        let limit = typicalScore / 4
+        var weak = 0
+        for index in 0..<count where confidence[index] < limit { weak += 1 }
+        return weak * 8 < count
     }
 
     /// How many bits were decided with less confidence than bit `number` (1-based).

@@ -21,6 +21,18 @@ public struct ReplyKernels: Sendable {
         public var w0: Int32, w1: Int32, w2: Int32, w3: Int32
     }
 
+    /// How much the neighbouring chips leak into one bit's score, for the decision-feedback
+    /// slicer: each is Σ weight × overlap (tenths²) over the bit's samples.
+    public struct Interference: Sendable {
+        /// Leak of the chip just before the bit (the previous bit's second chip).
+        public var previous: Int32
+        /// Leak of the chip just after the bit (the next bit's first chip).
+        public var next: Int32
+        /// Σ weight × (overlap with the bit's own two chips): nonzero when the samples
+        /// cover the two chips unevenly.
+        public var own: Int32
+    }
+
     /// Chips in the preamble (8 µs).
     public static let preambleChips = 16
     /// Preamble chips that carry a pulse: pulses start at 0, 1.0, 3.5 and 4.5 µs.
@@ -40,12 +52,22 @@ public struct ReplyKernels: Sendable {
     public let preambleSpan: Int
     /// Samples from a candidate start to the last sample a long reply can touch.
     public let replySpan: Int
+    /// The same for a short (56-bit) reply.
+    public let shortReplySpan: Int
+
+    /// Samples a reply of `bitCount` bits may touch from its candidate start.
+    public func span(bitCount: Int) -> Int { bitCount == 112 ? replySpan : shortReplySpan }
     /// Per phase, `preambleSpan` weights: +3 × overlap with on chips, −1 × overlap with off.
     let preambleWeights: [Int32]
     /// Per phase, `preambleSpan` weights: the overlap with on chips only (for the level).
     let pulseWeights: [Int32]
     /// Per phase, `maximumBits` bit kernels.
     let bitKernels: [BitKernel]
+    /// Per phase, `maximumBits` interference terms matching `bitKernels`.
+    let bitInterference: [Interference]
+    /// Per phase, one kernel per quiet preamble chip (12 of them): its overlap with each
+    /// sample, to measure how quiet that chip really is.
+    let quietChipKernels: [BitKernel]
     /// The preamble score of a reply whose on-chips are one magnitude unit above its off
     /// chips: divide a score by this to get (mean on − mean off) in magnitude units.
     public let preambleScale: Int32
@@ -63,6 +85,8 @@ public struct ReplyKernels: Sendable {
         self.preambleSpan = (preambleEnd + 9) / 10
         let replyEnd = latest + (Self.preambleChips + 2 * Self.maximumBits) * chip
         self.replySpan = (replyEnd + 9) / 10 + 1
+        let shortEnd = latest + (Self.preambleChips + Self.maximumBits) * chip
+        self.shortReplySpan = (shortEnd + 9) / 10 + 1
 
         /// Overlap in tenths between sample `index` and the interval [start, end) in tenths.
         func overlap(_ index: Int, _ start: Int, _ end: Int) -> Int32 {
@@ -72,7 +96,17 @@ public struct ReplyKernels: Sendable {
         var preamble = [Int32]()
         var pulses = [Int32]()
         var bits = [BitKernel]()
+        var interference = [Interference]()
+        var quiet = [BitKernel]()
         for phase in phases {
+            for chipIndex in 0..<Self.preambleChips where !Self.preamblePulseChips.contains(chipIndex) {
+                let start = phase + chipIndex * chip
+                let first = start / 10
+                var weights: [Int32] = [0, 0, 0, 0]
+                for k in 0..<4 { weights[k] = overlap(first + k, start, start + chip) }
+                quiet.append(BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
+                                       w2: weights[2], w3: weights[3]))
+            }
             for sample in 0..<preambleSpan {
                 var weight: Int32 = 0
                 var pulse: Int32 = 0
@@ -101,11 +135,22 @@ public struct ReplyKernels: Sendable {
                 }
                 bits.append(BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
                                       w2: weights[2], w3: weights[3]))
+                var leak = Interference(previous: 0, next: 0, own: 0)
+                for k in 0..<4 {
+                    let sample = first + k
+                    leak.previous += weights[k] * overlap(sample, firstStart - chip, firstStart)
+                    leak.next += weights[k] * overlap(sample, secondStart + chip, secondStart + 2 * chip)
+                    leak.own += weights[k] * (overlap(sample, firstStart, secondStart)
+                        + overlap(sample, secondStart, secondStart + chip))
+                }
+                interference.append(leak)
             }
         }
         self.preambleWeights = preamble
         self.pulseWeights = pulses
         self.bitKernels = bits
+        self.bitInterference = interference
+        self.quietChipKernels = quiet
         self.preambleScale = Self.preambleOnWeight * 4 * Int32(chip)
         self.bitScale = Int32(chip)
     }

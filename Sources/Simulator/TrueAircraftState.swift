@@ -1,8 +1,10 @@
+import ModeS
+
 /// What an aircraft truly is doing at one instant: the values its messages encode and the
 /// truth file records.
-public struct AircraftState: Sendable, Equatable {
+public struct TrueAircraftState: Sendable, Equatable {
     /// Position.
-    public var position: GeoPosition
+    public var position: GeoPoint
     /// Barometric (pressure) altitude, feet.
     public var altitudeBaroFt: Double
     /// Geometric (GNSS) altitude, feet.

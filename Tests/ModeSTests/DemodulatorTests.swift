@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import ModeS
+
+@Suite struct DemodulatorTests {
+    /// A recording with DF17 replies at several phases and a few spacings, at `rate`.
+    func recording(rate: SampleRate, count: Int = 10, amplitude: Double = 40) -> (TestSignal, [TestSignal.Burst]) {
+        let signal = TestSignal(sampleRate: rate, sampleCount: 6000 + count * 700, seed: 7)
+        var bursts = [TestSignal.Burst]()
+        for index in 0..<count {
+            let bits = TestSignal.extendedSquitter(address: 0x400000 + UInt32(index), payload: UInt64(index) * 0x1234_5678_9ABC)
+            // Phases in 0.1-sample steps. At 2.0 MS/s a reply about half a sample off is
+            // ambiguous with ideal rectangular pulses (each sample holds half of two chips:
+            // a known limit of that rate), so phases 0.4-0.6 are left out there.
+            var phase = Double(index % 10) / 10
+            if rate == .twoMega, (4...6).contains(index % 10) { phase = index % 10 == 4 ? 0.3 : 0.7 }
+            let start = 5000 + Double(index) * 700 + phase
+            bursts.append(.init(bits: bits, start: start, amplitude: amplitude))
+        }
+        return (signal, bursts)
+    }
+
+    @Test(arguments: SampleRate.allCases, SampleFormat.allCases)
+    func everyCleanReplyIsFoundInEveryFormat(rate: SampleRate, format: SampleFormat) {
+        let (signal, bursts) = recording(rate: rate)
+        let (frames, leftover) = demodulate(signal.bytes(bursts, format: format), format: format, rate: rate)
+        #expect(leftover == 0)
+        #expect(frames.map(\.bits) == bursts.map(\.bits))
+        for (frame, burst) in zip(frames, bursts) {
+            // 12 MHz ticks: 5 per sample at 2.4 MS/s, 6 at 2.0 MS/s; within half a sample
+            // (one sample at 2.0 MS/s, where only four phases are tried).
+            let ticks = burst.start * 12e6 / Double(rate.hertz)
+            let samples = rate == .twoMega ? 1.0 : 0.5
+            #expect(abs(Double(frame.timestamp) - ticks) <= 12e6 / Double(rate.hertz) * samples + 0.5)
+            // 40 LSB of 127.5 full scale is about -10 dBFS; the estimate leans on the best
+            // fitting phase, coarser at 2.0 MS/s.
+            let tolerance = rate == .twoMega ? 5.5 : 2.5
+            #expect(abs(frame.signalLevel - 20 * Foundation.log10(40 / 127.5)) < tolerance)
+        }
+    }
+
+    @Test(arguments: SampleRate.allCases)
+    func blockBoundariesNeverChangeTheFrames(rate: SampleRate) {
+        let (signal, bursts) = recording(rate: rate)
+        let bytes = signal.bytes(bursts, format: .cu8)
+        let whole = demodulate(bytes, format: .cu8, rate: rate).frames
+        #expect(whole.count == bursts.count)
+        var state: UInt64 = 42
+        for _ in 0..<4 {
+            var sizes = [Int]()
+            for _ in 0..<64 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                // Sizes from 1 byte (half a sample) to ~20,000 bytes, odd ones included.
+                sizes.append(1 + Int(state >> 33) % (state % 3 == 0 ? 7 : 20_000))
+            }
+            let pieces = demodulate(bytes, format: .cu8, rate: rate, blockSizes: sizes).frames
+            #expect(pieces == whole)
+        }
+    }
+
+    @Test func pureNoiseGivesNoFrames() {
+        for rate in SampleRate.allCases {
+            let signal = TestSignal(sampleRate: rate, sampleCount: 600_000, seed: 99)
+            let frames = demodulate(signal.bytes([], format: .cu8), format: .cu8, rate: rate).frames
+            #expect(frames.isEmpty, "\(frames.map(\.bits.hex))")
+        }
+    }
+
+    @Test func truncatedFinalSampleIsReported() {
+        let (signal, bursts) = recording(rate: .twoPointFourMega, count: 2)
+        var bytes = signal.bytes(bursts, format: .cs16)
+        bytes.append(contentsOf: [1, 2, 3])
+        let (frames, leftover) = demodulate(bytes, format: .cs16, rate: .twoPointFourMega)
+        #expect(leftover == 3)
+        #expect(frames.count == 2)
+    }
+
+    @Test func overlappingSecondReplyIsRecovered() {
+        // A strong reply, then a weaker one starting 40 µs into it: the second is found
+        // once the search continues inside the first.
+        let rate = SampleRate.twoPointFourMega
+        let signal = TestSignal(sampleRate: rate, sampleCount: 20_000, seed: 3)
+        let first = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let second = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let bursts: [TestSignal.Burst] = [
+            .init(bits: first, start: 5000, amplitude: 60),
+            .init(bits: second, start: 5000 + 40e-6 * 2.4e6 + 0.4, amplitude: 20),
+            .init(bits: second, start: 12000, amplitude: 20),
+        ]
+        let frames = demodulate(signal.bytes(bursts, format: .cu8), format: .cu8, rate: rate).frames
+        #expect(frames.first?.bits == first)
+        #expect(frames.count >= 2)
+    }
+}
+
+@Suite struct SampleFormatAndRateTests {
+    @Test func formatsParseByNameAndExtension() {
+        #expect(SampleFormat(name: "cu8") == .cu8)
+        #expect(SampleFormat(name: "CS16") == .cs16)
+        #expect(SampleFormat(name: "sc16") == .cs16)
+        #expect(SampleFormat(name: "cf32") == .cf32)
+        #expect(SampleFormat(name: "u16") == nil)
+        #expect(SampleFormat(fileName: "a/b.rec.sc16") == .cs16)
+        #expect(SampleFormat(fileName: "noext") == nil)
+        #expect(SampleFormat(fileName: "x.bin") == nil)
+    }
+
+    @Test func ratesParseInTheUsualSpellings() {
+        for text in ["2.4M", "2.4m", "2400000", "2.4", "2400k", "2.4e6"] {
+            #expect(SampleRate(parsing: text) == .twoPointFourMega, "\(text)")
+        }
+        for text in ["2M", "2.0M", "2000000", "2", "2.0"] {
+            #expect(SampleRate(parsing: text) == .twoMega, "\(text)")
+        }
+        for text in ["", "fast", "3.2M", "-2.4", "2.4MM"] {
+            #expect(SampleRate(parsing: text) == nil, "\(text)")
+        }
+    }
+
+    @Test func magnitudesAgreeAcrossFormats() {
+        let iq: [(Double, Double)] = [(0, 0), (127.5, 0), (-60, 45), (3, -4)]
+        for (i, q) in iq {
+            let expected = (i * i + q * q).squareRoot() / 127.5 * 65535
+            var results = [Double]()
+            for format in SampleFormat.allCases {
+                var bytes = [UInt8]()
+                switch format {
+                case .cu8: bytes = [UInt8((i + 127.5).rounded(.down)), UInt8((q + 127.5).rounded(.down))]
+                case .cs16:
+                    for v in [i, q] { withUnsafeBytes(of: Int16((v * 256).rounded()).littleEndian) { bytes.append(contentsOf: $0) } }
+                case .cf32:
+                    for v in [i, q] { withUnsafeBytes(of: Float(v / 127.5).bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+                }
+                var out: UInt16 = 0
+                bytes.withUnsafeBytes { MagnitudeConverter(format: format).convert($0.baseAddress!, count: 1, into: &out) }
+                results.append(Double(out))
+            }
+            for value in results { #expect(abs(value - min(65535, expected)) < 0.01 * 65535, "\(i),\(q): \(results)") }
+        }
+    }
+
+    @Test func decibelsWithoutAMathLibrary() {
+        #expect(abs(Decibels.log10(1000) - 3) < 1e-12)
+        #expect(abs(Decibels.log10(0.002) - Foundation.log10(0.002)) < 1e-12)
+        #expect(Decibels.fromAmplitude(0, fullScale: 1) == -.infinity)
+        #expect(abs(Decibels.fromAmplitude(0.5, fullScale: 1) + 6.0206) < 1e-3)
+    }
+}
