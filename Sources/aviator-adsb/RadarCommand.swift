@@ -39,14 +39,14 @@ struct RadarCommand: ParsableCommand {
 
     func validate() throws {
         if let heading, !(heading.isFinite && heading >= 0 && heading <= 360) {
-            throw ValidationError("--heading must be between 0 and 360, got \(heading)")
+            throw CommandError("--heading must be between 0 and 360, got \(heading)")
         }
         if let rangeKm, !(rangeKm.isFinite && rangeKm > 0 && rangeKm <= 1000) {
-            throw ValidationError("--range-km must be more than 0 and at most 1000, got \(rangeKm)")
+            throw CommandError("--range-km must be more than 0 and at most 1000, got \(rangeKm)")
         }
-        if !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be more than 0, got \(timeout)") }
+        if !(timeout.isFinite && timeout > 0) { throw CommandError("--timeout must be more than 0, got \(timeout)") }
         if let size, parsedSize(size) == nil {
-            throw ValidationError("--size must be COLUMNSxROWS with at least 20x10, got \(size)")
+            throw CommandError("--size must be COLUMNSxROWS with at least 20x10, got \(size)")
         }
     }
 
@@ -59,8 +59,7 @@ struct RadarCommand: ParsableCommand {
             return
         }
         guard TerminalScreen.isInteractive else {
-            standardError("aviator-adsb radar: the radar needs a terminal; use --once to print one frame")
-            throw ExitCode.failure
+            throw CommandError("the radar needs a terminal; use --once to print one frame")
         }
         let environment = ProcessInfo.processInfo.environment
         let colour = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
@@ -68,8 +67,7 @@ struct RadarCommand: ParsableCommand {
         do {
             status = try RadarApp(socketPath: path, settings: settings, viewChosen: chosen, colour: colour).run()
         } catch {
-            standardError("aviator-adsb radar: \(error.message)")
-            throw ExitCode.failure
+            throw CommandError(error.message)
         }
         if status != 0 { throw ExitCode(status) }
     }
@@ -80,8 +78,7 @@ struct RadarCommand: ParsableCommand {
             frame = try FeedFrameFetcher.fetch(path: path, viewCommand: viewChosen ? settings.viewCommand : nil,
                                                timeout: timeout)
         } catch {
-            standardError("aviator-adsb radar: \(error.message)")
-            throw ExitCode.failure
+            throw CommandError(error.message)
         }
         var shown = settings
         shown.headingDeg = frame.headingDeg

@@ -184,7 +184,7 @@ import Testing
         let result = try BinaryRunner.run(["radar", "--once", "--socket", socket, "--timeout", "0.5"])
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "aviator-adsb radar: no radar frame from \(socket) within 0.5 s: cannot connect to \(socket): No such file or directory\n")
+        #expect(result.stderr == "Error: no radar frame from \(socket) within 0.5 s: cannot connect to \(socket): No such file or directory\n")
         let noTerminal = try BinaryRunner.run(["radar", "--socket", socket])
         #expect(noTerminal.status != 0)
         #expect(noTerminal.stderr.contains("needs a terminal"))
