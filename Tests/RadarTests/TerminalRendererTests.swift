@@ -157,6 +157,16 @@ import Testing
         #expect(stale.find("OLD1") == nil)
     }
 
+    @Test func withoutAReceiverPositionAircraftAreListedOnly() {
+        let unplaced = FeedAircraft(icao: "4840d6", callsign: "KLM1023", altitudeBaroFt: 19_685)
+        let lines = render([unplaced]).plainLines
+        #expect(lines.contains { $0.contains("receiver position unknown") })
+        #expect(lines.contains { $0.contains("│ KLM1023") })
+        // With a position the notice is gone.
+        let placed = render([Self.plane("KLM1023", x: 0.2, y: 0.2)]).plainLines
+        #expect(!placed.contains { $0.contains("receiver position unknown") })
+    }
+
     @Test func sweepTurnsAndLeavesAFadingTrail() {
         // A quarter period: the beam points right (90°).
         let time = RadarRenderer.sweepPeriod / 4

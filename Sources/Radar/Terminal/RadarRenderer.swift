@@ -48,6 +48,11 @@ public struct RadarRenderer: Sendable {
         drawCompass(&canvas, layout, headingDeg: headingDeg)
         if let frame = model.frame, model.connected {
             drawAircraft(&canvas, layout, frame.aircraft, sweepAngle: sweep ? RadarRenderer.sweepAngle(at: time) : nil)
+            // Without a receiver position the daemon cannot place aircraft on the radar.
+            if !frame.aircraft.isEmpty, frame.aircraft.allSatisfy({ $0.x == nil || $0.y == nil }) {
+                drawNotice(&canvas, layout, ["receiver position unknown:", "aircraft are listed, not placed",
+                                             "(aviator-adsb run --receiver LAT,LON)"])
+            }
         }
         if !model.connected { drawWaiting(&canvas, layout, model) }
         if layout.panelWidth > 0 { SidePanel(settings: settings).draw(&canvas, layout, model) }
@@ -187,6 +192,11 @@ public struct RadarRenderer: Sendable {
         var lines = ["waiting for aviator-adsb..."]
         if !model.socketPath.isEmpty { lines.append(model.socketPath) }
         if let problem = model.problem { lines.append(problem) }
+        drawNotice(&canvas, layout, lines)
+    }
+
+    /// Lines centred in the scope just below its centre, the first one highlighted.
+    func drawNotice(_ canvas: inout RadarCanvas, _ layout: RadarLayout, _ lines: [String]) {
         for (offset, line) in lines.enumerated() {
             let text = String(line.prefix(max(0, layout.scopeWidth - 2)))
             let column = max(0, layout.centreColumn - text.count / 2)
