@@ -53,9 +53,8 @@ struct RadarCommand: ParsableCommand {
     func run() throws {
         let path = socket ?? SocketPath.defaultPath()
         let settings = RadarSettings(headingDeg: heading ?? 0, rangeKm: rangeKm ?? 50)
-        let chosen = heading != nil || rangeKm != nil
         if once {
-            try printOnce(path: path, settings: settings, viewChosen: chosen)
+            try printOnce(path: path, settings: settings)
             return
         }
         guard TerminalScreen.isInteractive else {
@@ -65,17 +64,18 @@ struct RadarCommand: ParsableCommand {
         let colour = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         let status: Int32
         do {
-            status = try RadarApp(socketPath: path, settings: settings, viewChosen: chosen, colour: colour).run()
+            status = try RadarApp(socketPath: path, settings: settings, headingChosen: heading != nil,
+                                  rangeChosen: rangeKm != nil, colour: colour).run()
         } catch {
             throw CommandError(error.message)
         }
         if status != 0 { throw ExitCode(status) }
     }
 
-    private func printOnce(path: String, settings: RadarSettings, viewChosen: Bool) throws {
+    private func printOnce(path: String, settings: RadarSettings) throws {
         let frame: FeedFrame
         do {
-            frame = try FeedFrameFetcher.fetch(path: path, viewCommand: viewChosen ? settings.viewCommand : nil,
+            frame = try FeedFrameFetcher.fetch(path: path, viewCommand: settings.viewCommand(heading: heading != nil, range: rangeKm != nil),
                                                timeout: timeout)
         } catch {
             throw CommandError(error.message)

@@ -52,6 +52,15 @@ import Testing
             #expect(view.minAltitudeFt == filter.minFt)
             #expect(view.maxAltitudeFt == filter.maxFt)
         }
+        // Options on the command line change only what they name.
+        let settings = RadarSettings(headingDeg: 90, rangeKm: 30)
+        #expect(settings.viewCommand(heading: false, range: false) == nil)
+        var daemon = start
+        daemon.rangeKm = 200
+        let turned = try FeedMessage.apply(commandLine: Array(settings.viewCommand(heading: true, range: false)!.utf8), to: daemon).get()
+        #expect(turned.headingDeg == 90 && turned.rangeKm == 200)
+        let zoomed = try FeedMessage.apply(commandLine: Array(settings.viewCommand(heading: false, range: true)!.utf8), to: daemon).get()
+        #expect(zoomed.headingDeg == 0 && zoomed.rangeKm == 30)
         // Back to "all" clears filters set before.
         var filtered = start
         filtered.minAltitudeFt = 30_000

@@ -15,9 +15,12 @@ public final class RadarApp {
     /// Whether to draw in colour.
     public let colour: Bool
     private var settings: RadarSettings
-    /// Whether the view has been chosen here (options or keys); until then the daemon's own
-    /// view from its greeting is adopted, so `radar` alone shows what the daemon was told.
-    private var viewChosen: Bool
+    /// Whether the heading and the range were given on the command line; the parts not given
+    /// are the daemon's own view from its greeting, so `radar` alone shows what the daemon
+    /// was told, until a key changes the view.
+    private let headingChosen: Bool, rangeChosen: Bool
+    /// Whether a key changed the view; from then on every command names the whole view.
+    private var keyPressed = false
     private let model = SharedModel()
 
     private struct ModelState {
@@ -36,12 +39,13 @@ public final class RadarApp {
     /// How long a refused command's message stays in the status line, seconds.
     static let errorShownFor = 5.0
 
-    /// A radar reading `socketPath`, starting with `settings`; `viewChosen` when the command
-    /// line set the heading or range.
-    public init(socketPath: String, settings: RadarSettings, viewChosen: Bool, colour: Bool) {
+    /// A radar reading `socketPath`, starting with `settings`, of which the command line gave
+    /// the heading (`headingChosen`) and the range (`rangeChosen`).
+    public init(socketPath: String, settings: RadarSettings, headingChosen: Bool, rangeChosen: Bool, colour: Bool) {
         self.socketPath = socketPath
         self.settings = settings
-        self.viewChosen = viewChosen
+        self.headingChosen = headingChosen
+        self.rangeChosen = rangeChosen
         self.colour = colour
         model.state.withLock { $0.model.socketPath = socketPath }
     }
@@ -60,7 +64,9 @@ public final class RadarApp {
         let client = FeedClient(path: socketPath) { [model] event in
             model.state.withLock { state in RadarApp.apply(event, to: &state) }
         }
-        if viewChosen { client.send(viewCommand: settings.viewCommand) }
+        if let command = settings.viewCommand(heading: headingChosen, range: rangeChosen) {
+            client.send(viewCommand: command)
+        }
         client.start()
         defer { client.stop() }
 
@@ -88,9 +94,9 @@ public final class RadarApp {
             }
             let now = Date().timeIntervalSince1970
             let current: RadarModel = model.state.withLock { state in
-                if !viewChosen, let hello = state.hello {
-                    settings.headingDeg = RadarSettings.normalised(hello.headingDeg)
-                    settings.rangeKm = hello.rangeKm
+                if !keyPressed, let hello = state.hello {
+                    if !headingChosen { settings.headingDeg = RadarSettings.normalised(hello.headingDeg) }
+                    if !rangeChosen { settings.rangeKm = hello.rangeKm }
                 }
                 if state.model.serverError != nil, now - state.errorTime > RadarApp.errorShownFor {
                     state.model.serverError = nil
@@ -144,7 +150,7 @@ public final class RadarApp {
         default:
             return .ignored
         }
-        viewChosen = true
+        keyPressed = true
         return .viewChanged
     }
 

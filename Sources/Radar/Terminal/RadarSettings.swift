@@ -45,13 +45,25 @@ public struct RadarSettings: Sendable, Equatable {
     /// The `view` command that asks the daemon for frames drawn with these settings (one line,
     /// without its newline). Headings are rounded to 0.01°, as the feed rounds them.
     public var viewCommand: String {
-        func number(_ value: Double?) -> String {
-            guard let value else { return "null" }
-            let rounded = (value * 100).rounded() / 100
-            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-        }
-        return "{\"type\":\"view\",\"heading_deg\":\(number(headingDeg)),\"range_km\":\(number(rangeKm)),"
-            + "\"min_alt_ft\":\(number(filter.minFt)),\"max_alt_ft\":\(number(filter.maxFt))}"
+        "{\"type\":\"view\",\"heading_deg\":\(RadarSettings.number(headingDeg)),\"range_km\":\(RadarSettings.number(rangeKm)),"
+            + "\"min_alt_ft\":\(RadarSettings.number(filter.minFt)),\"max_alt_ft\":\(RadarSettings.number(filter.maxFt))}"
+    }
+
+    /// A `view` command naming only the heading and/or the range, leaving the rest of the
+    /// daemon's view as it is (for options given on the command line); nil when neither.
+    public func viewCommand(heading: Bool, range: Bool) -> String? {
+        var fields: [String] = []
+        if heading { fields.append("\"heading_deg\":\(RadarSettings.number(headingDeg))") }
+        if range { fields.append("\"range_km\":\(RadarSettings.number(rangeKm))") }
+        guard !fields.isEmpty else { return nil }
+        return "{\"type\":\"view\"," + fields.joined(separator: ",") + "}"
+    }
+
+    /// A number as the feed writes it: at most two decimals, whole numbers without a fraction.
+    static func number(_ value: Double?) -> String {
+        guard let value else { return "null" }
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     /// `degrees` in [0, 360).
