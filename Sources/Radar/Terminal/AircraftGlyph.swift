@@ -10,8 +10,8 @@ public enum AircraftGlyph {
     static let noTrack: Character = "◆"
 
     /// Size class from the feed's `scale` (0.7 to 2): 0 above about 5,000 m (scale < 1),
-    /// 1 down to about 300 m (scale < 1.5 ≈ 4.7 − log10(1600)), 2 below, where an aircraft
-    /// is low enough to be seen and heard.
+    /// 1 down to about 1,600 m or 5,000 ft (scale 1.5 = 4.7 − log10(1585)), 2 below, where
+    /// an aircraft is low enough to be seen and heard.
     public static func size(scale: Double?) -> Int {
         guard let scale else { return 0 }
         return scale >= 1.5 ? 2 : scale >= 1.0 ? 1 : 0
