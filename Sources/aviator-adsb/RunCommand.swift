@@ -74,6 +74,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle.", valueName: "s"))
     var retryInterval: Double = 5
 
+    @OptionGroup var openSky: OpenSkyOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
@@ -143,7 +145,7 @@ struct RunCommand: AsyncParsableCommand {
             let dongle = RTLSDRSource(configuration: configuration, logger: logger)
             droppedBytes = { dongle.droppedBytes }
             services.append(.init(service: SourceSupervisor(
-                dongle: dongle, fallback: nil, noFallback: noFallback,
+                dongle: dongle, fallback: try openSky.source(receiver: receiver?.point, logger: logger), noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
         services.append(.init(service: feed))

@@ -9,7 +9,9 @@ import Testing
     @Test func noDongleFallsBackAndStopsCleanly() throws {
         let daemon = try Daemon(["--retry-interval", "0.2"], environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
         #expect(daemon.waitFor("no RTL-SDR device found"))
-        #expect(daemon.waitFor("running with no aircraft"))
+        #expect(daemon.waitFor("falling back to opensky"))
+        // No --receiver: no box to ask OpenSky for, so nothing leaves the machine.
+        #expect(daemon.waitFor("OpenSky fallback idle: no receiver position"))
         Thread.sleep(forTimeInterval: 0.5)
         let stopped = daemon.stop(signal: SIGTERM)
         #expect(stopped.status == 0)

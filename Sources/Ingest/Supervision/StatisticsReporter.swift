@@ -21,10 +21,11 @@ public struct StatisticsReporter: Service {
 
     /// Reports until cancelled, then reports the totals.
     public func run() async throws {
-        var previous = tracker.counters
+        // Totals count from zero: a fast source may have delivered frames before this starts.
+        let initial = LiveTracker.Counters()
+        var previous = initial
         var previousTime = ContinuousClock.now
         let started = previousTime
-        let initial = previous
         while true {
             do {
                 try await Task.sleep(for: interval)

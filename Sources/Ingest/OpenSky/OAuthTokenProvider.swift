@@ -1,0 +1,150 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Access tokens for OpenSky's authenticated API, by the OAuth2 client-credentials grant.
+///
+/// The token is fetched with a form-encoded POST to the token URL, cached, and fetched again
+/// `refreshMargin` before it expires (or at half its lifetime, for tokens shorter than twice
+/// the margin), so a request never goes out with a token about to lapse. `invalidate()`
+/// drops it when the API refuses it. Neither the secret nor the token appears in any error
+/// text or log line. An actor: the cache is shared state.
+public actor OAuthTokenProvider {
+    /// An OpenSky API client's id and secret.
+    public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+        /// The client id.
+        public let clientID: String
+        /// The client secret; never printed.
+        public let clientSecret: String
+
+        /// Credentials from their parts.
+        public init(clientID: String, clientSecret: String) {
+            self.clientID = clientID
+            self.clientSecret = clientSecret
+        }
+
+        /// Credentials from `OPENSKY_CLIENT_ID` and `OPENSKY_CLIENT_SECRET`: nil when neither
+        /// is set; an error when only one is, or one is empty.
+        public static func fromEnvironment(_ environment: [String: String]) throws -> Credentials? {
+            let id = environment["OPENSKY_CLIENT_ID"], secret = environment["OPENSKY_CLIENT_SECRET"]
+            switch (id, secret) {
+            case (nil, nil):
+                return nil
+            case (let id?, let secret?) where !id.isEmpty && !secret.isEmpty:
+                return Credentials(clientID: id, clientSecret: secret)
+            default:
+                throw OpenSkyError(.credentialsRejected,
+                                   "OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET must both be set (and not empty), or neither")
+            }
+        }
+
+        /// The id only: the secret stays hidden even when the value is printed.
+        public var description: String { "OpenSky client \(clientID) (secret hidden)" }
+    }
+
+    private struct Token {
+        var value: String
+        var refreshAt: ContinuousClock.Instant
+    }
+
+    private let tokenURL: String
+    private let credentials: Credentials
+    private let exchange: HTTPExchange
+    private let refreshMargin: Duration
+    private var cached: Token?
+    /// Tokens fetched so far.
+    public private(set) var fetches = 0
+
+    /// A provider asking `tokenURL` with `credentials` through `client`.
+    public init(tokenURL: String, credentials: Credentials, client: HTTPClient,
+                timeout: Duration = .seconds(15), refreshMargin: Duration = .seconds(60)) {
+        self.tokenURL = tokenURL
+        self.credentials = credentials
+        self.exchange = HTTPExchange(client: client, timeout: timeout)
+        self.refreshMargin = refreshMargin
+    }
+
+    /// A valid access token: the cached one, or a new one when it is missing or due for
+    /// refresh. Throws `OpenSkyError` when the token endpoint fails.
+    public func token() async throws -> String {
+        let now = ContinuousClock.now
+        if let cached, now < cached.refreshAt { return cached.value }
+        let token = try await fetch()
+        cached = token
+        return token.value
+    }
+
+    /// Forgets the cached token (the API refused it); the next call fetches a new one.
+    public func invalidate() {
+        cached = nil
+    }
+
+    private func fetch() async throws -> Token {
+        var request = HTTPClientRequest(url: tokenURL)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: OpenSkyClient.userAgent)
+        let form = Self.formEncoded([
+            ("grant_type", "client_credentials"),
+            ("client_id", credentials.clientID),
+            ("client_secret", credentials.clientSecret),
+        ])
+        request.body = .bytes(ByteBuffer(string: form))
+        let started = ContinuousClock.now
+        let response = try await exchange.perform(request, what: "token request")
+        switch response.status {
+        case 200:
+            break
+        case 400, 401, 403:
+            throw OpenSkyError(.credentialsRejected,
+                               "OpenSky token endpoint refused the client credentials (HTTP \(response.status)): check OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET",
+                               status: response.status)
+        case 429:
+            let wait = RetryPolicy().retryAfter(header: response.headers["x-rate-limit-retry-after-seconds"]
+                                                ?? response.headers["retry-after"])
+            throw OpenSkyError(.rateLimited, "OpenSky token endpoint answered HTTP 429 (too many requests)",
+                               status: 429, retryAfter: wait)
+        case 500...599:
+            throw OpenSkyError(.serverError, "OpenSky token endpoint answered HTTP \(response.status)", status: response.status)
+        default:
+            throw OpenSkyError(.unexpectedStatus, "OpenSky token endpoint answered HTTP \(response.status)", status: response.status)
+        }
+        // The body is parsed but never echoed: it holds the token.
+        guard let reply = try? JSONDecoder().decode(TokenReply.self, from: response.body),
+              !reply.accessToken.isEmpty else {
+            throw OpenSkyError(.malformed, "OpenSky token endpoint sent no usable token (\(response.body.count) bytes)")
+        }
+        fetches += 1
+        // Without a lifetime, assume a short one rather than keeping a token forever.
+        let lifetime = Duration.milliseconds(Int64(min(max(reply.expiresIn ?? 300, 0), 86_400 * 365) * 1000))
+        return Token(value: reply.accessToken, refreshAt: started + Self.refreshDelay(lifetime: lifetime, margin: refreshMargin))
+    }
+
+    /// How long after it was asked for a token of `lifetime` is replaced: `margin` before it
+    /// ends, or at half its life when that comes later (short-lived tokens), so it is never
+    /// used up to its last second and never fetched again at every request.
+    static func refreshDelay(lifetime: Duration, margin: Duration) -> Duration {
+        max(lifetime - margin, lifetime / 2)
+    }
+
+    /// `pairs` as an `application/x-www-form-urlencoded` body.
+    static func formEncoded(_ pairs: [(String, String)]) -> String {
+        // Unreserved characters (RFC 3986) pass as they are; everything else is %-escaped,
+        // which is always valid in a form body.
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~")
+        func escape(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    private struct TokenReply: Decodable {
+        var accessToken: String
+        var expiresIn: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+        }
+    }
+}
