@@ -8,10 +8,10 @@ VENV    := .venv
 .PHONY: help deps build release run test conformance bench samples clean
 
 help:
-	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, dump1090-mutability) when missing"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised build"
-	@echo "make run          the main job: a bundled recording demodulated and decoded, no hardware needed"
+	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
@@ -24,6 +24,9 @@ deps:
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 		echo "installing python3-venv"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-venv; fi
+	@if ! command -v tmux >/dev/null 2>&1; then \
+		echo "installing tmux (the terminal radar's end-to-end test runs under it)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; fi
 	@if ! command -v dump1090-mutability >/dev/null 2>&1; then \
 		echo "installing dump1090-mutability (the reference decoder the tests and benchmarks compare with)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
@@ -35,8 +38,14 @@ build:
 release:
 	$(SWIFT) build -c release
 
+# The main job without hardware: the daemon replays a bundled busy sky in real time and the
+# terminal radar prints what it sees, then the daemon stops.
+RUN_SOCKET := $(shell mktemp -u /tmp/aviator-run-XXXXXX.sock)
 run: release
-	$(RELEASE) demod Samples/busy-airport.cu8 | $(RELEASE) decode --receiver 52.0,4.4 | tail -n 20
+	@$(RELEASE) --replay Samples/busy-airport.cu8 --throttle --loop --receiver 52.3,4.75 \
+		--range-km 30 --socket $(RUN_SOCKET) --log-level warning & pid=$$!; \
+	sleep 3; $(RELEASE) radar --once --socket $(RUN_SOCKET) --size 100x32; status=$$?; \
+	kill -INT $$pid; wait $$pid; exit $$status
 
 # Serially: several suites measure timing (feed frames per interval, reconnects), which a
 # machine busy running every other suite at once would distort.
