@@ -77,6 +77,23 @@ public enum SocketPath {
         case failed(String)
     }
 
+    /// Connects socket `fd` to the Unix socket at `path` (which must fit `sun_path`); the
+    /// result of `connect(2)`, with `errno` set on failure.
+    static func connect(_ fd: Int32, to path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
     /// Tries a connection to `path`.
     static func probe(_ path: String) -> ProbeResult {
         #if os(Linux)
@@ -86,19 +103,7 @@ public enum SocketPath {
         #endif
         guard fd >= 0 else { return .failed(String(cString: strerror(errno))) }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if result == 0 { return .accepted }
+        if connect(fd, to: path) == 0 { return .accepted }
         switch errno {
         // Refused: the file is there but nothing listens. ENOENT: it vanished meanwhile.
         case ECONNREFUSED, ENOENT: return .refused
