@@ -72,23 +72,25 @@ final class BitSlicer {
     /// by another reply has one in every few bits where the other's pulses land. Unlike a
     /// comparison of amplitudes, this works when both replies are clipped at full scale.
     func loudOffChips(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
-                      from firstBit: Int = 0) -> Int {
+                      from firstBit: Int = 0, enough: Int = Int.max) -> Int {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+        let bound = Int64(limit * 10)
         var loud = 0
         for bit in firstBit..<bits.bitCount {
             let kernel = table[bit]
             let s = samples + Int(kernel.offset)
-            let one = bits.bit(bit + 1) == 1
-            var sum: Int32 = 0
-            var weight: Int32 = 0
-            for (w, m) in [(kernel.w0, s[0]), (kernel.w1, s[1]), (kernel.w2, s[2]), (kernel.w3, s[3])] {
-                // Negative weights belong to the second chip, positive to the first.
-                if (one && w < 0) || (!one && w > 0) {
-                    sum += abs(w) * Int32(m) / 10
-                    weight += abs(w)
-                }
+            // Negative weights belong to the second chip, positive ones to the first: keep
+            // the weights of the chip that should be empty, as positive numbers.
+            let sign: Int32 = bits.bit(bit + 1) == 1 ? -1 : 1
+            let w0 = max(0, sign &* kernel.w0), w1 = max(0, sign &* kernel.w1)
+            let w2 = max(0, sign &* kernel.w2), w3 = max(0, sign &* kernel.w3)
+            let weight = Int64(w0 + w1 + w2 + w3)
+            let sum = Int64(w0) * Int64(s[0]) + Int64(w1) * Int64(s[1]) + Int64(w2) * Int64(s[2]) + Int64(w3) * Int64(s[3])
+            // Mean above the limit: sum / weight > limit, i.e. 10 × sum > limit × 10 × weight.
+            if weight > 0, 10 * sum > bound * weight {
+                loud += 1
+                if loud >= enough { break }
             }
-            if weight > 0, Double(sum) * 10 / Double(weight) > limit { loud += 1 }
         }
         return loud
     }

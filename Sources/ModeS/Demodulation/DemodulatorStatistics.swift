@@ -12,6 +12,10 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var correctedFrames: Int = 0
     /// Frames found a second time at a nearby position and not emitted again.
     public var duplicates: Int = 0
+    /// Frames subtracted from the signal because another signal showed in their empty chips.
+    public var cancellations: Int = 0
+    /// Frames found only in what was left after such a subtraction.
+    public var recoveredFromOverlaps: Int = 0
 
     /// A zeroed set of counters.
     public init() {}

@@ -1,0 +1,277 @@
+import Foundation
+
+/// Removes one decoded reply from the IQ signal, so that a weaker reply it overlapped can be
+/// demodulated from what is left.
+///
+/// Two replies that overlap add as complex fields. In magnitudes the stronger one's pulses
+/// bury the weaker one's bits wherever they meet, and the weaker reply is lost. But once the
+/// stronger reply is decoded, everything about it is known except its carrier: the bits fix
+/// which chips carry a pulse, the preamble fixes the timing to a tenth of a sample, and a
+/// transponder's carrier has a constant amplitude and a constant frequency offset (up to tens
+/// of kHz from the receiver's tuning) across a reply. So the reply is modelled as
+/// `a · envelope(n) · e^{iωn}`, `a` and `ω` are estimated from the samples themselves, and
+/// the model is subtracted. The residual's magnitudes then go through the ordinary
+/// demodulator, with every one of its checks.
+///
+/// - The envelope of a sample is the share of its period covered by "on" chips: the same
+///   rectangular-chip model as `ReplyKernels`.
+/// - ω: a first guess from the mean phase step between neighbouring samples inside pulses,
+///   refined by fitting a straight line through the carrier phase of eight stretches of the
+///   reply (the first guess alone is too noisy over a 120 µs reply). Two rounds.
+/// - a: least squares over the reply's samples once the carrier is derotated.
+/// - Samples at full scale (clipped by the receiver) do not follow the model and take no part
+///   in the estimates; their residual is still computed, and is only approximately right.
+///
+/// A class only to own its scratch buffers; one per demodulator, used from its thread.
+final class ReplyCanceller {
+    private let format: SampleFormat
+    private let kernels: ReplyKernels
+    /// The largest window `residual` accepts, in samples.
+    let maximumWindow: Int
+    /// Interleaved I/Q of the window, full scale 1.0.
+    private let iq: UnsafeMutablePointer<Float>
+    /// Whether each sample of the window was clipped (a component at full scale).
+    private let clipped: UnsafeMutablePointer<Bool>
+    /// The reply's envelope per sample of its span (0...1).
+    private let envelope: UnsafeMutablePointer<Float>
+    /// The residual magnitudes, on `MagnitudeConverter`'s scale, padded with zeros so the
+    /// demodulator can read a whole reply span past any start.
+    private let output: UnsafeMutablePointer<UInt16>
+    private let outputCapacity: Int
+
+    /// Stretches of the reply whose carrier phases are fitted with a line.
+    private static let segments = 8
+
+    init(format: SampleFormat, kernels: ReplyKernels, maximumWindow: Int) {
+        self.format = format
+        self.kernels = kernels
+        self.maximumWindow = maximumWindow
+        iq = .allocate(capacity: 2 * maximumWindow)
+        iq.initialize(repeating: 0, count: 2 * maximumWindow)
+        clipped = .allocate(capacity: maximumWindow)
+        clipped.initialize(repeating: false, count: maximumWindow)
+        envelope = .allocate(capacity: kernels.replySpan)
+        envelope.initialize(repeating: 0, count: kernels.replySpan)
+        outputCapacity = maximumWindow + kernels.replySpan + 16
+        output = .allocate(capacity: outputCapacity)
+        output.initialize(repeating: 0, count: outputCapacity)
+    }
+
+    deinit {
+        iq.deallocate()
+        clipped.deallocate()
+        envelope.deallocate()
+        output.deallocate()
+    }
+
+    /// The residual magnitudes of the `count` samples at `raw` (in the stream's format) once
+    /// the reply `bits`, starting at sample `replyStart` of the window with a sub-sample
+    /// offset of `offsetTenths`, is subtracted. The result holds `count` samples followed
+    /// by a reply span of zeros; it stays valid until the next call.
+    func residual(raw: UnsafeRawPointer, count: Int, replyStart: Int, offsetTenths: Int,
+                  bits: ModeSBits) -> UnsafePointer<UInt16> {
+        precondition(count <= maximumWindow, "cancellation window too large")
+        load(raw, count: count)
+        let span = min(kernels.span(bitCount: bits.bitCount), count - replyStart)
+        buildEnvelope(bits, offsetTenths: offsetTenths, span: span)
+        let reply = iq + 2 * replyStart
+        let replyClipped = clipped + replyStart
+        var omega = coarseFrequency(reply, replyClipped, span: span)
+        for _ in 0..<2 { omega += frequencyCorrection(reply, replyClipped, span: span, omega: omega) }
+        let (ar, ai) = amplitude(reply, replyClipped, span: span, omega: omega)
+        // Subtract a·envelope·e^{iωn}, rotating the model's phasor one sample at a time.
+        let (stepS, stepC) = (Float(sin(omega)), Float(cos(omega)))
+        var (s, c): (Float, Float) = (0, 1)
+        for n in 0..<span {
+            let e = envelope[n]
+            reply[2 * n] -= e * (ar * c - ai * s)
+            reply[2 * n + 1] -= e * (ar * s + ai * c)
+            let rotated = c * stepC - s * stepS
+            s = s * stepC + c * stepS
+            c = rotated
+        }
+        let scale = Float(MagnitudeConverter.fullScale)
+        for n in 0..<count {
+            let i = iq[2 * n], q = iq[2 * n + 1]
+            output[n] = MagnitudeConverter.saturate((i * i + q * q).squareRoot() * scale)
+        }
+        (output + count).update(repeating: 0, count: outputCapacity - count)
+        return UnsafePointer(output)
+    }
+
+    /// How many samples in the reply's long gaps are louder than `limit`, counting up to
+    /// `enough`. A long gap is two empty chips in a row (a 1 followed by a 0, and the
+    /// preamble's quiet stretches); a sample well inside one receives nothing from the
+    /// reply's own pulses, however the receiver smears their edges, so a loud one there is
+    /// noise or another signal. Only gaps far enough from a pulse count: a margin of a fifth
+    /// of a sample on each side.
+    func loudGapSamples(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, offsetTenths: Int,
+                        limit: UInt16, enough: Int) -> Int {
+        let chip = kernels.sampleRate.tenthsPerChip
+        let chips = ReplyKernels.preambleChips + 2 * bits.bitCount
+        @inline(__always) func isOn(_ index: Int) -> Bool {
+            if index < ReplyKernels.preambleChips { return ReplyKernels.preamblePulseMask >> UInt32(index) & 1 == 1 }
+            let data = index - ReplyKernels.preambleChips
+            return (bits.bit(data / 2 + 1) == 1) == (data % 2 == 0)
+        }
+        var loud = 0
+        var gapStart: Int?
+        for index in 0...chips {
+            let on = index == chips || isOn(index)
+            if !on {
+                if gapStart == nil { gapStart = index }
+                continue
+            }
+            defer { gapStart = nil }
+            guard let first = gapStart, index - first >= 2 else { continue }
+            let start = offsetTenths + first * chip + 2
+            let end = offsetTenths + index * chip - 2
+            var sample = (start + 9) / 10
+            while 10 * sample + 10 <= end {
+                if samples[sample] > limit {
+                    loud += 1
+                    if loud >= enough { return loud }
+                }
+                sample += 1
+            }
+        }
+        return loud
+    }
+
+    /// Converts the window to normalised floats and marks clipped samples.
+    private func load(_ raw: UnsafeRawPointer, count: Int) {
+        switch format {
+        case .cu8:
+            for n in 0..<count {
+                let i = raw.load(fromByteOffset: 2 * n, as: UInt8.self)
+                let q = raw.load(fromByteOffset: 2 * n + 1, as: UInt8.self)
+                iq[2 * n] = (Float(i) - 127.5) / 127.5
+                iq[2 * n + 1] = (Float(q) - 127.5) / 127.5
+                clipped[n] = i == 0 || i == 255 || q == 0 || q == 255
+            }
+        case .cs16:
+            for n in 0..<count {
+                let i = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * n, as: Int16.self))
+                let q = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * n + 2, as: Int16.self))
+                iq[2 * n] = Float(i) / 32768
+                iq[2 * n + 1] = Float(q) / 32768
+                clipped[n] = abs(Int32(i)) >= 32767 || abs(Int32(q)) >= 32767
+            }
+        case .cf32:
+            for n in 0..<count {
+                let i = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * n, as: UInt32.self)))
+                let q = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * n + 4, as: UInt32.self)))
+                let finite = i.isFinite && q.isFinite
+                iq[2 * n] = finite ? i : 0
+                iq[2 * n + 1] = finite ? q : 0
+                clipped[n] = !finite || abs(i) >= 0.999 || abs(q) >= 0.999
+            }
+        }
+    }
+
+    /// The share of each sample of the reply's span covered by its "on" chips.
+    private func buildEnvelope(_ bits: ModeSBits, offsetTenths: Int, span: Int) {
+        envelope.update(repeating: 0, count: span)
+        let chip = kernels.sampleRate.tenthsPerChip
+        let chips = ReplyKernels.preambleChips + 2 * bits.bitCount
+        for index in 0..<chips {
+            let on: Bool
+            if index < ReplyKernels.preambleChips {
+                on = ReplyKernels.preamblePulseMask >> UInt32(index) & 1 == 1
+            } else {
+                let data = index - ReplyKernels.preambleChips
+                on = (bits.bit(data / 2 + 1) == 1) == (data % 2 == 0)
+            }
+            guard on else { continue }
+            let start = offsetTenths + index * chip
+            let end = start + chip
+            var sample = start / 10
+            while sample < span, 10 * sample < end {
+                let overlap = min(10 * sample + 10, end) - max(10 * sample, start)
+                if overlap > 0 { envelope[sample] += Float(overlap) / 10 }
+                sample += 1
+            }
+        }
+    }
+
+    /// The carrier's phase step per sample, from neighbouring samples that both lie inside
+    /// pulses: r(n)·conj(r(n−1)) has the phase ω whatever the carrier's own phase.
+    private func coarseFrequency(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+                                 span: Int) -> Double {
+        var re: Float = 0, im: Float = 0
+        for n in 1..<span where !replyClipped[n] && !replyClipped[n - 1] {
+            let w = envelope[n] * envelope[n - 1]
+            guard w > 0.5 else { continue }
+            let (i1, q1, i0, q0) = (reply[2 * n], reply[2 * n + 1], reply[2 * n - 2], reply[2 * n - 1])
+            re += w * (i1 * i0 + q1 * q0)
+            im += w * (q1 * i0 - i1 * q0)
+        }
+        return re == 0 && im == 0 ? 0 : Double(atan2f(im, re))
+    }
+
+    /// How much to add to `omega`: the slope of a weighted straight line through the
+    /// carrier phases of `segments` stretches of the reply, once derotated by `omega`.
+    private func frequencyCorrection(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+                                     span: Int, omega: Double) -> Double {
+        let length = span / Self.segments
+        guard length > 0 else { return 0 }
+        let (stepS, stepC) = (sin(-omega), cos(-omega))
+        var (s, c) = (0.0, 1.0)
+        var previous: Double?
+        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
+        for segment in 0..<Self.segments {
+            var re = 0.0, im = 0.0
+            for n in (segment * length)..<((segment + 1) * length) {
+                let e = Double(envelope[n])
+                if e > 0, !replyClipped[n] {
+                    let i = Double(reply[2 * n]), q = Double(reply[2 * n + 1])
+                    re += e * (i * c - q * s)
+                    im += e * (i * s + q * c)
+                }
+                let rotated = c * stepC - s * stepS
+                s = s * stepC + c * stepS
+                c = rotated
+            }
+            let weight = (re * re + im * im).squareRoot()
+            guard weight > 0 else { continue }
+            var angle = atan2(im, re)
+            // Unwrap against the previous stretch: the remaining error of ω moves the phase
+            // by well under π from one stretch to the next.
+            if let previous {
+                while angle - previous > .pi { angle -= 2 * .pi }
+                while angle - previous < -.pi { angle += 2 * .pi }
+            }
+            previous = angle
+            // Weighted least squares of phase against the stretch's centre sample.
+            let x = (Double(segment) + 0.5) * Double(length)
+            sw += weight; sx += weight * x; sy += weight * angle
+            sxx += weight * x * x; sxy += weight * x * angle
+        }
+        let denominator = sw * sxx - sx * sx
+        guard denominator > 0 else { return 0 }
+        return (sw * sxy - sx * sy) / denominator
+    }
+
+    /// The complex amplitude `a` minimising Σ |r(n) − a·envelope(n)·e^{iωn}|² over the
+    /// reply's unclipped samples.
+    private func amplitude(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+                           span: Int, omega: Double) -> (Float, Float) {
+        var re: Float = 0, im: Float = 0, energy: Float = 0
+        let (stepS, stepC) = (Float(sin(-omega)), Float(cos(-omega)))
+        var (s, c): (Float, Float) = (0, 1)
+        for n in 0..<span {
+            let e = envelope[n]
+            if e > 0, !replyClipped[n] {
+                let i = reply[2 * n], q = reply[2 * n + 1]
+                re += e * (i * c - q * s)
+                im += e * (i * s + q * c)
+                energy += e * e
+            }
+            let rotated = c * stepC - s * stepS
+            s = s * stepC + c * stepS
+            c = rotated
+        }
+        guard energy > 0 else { return (0, 0) }
+        return (re / energy, im / energy)
+    }
+}
