@@ -11,6 +11,9 @@ struct TestSignal {
         var start: Double
         /// Pulse amplitude in cu8 LSB (full scale 127.5).
         var amplitude: Double
+        /// Carrier offset from the tuned frequency, Hz: transponders differ by tens of kHz,
+        /// which is what lets overlapping replies be told apart by their carriers.
+        var frequencyOffset: Double = 0
     }
 
     var sampleRate: SampleRate
@@ -55,8 +58,9 @@ struct TestSignal {
                     if t >= 0, index < chips.count, chips[index] { on += 1 }
                 }
                 let envelope = burst.amplitude * on / Double(steps)
-                iq[2 * sample] += envelope * cos(phase)
-                iq[2 * sample + 1] += envelope * sin(phase)
+                let carrier = phase + 2 * Double.pi * burst.frequencyOffset * Double(sample) / Double(sampleRate.hertz)
+                iq[2 * sample] += envelope * cos(carrier)
+                iq[2 * sample + 1] += envelope * sin(carrier)
             }
         }
         return iq
@@ -96,8 +100,9 @@ struct TestSignal {
 
 /// Runs a whole byte stream through a fresh demodulator in blocks of the given sizes
 /// (cycled), returning every frame.
-func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20]) -> (frames: [Frame], leftover: Int) {
-    let demodulator = StreamingDemodulator(format: format, sampleRate: rate)
+func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20],
+                options: StreamingDemodulator.Options = .init()) -> (frames: [Frame], leftover: Int) {
+    let demodulator = StreamingDemodulator(format: format, sampleRate: rate, options: options)
     var frames = [Frame]()
     bytes.withUnsafeBytes { raw in
         var offset = 0
