@@ -93,6 +93,53 @@ import Testing
     }
 }
 
+@Suite struct ReplyCancellationTests {
+    /// A strong reply with two replies a third as strong (10 dB weaker, on other carrier
+    /// offsets): one starting 60 µs before it, one starting 70 µs into it. Each is half
+    /// buried under the strong one's pulses; they do not overlap each other.
+    func buriedReplies(format: SampleFormat) -> (bytes: [UInt8], strong: ModeSBits, before: ModeSBits, inside: ModeSBits) {
+        let rate = SampleRate.twoPointFourMega
+        let signal = TestSignal(sampleRate: rate, sampleCount: 20_000, seed: 11)
+        let strong = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let before = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let inside = TestSignal.extendedSquitter(address: 0xA1B2C3, payload: 0x99_1234_5678_9ABC)
+        let bursts: [TestSignal.Burst] = [
+            .init(bits: before, start: 8000 - 60e-6 * 2.4e6 + 0.3, amplitude: 25, frequencyOffset: -35_000),
+            .init(bits: strong, start: 8000, amplitude: 75, frequencyOffset: 12_000),
+            .init(bits: inside, start: 8000 + 70e-6 * 2.4e6 + 0.6, amplitude: 25, frequencyOffset: 41_000),
+        ]
+        return (signal.bytes(bursts, format: format), strong, before, inside)
+    }
+
+    @Test(arguments: SampleFormat.allCases)
+    func repliesBuriedUnderAStrongerOneAreRecoveredInTimeOrder(format: SampleFormat) {
+        let (bytes, strong, before, inside) = buriedReplies(format: format)
+        var options = StreamingDemodulator.Options()
+        options.cancelOverlaps = true
+        let frames = demodulate(bytes, format: format, rate: .twoPointFourMega, options: options).frames
+        #expect(frames.map(\.bits) == [before, strong, inside])
+        #expect(frames.map(\.timestamp) == frames.map(\.timestamp).sorted())
+    }
+
+    @Test func withoutCancellationTheBuriedRepliesAreLost() {
+        let (bytes, strong, _, _) = buriedReplies(format: .cu8)
+        let frames = demodulate(bytes, format: .cu8, rate: .twoPointFourMega).frames
+        #expect(frames.map(\.bits) == [strong])
+    }
+
+    @Test func cancellationGivesTheSameFramesWhateverTheBlockSizes() {
+        let (bytes, _, _, _) = buriedReplies(format: .cu8)
+        var options = StreamingDemodulator.Options()
+        options.cancelOverlaps = true
+        let whole = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, options: options).frames
+        #expect(whole.count == 3)
+        for sizes in [[1], [7, 4096, 3], [333, 20_001], [65_537]] {
+            let pieces = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, blockSizes: sizes, options: options).frames
+            #expect(pieces == whole, "block sizes \(sizes)")
+        }
+    }
+}
+
 @Suite struct SampleFormatAndRateTests {
     @Test func formatsParseByNameAndExtension() {
         #expect(SampleFormat(name: "cu8") == .cu8)

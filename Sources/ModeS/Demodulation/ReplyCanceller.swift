@@ -34,6 +34,8 @@ final class ReplyCanceller {
     private let clipped: UnsafeMutablePointer<Bool>
     /// The reply's envelope per sample of its span (0...1).
     private let envelope: UnsafeMutablePointer<Float>
+    /// The reply's samples with its carrier's rotation removed.
+    private let derotated: UnsafeMutablePointer<Float>
     /// The residual magnitudes, on `MagnitudeConverter`'s scale, padded with zeros so the
     /// demodulator can read a whole reply span past any start.
     private let output: UnsafeMutablePointer<UInt16>
@@ -50,8 +52,10 @@ final class ReplyCanceller {
         iq.initialize(repeating: 0, count: 2 * maximumWindow)
         clipped = .allocate(capacity: maximumWindow)
         clipped.initialize(repeating: false, count: maximumWindow)
-        envelope = .allocate(capacity: kernels.replySpan)
-        envelope.initialize(repeating: 0, count: kernels.replySpan)
+        envelope = .allocate(capacity: kernels.replySpan + 2)
+        envelope.initialize(repeating: 0, count: kernels.replySpan + 2)
+        derotated = .allocate(capacity: 2 * kernels.replySpan + 4)
+        derotated.initialize(repeating: 0, count: 2 * kernels.replySpan + 4)
         outputCapacity = maximumWindow + kernels.replySpan + 16
         output = .allocate(capacity: outputCapacity)
         output.initialize(repeating: 0, count: outputCapacity)
@@ -61,6 +65,7 @@ final class ReplyCanceller {
         iq.deallocate()
         clipped.deallocate()
         envelope.deallocate()
+        derotated.deallocate()
         output.deallocate()
     }
 
@@ -72,13 +77,33 @@ final class ReplyCanceller {
                   bits: ModeSBits) -> UnsafePointer<UInt16> {
         precondition(count <= maximumWindow, "cancellation window too large")
         load(raw, count: count)
-        let span = min(kernels.span(bitCount: bits.bitCount), count - replyStart)
-        buildEnvelope(bits, offsetTenths: offsetTenths, span: span)
-        let reply = iq + 2 * replyStart
-        let replyClipped = clipped + replyStart
+        // The model starts one sample early (when there is one) so that it can move
+        // earlier as well as later: see the timing search below.
+        let lead = min(1, replyStart)
+        let base = replyStart - lead
+        let span = min(kernels.span(bitCount: bits.bitCount) + lead + 1, count - base)
+        let nominal = 10 * lead + offsetTenths
+        buildEnvelope(bits, originTenths: nominal, span: span)
+        let reply = iq + 2 * base
+        let replyClipped = clipped + base
         var omega = coarseFrequency(reply, replyClipped, span: span)
         for _ in 0..<2 { omega += frequencyCorrection(reply, replyClipped, span: span, omega: omega) }
-        let (ar, ai) = amplitude(reply, replyClipped, span: span, omega: omega)
+        // The preamble fixes the start only to about a fifth of a sample, and a model off
+        // by that much leaves a fifth of the reply at every pulse edge: enough to bury a
+        // reply 10 dB weaker again. So the start is searched in tenths of a sample around
+        // the decoded one, keeping the one the model fits best (the least-squares fit's
+        // explained energy |Σ e·y|² / Σ e², with y the derotated samples).
+        derotate(reply, span: span, omega: omega)
+        var best = (origin: nominal, fit: -Float.infinity)
+        for delta in -4...4 where nominal + delta >= 0 {
+            buildEnvelope(bits, originTenths: nominal + delta, span: span)
+            let (re, im, energy) = projection(replyClipped, span: span)
+            let fit = energy > 0 ? (re * re + im * im) / energy : 0
+            if fit > best.fit { best = (nominal + delta, fit) }
+        }
+        buildEnvelope(bits, originTenths: best.origin, span: span)
+        let (re, im, energy) = projection(replyClipped, span: span)
+        let (ar, ai) = energy > 0 ? (re / energy, im / energy) : (0, 0)
         // Subtract a·envelope·e^{iωn}, rotating the model's phasor one sample at a time.
         let (stepS, stepC) = (Float(sin(omega)), Float(cos(omega)))
         var (s, c): (Float, Float) = (0, 1)
@@ -170,7 +195,7 @@ final class ReplyCanceller {
     }
 
     /// The share of each sample of the reply's span covered by its "on" chips.
-    private func buildEnvelope(_ bits: ModeSBits, offsetTenths: Int, span: Int) {
+    private func buildEnvelope(_ bits: ModeSBits, originTenths: Int, span: Int) {
         envelope.update(repeating: 0, count: span)
         let chip = kernels.sampleRate.tenthsPerChip
         let chips = ReplyKernels.preambleChips + 2 * bits.bitCount
@@ -183,7 +208,7 @@ final class ReplyCanceller {
                 on = (bits.bit(data / 2 + 1) == 1) == (data % 2 == 0)
             }
             guard on else { continue }
-            let start = offsetTenths + index * chip
+            let start = originTenths + index * chip
             let end = start + chip
             var sample = start / 10
             while sample < span, 10 * sample < end {
@@ -252,26 +277,30 @@ final class ReplyCanceller {
         return (sw * sxy - sx * sy) / denominator
     }
 
-    /// The complex amplitude `a` minimising Σ |r(n) − a·envelope(n)·e^{iωn}|² over the
-    /// reply's unclipped samples.
-    private func amplitude(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
-                           span: Int, omega: Double) -> (Float, Float) {
-        var re: Float = 0, im: Float = 0, energy: Float = 0
+    /// Writes the reply's samples with the carrier rotation e^{−iωn} removed to `derotated`.
+    private func derotate(_ reply: UnsafeMutablePointer<Float>, span: Int, omega: Double) {
         let (stepS, stepC) = (Float(sin(-omega)), Float(cos(-omega)))
         var (s, c): (Float, Float) = (0, 1)
         for n in 0..<span {
-            let e = envelope[n]
-            if e > 0, !replyClipped[n] {
-                let i = reply[2 * n], q = reply[2 * n + 1]
-                re += e * (i * c - q * s)
-                im += e * (i * s + q * c)
-                energy += e * e
-            }
+            let i = reply[2 * n], q = reply[2 * n + 1]
+            derotated[2 * n] = i * c - q * s
+            derotated[2 * n + 1] = i * s + q * c
             let rotated = c * stepC - s * stepS
             s = s * stepC + c * stepS
             c = rotated
         }
-        guard energy > 0 else { return (0, 0) }
-        return (re / energy, im / energy)
+    }
+
+    /// Σ envelope·y (complex) and Σ envelope² over the unclipped samples: the least-squares
+    /// amplitude is their ratio.
+    private func projection(_ replyClipped: UnsafeMutablePointer<Bool>, span: Int) -> (Float, Float, Float) {
+        var re: Float = 0, im: Float = 0, energy: Float = 0
+        for n in 0..<span where !replyClipped[n] {
+            let e = envelope[n]
+            re += e * derotated[2 * n]
+            im += e * derotated[2 * n + 1]
+            energy += e * e
+        }
+        return (re, im, energy)
     }
 }
