@@ -38,7 +38,6 @@ struct DemodCommand: ParsableCommand {
     @Flag(name: .customLong("cancel-overlaps"),
           help: "Subtract each frame that overlaps another signal and look for the reply beneath it: more frames in a busy sky, for about a third more CPU time.")
     var cancelOverlaps = false
-    @Option(help: .hidden) var residualQuiet: Int32?
 
     /// The demodulator options after the hidden tuning knobs.
     var demodulatorOptions: StreamingDemodulator.Options {
@@ -55,7 +54,6 @@ struct DemodCommand: ParsableCommand {
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }
         if cancelOverlaps { options.cancelOverlaps = true }
-        if let residualQuiet { options.residualQuietSixteenths = residualQuiet }
         return options
     }
 

@@ -86,6 +86,9 @@ struct PreambleDetector {
     /// strong. With 14 quiet samples, noise alone rarely trips a limit of a quarter.
     var maximumQuietToPulseSixteenths: Int32 = 8
 
+    /// How many magnitudes from a start `phases` reads.
+    static let samplesRead = 24
+
     /// The phases whose preamble score clears the threshold for noise `floor`, best first.
     @inline(__always)
     func phases(at samples: UnsafePointer<UInt16>, floor: UInt32) -> Phases {

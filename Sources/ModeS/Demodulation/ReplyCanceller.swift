@@ -69,23 +69,25 @@ final class ReplyCanceller {
         output.deallocate()
     }
 
-    /// The residual magnitudes of the `count` samples at `raw` (in the stream's format) once
-    /// the reply `bits`, starting at sample `replyStart` of the window with a sub-sample
-    /// offset of `offsetTenths`, is subtracted. The result holds `count` samples followed
-    /// by a reply span of zeros; it stays valid until the next call.
-    func residual(raw: UnsafeRawPointer, count: Int, replyStart: Int, offsetTenths: Int,
-                  bits: ModeSBits) -> UnsafePointer<UInt16> {
+    /// The residual magnitudes of a window of `count` samples once the reply `bits`,
+    /// starting at sample `replyStart` of the window with a sub-sample offset of
+    /// `offsetTenths`, is subtracted. `raw` holds the window's samples in the stream's
+    /// format, `magnitudes` their magnitudes (outside the reply they are the residual). The
+    /// result holds `count` samples followed by a reply span of zeros; it stays valid until
+    /// the next call.
+    func residual(raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, count: Int, replyStart: Int,
+                  offsetTenths: Int, bits: ModeSBits) -> UnsafePointer<UInt16> {
         precondition(count <= maximumWindow, "cancellation window too large")
-        load(raw, count: count)
         // The model starts one sample early (when there is one) so that it can move
         // earlier as well as later: see the timing search below.
         let lead = min(1, replyStart)
         let base = replyStart - lead
         let span = min(kernels.span(bitCount: bits.bitCount) + lead + 1, count - base)
+        load(raw + base * format.bytesPerSample, count: span)
         let nominal = 10 * lead + offsetTenths
         buildEnvelope(bits, originTenths: nominal, span: span)
-        let reply = iq + 2 * base
-        let replyClipped = clipped + base
+        let reply = iq
+        let replyClipped = clipped
         var omega = coarseFrequency(reply, replyClipped, span: span)
         for _ in 0..<2 { omega += frequencyCorrection(reply, replyClipped, span: span, omega: omega) }
         // The preamble fixes the start only to about a fifth of a sample, and a model off
@@ -94,13 +96,19 @@ final class ReplyCanceller {
         // the decoded one, keeping the one the model fits best (the least-squares fit's
         // explained energy |Σ e·y|² / Σ e², with y the derotated samples).
         derotate(reply, span: span, omega: omega)
+        // Steps of two tenths first, then one tenth either side of the best.
         var best = (origin: nominal, fit: -Float.infinity)
-        for delta in -4...4 where nominal + delta >= 0 {
-            buildEnvelope(bits, originTenths: nominal + delta, span: span)
+        func tryOrigin(_ origin: Int) {
+            guard origin >= 0 else { return }
+            buildEnvelope(bits, originTenths: origin, span: span)
             let (re, im, energy) = projection(replyClipped, span: span)
             let fit = energy > 0 ? (re * re + im * im) / energy : 0
-            if fit > best.fit { best = (nominal + delta, fit) }
+            if fit > best.fit { best = (origin, fit) }
         }
+        for delta in stride(from: -4, through: 4, by: 2) { tryOrigin(nominal + delta) }
+        let coarse = best.origin
+        tryOrigin(coarse - 1)
+        tryOrigin(coarse + 1)
         buildEnvelope(bits, originTenths: best.origin, span: span)
         let (re, im, energy) = projection(replyClipped, span: span)
         let (ar, ai) = energy > 0 ? (re / energy, im / energy) : (0, 0)
@@ -115,52 +123,14 @@ final class ReplyCanceller {
             s = s * stepC + c * stepS
             c = rotated
         }
+        output.update(from: magnitudes, count: count)
         let scale = Float(MagnitudeConverter.fullScale)
-        for n in 0..<count {
+        for n in 0..<span {
             let i = iq[2 * n], q = iq[2 * n + 1]
-            output[n] = MagnitudeConverter.saturate((i * i + q * q).squareRoot() * scale)
+            output[base + n] = MagnitudeConverter.saturate((i * i + q * q).squareRoot() * scale)
         }
         (output + count).update(repeating: 0, count: outputCapacity - count)
         return UnsafePointer(output)
-    }
-
-    /// How many samples in the reply's long gaps are louder than `limit`, counting up to
-    /// `enough`. A long gap is two empty chips in a row (a 1 followed by a 0, and the
-    /// preamble's quiet stretches); a sample well inside one receives nothing from the
-    /// reply's own pulses, however the receiver smears their edges, so a loud one there is
-    /// noise or another signal. Only gaps far enough from a pulse count: a margin of a fifth
-    /// of a sample on each side.
-    func loudGapSamples(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, offsetTenths: Int,
-                        limit: UInt16, enough: Int) -> Int {
-        let chip = kernels.sampleRate.tenthsPerChip
-        let chips = ReplyKernels.preambleChips + 2 * bits.bitCount
-        @inline(__always) func isOn(_ index: Int) -> Bool {
-            if index < ReplyKernels.preambleChips { return ReplyKernels.preamblePulseMask >> UInt32(index) & 1 == 1 }
-            let data = index - ReplyKernels.preambleChips
-            return (bits.bit(data / 2 + 1) == 1) == (data % 2 == 0)
-        }
-        var loud = 0
-        var gapStart: Int?
-        for index in 0...chips {
-            let on = index == chips || isOn(index)
-            if !on {
-                if gapStart == nil { gapStart = index }
-                continue
-            }
-            defer { gapStart = nil }
-            guard let first = gapStart, index - first >= 2 else { continue }
-            let start = offsetTenths + first * chip + 2
-            let end = offsetTenths + index * chip - 2
-            var sample = (start + 9) / 10
-            while 10 * sample + 10 <= end {
-                if samples[sample] > limit {
-                    loud += 1
-                    if loud >= enough { return loud }
-                }
-                sample += 1
-            }
-        }
-        return loud
     }
 
     /// Converts the window to normalised floats and marks clipped samples.
@@ -194,28 +164,26 @@ final class ReplyCanceller {
         }
     }
 
-    /// The share of each sample of the reply's span covered by its "on" chips.
+    /// The share of each sample of the reply's span covered by its "on" chips, for a reply
+    /// whose first chip starts `originTenths` tenths of a sample into the span.
     private func buildEnvelope(_ bits: ModeSBits, originTenths: Int, span: Int) {
         envelope.update(repeating: 0, count: span)
         let chip = kernels.sampleRate.tenthsPerChip
-        let chips = ReplyKernels.preambleChips + 2 * bits.bitCount
-        for index in 0..<chips {
-            let on: Bool
-            if index < ReplyKernels.preambleChips {
-                on = ReplyKernels.preamblePulseMask >> UInt32(index) & 1 == 1
-            } else {
-                let data = index - ReplyKernels.preambleChips
-                on = (bits.bit(data / 2 + 1) == 1) == (data % 2 == 0)
-            }
-            guard on else { continue }
+        @inline(__always) func addChip(_ index: Int) {
             let start = originTenths + index * chip
             let end = start + chip
             var sample = start / 10
             while sample < span, 10 * sample < end {
                 let overlap = min(10 * sample + 10, end) - max(10 * sample, start)
-                if overlap > 0 { envelope[sample] += Float(overlap) / 10 }
+                envelope[sample] += Float(overlap) * 0.1
                 sample += 1
             }
+        }
+        // The preamble's pulses: chips 0, 2, 7 and 9.
+        addChip(0); addChip(2); addChip(7); addChip(9)
+        // Each bit has exactly one pulse: in its first chip for a 1, its second for a 0.
+        for bit in 0..<bits.bitCount {
+            addChip(ReplyKernels.preambleChips + 2 * bit + (bits.bit(bit + 1) == 1 ? 0 : 1))
         }
     }
 

@@ -54,10 +54,6 @@ public final class StreamingDemodulator {
         /// `ReplyCanceller`). Off by default: on a busy sky it recovers about 2.3% more
         /// frames with no false one, but costs about a third more CPU time there.
         public var cancelOverlaps = false
-        /// `quietToPulseSixteenths` for preambles in such a residual. A buried reply's
-        /// preamble is clean there, while the other reply's Manchester data, which passes
-        /// the gate at most starts, lifts the quiet chips to about a third of its pulses.
-        public var residualQuietSixteenths: Int32 = 5
 
         /// The default options.
         public init() {}
@@ -75,8 +71,6 @@ public final class StreamingDemodulator {
     private let converter: MagnitudeConverter
     private let kernels: ReplyKernels
     private let detector: PreambleDetector
-    /// The same with quiet chips held to `residualQuietSixteenths`, for residuals.
-    private let residualDetector: PreambleDetector
     private let slicer: BitSlicer
     private var noise = NoiseFloorEstimator()
     private var validator: FrameValidator
@@ -99,6 +93,9 @@ public final class StreamingDemodulator {
     private var pending = PendingFrames()
     /// Recently accepted frames, to drop the same reply found again nearby.
     private var recent = RecentFrames()
+    /// Recent starts whose preamble passed but whose bits did not: where a reply buried by
+    /// a later, stronger frame began (see `searchWithout`).
+    private var failedStarts = RecentStarts()
     /// |score| of each bit of the reply being examined.
     private let confidence: UnsafeMutablePointer<Int32>
     private let repairGate: RepairGate
@@ -136,8 +133,6 @@ public final class StreamingDemodulator {
         detector.minimumPulseToFloorSixteenths = options.preambleSixteenths
         detector.maximumQuietToPulseSixteenths = options.quietToPulseSixteenths
         self.detector = detector
-        detector.maximumQuietToPulseSixteenths = min(options.quietToPulseSixteenths, options.residualQuietSixteenths)
-        self.residualDetector = detector
         self.slicer = BitSlicer(kernels: kernels)
         self.validator = FrameValidator(allowTwoBitCorrection: options.allowTwoBitCorrection)
         // The kept tail is at most the lookback, one noise window (positions waiting for
@@ -313,13 +308,7 @@ public final class StreamingDemodulator {
     private func examine(_ samples: UnsafePointer<UInt16>, at position: Int, floor: UInt32,
                          inResidual: Bool) -> Int? {
         statistics.candidates += 1
-        // (Not a conditional expression: that would copy a detector, arrays and all.)
-        let phases: PreambleDetector.Phases
-        if inResidual {
-            phases = residualDetector.phases(at: samples, floor: floor)
-        } else {
-            phases = detector.phases(at: samples, floor: floor)
-        }
+        let phases = detector.phases(at: samples, floor: floor)
         // A further phase is worth slicing only when its preamble fits nearly as well as
         // the best one (within a quarter); otherwise it is just the same noise again.
         var tries = 1
@@ -407,6 +396,7 @@ public final class StreamingDemodulator {
             found = validated
             return phase
         }
+        if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return nil
     }
 
@@ -473,7 +463,7 @@ public final class StreamingDemodulator {
         // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
         let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
         insideGateThreshold = Int32(min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
-        if options.cancelOverlaps, showsAnotherSignal(bits, samples, phase: phase, floor: floor, level: level,
+        if options.cancelOverlaps, showsAnotherSignal(bits, samples, floor: floor, level: level,
                                                             before: position - bufferStart) {
             searchWithout(bits, at: position, phase: phase, floor: floor)
         }
@@ -481,21 +471,20 @@ public final class StreamingDemodulator {
         return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
     }
 
-    /// Whether another signal worth looking for overlaps the frame at `samples`: a sample
+    /// Whether another reply runs on past either end of the frame at `samples`: a sample
     /// louder than the limit among the 12 (5 µs) right before its first pulse or right
-    /// after its last chip (a reply running on past one of its ends), or three in its long
-    /// gaps (see `ReplyCanceller.loudGapSamples`). The limit is a fifth of the frame's
-    /// level above the floor (a reply 14 dB weaker) and at least 1.5 floors above it (a
-    /// reply that could be demodulated on its own); noise alone seldom gets there.
-    /// `before`: how many samples precede `samples` in the buffer.
-    private func showsAnotherSignal(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int,
-                                    floor: UInt32, level: Double, before: Int) -> Bool {
+    /// after its last chip. The limit is a fifth of the frame's level above the floor (a
+    /// reply 14 dB weaker) and at least 1.5 floors above it (a reply that could be
+    /// demodulated on its own); noise alone seldom gets there. (A reply wholly inside a
+    /// longer frame is rare enough that looking for one, in the frame's long gaps, cost more
+    /// than it found.) `before`: how many samples precede `samples` in the buffer.
+    private func showsAnotherSignal(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, floor: UInt32,
+                                    level: Double, before: Int) -> Bool {
         let limit = UInt16(min(65535, Double(floor) + max(1.5 * Double(floor), level / 5)))
         let span = kernels.span(bitCount: bits.bitCount)
         for index in -min(12, before)..<0 where samples[index] > limit { return true }
         for index in span..<(span + 12) where samples[index] > limit { return true }
-        return canceller.loudGapSamples(bits, samples, offsetTenths: kernels.phaseOffsets[phase], limit: limit,
-                                        enough: 3) >= 3
+        return false
     }
 
     /// Subtracts the frame `bits` found at `position` from the IQ samples and searches the
@@ -505,6 +494,7 @@ public final class StreamingDemodulator {
         let windowStart = max(position - lookback, bufferStart)
         let windowEnd = min(position + span + kernels.replySpan, bufferStart + filled + lookahead)
         let residual = canceller.residual(raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
+                                          magnitudes: magnitudes + (windowStart - bufferStart),
                                           count: windowEnd - windowStart, replyStart: position - windowStart,
                                           offsetTenths: kernels.phaseOffsets[phase], bits: bits)
         statistics.cancellations += 1
@@ -515,8 +505,15 @@ public final class StreamingDemodulator {
         // length from the others: slicing every start that passes would cost more than
         // the whole search of the stream around it.
         var best = BestStarts()
+        // Up to a preamble before the frame the residual is the stream itself, whose
+        // preambles were scored already: only the starts that passed and then failed are
+        // worth another try. From there on the residual is searched afresh.
+        let fresh = max(windowStart, position - 1 - PreambleDetector.samplesRead)
+        failedStarts.forEach(from: windowStart, before: fresh) { start, score in
+            best.offer(start, score: score, separation: kernels.preambleSpan)
+        }
         let last = min(position + span, windowEnd - kernels.replySpan)
-        var start = windowStart
+        var start = fresh
         while start < last {
             let samples = residual + (start - windowStart)
             if start + 8 <= last, !anyOfEightPass(samples, threshold: threshold) {
@@ -525,7 +522,7 @@ public final class StreamingDemodulator {
             }
             defer { start += 1 }
             guard start != position, gatePasses(samples, threshold: threshold) else { continue }
-            let phases = residualDetector.phases(at: samples, floor: floor)
+            let phases = detector.phases(at: samples, floor: floor)
             if phases.count > 0 { best.offer(start, score: phases.score(0), separation: kernels.preambleSpan) }
         }
         for rank in 0..<best.count {
