@@ -32,6 +32,7 @@ struct DemodCommand: ParsableCommand {
     @Option(help: .hidden) var repairRank: Int?
     @Flag(help: .hidden) var skipWholeFrames = false
     @Flag(help: .hidden) var noTwoBitRepair = false
+    @Flag(help: .hidden) var noThreeBitRepair = false
     @Flag(help: .hidden) var noFeedback = false
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
@@ -50,6 +51,7 @@ struct DemodCommand: ParsableCommand {
         if let repairRank { options.repairRankLimit = repairRank }
         if skipWholeFrames { options.searchInsideFrames = false }
         if noTwoBitRepair { options.allowTwoBitCorrection = false }
+        if noThreeBitRepair { options.threeBitRepairs = false }
         if noFeedback { options.feedbackRetry = false }
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }

@@ -31,6 +31,15 @@ struct RepairGate {
     let knownAddressRankLimit: Int
     let allowTwoBits: Bool
     private let longTable = SyndromeTable(messageBits: 112, maxErrors: 2)
+    /// The syndrome of a lone error at each bit of a long reply (index = bit number).
+    private let singleSyndromes: [UInt32] = (0...112).map { number in
+        guard number > 0 else { return 0 }
+        var bits = ModeSBits(bitCount: 112)
+        bits.flipBit(number)
+        return CRC.syndrome(of: bits)
+    }
+    /// How many of the least confident bits a three-bit repair may start from.
+    static let threeBitCandidates = 10
 
     init(rankLimit: Int, knownAddressRankLimit: Int, allowTwoBits: Bool) {
         self.rankLimit = rankLimit
@@ -105,6 +114,61 @@ struct RepairGate {
               rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { return .reject }
         repaired.flipBit(Int(fix.second))
         return .admitIfKnown(UInt32(repaired.field(9, 32)))
+    }
+
+    /// A three-bit repair of a DF17/18 whose syndrome no one- or two-bit repair explains,
+    /// or nil. Tried only for replies whose address (as demodulated) is already confirmed,
+    /// and never believed for a new one: three flips among 112 bits reach so many
+    /// syndromes that only the known address, and bits that were all among the least
+    /// confident, keep it honest. One of the three must be among the `threeBitCandidates`
+    /// least confident bits, the other two among the `knownAddressRankLimit` least
+    /// confident; and the repair must be the only one that fits (two different ones mean
+    /// the noise, not the reply, is being fitted). Returns the repaired bits.
+    func threeBitRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> ModeSBits? {
+        let count = bits.bitCount
+        guard count == 112 else { return nil }
+        let syndrome = CRC.syndrome(of: bits)
+        // The least confident bits outside the downlink format, in order.
+        var order = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var found: (Int, Int, Int)?
+        return withUnsafeMutableBytes(of: &order) { orderBytes -> ModeSBits? in
+            let weakest = orderBytes.bindMemory(to: Int.self)
+            var taken = 0
+            for number in 6...count {
+                let score = confidence[number - 1]
+                // Insertion into a short sorted list.
+                var slot = min(taken, Self.threeBitCandidates)
+                while slot > 0, confidence[weakest[slot - 1] - 1] > score {
+                    if slot < Self.threeBitCandidates { weakest[slot] = weakest[slot - 1] }
+                    slot -= 1
+                }
+                if slot < Self.threeBitCandidates {
+                    weakest[slot] = number
+                    taken = min(taken + 1, Self.threeBitCandidates)
+                }
+            }
+            for index in 0..<taken {
+                let first = weakest[index]
+                guard let fix = longTable.correction(for: syndrome ^ singleSyndromes[first]), fix.second != 0,
+                      Int(fix.first) != first, Int(fix.second) != first,
+                      rank(of: Int(fix.first), confidence, count) < knownAddressRankLimit,
+                      rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { continue }
+                var triple = [first, Int(fix.first), Int(fix.second)]
+                triple.sort()
+                let candidate = (triple[0], triple[1], triple[2])
+                if let previous = found {
+                    if previous != candidate { return nil }
+                } else {
+                    found = candidate
+                }
+            }
+            guard let (a, b, c) = found else { return nil }
+            var repaired = bits
+            repaired.flipBit(a)
+            repaired.flipBit(b)
+            repaired.flipBit(c)
+            return CRC.syndrome(of: repaired) == 0 ? repaired : nil
+        }
     }
 
     /// Whether an address/parity reply was decided firmly enough to be believed: its

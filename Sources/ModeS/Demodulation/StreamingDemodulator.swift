@@ -54,6 +54,9 @@ public final class StreamingDemodulator {
         /// `ReplyCanceller`). Off by default: on a busy sky it recovers about 2.3% more
         /// frames with no false one, but costs about a third more CPU time there.
         public var cancelOverlaps = false
+        /// Repair three bits of a DF17/18 from a known aircraft (see
+        /// `RepairGate.threeBitRepair`).
+        public var threeBitRepairs = true
 
         /// The default options.
         public init() {}
@@ -340,7 +343,19 @@ public final class StreamingDemodulator {
             statistics.attempts += 1
             guard let bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
             let screening = repairGate.screen(bits)
-            if screening == .reject { continue }
+            if screening == .reject {
+                // Beyond the one- and two-bit repairs: three bits, for known aircraft only.
+                guard options.threeBitRepairs, bits.bitCount == 112,
+                      bits.downlinkFormat == 17 || bits.downlinkFormat == 18,
+                      isKnown(UInt32(bits.field(9, 32)), at: time),
+                      inResidual || position >= insideFrameUntil else { continue }
+                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
+                guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence),
+                      isKnown(UInt32(repaired.field(9, 32)), at: time),
+                      !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor) else { continue }
+                found = Frame(bits: repaired, address: UInt32(repaired.field(9, 32)), correctedBits: 3)
+                return phase
+            }
             if screening != .clean {
                 // Weakly checked (address parity, repair, interrogator code): never from
                 // the inside of a reply just decoded, nor from what looks like one.
@@ -383,8 +398,7 @@ public final class StreamingDemodulator {
                 case .admit: break
                 case .reject: continue
                 case .admitIfKnown(let address):
-                    var filter = validator.icaoFilter
-                    guard filter.contains(address, at: time) else { continue }
+                    guard isKnown(address, at: time) else { continue }
                 }
             }
             guard let validated = validator.validate(bits, time: time) else { continue }
@@ -398,6 +412,13 @@ public final class StreamingDemodulator {
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return nil
+    }
+
+    /// Whether `address` was confirmed by a clean CRC recently (without touching the
+    /// validator's own filter).
+    private func isKnown(_ address: UInt32, at time: Double) -> Bool {
+        var filter = validator.icaoFilter
+        return filter.contains(address, at: time)
     }
 
     /// Whether another signal overlaps the reply at `samples`: a sample anywhere in its span
