@@ -484,33 +484,42 @@ public final class StreamingDemodulator {
         // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
         let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
         insideGateThreshold = Int32(min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
-        if options.cancelOverlaps, showsAnotherSignal(bits, samples, floor: floor, level: level,
-                                                            before: position - bufferStart) {
-            searchWithout(bits, at: position, phase: phase, floor: floor)
+        if options.cancelOverlaps {
+            let sides = signalsRunningPast(bits, samples, floor: floor, level: level, before: position - bufferStart)
+            if sides.before || sides.after { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
         }
         pending.release(before: position - lookback, emit: emit)
         return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
     }
 
-    /// Whether another reply runs on past either end of the frame at `samples`: a sample
-    /// louder than the limit among the 12 (5 µs) right before its first pulse or right
-    /// after its last chip. The limit is a fifth of the frame's level above the floor (a
-    /// reply 14 dB weaker) and at least 1.5 floors above it (a reply that could be
+    /// Whether another reply runs on past the start or the end of the frame at `samples`:
+    /// a sample louder than the limit among the 12 (5 µs) right before its first pulse, or
+    /// right after its last chip. The limit is a fifth of the frame's level above the floor
+    /// (a reply 14 dB weaker) and at least 1.5 floors above it (a reply that could be
     /// demodulated on its own); noise alone seldom gets there. (A reply wholly inside a
     /// longer frame is rare enough that looking for one, in the frame's long gaps, cost more
     /// than it found.) `before`: how many samples precede `samples` in the buffer.
-    private func showsAnotherSignal(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, floor: UInt32,
-                                    level: Double, before: Int) -> Bool {
+    private func signalsRunningPast(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, floor: UInt32,
+                                    level: Double, before: Int) -> (before: Bool, after: Bool) {
         let limit = UInt16(min(65535, Double(floor) + max(1.5 * Double(floor), level / 5)))
         let span = kernels.span(bitCount: bits.bitCount)
-        for index in -min(12, before)..<0 where samples[index] > limit { return true }
-        for index in span..<(span + 12) where samples[index] > limit { return true }
-        return false
+        var sides = (before: false, after: false)
+        for index in -min(12, before)..<0 where samples[index] > limit {
+            sides.before = true
+            break
+        }
+        for index in span..<(span + 12) where samples[index] > limit {
+            sides.after = true
+            break
+        }
+        return sides
     }
 
     /// Subtracts the frame `bits` found at `position` from the IQ samples and searches the
-    /// residual for replies that start up to one long reply before it or inside it.
-    private func searchWithout(_ bits: ModeSBits, at position: Int, phase: Int, floor: UInt32) {
+    /// residual for a reply that starts up to one long reply before it (`sides.before`) or
+    /// inside it (`sides.after`).
+    private func searchWithout(_ bits: ModeSBits, at position: Int, phase: Int, floor: UInt32,
+                               sides: (before: Bool, after: Bool)) {
         let span = kernels.span(bitCount: bits.bitCount)
         let windowStart = max(position - lookback, bufferStart)
         let windowEnd = min(position + span + kernels.replySpan, bufferStart + filled + lookahead)
@@ -529,11 +538,14 @@ public final class StreamingDemodulator {
         // Up to a preamble before the frame the residual is the stream itself, whose
         // preambles were scored already: only the starts that passed and then failed are
         // worth another try. From there on the residual is searched afresh.
-        let fresh = max(windowStart, position - 1 - PreambleDetector.samplesRead)
-        failedStarts.forEach(from: windowStart, before: fresh) { start, score in
-            best.offer(start, score: score, separation: kernels.preambleSpan)
+        var fresh = position
+        if sides.before {
+            fresh = max(windowStart, position - 1 - PreambleDetector.samplesRead)
+            failedStarts.forEach(from: windowStart, before: fresh) { start, score in
+                best.offer(start, score: score, separation: kernels.preambleSpan)
+            }
         }
-        let last = min(position + span, windowEnd - kernels.replySpan)
+        let last = sides.after ? min(position + span, windowEnd - kernels.replySpan) : position
         var start = fresh
         while start < last {
             let samples = residual + (start - windowStart)
