@@ -19,6 +19,8 @@ public final class RTLSDRSource: Sendable {
 
     /// How the device is set up.
     public let configuration: RTLSDRDevice.Configuration
+    /// How its samples are demodulated.
+    public let demodulatorOptions: StreamingDemodulator.Options
     private let logger: Logger
     /// Sample blocks dropped because demodulation fell behind, in bytes, since the start.
     public var droppedBytes: Int {
@@ -27,9 +29,12 @@ public final class RTLSDRSource: Sendable {
     /// Drops of earlier device sessions, and the ring of the current one.
     private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
 
-    /// A source for the device described by `configuration`.
-    public init(configuration: RTLSDRDevice.Configuration, logger: Logger) {
+    /// A source for the device described by `configuration`, demodulated with
+    /// `demodulatorOptions`.
+    public init(configuration: RTLSDRDevice.Configuration,
+                demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger) {
         self.configuration = configuration
+        self.demodulatorOptions = demodulatorOptions
         self.logger = logger
     }
 
@@ -46,6 +51,7 @@ public final class RTLSDRSource: Sendable {
         dropped.withLock { $0.current = ring }
         let cancelled = Mutex(false)
         let streaming = Mutex(true)
+        let options = demodulatorOptions
         let status: Int = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
@@ -58,7 +64,7 @@ public final class RTLSDRSource: Sendable {
                 }
                 usb.name = "rtlsdr-usb"
                 let demodulation = Thread {
-                    Self.demodulate(ring: ring, rate: rate, into: tracker)
+                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker)
                     continuation.resume(returning: usbStatus.withLock { $0 })
                 }
                 demodulation.name = "demodulator"
@@ -86,8 +92,9 @@ public final class RTLSDRSource: Sendable {
     }
 
     /// The demodulation loop: drains the ring until it is closed and empty.
-    private static func demodulate(ring: SampleRing, rate: SampleRate, into tracker: LiveTracker) {
-        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
+    private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
+                                   into tracker: LiveTracker) {
+        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate, options: options)
         let start = Date().timeIntervalSince1970
         let emit: (Frame) -> Void = { frame in
             tracker.accept(frame, at: start + Double(frame.timestamp) / 12_000_000)

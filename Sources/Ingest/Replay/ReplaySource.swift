@@ -19,6 +19,8 @@ public struct ReplaySource: Sendable {
         public var throttle = false
         /// Start again at the end (not possible for standard input).
         public var loop = false
+        /// How the samples are demodulated.
+        public var demodulator = StreamingDemodulator.Options()
 
         /// A configuration replaying `path` once, as fast as possible.
         public init(path: String, format: SampleFormat, sampleRate: SampleRate) {
@@ -76,7 +78,8 @@ public struct ReplaySource: Sendable {
         repeat {
             pass += 1
             let reader = try IQFileReader(path: configuration.path)
-            let demodulator = StreamingDemodulator(format: configuration.format, sampleRate: configuration.sampleRate)
+            let demodulator = StreamingDemodulator(format: configuration.format, sampleRate: configuration.sampleRate,
+                                                   options: configuration.demodulator)
             let passStart = start + offsetSeconds
             var frames = 0
             let emit: (Frame) -> Void = { frame in
