@@ -41,6 +41,10 @@ final class ReplyCanceller {
     private let output: UnsafeMutablePointer<UInt16>
     private let outputCapacity: Int
 
+    /// A normalised component at least this large was clipped by the receiver (cu8 codes 0
+    /// and 255 give ±1.0, a cs16 full scale ±0.99997).
+    static let clipLevel = 0.999
+
     /// Stretches of the reply whose carrier phases are fitted with a line.
     private static let segments = 8
 
@@ -159,7 +163,7 @@ final class ReplyCanceller {
                 let finite = i.isFinite && q.isFinite
                 iq[2 * n] = finite ? i : 0
                 iq[2 * n + 1] = finite ? q : 0
-                clipped[n] = !finite || abs(i) >= 0.999 || abs(q) >= 0.999
+                clipped[n] = !finite || abs(i) >= Float(Self.clipLevel) || abs(q) >= Float(Self.clipLevel)
             }
         }
     }
