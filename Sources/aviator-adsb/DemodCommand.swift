@@ -33,6 +33,7 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var skipWholeFrames = false
     @Flag(help: .hidden) var noTwoBitRepair = false
     @Flag(help: .hidden) var noThreeBitRepair = false
+    @Flag(help: .hidden) var noAddressParityRepair = false
     @Flag(help: .hidden) var noFeedback = false
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
@@ -52,6 +53,7 @@ struct DemodCommand: ParsableCommand {
         if skipWholeFrames { options.searchInsideFrames = false }
         if noTwoBitRepair { options.allowTwoBitCorrection = false }
         if noThreeBitRepair { options.threeBitRepairs = false }
+        if noAddressParityRepair { options.addressParityRepairs = false }
         if noFeedback { options.feedbackRetry = false }
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }

@@ -38,6 +38,15 @@ struct RepairGate {
         bits.flipBit(number)
         return CRC.syndrome(of: bits)
     }
+    /// The same for a short reply.
+    private let shortSingleSyndromes: [UInt32] = (0...56).map { number in
+        guard number > 0 else { return 0 }
+        var bits = ModeSBits(bitCount: 56)
+        bits.flipBit(number)
+        return CRC.syndrome(of: bits)
+    }
+    /// How many of the least confident bits an address/parity repair may flip.
+    static let addressParityCandidates = 6
     /// How many of the least confident bits a three-bit repair may start from.
     static let threeBitCandidates = 10
 
@@ -169,6 +178,47 @@ struct RepairGate {
             repaired.flipBit(c)
             return CRC.syndrome(of: repaired) == 0 ? repaired : nil
         }
+    }
+
+    /// A one-bit repair of an address/parity reply (DF0/4/5/16/20/21), whose parity is the
+    /// CRC with the address laid over it, so a wrong bit just names another address: the
+    /// bit (1-based) whose flip makes the parity name an address `isKnown` accepts, or nil.
+    /// Only the `addressParityCandidates` least confident bits are tried (outside the
+    /// downlink format), and exactly one may fit. Each try matches one of a few hundred
+    /// known addresses among 2^24 by chance, so a slice of noise is "repaired" about once
+    /// in 10,000 tries before the caller's firmness check, which noise seldom passes.
+    func addressParityRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>,
+                             isKnown: (UInt32) -> Bool) -> Int? {
+        let count = bits.bitCount
+        let syndrome = CRC.syndrome(of: bits)
+        var result: Int?
+        var tried = 0
+        var previousScore = Int32.min
+        var previousNumber = 0
+        // The least confident bits in order, without sorting: each pass takes the next one
+        // up (few passes, few bits).
+        while tried < Self.addressParityCandidates {
+            var next = 0
+            var nextScore = Int32.max
+            for number in 6...count {
+                let score = confidence[number - 1]
+                let after = score > previousScore || (score == previousScore && number > previousNumber)
+                if after, score < nextScore || (score == nextScore && number < next) {
+                    next = number
+                    nextScore = score
+                }
+            }
+            guard next > 0 else { break }
+            previousScore = nextScore
+            previousNumber = next
+            tried += 1
+            let single = count == 112 ? singleSyndromes[next] : shortSingleSyndromes[next]
+            if isKnown(syndrome ^ single) {
+                if result != nil { return nil }
+                result = next
+            }
+        }
+        return result
     }
 
     /// Whether an address/parity reply was decided firmly enough to be believed: its

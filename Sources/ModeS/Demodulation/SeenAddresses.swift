@@ -19,21 +19,23 @@ struct SeenAddresses {
         slots = [UInt32](repeating: 0, count: size)
     }
 
-    /// Records `address`.
-    mutating func insert(_ address: UInt32) {
+    /// Records `address`; returns whether it was new.
+    @discardableResult
+    mutating func insert(_ address: UInt32) -> Bool {
         if address == 0 {
-            sawZero = true
-            return
+            defer { sawZero = true }
+            return !sawZero
         }
-        guard 2 * count < slots.count else { return }
+        guard 2 * count < slots.count else { return false }
         let mask = slots.count - 1
         var slot = Self.slot(address, mask)
         while slots[slot] != 0 {
-            if slots[slot] == address { return }
+            if slots[slot] == address { return false }
             slot = (slot + 1) & mask
         }
         slots[slot] = address
         count += 1
+        return true
     }
 
     /// Whether `address` may have been seen.

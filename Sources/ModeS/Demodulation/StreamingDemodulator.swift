@@ -57,6 +57,9 @@ public final class StreamingDemodulator {
         /// Repair three bits of a DF17/18 from a known aircraft (see
         /// `RepairGate.threeBitRepair`).
         public var threeBitRepairs = true
+        /// Repair one bit of an address/parity reply from a known aircraft (see
+        /// `RepairGate.addressParityRepair`).
+        public var addressParityRepairs = true
 
         /// The default options.
         public init() {}
@@ -103,6 +106,7 @@ public final class StreamingDemodulator {
     private let confidence: UnsafeMutablePointer<Int32>
     private let repairGate: RepairGate
     private var seen = SeenAddresses()
+    private var near = NearAddresses()
     private var interrogators = InterrogatorCodes()
     /// Absolute index of `magnitudes[0]`.
     private var bufferStart = 0
@@ -341,7 +345,7 @@ public final class StreamingDemodulator {
                 amplitude = BitSlicer.smearFeedback
             }
             statistics.attempts += 1
-            guard let bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
+            guard var bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
             let screening = repairGate.screen(bits)
             if screening == .reject {
                 // Beyond the one- and two-bit repairs: three bits, for known aircraft only.
@@ -362,10 +366,16 @@ public final class StreamingDemodulator {
                 guard inResidual || position >= insideFrameUntil,
                       !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor) else { continue }
             }
-            if screening == .addressParity {
-                // The validator would refuse an address it never confirmed: skip the
-                // checks below for the many noise slices that end here.
-                guard seen.mayContain(CRC.syndrome(of: bits)) else { continue }
+            if screening == .addressParity, !seen.mayContain(CRC.syndrome(of: bits)) {
+                // The validator would refuse an address it never confirmed, unless one
+                // weak bit is wrong (see `RepairGate.addressParityRepair`).
+                guard options.addressParityRepairs, near.mayContain(CRC.syndrome(of: bits)),
+                      inResidual || position >= insideFrameUntil else { continue }
+                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
+                guard let number = repairGate.addressParityRepair(bits, confidence: confidence, isKnown: {
+                    seen.mayContain($0) && isKnown($0, at: time)
+                }) else { continue }
+                bits.flipBit(number)
             }
             if screening == .addressParity, options.addressParityFirmness {
                 slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
@@ -598,7 +608,8 @@ public final class StreamingDemodulator {
             return false
         }
         switch frame.downlinkFormat {
-        case 11, 17, 18: seen.insert(frame.address)
+        case 11, 17, 18:
+            if seen.insert(frame.address) { near.insert(frame.address) }
         default: break
         }
         statistics.framesPerFormat[frame.downlinkFormat] += 1
