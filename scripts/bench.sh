@@ -4,7 +4,8 @@
 #    (seeds 7101-7104: no test uses them), and the false frames of each decoder;
 #  - throughput (mega-samples per second, whole process, one core) on the 10 s busy 2.4 MS/s
 #    cu8 recording, best of several runs, and the ratio ours / peer.
-# Both with the default options and with --cancel-overlaps (see docs/demodulator.md).
+# Both with the default options (what the daemon runs) and with --no-cancel-overlaps
+# (see docs/demodulator.md).
 # dump1090-mutability only demodulates 2.4 MS/s, so the 2.0 MS/s columns have no peer.
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/aviator-adsb; `make bench` builds it)
 set -euo pipefail
@@ -47,8 +48,8 @@ for name in normal24 busy24 normal20 busy20; do
     rate=2.4M
     [[ $name == *20 ]] && rate=2.0M
     "$BIN" demod "$file" --sample-rate "$rate" --mlat >"$WORK/$name.ours" 2>"$WORK/$name.ours.log"
-    "$BIN" demod "$file" --sample-rate "$rate" --mlat --cancel-overlaps >"$WORK/$name.cancel" 2>/dev/null
-    decoders=("aviator-adsb=$WORK/$name.ours" "aviator-adsb --cancel-overlaps=$WORK/$name.cancel")
+    "$BIN" demod "$file" --sample-rate "$rate" --mlat --no-cancel-overlaps >"$WORK/$name.plain" 2>/dev/null
+    decoders=("aviator-adsb=$WORK/$name.ours" "aviator-adsb --no-cancel-overlaps=$WORK/$name.plain")
     if [[ $name == *24 ]]; then
         "$PEER" --ifile "$file" --raw --mlat >"$WORK/$name.peer" 2>/dev/null
         decoders+=("$PEER=$WORK/$name.peer")
@@ -72,7 +73,7 @@ path, runs, ours, peer = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 samples = os.path.getsize(path) // 2
 commands = {
     "aviator-adsb demod": [ours, "demod", path],
-    "... --cancel-overlaps": [ours, "demod", path, "--cancel-overlaps"],
+    "... --no-cancel-overlaps": [ours, "demod", path, "--no-cancel-overlaps"],
     peer: [peer, "--ifile", path, "--quiet"],
 }
 best = {name: (float("inf"), float("inf")) for name in commands}
@@ -87,9 +88,9 @@ for _ in range(runs):
         best[name] = (min(best[name][0], cpu), min(best[name][1], wall))
 print(f"Throughput on {samples / 2.4e6:.0f} s of busy sky, 2.4 MS/s cu8 ({samples} samples), whole process, best of {runs}:")
 for name, (cpu, wall) in best.items():
-    print(f"  {name:<22} {samples / cpu / 1e6:8.1f} MS/s on one core ({cpu:.3f} s CPU; {samples / wall / 1e6:.1f} MS/s wall-clock)")
+    print(f"  {name:<26} {samples / cpu / 1e6:8.1f} MS/s on one core ({cpu:.3f} s CPU; {samples / wall / 1e6:.1f} MS/s wall-clock)")
 ratio = best[peer][0] / best["aviator-adsb demod"][0]
-print(f"  ratio (ours / peer)    {ratio:8.2f}")
-ratio = best[peer][0] / best["... --cancel-overlaps"][0]
-print(f"  ratio with cancellation {ratio:7.2f}")
+print(f"  ratio (ours / peer)        {ratio:8.2f}")
+ratio = best[peer][0] / best["... --no-cancel-overlaps"][0]
+print(f"  ratio without cancellation {ratio:4.2f}")
 PY

@@ -37,9 +37,9 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var noFeedback = false
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
-    @Flag(name: .customLong("cancel-overlaps"),
-          help: "Subtract each frame that overlaps another signal and look for the reply beneath it: more frames in a busy sky, for about a third more CPU time.")
-    var cancelOverlaps = false
+    @Flag(inversion: .prefixedNo,
+          help: "Subtract each frame that overlaps another signal and look for the reply beneath it (as the daemon does): more frames in a busy sky, for a little more CPU time.")
+    var cancelOverlaps = true
 
     /// The demodulator options after the hidden tuning knobs.
     var demodulatorOptions: StreamingDemodulator.Options {
@@ -57,7 +57,7 @@ struct DemodCommand: ParsableCommand {
         if noFeedback { options.feedbackRetry = false }
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }
-        if cancelOverlaps { options.cancelOverlaps = true }
+        options.cancelOverlaps = cancelOverlaps
         return options
     }
 

@@ -114,27 +114,26 @@ import Testing
     @Test(arguments: SampleFormat.allCases)
     func repliesBuriedUnderAStrongerOneAreRecoveredInTimeOrder(format: SampleFormat) {
         let (bytes, strong, before, inside) = buriedReplies(format: format)
-        var options = StreamingDemodulator.Options()
-        options.cancelOverlaps = true
-        let frames = demodulate(bytes, format: format, rate: .twoPointFourMega, options: options).frames
+        // Cancellation is on by default.
+        let frames = demodulate(bytes, format: format, rate: .twoPointFourMega).frames
         #expect(frames.map(\.bits) == [before, strong, inside])
         #expect(frames.map(\.timestamp) == frames.map(\.timestamp).sorted())
     }
 
     @Test func withoutCancellationTheBuriedRepliesAreLost() {
         let (bytes, strong, _, _) = buriedReplies(format: .cu8)
-        let frames = demodulate(bytes, format: .cu8, rate: .twoPointFourMega).frames
+        var options = StreamingDemodulator.Options()
+        options.cancelOverlaps = false
+        let frames = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, options: options).frames
         #expect(frames.map(\.bits) == [strong])
     }
 
     @Test func cancellationGivesTheSameFramesWhateverTheBlockSizes() {
         let (bytes, _, _, _) = buriedReplies(format: .cu8)
-        var options = StreamingDemodulator.Options()
-        options.cancelOverlaps = true
-        let whole = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, options: options).frames
+        let whole = demodulate(bytes, format: .cu8, rate: .twoPointFourMega).frames
         #expect(whole.count == 3)
         for sizes in [[1], [7, 4096, 3], [333, 20_001], [65_537]] {
-            let pieces = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, blockSizes: sizes, options: options).frames
+            let pieces = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, blockSizes: sizes).frames
             #expect(pieces == whole, "block sizes \(sizes)")
         }
     }

@@ -51,9 +51,9 @@ public final class StreamingDemodulator {
         public var confirmInterrogatorCodes = true
         /// After a frame that shows another signal around it, subtract the frame from the
         /// IQ samples and search what is left for the reply it overlapped (see
-        /// `ReplyCanceller`). Off by default: on a busy sky it recovers about 2.3% more
-        /// frames with no false one, but costs about a third more CPU time there.
-        public var cancelOverlaps = false
+        /// `ReplyCanceller`). On a busy sky it recovers about 3 points more of the true
+        /// frames, with no false one, for about a tenth more CPU time.
+        public var cancelOverlaps = true
         /// Repair three bits of a DF17/18 from a known aircraft (see
         /// `RepairGate.threeBitRepair`).
         public var threeBitRepairs = true
