@@ -128,6 +128,20 @@ import Testing
         #expect(frames.map(\.bits) == [strong])
     }
 
+    @Test func aReplyBuriedUnderAClippedOneIsRecovered() {
+        // 190 LSB is beyond a cu8 sample's full scale (127.5): the strong reply's pulses are
+        // clipped, and subtracting its model there would leave its excess behind.
+        let rate = SampleRate.twoPointFourMega
+        let signal = TestSignal(sampleRate: rate, sampleCount: 20_000, seed: 13)
+        let strong = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let buried = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let bytes = signal.bytes([
+            .init(bits: buried, start: 8000 - 50e-6 * 2.4e6 + 0.4, amplitude: 30, frequencyOffset: 25_000),
+            .init(bits: strong, start: 8000, amplitude: 190, frequencyOffset: -8_000),
+        ], format: .cu8)
+        #expect(demodulate(bytes, format: .cu8, rate: rate).frames.map(\.bits) == [buried, strong])
+    }
+
     @Test func cancellationGivesTheSameFramesWhateverTheBlockSizes() {
         let (bytes, _, _, _) = buriedReplies(format: .cu8)
         let whole = demodulate(bytes, format: .cu8, rate: .twoPointFourMega).frames
@@ -190,5 +204,50 @@ import Testing
         #expect(abs(Decibels.log10(0.002) - Foundation.log10(0.002)) < 1e-12)
         #expect(Decibels.fromAmplitude(0, fullScale: 1) == -.infinity)
         #expect(abs(Decibels.fromAmplitude(0.5, fullScale: 1) + 6.0206) < 1e-3)
+    }
+}
+
+@Suite struct LopsidedPreambleTests {
+    /// Magnitudes of a recording with one reply of `amplitude` starting at sample 3000, and
+    /// the mean magnitude of its noise (the floor).
+    func magnitudes(amplitude: Double) -> (values: [UInt16], floor: UInt32) {
+        let signal = TestSignal(sampleRate: .twoPointFourMega, sampleCount: 4000, seed: 5)
+        let bits = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let bytes = signal.bytes([.init(bits: bits, start: 3000, amplitude: amplitude)], format: .cu8)
+        var values = [UInt16](repeating: 0, count: 4000)
+        bytes.withUnsafeBytes { raw in
+            values.withUnsafeMutableBufferPointer {
+                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: 4000, into: $0.baseAddress!)
+            }
+        }
+        let floor = values[0..<2500].reduce(0) { $0 + UInt32($1) } / 2500
+        return (values, floor)
+    }
+
+    /// The best phase at `start` and whether the preamble there is lopsided.
+    func lopsided(_ values: [UInt16], at start: Int, floor: UInt32) -> (passes: Bool, lopsided: Bool) {
+        let detector = PreambleDetector(kernels: ReplyKernels(sampleRate: .twoPointFourMega))
+        return values.withUnsafeBufferPointer { buffer in
+            let samples = buffer.baseAddress! + start
+            let phases = detector.phases(at: samples, floor: floor)
+            guard phases.count > 0 else { return (false, false) }
+            return (true, detector.isLopsided(at: samples, phase: phases.index(0), floor: floor))
+        }
+    }
+
+    @Test func aWindowHalfOnAStrongPreambleIsLopsided() {
+        let (values, floor) = magnitudes(amplitude: 100)
+        // 3.5 µs (8.4 samples) early, the window's last two pulses sit on the reply's first
+        // two: it scores as a preamble, and only the balance of its pulses gives it away.
+        let early = (2989...2993).map { lopsided(values, at: $0, floor: floor) }.filter { $0.passes }
+        #expect(!early.isEmpty)
+        #expect(early.allSatisfy { $0.lopsided })
+        #expect(lopsided(values, at: 3000, floor: floor) == (true, false))
+    }
+
+    @Test(arguments: [12.0, 25.0, 60.0])
+    func genuinePreamblesAreBalanced(amplitude: Double) {
+        let (values, floor) = magnitudes(amplitude: amplitude)
+        #expect(lopsided(values, at: 3000, floor: floor) == (true, false))
     }
 }

@@ -189,9 +189,32 @@ extension PreambleDetector {
         return loud >= 3
     }
 
+    /// Whether the preamble at `phase` has one strong pair of pulses and a nearly empty
+    /// other pair: the first two pulses (0 and 1 µs) or the last two (3.5 and 4.5 µs).
+    ///
+    /// A strong reply's first two pulses, seen from 3.5 µs earlier, fill that window's last
+    /// two, and its own pulse at 3.5 µs falls in one quiet chip: the window scores as a fair
+    /// preamble at half the reply's level, and its bits (the real ones, half a bit out of
+    /// step) decode to a random parity now and then naming a known address. A genuine
+    /// preamble's pairs are equally loud; when the louder pair stands at least 4 floors
+    /// above the floor, noise cannot bring the other below a quarter of it.
+    func isLopsided(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        func mean(_ index: Int) -> Double {
+            Self.kernelMean(samples, kernels.pulseChipKernels[phase * 4 + index]) - Double(floor)
+        }
+        let first = (mean(0) + mean(1)) / 2
+        let last = (mean(2) + mean(3)) / 2
+        let strong = max(first, last), weak = min(first, last)
+        return strong >= 4 * Double(floor) && weak < strong / 4
+    }
+
     /// The mean magnitude of quiet chip number `quietIndex` (0..<12) at `phase`.
     private func chipMean(_ samples: UnsafePointer<UInt16>, phase: Int, quietIndex: Int) -> Double {
-        let kernel = kernels.quietChipKernels[phase * 12 + quietIndex]
+        Self.kernelMean(samples, kernels.quietChipKernels[phase * 12 + quietIndex])
+    }
+
+    /// The overlap-weighted mean magnitude under one chip's kernel.
+    private static func kernelMean(_ samples: UnsafePointer<UInt16>, _ kernel: ReplyKernels.BitKernel) -> Double {
         let s = samples + Int(kernel.offset)
         let sum = Int(kernel.w0) * Int(s[0]) + Int(kernel.w1) * Int(s[1])
             + Int(kernel.w2) * Int(s[2]) + Int(kernel.w3) * Int(s[3])

@@ -20,7 +20,9 @@ import Foundation
 ///   reply (the first guess alone is too noisy over a 120 µs reply). Two rounds.
 /// - a: least squares over the reply's samples once the carrier is derotated.
 /// - Samples at full scale (clipped by the receiver) do not follow the model and take no part
-///   in the estimates; their residual is still computed, and is only approximately right.
+///   in the estimates; a clipped component the model also puts at full scale is left
+///   silent in the residual rather than holding the model's excess (on the busy bench
+///   recording this recovers about 30 more replies from under clipped ones).
 ///
 /// A class only to own its scratch buffers; one per demodulator, used from its thread.
 final class ReplyCanceller {
@@ -119,10 +121,17 @@ final class ReplyCanceller {
         // Subtract a·envelope·e^{iωn}, rotating the model's phasor one sample at a time.
         let (stepS, stepC) = (Float(sin(omega)), Float(cos(omega)))
         var (s, c): (Float, Float) = (0, 1)
+        let clip = Float(Self.clipLevel)
         for n in 0..<span {
             let e = envelope[n]
-            reply[2 * n] -= e * (ar * c - ai * s)
-            reply[2 * n + 1] -= e * (ar * s + ai * c)
+            let (mi, mq) = (e * (ar * c - ai * s), e * (ar * s + ai * c))
+            let (i, q) = (reply[2 * n], reply[2 * n + 1])
+            // A clipped component lost whatever lay beyond full scale, so subtracting the
+            // model there leaves a large false residual (the model's excess) that buries
+            // the weaker reply again. Where the model alone reaches full scale, the other
+            // reply cannot be told apart in that component: it is set to silence instead.
+            reply[2 * n] = abs(i) >= clip && abs(mi) >= clip ? 0 : i - mi
+            reply[2 * n + 1] = abs(q) >= clip && abs(mq) >= clip ? 0 : q - mq
             let rotated = c * stepC - s * stepS
             s = s * stepC + c * stepS
             c = rotated

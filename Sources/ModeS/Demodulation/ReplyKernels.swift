@@ -70,6 +70,8 @@ public struct ReplyKernels: Sendable {
     /// Per phase, one kernel per quiet preamble chip (12 of them): its overlap with each
     /// sample, to measure how quiet that chip really is.
     let quietChipKernels: [BitKernel]
+    /// Per phase, one kernel per preamble pulse chip (chips 0, 2, 7 and 9), the same way.
+    let pulseChipKernels: [BitKernel]
     /// The preamble score of a reply whose on-chips are one magnitude unit above its off
     /// chips: divide a score by this to get (mean on − mean off) in magnitude units.
     public let preambleScale: Int32
@@ -100,14 +102,20 @@ public struct ReplyKernels: Sendable {
         var bits = [BitKernel]()
         var interference = [Interference]()
         var quiet = [BitKernel]()
+        var pulseChips = [BitKernel]()
         for phase in phases {
-            for chipIndex in 0..<Self.preambleChips where !Self.preamblePulseChips.contains(chipIndex) {
+            for chipIndex in 0..<Self.preambleChips {
                 let start = phase + chipIndex * chip
                 let first = start / 10
                 var weights: [Int32] = [0, 0, 0, 0]
                 for k in 0..<4 { weights[k] = overlap(first + k, start, start + chip) }
-                quiet.append(BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
-                                       w2: weights[2], w3: weights[3]))
+                let kernel = BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
+                                       w2: weights[2], w3: weights[3])
+                if Self.preamblePulseChips.contains(chipIndex) {
+                    pulseChips.append(kernel)
+                } else {
+                    quiet.append(kernel)
+                }
             }
             for sample in 0..<preambleSpan {
                 var weight: Int32 = 0
@@ -153,6 +161,7 @@ public struct ReplyKernels: Sendable {
         self.bitKernels = bits
         self.bitInterference = interference
         self.quietChipKernels = quiet
+        self.pulseChipKernels = pulseChips
         self.preambleScale = Self.preambleOnWeight * 4 * Int32(chip)
         self.bitScale = Int32(chip)
     }
