@@ -140,6 +140,7 @@ struct DemodCommand: ParsableCommand {
         standardError("demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected, \(stats.recoveredFromOverlaps) recovered from under a stronger reply")
         if verbose {
             standardError("demod: \(stats.cancellations) frames cancelled to look beneath them")
+            standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
         }
     }
 }

@@ -46,6 +46,12 @@ final class BitSlicer {
         leaks.deallocate()
     }
 
+    /// The bit kernels of `phase`, one per bit, for slicers working on other samples than
+    /// magnitudes (see `ReplyCanceller.coherentBits`).
+    func kernels(phase: Int) -> UnsafePointer<ReplyKernels.BitKernel> {
+        UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+    }
+
     /// Slices the candidate starting at `samples` with phase `phase`; nil when its downlink
     /// format is not one a transponder sends.
     @inline(__always)

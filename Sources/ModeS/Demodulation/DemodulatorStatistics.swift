@@ -16,6 +16,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var cancellations: Int = 0
     /// Frames found only in what was left after such a subtraction.
     public var recoveredFromOverlaps: Int = 0
+    /// Candidates sliced again coherently, and the frames that gave.
+    public var coherentAttempts: Int = 0
+    public var coherentFrames: Int = 0
 
     /// A zeroed set of counters.
     public init() {}

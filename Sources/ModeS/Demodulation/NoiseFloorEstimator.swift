@@ -16,7 +16,7 @@ public struct NoiseFloorEstimator: Sendable {
     /// enough to follow gain changes, long enough for a steady mean.
     public static let windowLength = 4096
     /// Only samples whose absolute index is a multiple of this are measured.
-    static let stride = 4
+    static let stride = 16
     /// Samples louder than this many floors are treated as signal, not noise.
     static let trimFactor: UInt64 = 3
     /// Floors are remembered for this many windows (a power of two); the demodulator never

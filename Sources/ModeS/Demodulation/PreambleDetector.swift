@@ -178,15 +178,12 @@ extension PreambleDetector {
         let amplitude = pulseMean(at: samples, phase: phase)
         let midpoint = (amplitude + Double(floor)) / 2
         // Indices of chips 4, 5, 10, 11, 12, 13, 14, 15 among the 12 quiet chips
-        // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15).
-        let pairs = [(2, 3), (6, 7), (8, 9), (10, 11)]
-        var loud = 0
-        for (first, second) in pairs
-        where max(chipMean(samples, phase: phase, quietIndex: first),
-                  chipMean(samples, phase: phase, quietIndex: second)) > midpoint {
-            loud += 1
+        // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15): pairs (2, 3), (6, 7), (8, 9), (10, 11).
+        func loud(_ first: Int) -> Int {
+            max(chipMean(samples, phase: phase, quietIndex: first),
+                chipMean(samples, phase: phase, quietIndex: first + 1)) > midpoint ? 1 : 0
         }
-        return loud >= 3
+        return loud(2) + loud(6) + loud(8) + loud(10) >= 3
     }
 
     /// Whether the preamble at `phase` has one strong pair of pulses and a nearly empty

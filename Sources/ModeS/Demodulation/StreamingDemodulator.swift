@@ -54,6 +54,11 @@ public final class StreamingDemodulator {
         /// `ReplyCanceller`). On a busy sky it recovers about 3 points more of the true
         /// frames, with no false one, for about a tenth more CPU time.
         public var cancelOverlaps = true
+        /// When every attempt fails on a strong DF17/18 candidate, decide its bits again
+        /// coherently, on its own fitted carrier (see `ReplyCanceller.coherentBits`): a
+        /// reply overlapped by a weaker one of similar strength. Needs `cancelOverlaps`
+        /// (the raw samples).
+        public var coherentRetry = true
         /// Repair three bits of a DF17/18 from a known aircraft (see
         /// `RepairGate.threeBitRepair`).
         public var threeBitRepairs = true
@@ -125,6 +130,8 @@ public final class StreamingDemodulator {
     /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
     /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
     private var insideGateThreshold: Int32 = 0
+    /// Set by `examine` when it left a candidate to the next start, which fits better.
+    private var deferred = false
     /// The frame `examine` validated last.
     private var found = Frame(bits: ModeSBits(bitCount: 56), address: 0)
     private let ticksPerSample: UInt64
@@ -279,6 +286,7 @@ public final class StreamingDemodulator {
             let threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(options.gateSixteenths)) >> 4)
             let base = magnitudes - bufferStart
             var scalarUntil = position
+            var forced = false
             while position < windowEnd {
                 // Inside a frame just decoded, only a much stronger reply can still be
                 // recovered, so the gate asks for more (see `insideGateThreshold`).
@@ -294,14 +302,20 @@ public final class StreamingDemodulator {
                     // One of these eight passes: test them one by one.
                     scalarUntil = position + 8
                 }
-                if !Gate.passes(base + position, threshold: current) {
+                if !forced, !Gate.passes(base + position, threshold: current) {
                     position += 1
                     continue
                 }
+                forced = false
                 if let phase = examine(base + position, at: position, floor: floor, inResidual: false) {
                     position = accept(at: position, phase: phase, floor: floor, emit: emit)
                 } else {
                     position += 1
+                    if deferred {
+                        deferred = false
+                        forced = true
+                        scalarUntil = position + 1
+                    }
                 }
             }
         }
@@ -327,10 +341,31 @@ public final class StreamingDemodulator {
             tries += 1
         }
         guard phases.count > 0 else { return nil }
+        if !inResidual {
+            // When the next start fits clearly better (by an eighth), this one is most
+            // likely the same reply a sample early: leave it to the next start, which
+            // `scan` then examines whatever its gate says (busy sky: a tenth fewer slices,
+            // no frame lost).
+            let next = detector.phases(at: samples + 1, floor: floor)
+            if next.count > 0, Int64(next.score(0)) * 16 > Int64(phases.score(0)) * 18 {
+                deferred = true
+                return nil
+            }
+        }
         let time = Double(position) / Double(sampleRate.hertz)
         // Plain decisions at the best phases first, then the best two phases again with
         // each kind of decision feedback (see `BitSlicer`).
-        let feedbackAttempts = options.feedbackRetry ? (tries > 1 ? 4 : 2) : 0
+        var feedbackAttempts = options.feedbackRetry ? (tries > 1 ? 4 : 2) : 0
+        if feedbackAttempts > 0,
+           detector.pulseAmplitude(at: samples, phase: phases.index(0)) >= 5 * Double(floor),
+           detector.looksLikeDataWindow(at: samples, phase: phases.index(0), floor: floor) {
+            // A strong window that looks like the inside of another reply: feedback would
+            // only slice that reply's data again (busy sky: a tenth fewer slices, no frame
+            // lost). Its plain decisions still get their chance.
+            feedbackAttempts = 0
+        }
+        // The plain decisions at the best phase, for `coherentAttempt`.
+        var firstSlice: ModeSBits?
         for attempt in 0..<(tries + feedbackAttempts) {
             let feedback = attempt >= tries
             let rank = feedback ? (attempt - tries) / 2 : attempt
@@ -345,6 +380,7 @@ public final class StreamingDemodulator {
             }
             statistics.attempts += 1
             guard var bits = slicer.slice(samples, phase: phase, feedback: amplitude) else { continue }
+            if attempt == 0 { firstSlice = bits }
             let screening = repairGate.screen(bits)
             if screening == .reject {
                 // Beyond the one- and two-bit repairs: three bits, for known aircraft only.
@@ -422,8 +458,51 @@ public final class StreamingDemodulator {
             found = validated
             return phase
         }
+        if options.coherentRetry, options.cancelOverlaps, !inResidual, position >= insideFrameUntil,
+           let plain = firstSlice, plain.downlinkFormat == 17 || plain.downlinkFormat == 18,
+           let phase = coherentAttempt(samples, plain, at: position, phase: phases.index(0), floor: floor, time: time) {
+            return phase
+        }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return nil
+    }
+
+    /// The last try at a candidate whose every magnitude slice failed: a strong DF17/18,
+    /// sliced again on its own carrier (see `ReplyCanceller.coherentBits`). Only a clean
+    /// CRC, or a repair the `RepairGate` admits on the coherent confidences, is accepted.
+    private func coherentAttempt(_ samples: UnsafePointer<UInt16>, _ plain: ModeSBits, at position: Int, phase: Int,
+                                 floor: UInt32, time: Double) -> Int? {
+        let level = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+        // Below three floors above the floor, noise rather than an overlap breaks the bits.
+        guard level >= 3 * Double(floor),
+              !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
+              !detector.isLopsided(at: samples, phase: phase, floor: floor) else { return nil }
+        // Only the stronger of two overlapping replies: together they reach at most twice
+        // its level. Beneath a stronger one, its carrier cannot be fitted.
+        let limit = Double(floor) + 2 * level
+        if limit < 65535 {
+            let threshold = UInt16(limit)
+            for index in 0..<kernels.span(bitCount: plain.bitCount) where samples[index] > threshold { return nil }
+        }
+        statistics.coherentAttempts += 1
+        let raw = UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
+        guard let bits = canceller.coherentBits(raw: raw, offsetTenths: kernels.phaseOffsets[phase], bits: plain,
+                                                kernels: slicer.kernels(phase: phase), confidence: confidence)
+        else { return nil }
+        switch repairGate.screen(bits) {
+        case .clean: break
+        case .needsJudgement:
+            switch repairGate.judge(bits, confidence: confidence) {
+            case .admit: break
+            case .reject: return nil
+            case .admitIfKnown(let address): guard isKnown(address, at: time) else { return nil }
+            }
+        case .addressParity, .reject: return nil
+        }
+        guard let validated = validator.validate(bits, time: time) else { return nil }
+        found = validated
+        statistics.coherentFrames += 1
+        return phase
     }
 
     /// Whether `address` was confirmed by a clean CRC recently (without touching the
