@@ -10,7 +10,7 @@ VENV    := .venv
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
 	@echo "make build        debug build"
-	@echo "make release      optimised build"
+	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
@@ -35,8 +35,10 @@ deps:
 build:
 	$(SWIFT) build
 
+# The Swift runtime and Foundation linked in: one self-contained binary to copy to a
+# receiver, which also starts in a few milliseconds less.
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # The main job without hardware: the daemon replays a bundled busy sky in real time and the
 # terminal radar prints what it sees, then the daemon stops.
