@@ -24,20 +24,23 @@ import Foundation
 ///   silent in the residual rather than holding the model's excess (on the busy bench
 ///   recording this recovers about 30 more replies from under clipped ones).
 ///
+/// The same carrier model also decides the bits of a reply coherently (`coherentBits`, in
+/// CoherentSlicing.swift).
+///
 /// A class only to own its scratch buffers; one per demodulator, used from its thread.
 final class ReplyCanceller {
     private let format: SampleFormat
-    private let kernels: ReplyKernels
+    let kernels: ReplyKernels
     /// The largest window `residual` accepts, in samples.
     let maximumWindow: Int
     /// Interleaved I/Q of the window, full scale 1.0.
-    private let iq: UnsafeMutablePointer<Float>
+    let iq: UnsafeMutablePointer<Float>
     /// Whether each sample of the window was clipped (a component at full scale).
-    private let clipped: UnsafeMutablePointer<Bool>
+    let clipped: UnsafeMutablePointer<Bool>
     /// The reply's envelope per sample of its span (0...1).
-    private let envelope: UnsafeMutablePointer<Float>
+    let envelope: UnsafeMutablePointer<Float>
     /// The reply's samples with its carrier's rotation removed.
-    private let derotated: UnsafeMutablePointer<Float>
+    let derotated: UnsafeMutablePointer<Float>
     /// The residual magnitudes, on `MagnitudeConverter`'s scale, padded with zeros so the
     /// demodulator can read a whole reply span past any start.
     private let output: UnsafeMutablePointer<UInt16>
@@ -147,63 +150,8 @@ final class ReplyCanceller {
         return UnsafePointer(output)
     }
 
-    /// Decides the bits of the reply at `raw` again, coherently: the carrier is fitted
-    /// from the samples with `bits` as the envelope (as for a cancellation), and each bit
-    /// is the sign of its matched-filter score projected on that carrier. Writes each bit's
-    /// |score| (on the magnitude scale) to `confidence`; nil when the format changed length.
-    ///
-    /// Why: where a second reply of similar strength overlaps, the magnitude of a pulse
-    /// that both carry depends on their relative phase and can drop below the other's
-    /// lone pulse in the empty chip. Projected on the stronger reply's own carrier, the
-    /// weaker one adds the same amount to both chips when it covers both, and less than
-    /// the pulse when it covers one: the decision survives any weaker interferer, as long
-    /// as the carrier is known. `bits` (the magnitude decisions) are mostly right outside
-    /// the overlap, which is enough for the fit; two rounds refine it.
-    func coherentBits(raw: UnsafeRawPointer, offsetTenths: Int, bits start: ModeSBits,
-                      kernels table: UnsafePointer<ReplyKernels.BitKernel>,
-                      confidence: UnsafeMutablePointer<Int32>) -> ModeSBits? {
-        let span = kernels.span(bitCount: start.bitCount)
-        precondition(span <= maximumWindow, "reply longer than the window")
-        load(raw, count: span)
-        var bits = start
-        let scale = Float(MagnitudeConverter.fullScale)
-        for _ in 0..<2 {
-            buildEnvelope(bits, originTenths: offsetTenths, span: span)
-            var omega = coarseFrequency(iq, clipped, span: span)
-            for _ in 0..<2 { omega += frequencyCorrection(iq, clipped, span: span, omega: omega) }
-            derotate(iq, span: span, omega: omega)
-            let (re, im, energy) = projection(clipped, span: span)
-            let norm = (re * re + im * im).squareRoot()
-            guard energy > 0, norm > 0 else { return nil }
-            // The unit phasor of the carrier's phase: scores are projected on it.
-            let (cr, ci) = (re / norm, im / norm)
-            var next = ModeSBits(bitCount: bits.bitCount)
-            for bit in 0..<bits.bitCount {
-                let kernel = table[bit]
-                let base = Int(kernel.offset)
-                var zr: Float = 0, zi: Float = 0
-                let weights = (kernel.w0, kernel.w1, kernel.w2, kernel.w3)
-                withUnsafeBytes(of: weights) { w in
-                    for k in 0..<4 {
-                        let weight = Float(w.load(fromByteOffset: 4 * k, as: Int32.self))
-                        zr += weight * derotated[2 * (base + k)]
-                        zi += weight * derotated[2 * (base + k) + 1]
-                    }
-                }
-                let score = zr * cr + zi * ci
-                if score > 0 { next.flipBit(bit + 1) }
-                confidence[bit] = Int32(min(abs(score) * scale, Float(Int32.max / 2)))
-            }
-            guard next.bitCount == bits.bitCount,
-                  (next.downlinkFormat >= 16) == (bits.downlinkFormat >= 16) else { return nil }
-            if next == bits { break }
-            bits = next
-        }
-        return bits
-    }
-
     /// Converts the window to normalised floats and marks clipped samples.
-    private func load(_ raw: UnsafeRawPointer, count: Int) {
+    func load(_ raw: UnsafeRawPointer, count: Int) {
         switch format {
         case .cu8:
             for n in 0..<count {
@@ -235,7 +183,7 @@ final class ReplyCanceller {
 
     /// The share of each sample of the reply's span covered by its "on" chips, for a reply
     /// whose first chip starts `originTenths` tenths of a sample into the span.
-    private func buildEnvelope(_ bits: ModeSBits, originTenths: Int, span: Int) {
+    func buildEnvelope(_ bits: ModeSBits, originTenths: Int, span: Int) {
         envelope.update(repeating: 0, count: span)
         let chip = kernels.sampleRate.tenthsPerChip
         @inline(__always) func addChip(_ index: Int) {
@@ -258,7 +206,7 @@ final class ReplyCanceller {
 
     /// The carrier's phase step per sample, from neighbouring samples that both lie inside
     /// pulses: r(n)·conj(r(n−1)) has the phase ω whatever the carrier's own phase.
-    private func coarseFrequency(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+    func coarseFrequency(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
                                  span: Int) -> Double {
         var re: Float = 0, im: Float = 0
         for n in 1..<span where !replyClipped[n] && !replyClipped[n - 1] {
@@ -273,7 +221,7 @@ final class ReplyCanceller {
 
     /// How much to add to `omega`: the slope of a weighted straight line through the
     /// carrier phases of `segments` stretches of the reply, once derotated by `omega`.
-    private func frequencyCorrection(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+    func frequencyCorrection(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
                                      span: Int, omega: Double) -> Double {
         let length = span / Self.segments
         guard length > 0 else { return 0 }
@@ -315,7 +263,7 @@ final class ReplyCanceller {
     }
 
     /// Writes the reply's samples with the carrier rotation e^{−iωn} removed to `derotated`.
-    private func derotate(_ reply: UnsafeMutablePointer<Float>, span: Int, omega: Double) {
+    func derotate(_ reply: UnsafeMutablePointer<Float>, span: Int, omega: Double) {
         let (stepS, stepC) = (Float(sin(-omega)), Float(cos(-omega)))
         var (s, c): (Float, Float) = (0, 1)
         for n in 0..<span {
@@ -330,7 +278,7 @@ final class ReplyCanceller {
 
     /// Σ envelope·y (complex) and Σ envelope² over the unclipped samples: the least-squares
     /// amplitude is their ratio.
-    private func projection(_ replyClipped: UnsafeMutablePointer<Bool>, span: Int) -> (Float, Float, Float) {
+    func projection(_ replyClipped: UnsafeMutablePointer<Bool>, span: Int) -> (Float, Float, Float) {
         var re: Float = 0, im: Float = 0, energy: Float = 0
         for n in 0..<span where !replyClipped[n] {
             let e = envelope[n]
