@@ -35,6 +35,8 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var noThreeBitRepair = false
     @Flag(help: .hidden) var noAddressParityRepair = false
     @Flag(help: .hidden) var noFeedback = false
+    @Flag(help: .hidden) var noSequence = false
+    @Flag(help: .hidden) var noCoherent = false
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
     @Flag(inversion: .prefixedNo,
@@ -55,6 +57,8 @@ struct DemodCommand: ParsableCommand {
         if noThreeBitRepair { options.threeBitRepairs = false }
         if noAddressParityRepair { options.addressParityRepairs = false }
         if noFeedback { options.feedbackRetry = false }
+        if noSequence { options.sequenceRetry = false }
+        if noCoherent { options.coherentRetry = false }
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }
         options.cancelOverlaps = cancelOverlaps

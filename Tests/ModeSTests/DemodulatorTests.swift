@@ -291,3 +291,45 @@ import Testing
         #expect(coherent.weaker >= 15)
     }
 }
+
+@Suite struct SequenceSlicerTests {
+    /// Magnitudes of one clean reply starting at sample 100 + `offset`, at `rate`.
+    func magnitudes(_ bits: ModeSBits, rate: SampleRate, offset: Double, amplitude: Double = 60,
+                    seed: UInt64 = 3) -> [UInt16] {
+        let signal = TestSignal(sampleRate: rate, sampleCount: 600, seed: seed)
+        let bytes = signal.bytes([.init(bits: bits, start: 100 + offset, amplitude: amplitude)], format: .cu8)
+        var values = [UInt16](repeating: 0, count: 600)
+        bytes.withUnsafeBytes { raw in
+            values.withUnsafeMutableBufferPointer {
+                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: 600, into: $0.baseAddress!)
+            }
+        }
+        return values
+    }
+
+    @Test(arguments: SampleRate.allCases)
+    func cleanRepliesComeOutWhole(rate: SampleRate) {
+        let kernels = ReplyKernels(sampleRate: rate)
+        let slicer = SequenceSlicer(kernels: kernels)
+        let long = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let short = ModeSBits(bytes: [0x5D, 0x48, 0x40, 0xD6, 0x00, 0x00, 0x00])!
+        for (phase, offset) in kernels.phaseOffsets.enumerated() {
+            for bits in [long, short] {
+                let values = magnitudes(bits, rate: rate, offset: Double(offset) / 10)
+                // The noise floor: the mean magnitude before the reply.
+                let floor = Float(values[0..<90].reduce(0) { $0 + Int($1) }) / 90
+                let level = Float(MagnitudeConverter.fullScale * 60 / 127.5) - floor
+                let decided = values.withUnsafeBufferPointer {
+                    slicer.slice($0.baseAddress! + 100, phase: phase, level: level, floor: floor)
+                }
+                #expect(decided?.hex == bits.hex, "phase \(offset) tenths, \(bits.bitCount) bits")
+            }
+        }
+        // Noise alone mostly starts with a format no transponder sends.
+        let noise = magnitudes(long, rate: rate, offset: 400)
+        let formats = (0..<50).filter { start in
+            noise.withUnsafeBufferPointer { slicer.slice($0.baseAddress! + start, phase: 0, level: 2000, floor: 1000) } != nil
+        }
+        #expect(formats.count < 35)
+    }
+}

@@ -21,7 +21,7 @@ final class BitSlicer {
     private let kernelCount: Int
 
     /// Downlink formats worth demodulating: the ones `FrameValidator` can check.
-    private static let acceptedFormats: UInt32 = {
+    static let acceptedFormats: UInt32 = {
         var mask: UInt32 = 0
         for df in [0, 4, 5, 11, 16, 17, 18, 20, 21] { mask |= 1 << UInt32(df) }
         return mask
