@@ -16,8 +16,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var cancellations: Int = 0
     /// Frames found only in what was left after such a subtraction.
     public var recoveredFromOverlaps: Int = 0
-    /// Candidates sliced again coherently, and the frames that gave.
+    /// Candidates sliced again coherently (see `StreamingDemodulator.Options.coherentRetry`).
     public var coherentAttempts: Int = 0
+    /// Frames those coherent slices gave.
     public var coherentFrames: Int = 0
 
     /// A zeroed set of counters.
