@@ -21,7 +21,7 @@ final class BitSlicer {
     private let kernelCount: Int
 
     /// Downlink formats worth demodulating: the ones `FrameValidator` can check.
-    static let acceptedFormats: UInt32 = {
+    private static let acceptedFormats: UInt32 = {
         var mask: UInt32 = 0
         for df in [0, 4, 5, 11, 16, 17, 18, 20, 21] { mask |= 1 << UInt32(df) }
         return mask
@@ -44,6 +44,13 @@ final class BitSlicer {
     deinit {
         kernels.deallocate()
         leaks.deallocate()
+    }
+
+    /// Whether a transponder sends downlink format `format` (and `FrameValidator` can
+    /// check it): other formats end an attempt early.
+    @inline(__always)
+    static func isAccepted(format: Int) -> Bool {
+        acceptedFormats & (1 << UInt32(truncatingIfNeeded: format)) != 0
     }
 
     /// The bit kernels of `phase`, one per bit, for slicers working on other samples than
@@ -137,7 +144,7 @@ final class BitSlicer {
         var word: UInt64 = 0
         for bit in 0..<5 { word = (word << 1) | decide(bit) }
         let df = UInt32(truncatingIfNeeded: word)
-        guard Self.acceptedFormats & (1 << df) != 0 else { return nil }
+        guard Self.isAccepted(format: Int(df)) else { return nil }
         let bitCount = df >= 16 ? 112 : 56
         for bit in 5..<min(bitCount, 64) { word = (word << 1) | decide(bit) }
         var bits = ModeSBits(bitCount: bitCount)

@@ -113,13 +113,11 @@ final class SequenceSlicer {
                 // Noise mostly ends here: the format the best path so far starts with is
                 // not one a transponder sends.
                 for bit in 0..<5 { advance(through: bit) }
-                let early = UInt32(traceBack(decided: 5, bitCount: 56).downlinkFormat)
-                guard BitSlicer.acceptedFormats & (1 << early) != 0 else { return nil }
+                guard BitSlicer.isAccepted(format: traceBack(decided: 5, bitCount: 56).downlinkFormat) else { return nil }
                 for bit in 5..<56 { advance(through: bit) }
                 let short = traceBack(decided: 56, bitCount: 56)
-                let format = short.downlinkFormat
-                guard BitSlicer.acceptedFormats & (1 << UInt32(format)) != 0 else { return nil }
-                if format < 16 { return short }
+                guard BitSlicer.isAccepted(format: short.downlinkFormat) else { return nil }
+                if short.downlinkFormat < 16 { return short }
                 for bit in 56..<ReplyKernels.maximumBits { advance(through: bit) }
                 let long = traceBack(decided: 112, bitCount: 112)
                 // The rest of the message may move the best path's first bits too.

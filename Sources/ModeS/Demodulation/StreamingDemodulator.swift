@@ -362,9 +362,10 @@ public final class StreamingDemodulator {
         let time = Double(position) / Double(sampleRate.hertz)
         // Plain decisions at the best phases first, then the best two phases again with
         // each kind of decision feedback (see `BitSlicer`).
+        // The pulse amplitude at the best phase, which several attempts below need.
+        let bestAmplitude = detector.pulseAmplitude(at: samples, phase: phases.index(0))
         var feedbackAttempts = options.feedbackRetry ? (tries > 1 ? 4 : 2) : 0
-        if feedbackAttempts > 0,
-           detector.pulseAmplitude(at: samples, phase: phases.index(0)) >= 5 * Double(floor),
+        if feedbackAttempts > 0, bestAmplitude >= 5 * Double(floor),
            detector.looksLikeDataWindow(at: samples, phase: phases.index(0), floor: floor) {
             // A strong window that looks like the inside of another reply: feedback would
             // only slice that reply's data again (busy sky: a tenth fewer slices, no frame
@@ -384,7 +385,8 @@ public final class StreamingDemodulator {
             if !feedback {
                 amplitude = 0
             } else if (attempt - tries) % 2 == 0 || attempt == sequenceAttempt {
-                amplitude = max(1, Int32(detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)))
+                let pulses = rank == 0 ? bestAmplitude : detector.pulseAmplitude(at: samples, phase: phase)
+                amplitude = max(1, Int32(pulses - Double(floor)))
             } else {
                 amplitude = BitSlicer.smearFeedback
             }
@@ -482,7 +484,8 @@ public final class StreamingDemodulator {
         }
         if options.coherentRetry, options.cancelOverlaps, !inResidual, position >= insideFrameUntil,
            let plain = firstSlice, plain.downlinkFormat == 17 || plain.downlinkFormat == 18,
-           let phase = coherentAttempt(samples, plain, at: position, phase: phases.index(0), floor: floor, time: time) {
+           let phase = coherentAttempt(samples, plain, at: position, phase: phases.index(0),
+                                       level: bestAmplitude - Double(floor), floor: floor, time: time) {
             return phase
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
@@ -492,9 +495,9 @@ public final class StreamingDemodulator {
     /// The last try at a candidate whose every magnitude slice failed: a strong DF17/18,
     /// sliced again on its own carrier (see `ReplyCanceller.coherentBits`). Only a clean
     /// CRC, or a repair the `RepairGate` admits on the coherent confidences, is accepted.
+    /// `level`: the pulse amplitude at `phase` above the floor.
     private func coherentAttempt(_ samples: UnsafePointer<UInt16>, _ plain: ModeSBits, at position: Int, phase: Int,
-                                 floor: UInt32, time: Double) -> Int? {
-        let level = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+                                 level: Double, floor: UInt32, time: Double) -> Int? {
         // Below three floors above the floor, noise rather than an overlap breaks the bits.
         guard level >= 3 * Double(floor),
               !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
