@@ -1,11 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// One module per stage of the data flow; a module imports only the stages before it.
+// docs/architecture.md draws the graph and says what each module owns; ArchitectureTests
+// checks these dependency lists against it.
 let package = Package(
     name: "aviator-adsb",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aviator-adsb", targets: ["aviator-adsb"]),
+        // The Mode S codec on its own: no I/O, no dependencies, no unsafe flags.
         .library(name: "ModeS", targets: ["ModeS"]),
     ],
     dependencies: [
@@ -17,30 +21,32 @@ let package = Package(
     ],
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
-        .systemLibrary(
-            name: "CRtlSdr",
-            pkgConfig: "librtlsdr",
-            providers: [.apt(["librtlsdr-dev"])]
-        ),
-        // IQ -> frames -> decoded messages. Pure Swift, no I/O, no dependencies.
+        .systemLibrary(name: "CRtlSdr", pkgConfig: "librtlsdr", providers: [.apt(["librtlsdr-dev"])]),
+
+        // Frames and messages: CRC and repairs, decoding, CPR, the AVR and Beast wire formats.
+        .target(name: "ModeS"),
+        // IQ samples -> frames.
         .target(
-            name: "ModeS",
-            // The demodulator is a tight loop: optimise it even in debug builds, so tests and
-            // debug runs of the daemon keep up with a live 2.4 MS/s stream. Its state lives
-            // in classes used from one thread whose accesses never overlap, so the runtime
-            // exclusivity checks (about 2% of demodulation time) are left out.
+            name: "ModeSDemod",
+            dependencies: ["ModeS"],
+            // A tight loop over samples: optimised even in debug builds, so tests and debug
+            // runs keep up with a live 2.4 MS/s stream. Its state lives in classes used from
+            // one thread whose accesses never overlap, so the runtime exclusivity checks
+            // (about 2% of its time) are left out.
             swiftSettings: [
                 .unsafeFlags(["-O"], .when(configuration: .debug)),
                 .unsafeFlags(["-enforce-exclusivity=unchecked"]),
             ]
         ),
-        // Synthetic skies: message encoder, scenarios and an IQ modulator, for tests and demos.
-        .target(name: "Simulator", dependencies: ["ModeS"]),
-        // Sources of frames and state vectors, and the aircraft tracker.
+        // Synthetic skies: the one signal source of tests, demos and benchmarks.
+        .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod"]),
+        // Frames and state vectors -> one state per aircraft.
+        .target(name: "Tracking", dependencies: ["ModeS", .product(name: "Logging", package: "swift-log")]),
+        // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor.
         .target(
-            name: "Ingest",
+            name: "Receivers",
             dependencies: [
-                "ModeS", "CRtlSdr",
+                "ModeS", "ModeSDemod", "Tracking", "CRtlSdr",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -48,41 +54,76 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        // Sky projection and outputs.
+        // The feed's wire types (hello, frame, aircraft, view, error), written and read by
+        // the server and every client.
+        .target(name: "FeedProtocol", dependencies: ["ModeS"]),
+        // Aircraft -> an observer's sky and a client's radar view.
+        .target(name: "SkyProjection", dependencies: ["Tracking", "FeedProtocol"]),
+        // The radar feed on a Unix socket: one hub, a bounded outbox per client.
         .target(
-            name: "Radar",
+            name: "FeedServer",
             dependencies: [
-                "ModeS", "Ingest",
+                "FeedProtocol", "SkyProjection", "Tracking",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Command-line parsing and wiring only.
+        // The ecosystem's outputs: Beast, SBS and AVR over TCP, aircraft.json.
+        .target(
+            name: "Outputs",
+            dependencies: [
+                "ModeS", "Tracking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The terminal radar: a client of the feed, nothing more.
+        .target(name: "RadarTerminal", dependencies: ["FeedProtocol"]),
+        // Commands and option groups only.
         .executableTarget(
             name: "aviator-adsb",
             dependencies: [
-                "ModeS", "Ingest", "Radar", "Simulator",
+                "ModeS", "ModeSDemod", "Tracking", "Receivers", "SkyProjection", "FeedProtocol",
+                "FeedServer", "Outputs", "RadarTerminal", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "ModeSTests", dependencies: ["ModeS"]),
+
+        // Helpers several test targets share: ../shared data, test signals.
+        .target(name: "TestSupport", dependencies: ["ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol"],
+                path: "Tests/TestSupport"),
+        .testTarget(name: "ModeSTests", dependencies: ["ModeS", "TestSupport"]),
+        .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ModeS"]),
         .testTarget(
-            name: "IngestTests",
+            name: "ReceiversTests",
             dependencies: [
-                "Ingest", "ModeS",
+                "Receivers", "Tracking", "ModeS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS"]),
-        .testTarget(name: "RadarTests", dependencies: ["Radar"]),
-        // Runs the built `aviator-adsb` binary as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb"]),
+        .testTarget(name: "FeedProtocolTests", dependencies: ["FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "TestSupport"]),
+        .testTarget(name: "SkyProjectionTests", dependencies: ["SkyProjection", "Tracking", "FeedProtocol", "FeedServer", "ModeS", "TestSupport"]),
+        .testTarget(
+            name: "FeedServerTests",
+            dependencies: ["FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "ModeS", "TestSupport",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport"]),
+        .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
+        // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
+        .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import ModeS
+import ModeSDemod
 
 /// Writes blocks of interleaved I/Q values to a file in a given format, converting and
 /// clipping on the way. One reusable byte buffer; no allocation per block once it has grown.

@@ -1,4 +1,5 @@
 import ModeS
+import ModeSDemod
 
 /// A complete simulated recording: settings in, IQ file and truth file out.
 public struct Simulation {

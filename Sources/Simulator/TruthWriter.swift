@@ -1,5 +1,6 @@
 import Foundation
 import ModeS
+import ModeSDemod
 
 /// Writes `FILE.truth.jsonl`: what was really on air, for tests and yield measurements.
 ///

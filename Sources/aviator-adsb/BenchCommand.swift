@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ModeS
+import ModeSDemod
 
 /// `aviator-adsb bench`: throughput of the demodulator alone, on a recording held in memory
 /// or on generated noise, so that disk and pipe speed do not enter the figure.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import Ingest
+import ModeSDemod
+import Receivers
+import Tracking
 import ModeS
 
 /// `aviator-adsb decode`: lines of AVR, timestamped AVR, bare hex or CSV in; one JSON object

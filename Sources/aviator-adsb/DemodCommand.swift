@@ -1,5 +1,7 @@
 import ArgumentParser
-import Ingest
+import ModeSDemod
+import Receivers
+import Tracking
 import ModeS
 #if canImport(Glibc)
 import Glibc

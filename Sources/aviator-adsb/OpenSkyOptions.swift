@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import Ingest
+import ModeSDemod
+import Receivers
+import Tracking
 import Logging
 import ModeS
 

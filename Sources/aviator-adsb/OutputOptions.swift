@@ -1,8 +1,14 @@
 import ArgumentParser
 import Foundation
-import Ingest
+import ModeSDemod
+import Receivers
+import Tracking
 import Logging
-import Radar
+import FeedProtocol
+import FeedServer
+import Outputs
+import RadarTerminal
+import SkyProjection
 import ServiceLifecycle
 
 /// The options of the ecosystem outputs (Beast, SBS, AVR over TCP and aircraft.json), shared

@@ -1,9 +1,15 @@
 import ArgumentParser
 import Foundation
-import Ingest
+import ModeSDemod
+import Receivers
+import Tracking
 import Logging
 import ModeS
-import Radar
+import FeedProtocol
+import FeedServer
+import Outputs
+import RadarTerminal
+import SkyProjection
 import ServiceLifecycle
 
 /// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a

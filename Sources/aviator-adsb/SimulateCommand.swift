@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Simulator
 import ModeS
+import ModeSDemod
 
 /// `aviator-adsb simulate`: write a synthetic IQ recording and its truth.
 struct SimulateCommand: ParsableCommand {

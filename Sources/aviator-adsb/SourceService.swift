@@ -1,4 +1,6 @@
-import Ingest
+import ModeSDemod
+import Receivers
+import Tracking
 import ServiceLifecycle
 
 /// Runs one source that feeds the tracker (a replay, a network input) as a lifecycle service,

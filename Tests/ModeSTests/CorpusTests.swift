@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ModeS
+import TestSupport
 
 /// The decoder over the real message corpora in ../shared/messages.
 @Suite struct CorpusTests {

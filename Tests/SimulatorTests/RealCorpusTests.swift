@@ -2,6 +2,7 @@ import Foundation
 import ModeS
 import Testing
 @testable import Simulator
+import TestSupport
 
 /// Re-encodes the 2000 real DF17 messages of ../shared/messages/sample_data_adsb.csv from their
 /// contents, decoded here by hand, and expects the very same bits back.

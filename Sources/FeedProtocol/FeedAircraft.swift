@@ -1,0 +1,151 @@
+import ModeS
+
+/// One aircraft of a radar frame as it travels on the feed: what the tracker knows about it
+/// and where it stands in the client's sky and on its radar. The server fills it from its
+/// projection and writes it; clients read it back. Unknown values (`null` on the wire) are nil.
+public struct FeedAircraft: Sendable, Equatable {
+    /// ICAO 24-bit address, six lower-case hex digits.
+    public var icao: String
+    /// Flight identification, blanks removed.
+    public var callsign: String?
+    /// Latitude in degrees.
+    public var latitude: Double?
+    /// Longitude in degrees.
+    public var longitude: Double?
+    /// Pressure altitude in feet.
+    public var altitudeBaroFt: Double?
+    /// Geometric (GNSS) height in feet.
+    public var altitudeGeoFt: Double?
+    /// Speed over ground in knots.
+    public var groundSpeedKt: Double?
+    /// Track over ground, degrees from true north.
+    public var trackDeg: Double?
+    /// Vertical rate in feet per minute, positive up.
+    public var verticalRateFpm: Double?
+    /// Mode A code, four octal digits.
+    public var squawk: String?
+    /// Emitter category, e.g. "A3".
+    public var category: String?
+    /// Whether the aircraft reports being on the ground.
+    public var onGround: Bool?
+    /// Seconds since anything was heard from it.
+    public var seenSeconds: Double?
+    /// Seconds since its position was last updated.
+    public var positionAgeSeconds: Double?
+    /// Whether its position is old; drawn faded.
+    public var stale: Bool
+    /// Where its data comes from: "adsb", "mode-s" or "opensky".
+    public var source: String?
+    /// Direction from the observer, degrees from true north.
+    public var azimuthDeg: Double?
+    /// Angle above the observer's horizon, degrees.
+    public var elevationDeg: Double?
+    /// Straight-line distance from the observer, km.
+    public var slantKm: Double?
+    /// Distance along the surface from the observer, km.
+    public var groundKm: Double?
+    /// Direction relative to where the radar points, degrees in [0, 360).
+    public var bearingDeg: Double?
+    /// Position on the radar as a fraction of the radius, x to the right.
+    public var x: Double?
+    /// Position on the radar as a fraction of the radius, y up (towards the heading).
+    public var y: Double?
+    /// Which way the icon points on the radar, degrees clockwise from up.
+    public var rotationDeg: Double?
+    /// Icon size, 0.7 (high) to 2 (low).
+    public var scale: Double?
+
+    /// An aircraft with only its address known and any other fields given; the rest are unknown.
+    public init(icao: String, callsign: String? = nil, altitudeBaroFt: Double? = nil, altitudeGeoFt: Double? = nil,
+                groundSpeedKt: Double? = nil, onGround: Bool? = nil, stale: Bool = false, groundKm: Double? = nil,
+                bearingDeg: Double? = nil, x: Double? = nil, y: Double? = nil, rotationDeg: Double? = nil,
+                scale: Double? = nil) {
+        self.icao = icao
+        self.callsign = callsign
+        self.altitudeBaroFt = altitudeBaroFt
+        self.altitudeGeoFt = altitudeGeoFt
+        self.groundSpeedKt = groundSpeedKt
+        self.onGround = onGround
+        self.stale = stale
+        self.groundKm = groundKm
+        self.bearingDeg = bearingDeg
+        self.x = x
+        self.y = y
+        self.rotationDeg = rotationDeg
+        self.scale = scale
+    }
+
+    /// What to call it on screen: the callsign when known, else the ICAO address in upper case.
+    public var label: String {
+        if let callsign, !callsign.isEmpty { return callsign }
+        return icao.uppercased()
+    }
+
+    /// The altitude to show and filter by: barometric, else geometric.
+    public var altitudeFt: Double? { altitudeBaroFt ?? altitudeGeoFt }
+
+    /// The aircraft as one JSON object, every field present (`null` when unknown), each
+    /// number rounded to what it is worth: 5 decimals of a degree of latitude are about a
+    /// metre, 4 decimals of the radar radius a fraction of a pixel.
+    public var json: String {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.add("icao", icao)
+        w.add("callsign", callsign)
+        w.add("lat", latitude, decimals: 5)
+        w.add("lon", longitude, decimals: 5)
+        w.add("alt_baro_ft", altitudeBaroFt, decimals: 0)
+        w.add("alt_geo_ft", altitudeGeoFt, decimals: 0)
+        w.add("ground_speed_kt", groundSpeedKt, decimals: 1)
+        w.addAngle("track_deg", trackDeg, decimals: 1)
+        w.add("vertical_rate_fpm", verticalRateFpm, decimals: 0)
+        w.add("squawk", squawk)
+        w.add("category", category)
+        w.add("on_ground", onGround)
+        w.add("seen_s", seenSeconds, decimals: 1)
+        w.add("seen_pos_s", positionAgeSeconds, decimals: 1)
+        w.add("stale", stale)
+        w.add("source", source)
+        w.addAngle("azimuth_deg", azimuthDeg, decimals: 2)
+        w.add("elevation_deg", elevationDeg, decimals: 2)
+        w.add("slant_km", slantKm, decimals: 2)
+        w.add("ground_km", groundKm, decimals: 2)
+        w.addAngle("bearing_deg", bearingDeg, decimals: 2)
+        w.add("x", x, decimals: 4)
+        w.add("y", y, decimals: 4)
+        w.addAngle("rotation_deg", rotationDeg, decimals: 1)
+        w.add("scale", scale, decimals: 3)
+        return w.result
+    }
+
+    /// Reads an aircraft object; an aircraft without an address is an error, unknown fields
+    /// are ignored.
+    init(_ fields: JSONFields) throws(FeedParseError) {
+        guard let icao = try fields.string("icao") else { throw FeedParseError("aircraft without an \"icao\"") }
+        let fields = fields.named("aircraft \(icao)")
+        self.init(icao: icao)
+        callsign = try fields.string("callsign")
+        latitude = try fields.number("lat")
+        longitude = try fields.number("lon")
+        altitudeBaroFt = try fields.number("alt_baro_ft")
+        altitudeGeoFt = try fields.number("alt_geo_ft")
+        groundSpeedKt = try fields.number("ground_speed_kt")
+        trackDeg = try fields.number("track_deg")
+        verticalRateFpm = try fields.number("vertical_rate_fpm")
+        squawk = try fields.string("squawk")
+        category = try fields.string("category")
+        onGround = try fields.bool("on_ground")
+        seenSeconds = try fields.number("seen_s")
+        positionAgeSeconds = try fields.number("seen_pos_s")
+        stale = try fields.bool("stale") ?? false
+        source = try fields.string("source")
+        azimuthDeg = try fields.number("azimuth_deg")
+        elevationDeg = try fields.number("elevation_deg")
+        slantKm = try fields.number("slant_km")
+        groundKm = try fields.number("ground_km")
+        bearingDeg = try fields.number("bearing_deg")
+        x = try fields.number("x")
+        y = try fields.number("y")
+        rotationDeg = try fields.number("rotation_deg")
+        scale = try fields.number("scale")
+    }
+}

@@ -1,0 +1,82 @@
+import ModeS
+
+/// One radar frame as it travels on the feed (the `frame` line): the view it was drawn for
+/// and the aircraft in it. The server writes it, clients read it back.
+public struct FeedFrame: Sendable, Equatable {
+    /// Frame number; the same for every client of the daemon.
+    public var seq: Int
+    /// When the frame was made, seconds since 1970.
+    public var time: Double
+    /// The daemon's current data source, e.g. "rtl-sdr" or "replay".
+    public var source: String
+    /// The heading the frame was drawn for, degrees from true north.
+    public var headingDeg: Double
+    /// The radar radius the frame was drawn for, km; x and y are fractions of it.
+    public var rangeKm: Double
+    /// The aircraft in view.
+    public var aircraft: [FeedAircraft]
+
+    /// A frame with every field given.
+    public init(seq: Int, time: Double, source: String, headingDeg: Double, rangeKm: Double, aircraft: [FeedAircraft]) {
+        self.seq = seq
+        self.time = time
+        self.source = source
+        self.headingDeg = headingDeg
+        self.rangeKm = rangeKm
+        self.aircraft = aircraft
+    }
+
+    /// The aircraft nearest first; those without a distance come last, by address.
+    public var byDistance: [FeedAircraft] {
+        aircraft.sorted { a, b in
+            switch (a.groundKm, b.groundKm) {
+            case let (da?, db?): return da != db ? da < db : a.icao < b.icao
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a.icao < b.icao
+            }
+        }
+    }
+
+    /// The frame as one line of JSON, ending in a newline.
+    public var jsonLine: String {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.add("type", "frame")
+        w.add("seq", seq)
+        w.add("time", time, decimals: 3)
+        w.add("source", source)
+        w.addAngle("heading_deg", headingDeg, decimals: 2)
+        w.add("range_km", rangeKm, decimals: 3)
+        var list = "["
+        list.reserveCapacity(aircraft.count * 480 + 2)
+        for (index, plane) in aircraft.enumerated() {
+            if index > 0 { list += "," }
+            list += plane.json
+        }
+        list += "]"
+        w.addRaw("aircraft", list)
+        return w.result + "\n"
+    }
+
+    /// Reads a frame; a frame without its heading, range or aircraft list is an error,
+    /// because a radar drawn from it would be wrong.
+    init(_ fields: JSONFields) throws(FeedParseError) {
+        guard case .array(let list)? = fields.values["aircraft"] else {
+            throw FeedParseError("frame without an \"aircraft\" array")
+        }
+        var aircraft: [FeedAircraft] = []
+        aircraft.reserveCapacity(list.count)
+        for item in list {
+            guard case .object(let plane) = item else {
+                throw FeedParseError("frame aircraft must be objects, got \(item.kindName)")
+            }
+            aircraft.append(try FeedAircraft(JSONFields(plane, place: "aircraft")))
+        }
+        self.init(seq: try fields.requiredInteger("seq"),
+                  time: try fields.number("time") ?? 0,
+                  source: try fields.string("source") ?? "unknown",
+                  headingDeg: try fields.requiredNumber("heading_deg"),
+                  rangeKm: try fields.requiredNumber("range_km"),
+                  aircraft: aircraft)
+    }
+}

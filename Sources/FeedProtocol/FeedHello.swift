@@ -1,0 +1,81 @@
+import ModeS
+
+/// A point on the Earth as the feed carries it: the receiver in the hello line, a client's
+/// own observer in its view.
+public struct FeedPosition: Sendable, Equatable, Hashable {
+    /// Latitude in degrees.
+    public var latitude: Double
+    /// Longitude in degrees.
+    public var longitude: Double
+    /// Height above the WGS-84 ellipsoid in metres.
+    public var altitudeMetres: Double
+
+    /// A position from its parts.
+    public init(latitude: Double, longitude: Double, altitudeMetres: Double = 0) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeMetres = altitudeMetres
+    }
+
+    /// The position as a JSON object (`lat`, `lon`, `alt_m`).
+    public var json: String {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.add("lat", latitude, decimals: 5)
+        w.add("lon", longitude, decimals: 5)
+        w.add("alt_m", altitudeMetres, decimals: 1)
+        return w.result
+    }
+}
+
+/// The greeting the server sends on connect: who serves the feed, where the receiver is,
+/// which source feeds it, and the client's starting view.
+public struct FeedHello: Sendable, Equatable {
+    /// Protocol version (`FeedMessage.protocolVersion`).
+    public var version: Int
+    /// The receiver's position; nil when the daemon has none.
+    public var receiver: FeedPosition?
+    /// The daemon's current data source.
+    public var source: String
+    /// Seconds between frames.
+    public var frameIntervalSeconds: Double
+    /// The client's starting view.
+    public var view: RadarView
+
+    /// A greeting with every field given.
+    public init(version: Int = FeedMessage.protocolVersion, receiver: FeedPosition?, source: String,
+                frameIntervalSeconds: Double, view: RadarView) {
+        self.version = version
+        self.receiver = receiver
+        self.source = source
+        self.frameIntervalSeconds = frameIntervalSeconds
+        self.view = view
+    }
+
+    /// The greeting as one line of JSON, ending in a newline.
+    public var jsonLine: String {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.add("type", "hello")
+        w.add("version", version)
+        w.add("server", "aviator-adsb")
+        w.addRaw("receiver", receiver?.json ?? "null")
+        w.add("source", source)
+        w.add("frame_interval_s", frameIntervalSeconds, decimals: 3)
+        w.addRaw("view", view.json)
+        return w.result + "\n"
+    }
+
+    /// Reads a greeting; it must carry its version and a view.
+    init(_ fields: JSONFields) throws(FeedParseError) {
+        var receiver: FeedPosition?
+        if let position = try fields.object("receiver"),
+           let latitude = try position.number("lat"), let longitude = try position.number("lon") {
+            receiver = FeedPosition(latitude: latitude, longitude: longitude,
+                                    altitudeMetres: try position.number("alt_m") ?? 0)
+        }
+        guard let view = try fields.object("view") else { throw FeedParseError("hello without a \"view\" object") }
+        self.init(version: try fields.requiredInteger("version"), receiver: receiver,
+                  source: try fields.string("source") ?? "unknown",
+                  frameIntervalSeconds: try fields.number("frame_interval_s") ?? 1,
+                  view: try RadarView(view))
+    }
+}

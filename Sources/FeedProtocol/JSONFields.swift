@@ -1,0 +1,88 @@
+/// The fields of one JSON object read with their expected types: every mistake (a string
+/// where a number belongs, a number that is not finite) becomes a `FeedParseError` naming the
+/// field and where it was (`place`, e.g. "hello" or "aircraft 4840d6"; a client's command
+/// has no place: its errors go back to the client that sent it).
+public struct JSONFields: Sendable {
+    /// The object's fields.
+    public let values: [String: JSONValue]
+    /// Where the object sits, for error messages; nil for a client's command.
+    public let place: String?
+
+    /// The fields of `values`, found at `place`.
+    public init(_ values: [String: JSONValue], place: String?) {
+        self.values = values
+        self.place = place
+    }
+
+    /// The same fields described as being at another place.
+    public func named(_ place: String) -> JSONFields { JSONFields(values, place: place) }
+
+    /// The start of an error message about the field `key`.
+    private func field(_ key: String) -> String {
+        guard let place else { return key }
+        return "\(place): \"\(key)\""
+    }
+
+    /// A finite number, or nil when the field is null or absent.
+    public func number(_ key: String) throws(FeedParseError) -> Double? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .number(let value)? where value.isFinite: return value
+        case let other?: throw FeedParseError("\(field(key)) must be a number, got \(other.kindName)")
+        }
+    }
+
+    /// A finite number that must be there.
+    public func requiredNumber(_ key: String) throws(FeedParseError) -> Double {
+        guard let value = try number(key) else { throw FeedParseError("\(place ?? "command") has no \"\(key)\" number") }
+        return value
+    }
+
+    /// A whole number that must be there and fit an `Int` (a sequence or version number).
+    public func requiredInteger(_ key: String) throws(FeedParseError) -> Int {
+        let value = try requiredNumber(key)
+        guard let whole = Int(exactly: value) else {
+            throw FeedParseError("\(field(key)) must be a whole number, got \(value)")
+        }
+        return whole
+    }
+
+    /// A string, or nil when the field is null or absent.
+    public func string(_ key: String) throws(FeedParseError) -> String? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        case let other?: throw FeedParseError("\(field(key)) must be a string, got \(other.kindName)")
+        }
+    }
+
+    /// A boolean, or nil when the field is null or absent.
+    public func bool(_ key: String) throws(FeedParseError) -> Bool? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        case let other?: throw FeedParseError("\(field(key)) must be true or false, got \(other.kindName)")
+        }
+    }
+
+    /// A nested object, or nil when the field is null or absent.
+    public func object(_ key: String) throws(FeedParseError) -> JSONFields? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .object(let value)?: return JSONFields(value, place: place.map { "\($0) \(key)" } ?? key)
+        case let other?: throw FeedParseError("\(field(key)) must be an object, got \(other.kindName)")
+        }
+    }
+}
+
+/// Why a feed line could not be read; the message names the line's problem.
+public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One sentence for people.
+    public var message: String
+
+    /// An error with its message.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

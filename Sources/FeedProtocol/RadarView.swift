@@ -1,0 +1,89 @@
+import ModeS
+
+/// One client's view of the radar: which way the device points, how far the radar reaches,
+/// and which aircraft to leave out. The server starts every client with the daemon's
+/// defaults; a client changes its own view with a `view` command.
+public struct RadarView: Sendable, Hashable {
+    /// Degrees from true north that the top of the screen points to, in [0, 360).
+    public var headingDeg: Double
+    /// Radius of the radar in kilometres (the zoom): aircraft farther away along the
+    /// surface are left out, and x and y are fractions of this radius.
+    public var rangeKm: Double
+    /// Leave out aircraft below this altitude (feet), when set.
+    public var minAltitudeFt: Double?
+    /// Leave out aircraft above this altitude (feet), when set.
+    public var maxAltitudeFt: Double?
+    /// Leave out aircraft farther than this along the surface (km), when set; unlike
+    /// `rangeKm` it does not change the scale of x and y.
+    public var maxDistanceKm: Double?
+    /// Leave out aircraft known to be on the ground.
+    public var hideOnGround: Bool
+
+    /// Limits the server accepts, so a typo cannot produce a meaningless radar.
+    public enum Limits {
+        /// Largest radius: well past the radio horizon of any aircraft (about 450 km at
+        /// 45,000 ft) so a whole-receiver view is possible.
+        public static let maxRangeKm = 1000.0
+        /// Lowest altitude filter in feet: below the lowest airfields (about −1,300 ft).
+        public static let minAltitudeFt = -2000.0
+        /// Highest altitude filter in feet: above anything that flies with a transponder.
+        public static let maxAltitudeFt = 100_000.0
+    }
+
+    /// A view; by default north up, 50 km, no filters.
+    public init(headingDeg: Double = 0, rangeKm: Double = 50, minAltitudeFt: Double? = nil,
+                maxAltitudeFt: Double? = nil, maxDistanceKm: Double? = nil, hideOnGround: Bool = false) {
+        self.headingDeg = headingDeg
+        self.rangeKm = rangeKm
+        self.minAltitudeFt = minAltitudeFt
+        self.maxAltitudeFt = maxAltitudeFt
+        self.maxDistanceKm = maxDistanceKm
+        self.hideOnGround = hideOnGround
+    }
+
+    /// Why the view is unusable, as a sentence for an `error` reply; nil when it is valid.
+    public var problem: String? {
+        if !headingDeg.isFinite || headingDeg < 0 || headingDeg > 360 {
+            return "heading_deg must be between 0 and 360, got \(Self.show(headingDeg))"
+        }
+        if !rangeKm.isFinite || rangeKm <= 0 || rangeKm > Limits.maxRangeKm {
+            return "range_km must be more than 0 and at most \(Self.show(Limits.maxRangeKm)), got \(Self.show(rangeKm))"
+        }
+        for (name, value) in [("min_alt_ft", minAltitudeFt), ("max_alt_ft", maxAltitudeFt)] {
+            if let value, !value.isFinite || value < Limits.minAltitudeFt || value > Limits.maxAltitudeFt {
+                return "\(name) must be between \(Self.show(Limits.minAltitudeFt)) and \(Self.show(Limits.maxAltitudeFt)), got \(Self.show(value))"
+            }
+        }
+        if let low = minAltitudeFt, let high = maxAltitudeFt, low > high {
+            return "min_alt_ft (\(Self.show(low))) is above max_alt_ft (\(Self.show(high)))"
+        }
+        if let distance = maxDistanceKm, !distance.isFinite || distance <= 0 || distance > Limits.maxRangeKm {
+            return "max_distance_km must be more than 0 and at most \(Self.show(Limits.maxRangeKm)), got \(Self.show(distance))"
+        }
+        return nil
+    }
+
+    /// The view as a JSON object with every field present.
+    public var json: String {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.addAngle("heading_deg", headingDeg, decimals: 2)
+        w.add("range_km", rangeKm, decimals: 3)
+        w.add("min_alt_ft", minAltitudeFt, decimals: 0)
+        w.add("max_alt_ft", maxAltitudeFt, decimals: 0)
+        w.add("max_distance_km", maxDistanceKm, decimals: 3)
+        w.add("hide_on_ground", hideOnGround)
+        return w.result
+    }
+
+    /// Reads a whole view as the server writes it (in the hello and in acknowledgements).
+    init(_ fields: JSONFields) throws(FeedParseError) {
+        self.init(headingDeg: try fields.requiredNumber("heading_deg"), rangeKm: try fields.requiredNumber("range_km"),
+                  minAltitudeFt: try fields.number("min_alt_ft"), maxAltitudeFt: try fields.number("max_alt_ft"),
+                  maxDistanceKm: try fields.number("max_distance_km"), hideOnGround: try fields.bool("hide_on_ground") ?? false)
+    }
+
+    /// Numbers in error texts: integers without a fraction, others as Swift prints them.
+    public static func show(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+}

@@ -1,0 +1,152 @@
+import NIOCore
+import FeedProtocol
+import SkyProjection
+
+/// One connected feed client: greets it, reads its commands line by line, and writes its
+/// frames through a bounded `FeedOutbox` so that it can never hold up the server or the other
+/// clients. Lives on the server's event loop.
+final class FeedClientHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let hub: FeedHub
+    /// The client's current view; frames are rendered for it.
+    private(set) var view: RadarView
+    private var outbox: FeedOutbox<ByteBuffer>
+    private var context: ChannelHandlerContext?
+    /// Bytes of a command line not yet ended by a newline.
+    private var partialCommand: [UInt8] = []
+    /// Set after a line overflowed the limit: bytes are skipped up to the next newline.
+    private var discardingLongLine = false
+
+    init(hub: FeedHub) {
+        self.hub = hub
+        view = hub.configuration.radar.defaultView
+        outbox = FeedOutbox(stallTimeout: hub.configuration.stallTimeout)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        hub.register(self)
+        let hello = FeedHello(receiver: hub.observer?.feedPosition, source: hub.source,
+                              frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
+        sendControl(hello.jsonLine)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        hub.unregister(self)
+        context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pump() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A client's socket error ends only that client.
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        guard let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if discardingLongLine {
+                    discardingLongLine = false
+                } else {
+                    handle(commandLine: partialCommand)
+                }
+                partialCommand.removeAll(keepingCapacity: true)
+            } else if !discardingLongLine {
+                partialCommand.append(byte)
+                if partialCommand.count > FeedMessage.maxCommandBytes {
+                    reject("command longer than \(FeedMessage.maxCommandBytes) bytes; a command is one JSON object on one line")
+                    partialCommand.removeAll()
+                    discardingLongLine = true
+                }
+            }
+        }
+    }
+
+    /// Applies one command line, answering with the new view or an error.
+    private func handle(commandLine: [UInt8]) {
+        var line = commandLine[...]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+        switch FeedMessage.apply(commandLine: Array(line), to: view) {
+        case .success(let newView):
+            view = newView
+            sendControl(FeedMessage.viewAcknowledgement(newView))
+        case .failure(let error):
+            reject(error.message)
+        }
+    }
+
+    private func reject(_ message: String) {
+        hub.statistics.commandsRejected += 1
+        sendControl(FeedMessage.error(message))
+    }
+
+    private func sendControl(_ line: String) {
+        guard let context else { return }
+        if outbox.offerControl(context.channel.allocator.buffer(string: line)) {
+            pump()
+        } else {
+            // Commands keep coming while the answers are not read: stop serving this client.
+            close()
+        }
+    }
+
+    /// A new frame for this client, at monotonic time `now` (seconds).
+    func deliver(frame: ByteBuffer, now: Double) {
+        switch outbox.offerFrame(frame, now: now) {
+        case .queued(let replaced):
+            if replaced { hub.statistics.framesDropped += 1 }
+            pump()
+        case .stalled:
+            hub.statistics.clientsStalled += 1
+            close()
+        }
+    }
+
+    func close() {
+        context?.close(promise: nil)
+    }
+
+    /// Writes whatever the outbox releases, then flushes once.
+    private func pump() {
+        guard let context, context.channel.isActive else { return }
+        var wrote = false
+        while let next = outbox.nextWrite(writable: context.channel.isWritable) {
+            wrote = true
+            switch next {
+            case .control(let line):
+                context.write(wrapOutboundOut(line), promise: nil)
+            case .frame(let line):
+                let written = context.eventLoop.makePromise(of: Void.self)
+                context.write(wrapOutboundOut(line), promise: written)
+                written.futureResult.assumeIsolated().whenComplete { [self] result in
+                    outbox.frameWritten()
+                    guard case .success = result else { return }
+                    hub.statistics.framesWritten += 1
+                    // A newer frame may have arrived while this one was in flight; send it
+                    // after the current flush has returned.
+                    if outbox.hasPending {
+                        context.eventLoop.assumeIsolated().execute { [self] in pump() }
+                    }
+                }
+            }
+        }
+        if wrote { context.flush() }
+    }
+}

@@ -1,0 +1,36 @@
+import FeedProtocol
+import SkyProjection
+
+/// Why the feed server cannot start; each description is one line for the daemon's stderr.
+public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The directory that should hold the socket does not exist.
+    case missingDirectory(path: String, directory: String)
+    /// Another process is accepting connections on the socket.
+    case alreadyServing(path: String)
+    /// Something other than a socket is in the way.
+    case notASocket(path: String)
+    /// The path does not fit in a Unix socket address.
+    case pathTooLong(path: String, limit: Int)
+    /// The options are out of range.
+    case invalidConfiguration(String)
+    /// A system call failed.
+    case system(operation: String, path: String, message: String)
+
+    /// One line saying what is wrong and with which path.
+    public var description: String {
+        switch self {
+        case let .missingDirectory(path, directory):
+            "cannot create feed socket \(path): directory \(directory) does not exist"
+        case let .alreadyServing(path):
+            "another aviator-adsb is already serving \(path)"
+        case let .notASocket(path):
+            "cannot create feed socket \(path): a file that is not a socket is in the way"
+        case let .pathTooLong(path, limit):
+            "feed socket path \(path) is too long (at most \(limit) bytes)"
+        case let .invalidConfiguration(message):
+            message
+        case let .system(operation, path, message):
+            "feed socket \(path): \(operation) failed: \(message)"
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import ModeS
+/// Turns the samples of a candidate reply into 56 or 112 bits, at one sub-sample phase.
+///
+/// Each bit is the sign of its matched-filter score (see `ReplyKernels`). The first five
+/// bits are the downlink format, which fixes the length; formats that no transponder sends
+/// (or that the validator cannot check) end the attempt after five bits, which is what
+/// keeps the cost of noise candidates low.
+///
+/// With a `feedback` amplitude (the reply's pulse level above the noise floor), each bit's
+/// score is corrected for what the neighbouring chips leak into its samples: the chip
+/// before it as already decided, the chip after it as a coin toss (see
+/// `ReplyKernels.Interference`). Where a sample straddles two bits, as at 2.0 MS/s when a
+/// reply is half a sample off, the plain score cannot tell 1-1 from 0-0 and this
+/// decision feedback can. It propagates an error when one is made, so the demodulator only
+/// tries it when the plain decisions fail the CRC.
+///
+/// A class only to own its copy of the kernels in raw memory, read without bounds checks
+/// or reference counting in the hot path.
+final class BitSlicer {
+    private let kernels: UnsafeMutablePointer<ReplyKernels.BitKernel>
+    private let leaks: UnsafeMutablePointer<ReplyKernels.Interference>
+    private let kernelCount: Int
+
+    /// Downlink formats worth demodulating: the ones `FrameValidator` can check.
+    private static let acceptedFormats: UInt32 = {
+        var mask: UInt32 = 0
+        for df in [0, 4, 5, 11, 16, 17, 18, 20, 21] { mask |= 1 << UInt32(df) }
+        return mask
+    }()
+
+    /// The `feedback` value that selects smear feedback instead of the amplitude model:
+    /// after a 1 (pulse then gap) the next bit's first sample is weighted 5/4, after a 0
+    /// (gap then pulse, whose tail leaks forward) 4/5 (13/16). It needs no amplitude and
+    /// suits pulses smeared by the receiver's filter more than by the sampling phase.
+    static let smearFeedback: Int32 = -1
+
+    init(kernels source: ReplyKernels) {
+        kernelCount = source.bitKernels.count
+        kernels = .allocate(capacity: kernelCount)
+        _ = UnsafeMutableBufferPointer(start: kernels, count: kernelCount).initialize(from: source.bitKernels)
+        leaks = .allocate(capacity: kernelCount)
+        _ = UnsafeMutableBufferPointer(start: leaks, count: kernelCount).initialize(from: source.bitInterference)
+    }
+
+    deinit {
+        kernels.deallocate()
+        leaks.deallocate()
+    }
+
+    /// Whether a transponder sends downlink format `format` (and `FrameValidator` can
+    /// check it): other formats end an attempt early.
+    @inline(__always)
+    static func isAccepted(format: Int) -> Bool {
+        acceptedFormats & (1 << UInt32(truncatingIfNeeded: format)) != 0
+    }
+
+    /// The bit kernels of `phase`, one per bit, for slicers working on other samples than
+    /// magnitudes (see `ReplyCanceller.coherentBits`).
+    func kernels(phase: Int) -> UnsafePointer<ReplyKernels.BitKernel> {
+        UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+    }
+
+    /// Slices the candidate starting at `samples` with phase `phase`; nil when its downlink
+    /// format is not one a transponder sends.
+    @inline(__always)
+    func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32) -> ModeSBits? {
+        if feedback > 0 {
+            return slice(samples, phase: phase, feedback: feedback, confidence: nil)
+        }
+        if feedback < 0 {
+            return slice(samples, phase: phase, feedback: Self.smearFeedback, confidence: nil)
+        }
+        return slice(samples, phase: phase, feedback: 0, confidence: nil)
+    }
+
+    /// Slices again and writes the absolute score of every bit to `confidence`: how sure
+    /// each decision was, which the `RepairGate` needs. Only called for the rare candidates
+    /// whose syndrome points at a repair.
+    func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
+                    into confidence: UnsafeMutablePointer<Int32>) {
+        _ = slice(samples, phase: phase, feedback: feedback, confidence: confidence)
+    }
+
+    /// How many of the reply's bits have their "off" chip (the second chip of a 1, the
+    /// first of a 0) louder than `limit` on average: a clean reply has none, one overlapped
+    /// by another reply has one in every few bits where the other's pulses land. Unlike a
+    /// comparison of amplitudes, this works when both replies are clipped at full scale.
+    func loudOffChips(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
+                      from firstBit: Int = 0, enough: Int = Int.max) -> Int {
+        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+        let bound = Int64(limit * 10)
+        var loud = 0
+        for bit in firstBit..<bits.bitCount {
+            let kernel = table[bit]
+            let s = samples + Int(kernel.offset)
+            // Negative weights belong to the second chip, positive ones to the first: keep
+            // the weights of the chip that should be empty, as positive numbers.
+            let sign: Int32 = bits.bit(bit + 1) == 1 ? -1 : 1
+            let w0 = max(0, sign &* kernel.w0), w1 = max(0, sign &* kernel.w1)
+            let w2 = max(0, sign &* kernel.w2), w3 = max(0, sign &* kernel.w3)
+            let weight = Int64(w0 + w1 + w2 + w3)
+            let sum = Int64(w0) * Int64(s[0]) + Int64(w1) * Int64(s[1]) + Int64(w2) * Int64(s[2]) + Int64(w3) * Int64(s[3])
+            // Mean above the limit: sum / weight > limit, i.e. 10 × sum > limit × 10 × weight.
+            if weight > 0, 10 * sum > bound * weight {
+                loud += 1
+                if loud >= enough { break }
+            }
+        }
+        return loud
+    }
+
+    @inline(__always)
+    private func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback amplitude: Int32,
+                       confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {
+        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+        let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
+        // Whether the chip before the current bit carried a pulse (the previous bit was a
+        // 0); the last preamble chip is quiet.
+        var previousOn: Int32 = 0
+        // Smear feedback: weight of the bit's first sample, in sixteenths.
+        var firstWeight: Int32 = 16
+
+        @inline(__always)
+        func decide(_ bit: Int) -> UInt64 {
+            let kernel = table[bit]
+            let s = samples + Int(kernel.offset)
+            var score = kernel.w0 &* Int32(s[0]) &+ kernel.w1 &* Int32(s[1])
+                &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
+            if amplitude == Self.smearFeedback {
+                score = (firstWeight &* kernel.w0 &* Int32(s[0]) &+ 16 &* (score &- kernel.w0 &* Int32(s[0]))) >> 4
+                firstWeight = 13 &+ 7 &* Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
+            } else if amplitude > 0 {
+                // Subtract what the neighbouring chips are expected to add: the previous
+                // chip as decided, the next one as a coin toss, the own chips' imbalance.
+                // Overlaps are in tenths, so amplitude × overlap / 10 is a magnitude.
+                let terms = leak[bit]
+                score &-= (amplitude &* (2 &* previousOn &* terms.previous &+ terms.next &+ terms.own)) / 20
+                previousOn = 1 &- Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
+            }
+            if let confidence { confidence[bit] = score < 0 ? 0 &- score : score }
+            // Branch-free: noise bits are a coin toss, which a branch predictor cannot learn.
+            return UInt64(UInt32(bitPattern: 0 &- score) >> 31)
+        }
+
+        var word: UInt64 = 0
+        for bit in 0..<5 { word = (word << 1) | decide(bit) }
+        let df = UInt32(truncatingIfNeeded: word)
+        guard Self.isAccepted(format: Int(df)) else { return nil }
+        let bitCount = df >= 16 ? 112 : 56
+        for bit in 5..<min(bitCount, 64) { word = (word << 1) | decide(bit) }
+        var bits = ModeSBits(bitCount: bitCount)
+        if bitCount == 56 {
+            word <<= 8
+            for index in 0..<7 { bits.setByte(index, UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index))) }
+        } else {
+            for index in 0..<8 { bits.setByte(index, UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index))) }
+            var tail: UInt64 = 0
+            for bit in 64..<112 { tail = (tail << 1) | decide(bit) }
+            tail <<= 16
+            for index in 0..<6 { bits.setByte(8 + index, UInt8(truncatingIfNeeded: tail >> UInt64(56 - 8 * index))) }
+        }
+        return bits
+    }
+}

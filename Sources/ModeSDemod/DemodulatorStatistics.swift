@@ -1,0 +1,30 @@
+import ModeS
+/// Counters a demodulator keeps while it runs, for the `demod` summary and for tuning.
+public struct DemodulatorStatistics: Sendable, Equatable {
+    /// Complex samples consumed.
+    public var samples: Int = 0
+    /// Sample positions that passed the cheap gate and had their preamble scored.
+    public var candidates: Int = 0
+    /// Slicing attempts (one per phase tried).
+    public var attempts: Int = 0
+    /// Frames emitted, per downlink format (index 0...24).
+    public var framesPerFormat = [Int](repeating: 0, count: 25)
+    /// Emitted frames that needed one or two bits repaired.
+    public var correctedFrames: Int = 0
+    /// Frames found a second time at a nearby position and not emitted again.
+    public var duplicates: Int = 0
+    /// Frames subtracted from the signal because another signal showed in their empty chips.
+    public var cancellations: Int = 0
+    /// Frames found only in what was left after such a subtraction.
+    public var recoveredFromOverlaps: Int = 0
+    /// Candidates sliced again coherently (see `StreamingDemodulator.Options.coherentRetry`).
+    public var coherentAttempts: Int = 0
+    /// Frames those coherent slices gave.
+    public var coherentFrames: Int = 0
+
+    /// A zeroed set of counters.
+    public init() {}
+
+    /// Frames emitted in total.
+    public var frames: Int { framesPerFormat.reduce(0, +) }
+}

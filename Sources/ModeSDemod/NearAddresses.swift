@@ -1,0 +1,47 @@
+import ModeS
+/// Every parity an address/parity reply from a seen aircraft can show with one wrong bit:
+/// the aircraft's address XOR the syndrome of a lone error at each bit (outside the
+/// downlink format), for short and long replies.
+///
+/// A noise slice seldom lands on one of these, so the demodulator asks here before spending
+/// bit confidences on a one-bit repair (`RepairGate.addressParityRepair`). A Bloom-style
+/// bitmap of 2^21 bits (256 KiB, allocated once, small enough to stay in cache on the hot
+/// path), indexed by a hash of the parity: a few hundred aircraft mark a few percent of it,
+/// which is how often noise gets past.
+struct NearAddresses {
+    private static let bitCount = 1 << 21
+    private var marks = [UInt64](repeating: 0, count: bitCount / 64)
+    private let loneErrorSyndromes: [UInt32]
+
+    init() {
+        var syndromes = [UInt32]()
+        for length in [56, 112] {
+            for number in 6...length {
+                var bits = ModeSBits(bitCount: length)
+                bits.flipBit(number)
+                syndromes.append(CRC.syndrome(of: bits))
+            }
+        }
+        loneErrorSyndromes = syndromes
+    }
+
+    /// Marks every parity one wrong bit away from `address`.
+    mutating func insert(_ address: UInt32) {
+        for syndrome in loneErrorSyndromes {
+            let index = Self.index(address ^ syndrome)
+            marks[index >> 6] |= 1 << UInt64(index & 63)
+        }
+    }
+
+    /// Whether `parity` may be a seen address with one wrong bit.
+    @inline(__always)
+    func mayContain(_ parity: UInt32) -> Bool {
+        let index = Self.index(parity)
+        return marks[index >> 6] >> UInt64(index & 63) & 1 == 1
+    }
+
+    @inline(__always)
+    private static func index(_ parity: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(parity & 0xFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 43)
+    }
+}

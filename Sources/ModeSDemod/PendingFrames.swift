@@ -1,0 +1,32 @@
+import ModeS
+/// Frames held back until no earlier one can still turn up, then emitted in time order.
+///
+/// The demodulator finds most frames in stream order, but a reply recovered from under a
+/// later, stronger one (see `ReplyCanceller`) can start up to one long reply before frames
+/// already found. The demodulator says how far back a new frame can still start; frames
+/// before that point go out, sorted by their start.
+struct PendingFrames {
+    private var frames: [(position: Int, frame: Frame)] = []
+
+    init() {
+        frames.reserveCapacity(64)
+    }
+
+    /// Queues `frame`, which starts at stream position `position`.
+    mutating func append(_ frame: Frame, at position: Int) {
+        // Keep the queue sorted; a new frame almost always belongs at the end.
+        var index = frames.count
+        while index > 0, frames[index - 1].position > position { index -= 1 }
+        frames.insert((position, frame), at: index)
+    }
+
+    /// Emits, in order, every queued frame that starts before `position`.
+    mutating func release(before position: Int, emit: (Frame) -> Void) {
+        var count = 0
+        while count < frames.count, frames[count].position < position {
+            emit(frames[count].frame)
+            count += 1
+        }
+        if count > 0 { frames.removeFirst(count) }
+    }
+}

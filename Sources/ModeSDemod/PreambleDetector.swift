@@ -1,0 +1,244 @@
+import ModeS
+/// Scores how well the samples at a candidate start look like a Mode S preamble, at each
+/// sub-sample phase, and picks the phases worth demodulating.
+///
+/// The score of a phase is the correlation with the preamble template of `ReplyKernels`:
+/// proportional to (mean magnitude of the four pulse chips − mean of the twelve quiet
+/// chips). Noise alone scores around zero whatever its level; a reply scores its pulse
+/// amplitude. A phase is kept when that difference exceeds `minimumPulseToFloor` times the
+/// noise floor.
+struct PreambleDetector {
+    /// The best phases of one candidate, strongest first.
+    struct Phases {
+        /// Phase indices, strongest first; only the first `count` are valid.
+        var indices: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
+        /// Scores matching `indices`.
+        var scores: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
+        /// How many phases passed.
+        var count = 0
+
+        @inline(__always)
+        func index(_ rank: Int) -> Int {
+            switch rank {
+            case 0: indices.0
+            case 1: indices.1
+            case 2: indices.2
+            case 3: indices.3
+            default: indices.4
+            }
+        }
+
+        @inline(__always)
+        func score(_ rank: Int) -> Int32 {
+            switch rank {
+            case 0: scores.0
+            case 1: scores.1
+            case 2: scores.2
+            case 3: scores.3
+            default: scores.4
+            }
+        }
+    }
+
+    let kernels: ReplyKernels
+    /// `kernels.preambleWeights` and `pulseWeights` as float vectors of three 8-lane chunks
+    /// per phase (spans are at most 20 samples; the extra lanes weigh 0), so one candidate's
+    /// five phase scores take a few dozen vector operations. Floats hold these integer
+    /// products and sums to within a unit in the last place, far below any threshold.
+    private let scoreVectors: [SIMD8<Float>]
+    private let pulseVectors: [SIMD8<Float>]
+    /// Chunks per phase.
+    private static let chunks = 3
+
+    init(kernels: ReplyKernels) {
+        self.kernels = kernels
+        precondition(kernels.preambleSpan <= 8 * Self.chunks)
+        func vectors(_ weights: [Int32]) -> [SIMD8<Float>] {
+            var result = [SIMD8<Float>]()
+            for phase in 0..<kernels.phaseOffsets.count {
+                for chunk in 0..<Self.chunks {
+                    var vector = SIMD8<Float>(repeating: 0)
+                    for lane in 0..<8 where chunk * 8 + lane < kernels.preambleSpan {
+                        vector[lane] = Float(weights[phase * kernels.preambleSpan + chunk * 8 + lane])
+                    }
+                    result.append(vector)
+                }
+            }
+            return result
+        }
+        scoreVectors = vectors(kernels.preambleWeights)
+        pulseVectors = vectors(kernels.pulseWeights)
+    }
+
+    /// The minimum (mean pulse − mean quiet) difference, in sixteenths of the noise floor.
+    /// Noise-only preambles have a difference with a standard deviation of about 0.2 floor
+    /// at 2.4 MS/s (Rayleigh magnitudes, about 5 pulse and 14 quiet samples), so 0.875
+    /// floor is over 4 standard deviations above chance, while a reply at 3 dB SNR (pulse
+    /// amplitude about 1.6 floors above nothing, about 0.9 above the noise mean) clears it
+    /// about half the time and one at 6 dB nearly always.
+    var minimumPulseToFloorSixteenths: Int32 = 14
+
+    /// How loud the quiet chips may be, above the floor, relative to the pulses (above the
+    /// floor), in sixteenths; 16 disables the test. A genuine preamble's quiet chips hold
+    /// noise only. Inside another reply, Manchester data puts a pulse in every other chip,
+    /// so a window that mimics the four preamble pulses has a third of its quiet chips on:
+    /// such windows, abundant in busy traffic, are refused here before any slicing. A reply
+    /// starting inside a weaker one still passes when it is at least about 1.5 times as
+    /// strong. With 14 quiet samples, noise alone rarely trips a limit of a quarter.
+    var maximumQuietToPulseSixteenths: Int32 = 8
+
+    /// How many magnitudes from a start `phases` reads.
+    static let samplesRead = 24
+
+    /// The phases whose preamble score clears the threshold for noise `floor`, best first.
+    @inline(__always)
+    func phases(at samples: UnsafePointer<UInt16>, floor: UInt32) -> Phases {
+        var result = Phases()
+        let threshold = Int32(truncatingIfNeeded: (Int64(floor) * Int64(minimumPulseToFloorSixteenths)
+            * Int64(kernels.preambleScale)) >> 4)
+        let chip = Float(kernels.sampleRate.tenthsPerChip)
+        let quiet = Float(maximumQuietToPulseSixteenths)
+        let floorValue = Float(floor)
+        // 24 magnitudes (the span plus harmless padding: the buffer always extends a
+        // reply span past any candidate).
+        let raw = UnsafeRawPointer(samples)
+        let m0 = SIMD8<Float>(raw.loadUnaligned(as: SIMD8<UInt16>.self))
+        let m1 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 16, as: SIMD8<UInt16>.self))
+        let m2 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<UInt16>.self))
+        scoreVectors.withUnsafeBufferPointer { weights in
+            pulseVectors.withUnsafeBufferPointer { pulses in
+                for phase in 0..<kernels.phaseOffsets.count {
+                    let w = weights.baseAddress! + phase * Self.chunks
+                    let total = (w[0] * m0 + w[1] * m1 + w[2] * m2).sum()
+                    guard total > Float(threshold) else { continue }
+                    if quiet < 16 {
+                        // onSum over 4 chips, offSum over 12 chips (overlaps in tenths);
+                        // score = 3·onSum − offSum. Keep the phase when
+                        // mean(off) − floor ≤ quiet/16 · (mean(on) − floor), i.e.
+                        // 16·offSum − (16 − quiet)·12·chip·floor ≤ 3·quiet·onSum.
+                        let p = pulses.baseAddress! + phase * Self.chunks
+                        let onSum = (p[0] * m0 + p[1] * m1 + p[2] * m2).sum()
+                        let offSum = 3 * onSum - total
+                        guard 16 * offSum - (16 - quiet) * 12 * chip * floorValue <= 3 * quiet * onSum else { continue }
+                    }
+                    result.insert(phase: phase, score: Int32(total))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The amplitude of the preamble's pulses at `phase`: the reply's level, and the scale
+    /// for judging its bits.
+    ///
+    /// A sample only partly covered by a pulse holds only that part of its energy, so the
+    /// estimate is the least-squares fit of magnitude = amplitude × overlap over the pulse
+    /// samples: Σ overlap·m / Σ overlap².
+    func pulseAmplitude(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
+        let span = kernels.preambleSpan
+        var sum: Int64 = 0
+        var squares: Int64 = 0
+        for sample in 0..<span {
+            let weight = Int64(kernels.pulseWeights[phase * span + sample])
+            sum += weight * Int64(samples[sample])
+            squares += weight * weight
+        }
+        // Weights are overlaps in tenths of a sample.
+        return squares > 0 ? 10 * Double(sum) / Double(squares) : 0
+    }
+
+    /// The overlap-weighted mean magnitude over the preamble's pulses at `phase`: lower
+    /// than `pulseAmplitude` where samples straddle pulse edges, which makes it the fairer
+    /// yardstick for the bit scores (built from the same straddling samples).
+    func pulseMean(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
+        let span = kernels.preambleSpan
+        var sum: Int64 = 0
+        var weights: Int64 = 0
+        for sample in 0..<span {
+            let weight = Int64(kernels.pulseWeights[phase * span + sample])
+            sum += weight * Int64(samples[sample])
+            weights += weight
+        }
+        return weights > 0 ? Double(sum) / Double(weights) : 0
+    }
+}
+
+extension PreambleDetector {
+    /// Whether the preamble at `phase` looks like the inside of another reply rather than a
+    /// real preamble.
+    ///
+    /// Manchester data puts one pulse in every pair of chips, so a window inside a strong
+    /// reply, aligned with its data bits, can mimic the four preamble pulses and slice into
+    /// a clean-looking 56-bit pattern. Such a window has a pulse in each of the chip pairs
+    /// (4, 5), (10, 11), (12, 13) and (14, 15), all of which a genuine preamble leaves
+    /// quiet. A pair counts as loud when its louder chip is above the midpoint between the
+    /// noise floor and the pulse amplitude; three or four loud pairs mark a data window.
+    /// At low SNR noise alone makes a pair loud about a third of the time, so a genuine
+    /// reply is refused only rarely (three of four: about 1 in 8 at 3 dB, far less above).
+    func looksLikeDataWindow(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        let amplitude = pulseMean(at: samples, phase: phase)
+        let midpoint = (amplitude + Double(floor)) / 2
+        // Indices of chips 4, 5, 10, 11, 12, 13, 14, 15 among the 12 quiet chips
+        // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15): pairs (2, 3), (6, 7), (8, 9), (10, 11).
+        func loud(_ first: Int) -> Int {
+            max(chipMean(samples, phase: phase, quietIndex: first),
+                chipMean(samples, phase: phase, quietIndex: first + 1)) > midpoint ? 1 : 0
+        }
+        return loud(2) + loud(6) + loud(8) + loud(10) >= 3
+    }
+
+    /// Whether the preamble at `phase` has one strong pair of pulses and a nearly empty
+    /// other pair: the first two pulses (0 and 1 µs) or the last two (3.5 and 4.5 µs).
+    ///
+    /// A strong reply's first two pulses, seen from 3.5 µs earlier, fill that window's last
+    /// two, and its own pulse at 3.5 µs falls in one quiet chip: the window scores as a fair
+    /// preamble at half the reply's level, and its bits (the real ones, half a bit out of
+    /// step) decode to a random parity now and then naming a known address. A genuine
+    /// preamble's pairs are equally loud; when the louder pair stands at least 4 floors
+    /// above the floor, noise cannot bring the other below a quarter of it.
+    func isLopsided(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        func mean(_ index: Int) -> Double {
+            Self.kernelMean(samples, kernels.pulseChipKernels[phase * 4 + index]) - Double(floor)
+        }
+        let first = (mean(0) + mean(1)) / 2
+        let last = (mean(2) + mean(3)) / 2
+        let strong = max(first, last), weak = min(first, last)
+        return strong >= 4 * Double(floor) && weak < strong / 4
+    }
+
+    /// The mean magnitude of quiet chip number `quietIndex` (0..<12) at `phase`.
+    private func chipMean(_ samples: UnsafePointer<UInt16>, phase: Int, quietIndex: Int) -> Double {
+        Self.kernelMean(samples, kernels.quietChipKernels[phase * 12 + quietIndex])
+    }
+
+    /// The overlap-weighted mean magnitude under one chip's kernel.
+    private static func kernelMean(_ samples: UnsafePointer<UInt16>, _ kernel: ReplyKernels.BitKernel) -> Double {
+        let s = samples + Int(kernel.offset)
+        let sum = Int(kernel.w0) * Int(s[0]) + Int(kernel.w1) * Int(s[1])
+            + Int(kernel.w2) * Int(s[2]) + Int(kernel.w3) * Int(s[3])
+        let weight = Int(kernel.w0 + kernel.w1 + kernel.w2 + kernel.w3)
+        return weight > 0 ? Double(sum) / Double(weight) : 0
+    }
+}
+
+extension PreambleDetector.Phases {
+    /// Inserts a phase keeping the list sorted by descending score.
+    @inline(__always)
+    mutating func insert(phase: Int, score: Int32) {
+        withUnsafeMutableBytes(of: &indices) { indexBytes in
+            withUnsafeMutableBytes(of: &scores) { scoreBytes in
+                let idx = indexBytes.bindMemory(to: Int.self)
+                let sc = scoreBytes.bindMemory(to: Int32.self)
+                var position = count
+                while position > 0, sc[position - 1] < score {
+                    idx[position] = idx[position - 1]
+                    sc[position] = sc[position - 1]
+                    position -= 1
+                }
+                idx[position] = phase
+                sc[position] = score
+            }
+        }
+        count += 1
+    }
+}

@@ -1,0 +1,244 @@
+import ModeS
+/// Decides, before `FrameValidator` sees them, whether the demodulated bits of a reply that
+/// needs error correction may be repaired at all.
+///
+/// The syndrome tables map thousands of syndromes to "fixes", so a noise candidate that
+/// happens to start with DF17 gets "repaired" into a well-formed but false message about
+/// once in 3000 tries (two-bit table) or 150,000 tries (one-bit table); with tens of
+/// thousands of noise candidates per second that is not rare enough. Facts about a real
+/// damaged reply keep the repairs honest:
+/// - the bits the syndrome points at were decided with low confidence (noise or an
+///   overlapping pulse pushed their score near zero), so each must be among the
+///   `rankLimit` least confident bits of the reply; for random bits that holds for about
+///   rankLimit/112 of the cases per bit;
+/// - a two-bit repair is accepted only for an address already confirmed by a clean CRC
+///   (checked by the caller), so even a false repair could not invent an aircraft; the
+///   looser `knownAddressRankLimit` then applies.
+/// The same reasoning covers DF11 replies whose parity carries an interrogator code in its
+/// low 7 bits: a single wrong bit there looks exactly like another code, so such a reply is
+/// refused when one of those 7 bits was decided with little confidence.
+struct RepairGate {
+    /// The verdict on one demodulated reply.
+    enum Verdict {
+        /// Nothing to repair, or a plausible repair: let the validator decide.
+        case admit
+        /// A plausible repair, but only if this address is already known.
+        case admitIfKnown(UInt32)
+        /// An implausible repair: drop the reply.
+        case reject
+    }
+
+    let rankLimit: Int
+    let knownAddressRankLimit: Int
+    let allowTwoBits: Bool
+    private let longTable = SyndromeTable(messageBits: 112, maxErrors: 2)
+    /// The syndrome of a lone error at each bit of a long reply (index = bit number).
+    private let singleSyndromes: [UInt32] = (0...112).map { number in
+        guard number > 0 else { return 0 }
+        var bits = ModeSBits(bitCount: 112)
+        bits.flipBit(number)
+        return CRC.syndrome(of: bits)
+    }
+    /// The same for a short reply.
+    private let shortSingleSyndromes: [UInt32] = (0...56).map { number in
+        guard number > 0 else { return 0 }
+        var bits = ModeSBits(bitCount: 56)
+        bits.flipBit(number)
+        return CRC.syndrome(of: bits)
+    }
+    /// How many of the least confident bits an address/parity repair may flip.
+    static let addressParityCandidates = 6
+    /// How many of the least confident bits a three-bit repair may start from.
+    static let threeBitCandidates = 10
+
+    init(rankLimit: Int, knownAddressRankLimit: Int, allowTwoBits: Bool) {
+        self.rankLimit = rankLimit
+        self.knownAddressRankLimit = knownAddressRankLimit
+        self.allowTwoBits = allowTwoBits
+    }
+
+    /// The result of a first look that needs no per-bit confidence.
+    enum Screening {
+        /// The CRC checks with a zero syndrome (DF11/17/18): as good as it gets.
+        case clean
+        /// Address/parity formats: the parity proves nothing until the address is looked
+        /// up, so the reply must also look clean.
+        case addressParity
+        /// A repair, or an interrogator code: `judge` must look at the bit confidences.
+        case needsJudgement
+        /// No table entry can repair these bits (the validator would refuse them too).
+        case reject
+    }
+
+    /// A first look at `bits`; noise mostly ends here.
+    @inline(__always)
+    func screen(_ bits: ModeSBits) -> Screening {
+        switch bits.downlinkFormat {
+        case 17, 18:
+            let syndrome = CRC.syndrome(of: bits)
+            if syndrome == 0 { return .clean }
+            return longTable.correction(for: syndrome) == nil ? .reject : .needsJudgement
+        case 11:
+            let syndrome = CRC.syndrome(of: bits)
+            if syndrome == 0 { return .clean }
+            if syndrome & 0xFFFF80 == 0 { return .needsJudgement }
+            // No repairs of DF11: its parity may also carry an interrogator code, and an
+            // error plus a code can add up to the syndrome of a different single error, so
+            // a "repair" would produce a reply that was never sent.
+            return .reject
+        default:
+            return .addressParity
+        }
+    }
+
+    /// The verdict for `bits` that `screen` could not settle, given each bit's |score|.
+    func judge(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> Verdict {
+        let syndrome = CRC.syndrome(of: bits)
+        let count = bits.bitCount
+        if bits.downlinkFormat == 11 {
+            if syndrome & 0xFFFF80 == 0 {
+                // An interrogator code: one wrong bit among its 7 would look like another
+                // code, so each must have been decided with at least half the reply's mean
+                // confidence.
+                // An overlapping stronger reply can flip one firmly, so each must also not
+                // be more than twice the mean: a real reply's bits are all alike.
+                var total = 0
+                for index in 0..<count { total += Int(confidence[index]) }
+                for number in (count - 6)...count {
+                    let scaled = count * Int(confidence[number - 1])
+                    if 2 * scaled < total || scaled > 2 * total { return .reject }
+                }
+                return .admit
+            }
+            return .reject
+        }
+        guard let fix = longTable.correction(for: syndrome) else { return .reject }
+        let firstRank = rank(of: Int(fix.first), confidence, count)
+        var repaired = bits
+        repaired.flipBit(Int(fix.first))
+        if fix.second == 0 {
+            if firstRank < rankLimit { return .admit }
+            return firstRank < knownAddressRankLimit ? .admitIfKnown(UInt32(repaired.field(9, 32))) : .reject
+        }
+        guard allowTwoBits, firstRank < knownAddressRankLimit,
+              rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { return .reject }
+        repaired.flipBit(Int(fix.second))
+        return .admitIfKnown(UInt32(repaired.field(9, 32)))
+    }
+
+    /// A three-bit repair of a DF17/18 whose syndrome no one- or two-bit repair explains,
+    /// or nil. Tried only for replies whose address (as demodulated) is already confirmed,
+    /// and never believed for a new one: three flips among 112 bits reach so many
+    /// syndromes that only the known address, and bits that were all among the least
+    /// confident, keep it honest. One of the three must be among the `threeBitCandidates`
+    /// least confident bits, the other two among the `knownAddressRankLimit` least
+    /// confident; and the repair must be the only one that fits (two different ones mean
+    /// the noise, not the reply, is being fitted). Returns the repaired bits.
+    func threeBitRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> ModeSBits? {
+        let count = bits.bitCount
+        guard count == 112 else { return nil }
+        let syndrome = CRC.syndrome(of: bits)
+        // The least confident bits outside the downlink format, in order.
+        var order = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var found: (Int, Int, Int)?
+        return withUnsafeMutableBytes(of: &order) { orderBytes -> ModeSBits? in
+            let weakest = orderBytes.bindMemory(to: Int.self)
+            var taken = 0
+            for number in 6...count {
+                let score = confidence[number - 1]
+                // Insertion into a short sorted list.
+                var slot = min(taken, Self.threeBitCandidates)
+                while slot > 0, confidence[weakest[slot - 1] - 1] > score {
+                    if slot < Self.threeBitCandidates { weakest[slot] = weakest[slot - 1] }
+                    slot -= 1
+                }
+                if slot < Self.threeBitCandidates {
+                    weakest[slot] = number
+                    taken = min(taken + 1, Self.threeBitCandidates)
+                }
+            }
+            for index in 0..<taken {
+                let first = weakest[index]
+                guard let fix = longTable.correction(for: syndrome ^ singleSyndromes[first]), fix.second != 0,
+                      Int(fix.first) != first, Int(fix.second) != first,
+                      rank(of: Int(fix.first), confidence, count) < knownAddressRankLimit,
+                      rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { continue }
+                var triple = [first, Int(fix.first), Int(fix.second)]
+                triple.sort()
+                let candidate = (triple[0], triple[1], triple[2])
+                if let previous = found {
+                    if previous != candidate { return nil }
+                } else {
+                    found = candidate
+                }
+            }
+            guard let (a, b, c) = found else { return nil }
+            var repaired = bits
+            repaired.flipBit(a)
+            repaired.flipBit(b)
+            repaired.flipBit(c)
+            return CRC.syndrome(of: repaired) == 0 ? repaired : nil
+        }
+    }
+
+    /// A one-bit repair of an address/parity reply (DF0/4/5/16/20/21), whose parity is the
+    /// CRC with the address laid over it, so a wrong bit just names another address: the
+    /// bit (1-based) whose flip makes the parity name an address `isKnown` accepts, or nil.
+    /// Only the `addressParityCandidates` least confident bits are tried (outside the
+    /// downlink format), and exactly one may fit. Each try matches one of a few hundred
+    /// known addresses among 2^24 by chance, so a slice of noise is "repaired" about once
+    /// in 10,000 tries before the caller's firmness check, which noise seldom passes.
+    func addressParityRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>,
+                             isKnown: (UInt32) -> Bool) -> Int? {
+        let count = bits.bitCount
+        let syndrome = CRC.syndrome(of: bits)
+        var result: Int?
+        var tried = 0
+        var previousScore = Int32.min
+        var previousNumber = 0
+        // The least confident bits in order, without sorting: each pass takes the next one
+        // up (few passes, few bits).
+        while tried < Self.addressParityCandidates {
+            var next = 0
+            var nextScore = Int32.max
+            for number in 6...count {
+                let score = confidence[number - 1]
+                let after = score > previousScore || (score == previousScore && number > previousNumber)
+                if after, score < nextScore || (score == nextScore && number < next) {
+                    next = number
+                    nextScore = score
+                }
+            }
+            guard next > 0 else { break }
+            previousScore = nextScore
+            previousNumber = next
+            tried += 1
+            let single = count == 112 ? singleSyndromes[next] : shortSingleSyndromes[next]
+            if isKnown(syndrome ^ single) {
+                if result != nil { return nil }
+                result = next
+            }
+        }
+        return result
+    }
+
+    /// Whether an address/parity reply was decided firmly enough to be believed: its
+    /// parity only says "some address", so the bits themselves must look like one reply.
+    /// Fewer than one bit in eight may score under a quarter of `typicalScore` (the score
+    /// a clean bit of this reply's amplitude would get). A slice of noise, or a window
+    /// half on noise and half on another reply, has far more.
+    func firmEnough(_ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32) -> Bool {
+        let limit = typicalScore / 4
+        var weak = 0
+        for index in 0..<count where confidence[index] < limit { weak += 1 }
+        return weak * 8 < count
+    }
+
+    /// How many bits were decided with less confidence than bit `number` (1-based).
+    private func rank(of number: Int, _ confidence: UnsafePointer<Int32>, _ count: Int) -> Int {
+        let own = confidence[number - 1]
+        var weaker = 0
+        for index in 0..<count where confidence[index] < own { weaker += 1 }
+        return weaker
+    }
+}

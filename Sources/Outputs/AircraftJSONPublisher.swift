@@ -1,0 +1,64 @@
+import Foundation
+import Tracking
+
+/// Rewrites `aircraft.json` from the live tracker once a second (and `receiver.json` once at
+/// the start), until cancelled.
+public struct AircraftJSONPublisher: Sendable {
+    /// The writer for the target directory.
+    public let writer: AircraftJSONWriter
+    private let tracker: LiveTracker
+    private let signals: SignalLevels
+    private let version: String
+    private let interval: Duration
+    private let onError: @Sendable (String) -> Void
+
+    /// A publisher of `tracker` into `directory`, with signal levels from `signals`, every
+    /// `interval`. `onError` hears each distinct write failure once (the daemon logs it and
+    /// carries on: a full disk must not stop the receiver).
+    public init(directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
+                interval: Duration = .seconds(1), onError: @escaping @Sendable (String) -> Void) {
+        writer = AircraftJSONWriter(directory: directory)
+        self.tracker = tracker
+        self.signals = signals
+        self.version = version
+        self.interval = interval
+        self.onError = onError
+    }
+
+    /// Writes `receiver.json`, then `aircraft.json` every interval until the task is cancelled.
+    public func run() async throws {
+        var lastError: String?
+        func report(_ error: any Error) {
+            let text = "\(error)"
+            if text != lastError { onError(text) }
+            lastError = text
+        }
+        let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        do {
+            try writer.writeReceiver(version: version, refreshMilliseconds: milliseconds, receiver: tracker.receiver)
+        } catch {
+            report(error)
+        }
+        let clock = ContinuousClock()
+        var deadline = clock.now
+        while !Task.isCancelled {
+            do {
+                try publishOnce()
+                lastError = nil
+            } catch {
+                report(error)
+            }
+            deadline += interval
+            if deadline < clock.now { deadline = clock.now }
+            do { try await Task.sleep(until: deadline, clock: clock) } catch { break }
+        }
+    }
+
+    /// Writes `aircraft.json` once, now.
+    public func publishOnce() throws {
+        let snapshot = tracker.snapshot()
+        let levels = signals.levels(keeping: snapshot.aircraft.map(\.icao))
+        try writer.writeAircraft(now: snapshot.time, messages: tracker.counters.frames,
+                                 aircraft: snapshot.aircraft, rssi: levels)
+    }
+}

@@ -1,0 +1,77 @@
+import Tracking
+import ServiceLifecycle
+
+/// The ecosystem outputs of a running daemon, started together: the TCP servers, the frame
+/// fanout that feeds them, and the aircraft.json publisher.
+///
+/// `start` opens every configured port (or fails with one `OutputError` line, having closed
+/// whatever it already opened) and attaches to the tracker; `run()` serves until cancelled.
+/// It is a swift-service-lifecycle `Service`: add it to the daemon's `ServiceGroup`.
+public final class Outputs: Service, Sendable {
+    /// The Beast server, when configured.
+    public let beast: TCPBroadcastServer?
+    /// The SBS server, when configured.
+    public let sbs: TCPBroadcastServer?
+    /// The AVR server, when configured.
+    public let avr: TCPBroadcastServer?
+    /// The aircraft.json publisher, when configured.
+    public let json: AircraftJSONPublisher?
+
+    private init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?,
+                 json: AircraftJSONPublisher?) {
+        self.beast = beast
+        self.sbs = sbs
+        self.avr = avr
+        self.json = json
+    }
+
+    /// Opens the configured outputs and attaches them to `tracker`. `version` goes into
+    /// receiver.json; `onError` hears JSON write failures.
+    public static func start(_ configuration: OutputConfiguration, tracker: LiveTracker, version: String,
+                             onError: @escaping @Sendable (String) -> Void) async throws -> Outputs {
+        if let directory = configuration.jsonDirectory { try AircraftJSONWriter.checkDirectory(directory) }
+        var opened: [TCPBroadcastServer] = []
+        func open(_ name: String, _ port: Int?) async throws -> TCPBroadcastServer? {
+            guard let port else { return nil }
+            do {
+                let server = try await TCPBroadcastServer.bind(.init(name: name, host: configuration.host, port: port))
+                opened.append(server)
+                return server
+            } catch {
+                for server in opened { await server.shutdown() }
+                throw error
+            }
+        }
+        let beast = try await open("Beast", configuration.beastPort)
+        let sbs = try await open("SBS", configuration.sbsPort)
+        let avr = try await open("AVR", configuration.avrPort)
+        let signals = configuration.jsonDirectory == nil ? nil : SignalLevels()
+        let json = configuration.jsonDirectory.map {
+            AircraftJSONPublisher(directory: $0, tracker: tracker, signals: signals!, version: version, onError: onError)
+        }
+        FrameFanout(beast: beast, sbs: sbs, avr: avr, signals: signals).attach(to: tracker)
+        return Outputs(beast: beast, sbs: sbs, avr: avr, json: json)
+    }
+
+    /// Serves every output until the task is cancelled or, inside a `ServiceGroup`, a graceful
+    /// shutdown begins; then closes them.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.serve() }
+    }
+
+    private func serve() async {
+        await withTaskGroup(of: Void.self) { group in
+            for server in [beast, sbs, avr].compactMap({ $0 }) {
+                group.addTask { try? await server.run() }
+            }
+            if let json {
+                group.addTask { try? await json.run() }
+            }
+        }
+    }
+
+    /// Closes the TCP outputs now (for an early exit).
+    public func shutdown() async {
+        for server in [beast, sbs, avr].compactMap({ $0 }) { await server.shutdown() }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import FeedProtocol
+
+/// Where the parts of the radar screen go for a terminal of a given size: the round scope on
+/// the left, the aircraft list on the right when there is room, a status line at the bottom.
+///
+/// Terminal cells are about twice as tall as they are wide, so the scope is drawn with a
+/// radius of `radius` rows and `2 × radius` columns to look round.
+public struct RadarLayout: Sendable, Equatable {
+    /// Width of the side panel including its border, 0 when the terminal is too narrow.
+    public let panelWidth: Int
+    /// Columns of the scope area (left of the panel).
+    public let scopeWidth: Int
+    /// Rows of the scope area (above the status line).
+    public let scopeHeight: Int
+    /// Centre column of the scope.
+    public let centreColumn: Int
+    /// Centre row of the scope.
+    public let centreRow: Int
+    /// Radius of the outer ring in rows (in columns it is twice this).
+    public let radius: Int
+
+    /// Columns per row: the cell aspect ratio the scope is corrected for.
+    public static let aspect = 2.0
+    /// The side panel's width: callsign, altitude, distance and bearing columns plus margins.
+    public static let panelColumns = 32
+    /// The narrowest terminal that still gets the side panel (the scope keeps 38 columns).
+    public static let minWidthForPanel = 70
+
+    /// The layout for `width` × `height` cells.
+    public init(width: Int, height: Int) {
+        panelWidth = width >= RadarLayout.minWidthForPanel ? RadarLayout.panelColumns : 0
+        scopeWidth = max(0, width - panelWidth)
+        scopeHeight = max(0, height - 1)
+        centreColumn = scopeWidth / 2
+        centreRow = (scopeHeight - 1) / 2
+        // One row and two columns of margin outside the outer ring for the compass letters.
+        let byRows = (scopeHeight - 1) / 2 - 1
+        let byColumns = Int(Double((scopeWidth - 1) / 2 - 2) / RadarLayout.aspect)
+        radius = max(0, min(byRows, byColumns))
+    }
+
+    /// The cell of the radar position `x`, `y` (fractions of the radius, x right, y up).
+    public func cell(x: Double, y: Double) -> (column: Int, row: Int) {
+        (centreColumn + Int((x * Double(radius) * RadarLayout.aspect).rounded()),
+         centreRow - Int((y * Double(radius)).rounded()))
+    }
+
+    /// The cell at `angleDeg` (clockwise from up) and `distance` rows from the centre.
+    public func cell(angleDeg: Double, distance: Double) -> (column: Int, row: Int) {
+        let angle = angleDeg * .pi / 180
+        return cell(x: sin(angle) * distance / Double(max(radius, 1)), y: cos(angle) * distance / Double(max(radius, 1)))
+    }
+
+    /// Whether a cell is in the scope area.
+    public func inScope(column: Int, row: Int) -> Bool {
+        column >= 0 && column < scopeWidth && row >= 0 && row < scopeHeight
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FeedProtocol
+
+/// The few blocking POSIX socket calls a feed client needs.
+enum UnixSocket {
+    /// Connects a stream socket to `path`: the descriptor, or why it failed in words.
+    static func connect(path: String) -> Result<Int32, FeedClientError> {
+        guard path.utf8.count <= SocketPath.maxLength else {
+            return .failure(FeedClientError("socket path longer than \(SocketPath.maxLength) bytes: \(path)"))
+        }
+        #if os(Linux)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return .failure(FeedClientError("socket: \(String(cString: strerror(errno)))")) }
+        #if !os(Linux)
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        guard SocketPath.connect(fd, to: path) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            return .failure(FeedClientError("cannot connect to \(path): \(message)"))
+        }
+        return .success(fd)
+    }
+
+    /// Writes all of `bytes`; false when the connection is gone. Never raises SIGPIPE.
+    static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                #if os(Linux)
+                send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                #else
+                send(fd, raw.baseAddress! + offset, raw.count - offset, 0)
+                #endif
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Waits up to `seconds` for `fd` to have something to read (or be closed); false on timeout.
+    static func waitReadable(_ fd: Int32, seconds: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(max(0, min(seconds, 3600)) * 1000)
+        let result = poll(&descriptor, 1, milliseconds)
+        return result > 0
+    }
+}
+
+/// Why talking to the feed failed, in words for people.
+public struct FeedClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One sentence.
+    public var message: String
+
+    /// An error with its message.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

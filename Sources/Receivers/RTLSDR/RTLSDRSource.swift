@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import ModeS
+import Synchronization
+import ModeSDemod
+import Tracking
+
+/// Receives from an RTL-SDR dongle: librtlsdr's USB thread fills a `SampleRing`, and a second
+/// thread demodulates from it into a `LiveTracker`.
+///
+/// Two threads, not tasks: `rtlsdr_read_async` blocks for as long as the device streams, and
+/// the demodulator is a tight synchronous loop; neither belongs on the cooperative pool.
+public final class RTLSDRSource: Sendable {
+    /// The device stopped streaming without being asked to (typically: unplugged).
+    public struct DeviceLost: Error, CustomStringConvertible {
+        /// librtlsdr's status.
+        public let status: Int
+        /// One line for the log.
+        public var description: String { "RTL-SDR device stopped streaming (error \(status)); unplugged?" }
+    }
+
+    /// How the device is set up.
+    public let configuration: RTLSDRDevice.Configuration
+    /// How its samples are demodulated.
+    public let demodulatorOptions: StreamingDemodulator.Options
+    private let logger: Logger
+    /// Sample blocks dropped because demodulation fell behind, in bytes, since the start.
+    public var droppedBytes: Int {
+        dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) }
+    }
+    /// Drops of earlier device sessions, and the ring of the current one.
+    private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
+
+    /// A source for the device described by `configuration`, demodulated with
+    /// `demodulatorOptions`.
+    public init(configuration: RTLSDRDevice.Configuration,
+                demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger) {
+        self.configuration = configuration
+        self.demodulatorOptions = demodulatorOptions
+        self.logger = logger
+    }
+
+    /// Opens the device and streams until the task is cancelled (then returns) or the device
+    /// fails (then throws `DeviceLost`). Throws `RTLSDRDevice.Failure` when it cannot open.
+    public func run(into tracker: LiveTracker) async throws {
+        let device = try RTLSDRDevice(configuration)
+        guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
+            throw RTLSDRDevice.Failure(description: "unsupported sample rate \(configuration.sampleRate)")
+        }
+        let gain = device.gainDecibels.map { "\($0) dB" } ?? "auto"
+        logger.info("RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, gain \(gain), ppm \(configuration.ppm)")
+        let ring = SampleRing()
+        dropped.withLock { $0.current = ring }
+        let cancelled = Mutex(false)
+        let streaming = Mutex(true)
+        let options = demodulatorOptions
+        let status: Int = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let usbStatus = Mutex(0)
+                let usb = Thread {
+                    let result = device.stream(into: ring)
+                    usbStatus.withLock { $0 = result }
+                    streaming.withLock { $0 = false }
+                    // Closing the ring lets the demodulator drain it and finish.
+                    ring.close()
+                }
+                usb.name = "rtlsdr-usb"
+                let demodulation = Thread {
+                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker)
+                    continuation.resume(returning: usbStatus.withLock { $0 })
+                }
+                demodulation.name = "demodulator"
+                demodulation.start()
+                usb.start()
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+            // A cancel that arrives before librtlsdr has started its loop is lost, so repeat it
+            // until the USB thread has really returned.
+            let repeater = Thread {
+                while streaming.withLock({ $0 }) {
+                    device.cancel()
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+            repeater.start()
+        }
+        dropped.withLock {
+            $0.finished += ring.droppedBytes
+            $0.current = nil
+        }
+        if cancelled.withLock({ $0 }) { return }
+        throw DeviceLost(status: status)
+    }
+
+    /// The demodulation loop: drains the ring until it is closed and empty.
+    private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
+                                   into tracker: LiveTracker) {
+        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate, options: options)
+        let start = Date().timeIntervalSince1970
+        let emit: (Frame) -> Void = { frame in
+            tracker.accept(frame, at: start + Double(frame.timestamp) / 12_000_000)
+        }
+        while ring.pop({ demodulator.process($0, emit: emit) }) {}
+        demodulator.finish(emit: emit)
+    }
+}

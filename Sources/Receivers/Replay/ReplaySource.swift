@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import ModeS
+import Synchronization
+import ModeSDemod
+import Tracking
+
+/// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
+/// and tracker as a live dongle: as fast as possible, or at the recording's own pace, once or
+/// in a loop.
+public struct ReplaySource: Sendable {
+    /// What to replay and how.
+    public struct Configuration: Sendable {
+        /// The recording, or "-" for standard input.
+        public var path: String
+        /// How its samples are laid out.
+        public var format: SampleFormat
+        /// Its sample rate.
+        public var sampleRate: SampleRate
+        /// Deliver at real-time pace instead of as fast as possible.
+        public var throttle = false
+        /// Start again at the end (not possible for standard input).
+        public var loop = false
+        /// How the samples are demodulated.
+        public var demodulator = StreamingDemodulator.Options()
+
+        /// A configuration replaying `path` once, as fast as possible.
+        public init(path: String, format: SampleFormat, sampleRate: SampleRate) {
+            self.path = path
+            self.format = format
+            self.sampleRate = sampleRate
+        }
+    }
+
+    /// The replay's settings.
+    public let configuration: Configuration
+    private let logger: Logger
+
+    /// A replay source.
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Replays until the end of the recording (or forever with `loop`), or until the task is
+    /// cancelled. Throws `IQFileReader.ReadError` when the recording cannot be read.
+    public func run(into tracker: LiveTracker) async throws {
+        let cancelled = Mutex(false)
+        let configuration = self.configuration
+        let logger = self.logger
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                let thread = Thread {
+                    do {
+                        try Self.replay(configuration, into: tracker, logger: logger) {
+                            cancelled.withLock { $0 }
+                        }
+                        continuation.resume()
+                    } catch is CancellationError {
+                        continuation.resume()
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+                thread.name = "replay"
+                thread.start()
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+    }
+
+    /// The replay loop, on its own thread.
+    private static func replay(_ configuration: Configuration, into tracker: LiveTracker, logger: Logger,
+                               isCancelled: () -> Bool) throws {
+        let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
+        let start = Date().timeIntervalSince1970
+        var offsetSeconds = 0.0
+        var pass = 0
+        repeat {
+            pass += 1
+            let reader = try IQFileReader(path: configuration.path)
+            let demodulator = StreamingDemodulator(format: configuration.format, sampleRate: configuration.sampleRate,
+                                                   options: configuration.demodulator)
+            let passStart = start + offsetSeconds
+            var frames = 0
+            let emit: (Frame) -> Void = { frame in
+                frames += 1
+                tracker.accept(frame, at: passStart + Double(frame.timestamp) / 12_000_000)
+            }
+            var delivered = 0
+            let summary = try reader.forEachBlock { block in
+                if isCancelled() { throw CancellationError() }
+                demodulator.process(block, emit: emit)
+                delivered += block.count
+                if configuration.throttle {
+                    let due = passStart + Double(delivered) / bytesPerSecond
+                    let wait = due - Date().timeIntervalSince1970
+                    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                }
+            }
+            let leftover = demodulator.finish(emit: emit)
+            if leftover > 0 {
+                logger.warning("\(configuration.path): ignored a truncated final sample (\(leftover) bytes)")
+            }
+            guard summary.bytes > 0 else {
+                throw IQFileReader.ReadError(description: "\(configuration.path) is empty")
+            }
+            let seconds = Double(summary.bytes) / bytesPerSecond
+            logger.info("replay of \(configuration.path) (pass \(pass)): \(frames) frames in \(String(format: "%.1f", seconds)) s of samples")
+            offsetSeconds += seconds
+        } while configuration.loop && configuration.path != "-" && !isCancelled()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Tracking
+
+/// Logs one line of receiver statistics every interval and once more at shutdown: messages
+/// per second, aircraft, aircraft with a position, dropped samples, current source.
+public struct StatisticsReporter: Service {
+    private let tracker: LiveTracker
+    private let interval: Duration
+    private let droppedBytes: @Sendable () -> Int
+    private let logger: Logger
+
+    /// A reporter over `tracker`; `droppedBytes` reads the sample bytes lost so far.
+    public init(tracker: LiveTracker, interval: Duration = .seconds(60),
+                droppedBytes: @escaping @Sendable () -> Int, logger: Logger) {
+        self.tracker = tracker
+        self.interval = interval
+        self.droppedBytes = droppedBytes
+        self.logger = logger
+    }
+
+    /// Reports until cancelled, then reports the totals.
+    public func run() async throws {
+        // Totals count from zero: a fast source may have delivered frames before this starts.
+        let initial = LiveTracker.Counters()
+        var previous = initial
+        var previousTime = ContinuousClock.now
+        let started = previousTime
+        while true {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                logger.info("\(line(since: initial, elapsed: ContinuousClock.now - started, total: true))")
+                return
+            }
+            let now = ContinuousClock.now
+            logger.info("\(line(since: previous, elapsed: now - previousTime, total: false))")
+            previous = tracker.counters
+            previousTime = now
+        }
+    }
+
+    /// One statistics line for the counters gained since `earlier` over `elapsed`.
+    func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
+        let counters = tracker.counters
+        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-9)
+        let messages = counters.frames - earlier.frames
+        let snapshot = tracker.snapshot()
+        let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }.count
+        let samples = droppedBytes() / 2
+        let rate = String(format: "%.1f", Double(messages) / seconds)
+        return (total ? "totals: " : "statistics: ")
+            + "\(messages) messages (\(rate)/s), \(counters.correctedFrames - earlier.correctedFrames) repaired, "
+            + "\(snapshot.aircraft.count) aircraft, \(withPosition) with position, "
+            + "\(samples) samples dropped, source \(tracker.source)"
+    }
+}

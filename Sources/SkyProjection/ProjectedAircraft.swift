@@ -1,0 +1,61 @@
+import Tracking
+import ModeS
+import FeedProtocol
+
+/// One aircraft as a radar client receives it: what the tracker knows, where it is in the
+/// observer's sky, and where and how to draw it on this client's radar.
+public struct ProjectedAircraft: Sendable {
+    /// What the tracker knows.
+    public var state: AircraftState
+    /// Seconds since anything was heard from the aircraft.
+    public var seenSeconds: Double
+    /// Seconds since its position was updated.
+    public var positionAgeSeconds: Double?
+    /// Whether the position is older than the tracker's staleness limit.
+    public var positionIsStale: Bool
+    /// Where it is in the sky; nil without an observer.
+    public var sky: SkyPlacement?
+    /// Where it is on this radar; nil without an observer.
+    public var radar: RadarPlacement?
+    /// Which way its icon points on this radar; nil when its track is unknown.
+    public var rotationDeg: Double?
+    /// How large to draw it; nil when its height is unknown.
+    public var scale: Double?
+
+    /// Projects a scene aircraft for `view`, with ages measured at `now` (tracker clock).
+    public init(_ aircraft: SceneAircraft, view: RadarView, now: Double) {
+        state = aircraft.state
+        seenSeconds = max(0, now - state.lastSeen)
+        positionAgeSeconds = state.positionTime.map { max(0, now - $0) }
+        positionIsStale = state.positionIsStale(at: now)
+        sky = aircraft.sky
+        radar = aircraft.sky.map(view.place)
+        rotationDeg = view.rotation(trackDeg: state.trackDeg)
+        // An aircraft on the ground without a reported altitude is at the bottom of the scale.
+        let height = AircraftHeight.metres(of: state) ?? (state.onGround == true ? 0 : nil)
+        scale = height.map { IconScale.scale(heightMetres: $0) }
+    }
+
+    /// The aircraft as the feed carries it.
+    public var feedAircraft: FeedAircraft {
+        var wire = FeedAircraft(icao: state.icaoHex, callsign: state.callsign,
+                                altitudeBaroFt: state.altitudeBaroFt.map(Double.init),
+                                altitudeGeoFt: state.altitudeGeoFt.map(Double.init),
+                                groundSpeedKt: state.groundSpeedKt, onGround: state.onGround, stale: positionIsStale,
+                                groundKm: sky?.groundKm, bearingDeg: radar?.bearingDeg, x: radar?.x, y: radar?.y,
+                                rotationDeg: rotationDeg, scale: scale)
+        wire.latitude = state.position?.latitude
+        wire.longitude = state.position?.longitude
+        wire.trackDeg = state.trackDeg
+        wire.verticalRateFpm = state.verticalRateFpm.map(Double.init)
+        wire.squawk = state.squawk
+        wire.category = state.category
+        wire.seenSeconds = seenSeconds
+        wire.positionAgeSeconds = positionAgeSeconds
+        wire.source = state.source.rawValue
+        wire.azimuthDeg = sky?.azimuthDeg
+        wire.elevationDeg = sky?.elevationDeg
+        wire.slantKm = sky?.slantKm
+        return wire
+    }
+}

@@ -1,0 +1,48 @@
+import Tracking
+import FeedProtocol
+
+/// One aircraft of a scene: its tracked state and where it is in the observer's sky.
+public struct SceneAircraft: Sendable {
+    /// What the tracker knows.
+    public var state: AircraftState
+    /// Where it is in the sky; nil when there is no observer.
+    public var sky: SkyPlacement?
+}
+
+/// The view-independent part of one radar frame: built once per frame interval from a
+/// snapshot, then rendered for each distinct client view (heading, range, filters), so the
+/// geodesy is done once however many clients are connected.
+public struct RadarScene: Sendable {
+    /// Frame sequence number, counting up by one per frame interval from 1.
+    public var seq: UInt64
+    /// Wall-clock time of the frame, seconds since 1970.
+    public var time: Double
+    /// Name of the current data source.
+    public var source: String
+    /// The observer, when known.
+    public var observer: Observer?
+    /// The tracker's clock at the snapshot, for ages.
+    public var now: Double
+    /// Aircraft that have a position, in the snapshot's order.
+    public var aircraft: [SceneAircraft]
+
+    /// Projects a snapshot. Aircraft without a position cannot be placed and are left out.
+    public init(seq: UInt64, time: Double, snapshot: RadarSnapshot) {
+        self.seq = seq
+        self.time = time
+        source = snapshot.source
+        observer = snapshot.observer
+        now = snapshot.now
+        let projection = snapshot.observer.map(SkyProjection.init(observer:))
+        aircraft = snapshot.aircraft.compactMap { state in
+            guard state.position != nil else { return nil }
+            return SceneAircraft(state: state, sky: projection?.place(state))
+        }
+    }
+
+    /// This scene as seen through `view`: filtered, with radar placements.
+    public func frame(for view: RadarView) -> RadarFrame {
+        let shown = aircraft.filter(view.includes).map { ProjectedAircraft($0, view: view, now: now) }
+        return RadarFrame(seq: seq, time: time, source: source, view: view, aircraft: shown)
+    }
+}

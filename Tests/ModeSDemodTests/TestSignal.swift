@@ -1,0 +1,120 @@
+import Foundation
+@testable import ModeS
+@testable import ModeSDemod
+
+/// Builds small IQ recordings for demodulator tests: Mode S replies with rectangular
+/// pulses at chosen positions and amplitudes, over deterministic Gaussian noise.
+struct TestSignal {
+    /// One reply to place in the recording.
+    struct Burst {
+        var bits: ModeSBits
+        /// Start of the first preamble pulse, in (fractional) samples.
+        var start: Double
+        /// Pulse amplitude in cu8 LSB (full scale 127.5).
+        var amplitude: Double
+        /// Carrier offset from the tuned frequency, Hz: transponders differ by tens of kHz,
+        /// which is what lets overlapping replies be told apart by their carriers.
+        var frequencyOffset: Double = 0
+    }
+
+    var sampleRate: SampleRate
+    var sampleCount: Int
+    /// Noise standard deviation per component, in cu8 LSB.
+    var noise: Double = 4 / 2.squareRoot()
+    var seed: UInt64 = 1
+
+    /// The complex samples (I, Q interleaved) in cu8 LSB around zero.
+    func samples(_ bursts: [Burst]) -> [Double] {
+        var iq = [Double](repeating: 0, count: 2 * sampleCount)
+        var state = seed
+        func uniform() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return (Double(state >> 11) + 0.5) / Double(1 << 53)
+        }
+        for index in stride(from: 0, to: iq.count, by: 2) {
+            let radius = (-2 * Foundation.log(uniform())).squareRoot() * noise
+            let angle = 2 * Double.pi * uniform()
+            iq[index] = radius * cos(angle)
+            iq[index + 1] = radius * sin(angle)
+        }
+        let chip = Double(sampleRate.hertz) / 2e6  // samples per 0.5 µs chip
+        for burst in bursts {
+            var chips: [Bool] = [true, false, true, false, false, false, false, true,
+                                 false, true, false, false, false, false, false, false]
+            for number in 1...burst.bits.bitCount {
+                let one = burst.bits.bit(number) == 1
+                chips.append(one)
+                chips.append(!one)
+            }
+            let phase = 2 * Double.pi * uniform()
+            let first = Int(burst.start.rounded(.down))
+            let last = min(sampleCount - 1, Int(burst.start + Double(chips.count) * chip) + 1)
+            for sample in max(0, first)...last {
+                // Fraction of this sample's period covered by "on" chips.
+                var on = 0.0
+                let steps = 20
+                for step in 0..<steps {
+                    let t = Double(sample) + (Double(step) + 0.5) / Double(steps) - burst.start
+                    let index = Int((t / chip).rounded(.down))
+                    if t >= 0, index < chips.count, chips[index] { on += 1 }
+                }
+                let envelope = burst.amplitude * on / Double(steps)
+                let carrier = phase + 2 * Double.pi * burst.frequencyOffset * Double(sample) / Double(sampleRate.hertz)
+                iq[2 * sample] += envelope * cos(carrier)
+                iq[2 * sample + 1] += envelope * sin(carrier)
+            }
+        }
+        return iq
+    }
+
+    /// The recording encoded as `format` bytes.
+    func bytes(_ bursts: [Burst], format: SampleFormat) -> [UInt8] {
+        let iq = samples(bursts)
+        var out = [UInt8]()
+        switch format {
+        case .cu8:
+            out = iq.map { UInt8(max(0, min(255, ($0 + 127.5).rounded()))) }
+        case .cs16:
+            for value in iq {
+                let scaled = Int16(max(-32768, min(32767, (value * 256).rounded())))
+                withUnsafeBytes(of: scaled.littleEndian) { out.append(contentsOf: $0) }
+            }
+        case .cf32:
+            for value in iq {
+                let scaled = Float(value / 127.5)
+                withUnsafeBytes(of: scaled.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+            }
+        }
+        return out
+    }
+
+    /// A valid DF17 reply for `address` with a varying payload.
+    static func extendedSquitter(address: UInt32, payload: UInt64) -> ModeSBits {
+        var bits = ModeSBits(bitCount: 112)
+        bits.setField(1, 5, 17)
+        bits.setField(6, 8, 5)
+        bits.setField(9, 32, UInt64(address))
+        bits.setField(33, 88, payload & ((1 << 56) - 1))
+        return CRC.withParity(bits)
+    }
+}
+
+/// Runs a whole byte stream through a fresh demodulator in blocks of the given sizes
+/// (cycled), returning every frame.
+func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20],
+                options: StreamingDemodulator.Options = .init()) -> (frames: [Frame], leftover: Int) {
+    let demodulator = StreamingDemodulator(format: format, sampleRate: rate, options: options)
+    var frames = [Frame]()
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        var turn = 0
+        while offset < raw.count {
+            let size = min(blockSizes[turn % blockSizes.count], raw.count - offset)
+            demodulator.process(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + size)])) { frames.append($0) }
+            offset += size
+            turn += 1
+        }
+    }
+    let leftover = demodulator.finish { frames.append($0) }
+    return (frames, leftover)
+}

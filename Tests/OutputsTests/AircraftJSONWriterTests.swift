@@ -1,0 +1,223 @@
+import Foundation
+import Tracking
+import ModeS
+import Testing
+@testable import Outputs
+import TestSupport
+
+@Suite struct AircraftJSONWriterTests {
+    /// The aircraft fields dump1090-fa documents (README-json) that this writer may emit, with
+    /// the JSON type each must have.
+    static let documentedFields: [String: String] = [
+        "hex": "string", "type": "string", "flight": "string", "alt_baro": "number|ground", "alt_geom": "number",
+        "gs": "number", "track": "number", "baro_rate": "number", "squawk": "string", "emergency": "string",
+        "category": "string", "lat": "number", "lon": "number", "seen_pos": "number", "seen": "number",
+        "messages": "number", "rssi": "number", "mlat": "array", "tisb": "array",
+    ]
+
+    static let emergencies: Set<String> = ["none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"]
+
+    static func temporaryDirectory() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aircraft-json-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static let now = 1_763_000_000.0
+
+    static var sky: [AircraftState] {
+        var full = AircraftState(icao: 0x4840D6, lastSeen: now - 0.4, source: .adsb)
+        full.callsign = "KLM1023"
+        full.category = "A3"
+        full.squawk = "7700"
+        full.position = GeoPoint(latitude: 52.257202, longitude: 3.919373)
+        full.positionTime = now - 1.25
+        full.altitudeBaroFt = 38000
+        full.altitudeGeoFt = 38550
+        full.groundSpeedKt = 159.2
+        full.trackDeg = 182.88
+        full.verticalRateFpm = -832
+        full.onGround = false
+        full.emergency = 1
+        full.messageCount = 321
+
+        var taxiing = AircraftState(icao: 0x0A1B2C, lastSeen: now - 3, source: .adsb)
+        taxiing.onGround = true
+        taxiing.altitudeBaroFt = 0
+        taxiing.position = GeoPoint(latitude: -33.9461, longitude: -151.1772)
+        taxiing.positionTime = now - 3
+        taxiing.callsign = "QFA1"
+        taxiing.messageCount = 12
+
+        var stale = AircraftState(icao: 0x00_0042, lastSeen: now - 2, source: .modeS)
+        stale.position = GeoPoint(latitude: 10, longitude: 10)
+        stale.positionTime = now - Tracker.staleAfter - 5
+        stale.messageCount = 2
+        return [full, taxiing, stale]
+    }
+
+    static func parse(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func aircraftJSONHasTheDocumentedFieldsAndTypes() throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = AircraftJSONWriter(directory: folder.path)
+        let rssi: [UInt32: Double] = [0x4840D6: -12.34, 0x0A1B2C: -30]
+        try writer.writeAircraft(now: Self.now, messages: 9876, aircraft: Self.sky, rssi: rssi)
+
+        let root = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("aircraft.json")))
+        #expect(Set(root.keys) == ["now", "messages", "aircraft"])
+        #expect(root["now"] as? Double == Self.now)
+        #expect(root["messages"] as? Int == 9876)
+        let aircraft = try #require(root["aircraft"] as? [[String: Any]])
+        try #require(aircraft.count == Self.sky.count)
+
+        for (object, state) in zip(aircraft, Self.sky) {
+            for (key, value) in object {
+                let type = try #require(Self.documentedFields[key], "undocumented field \(key)")
+                switch value {
+                case is String: #expect(type == "string" || (type == "number|ground" && value as? String == "ground"), "\(key)")
+                case is [Any]: #expect(type == "array", "\(key)")
+                case is NSNumber: #expect(type.hasPrefix("number"), "\(key)")
+                default: Issue.record("unexpected value of \(key): \(value)")
+                }
+            }
+            let hex = try #require(object["hex"] as? String)
+            #expect(hex.count == 6 && hex.allSatisfy { "0123456789abcdef".contains($0) })
+            #expect(hex == state.icaoHex)
+            if let callsign = state.callsign {
+                let flight = try #require(object["flight"] as? String)
+                #expect(flight.count == 8 && flight.trimmingCharacters(in: .whitespaces) == callsign)
+            } else {
+                #expect(object["flight"] == nil)
+            }
+            if state.onGround == true {
+                #expect(object["alt_baro"] as? String == "ground")
+            } else {
+                #expect(object["alt_baro"] as? Int == state.altitudeBaroFt)
+            }
+            #expect(object["alt_geom"] as? Int == state.altitudeGeoFt)
+            #expect(object["baro_rate"] as? Int == state.verticalRateFpm)
+            #expect(object["squawk"] as? String == state.squawk)
+            #expect(object["category"] as? String == state.category)
+            #expect(object["messages"] as? Int == state.messageCount)
+            let seen = try #require(object["seen"] as? Double)
+            #expect(abs(seen - (Self.now - state.lastSeen)) <= 0.05)
+            if let gs = state.groundSpeedKt { #expect(abs(try #require(object["gs"] as? Double) - gs) <= 0.05) }
+            if let track = state.trackDeg { #expect(abs(try #require(object["track"] as? Double) - track) <= 0.05) }
+            if let level = rssi[state.icao] {
+                #expect(abs(try #require(object["rssi"] as? Double) - level) <= 0.05)
+            } else {
+                #expect(object["rssi"] == nil)
+            }
+            if let emergency = object["emergency"] as? String { #expect(Self.emergencies.contains(emergency)) }
+
+            if let position = state.position, !state.positionIsStale(at: Self.now) {
+                #expect(abs(try #require(object["lat"] as? Double) - position.latitude) < 1e-6)
+                #expect(abs(try #require(object["lon"] as? Double) - position.longitude) < 1e-6)
+                let seenPos = try #require(object["seen_pos"] as? Double)
+                #expect(abs(seenPos - (Self.now - state.positionTime!)) <= 0.051)
+            } else {
+                #expect(object["lat"] == nil && object["lon"] == nil && object["seen_pos"] == nil, "stale position left out")
+            }
+        }
+        #expect(aircraft[0]["emergency"] as? String == "general")
+    }
+
+    @Test func receiverJSONCarriesVersionRefreshHistoryAndPosition() throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = AircraftJSONWriter(directory: folder.path)
+        try writer.writeReceiver(version: "aviator-adsb test", refreshMilliseconds: 1000,
+                                 receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
+        let receiver = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("receiver.json")))
+        #expect(receiver["version"] as? String == "aviator-adsb test")
+        #expect(receiver["refresh"] as? Int == 1000)
+        #expect(receiver["history"] as? Int == 0)
+        #expect(receiver["lat"] as? Double == 52.3)
+        #expect(receiver["lon"] as? Double == 4.75)
+
+        try writer.writeReceiver(version: "v", refreshMilliseconds: 500, receiver: nil)
+        let anonymous = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("receiver.json")))
+        #expect(anonymous["lat"] == nil && anonymous["lon"] == nil)
+        #expect(anonymous["refresh"] as? Int == 500)
+    }
+
+    @Test func filesAreReplacedByRenameAndNoTemporaryIsLeft() throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = AircraftJSONWriter(directory: folder.path)
+        let path = folder.appendingPathComponent("aircraft.json").path
+        try writer.writeAircraft(now: Self.now, messages: 1, aircraft: Self.sky, rssi: [:])
+        let firstInode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+        // A reader holding the old file keeps reading the old content: the new one is a new file.
+        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        try writer.writeAircraft(now: Self.now + 1, messages: 2, aircraft: [], rssi: [:])
+        let secondInode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+        #expect(firstInode != secondInode)
+        let old = try Self.parse(reader.readDataToEndOfFile())
+        #expect(old["messages"] as? Int == 1)
+        try reader.close()
+        let new = try Self.parse(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(new["messages"] as? Int == 2)
+        #expect((new["aircraft"] as? [Any])?.isEmpty == true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(Set(names) == ["aircraft.json"])
+    }
+
+    @Test func unusableDirectoriesAreOneLineErrors() throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let missing = folder.appendingPathComponent("missing").path
+        for (path, reason) in [(missing, "no such directory"), (file.path, "not a directory")] {
+            #expect(throws: OutputError.unusableDirectory(path: path, reason: reason)) {
+                try AircraftJSONWriter.checkDirectory(path)
+            }
+        }
+        #expect(throws: OutputError.self) {
+            try AircraftJSONWriter(directory: missing).writeAircraft(now: 0, messages: 0, aircraft: [], rssi: [:])
+        }
+        try AircraftJSONWriter.checkDirectory(folder.path)
+    }
+
+    @Test func signalLevelIsTheMeanPowerOfTheLastMessages() throws {
+        let levels = SignalLevels()
+        levels.record(icao: 1, dBFS: -10)
+        levels.record(icao: 1, dBFS: -20)
+        // Older messages fall out of the window.
+        for _ in 0..<SignalLevels.window { levels.record(icao: 2, dBFS: -40) }
+        for _ in 0..<SignalLevels.window { levels.record(icao: 2, dBFS: -6) }
+        levels.record(icao: 3, dBFS: -3)
+        let result = levels.levels(keeping: [1, 2])
+        let expected = 10 * log10((pow(10, -1.0) + pow(10, -2.0)) / 2)
+        #expect(abs(try #require(result[1]) - expected) < 1e-9)
+        #expect(abs(try #require(result[2]) - -6) < 1e-9)
+        #expect(result[3] == nil)
+        #expect(levels.levels(keeping: [3])[3] == nil, "aircraft not kept are forgotten")
+    }
+
+    @Test func publisherWritesTheTrackersAircraft() throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tracker = LiveTracker(receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
+        let signals = SignalLevels()
+        FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals).attach(to: tracker)
+        let frames = try OutputTestFrames.busyAirport()
+        let start = Date().timeIntervalSince1970 - 1
+        for (frame, time) in frames { tracker.accept(frame, at: start + time) }
+        let publisher = AircraftJSONPublisher(directory: folder.path, tracker: tracker, signals: signals,
+                                              version: "test") { Issue.record("write failed: \($0)") }
+        try publisher.publishOnce()
+        let root = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("aircraft.json")))
+        let aircraft = try #require(root["aircraft"] as? [[String: Any]])
+        let snapshot = tracker.snapshot().aircraft
+        #expect(aircraft.compactMap { $0["hex"] as? String } == snapshot.map(\.icaoHex))
+        #expect(root["messages"] as? Int == frames.count)
+        #expect(aircraft.allSatisfy { ($0["rssi"] as? Double).map { abs($0 - -20) < 0.05 } == true })
+        #expect(aircraft.filter { $0["lat"] != nil }.count > 20)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Tracking
+import Synchronization
+import Testing
+@testable import RadarTerminal
+import FeedProtocol
+import FeedServer
+import TestSupport
+
+/// The terminal radar's feed client against the real feed server: frames, view commands,
+/// and reconnection when the daemon goes away and comes back.
+@Suite struct FeedClientTests {
+    static let sky = [TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685),
+                      TestSky.aircraft(icao: 0x4840D8, latitude: 52.6, longitude: 4.4, altitudeFt: 35_000)]
+
+    /// Everything a client reported.
+    final class EventLog: Sendable {
+        let events = Mutex<[FeedClient.Event]>([])
+
+        func record(_ event: FeedClient.Event) { events.withLock { $0.append(event) } }
+
+        var frames: [FeedFrame] {
+            events.withLock { list in list.compactMap { if case .line(.frame(let frame)) = $0 { frame } else { nil } } }
+        }
+
+        var connections: Int {
+            events.withLock { list in list.filter { if case .connected = $0 { true } else { false } }.count }
+        }
+
+        var disconnections: [String] {
+            events.withLock { list in list.compactMap { if case .disconnected(let error) = $0 { error.message } else { nil } } }
+        }
+
+        /// Waits up to `timeout` seconds for `condition`.
+        @discardableResult
+        func wait(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+            let end = Date().addingTimeInterval(timeout)
+            while Date() < end {
+                if condition() { return true }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return condition()
+        }
+    }
+
+    func startServer(path: String) async throws -> Task<Void, any Error> {
+        let configuration = FeedConfiguration(socketPath: path, radar: RadarConfiguration(frameInterval: 0.05))
+        let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(Self.sky))
+        return Task { try await server.run() }
+    }
+
+    @Test func readsFramesSendsTheViewAndReconnects() async throws {
+        let path = TestSky.socketPath()
+        let log = EventLog()
+        let client = FeedClient(path: path) { log.record($0) }
+        defer { client.stop() }
+        // Started before the daemon: it keeps trying.
+        client.send(viewCommand: RadarSettings(headingDeg: 90, rangeKm: 40).viewCommand)
+        client.start()
+        #expect(await log.wait { log.disconnections.count >= 2 })
+        #expect(log.disconnections.first?.contains("No such file or directory") == true)
+        #expect(log.frames.isEmpty)
+
+        var server = try await startServer(path: path)
+        #expect(await log.wait { log.frames.contains { $0.headingDeg == 90 } })
+        let turned = try #require(log.frames.last { $0.headingDeg == 90 })
+        #expect(turned.rangeKm == 40)
+        // 4840d6 is at azimuth 42.61°: facing east it is at 312.61°; 4840d8 is 67 km north, beyond 40 km.
+        #expect(turned.aircraft.map(\.icao) == ["4840d6"])
+        #expect(abs((turned.aircraft.first?.bearingDeg ?? 0) - 312.61) < 0.02)
+        #expect(log.connections == 1)
+
+        // The daemon goes away.
+        server.cancel()
+        _ = await server.result
+        #expect(await log.wait { log.disconnections.contains { $0.contains("closed the connection") } })
+        let before = log.frames.count
+
+        // It comes back: the client reconnects by itself and asks for its view again.
+        server = try await startServer(path: path)
+        #expect(await log.wait { log.connections == 2 && log.frames.count > before + 2 })
+        #expect(log.frames.suffix(2).allSatisfy { $0.headingDeg == 90 && $0.rangeKm == 40 })
+
+        // A new view takes effect on the live connection.
+        client.send(viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand)
+        #expect(await log.wait { log.frames.last?.headingDeg == 180 })
+        #expect(log.frames.last?.aircraft.count == 2)
+        client.stop()
+        server.cancel()
+        _ = await server.result
+    }
+
+    @Test func fetchesOneFrameForAView() async throws {
+        let path = TestSky.socketPath()
+        let server = try await startServer(path: path)
+        defer { server.cancel() }
+        let frame = try await Task.detached {
+            try FeedFrameFetcher.fetch(path: path, viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand, timeout: 5)
+        }.value
+        #expect(frame.headingDeg == 180)
+        #expect(Set(frame.aircraft.map(\.icao)) == ["4840d6", "4840d8"])
+        let plain = try await Task.detached { try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 5) }.value
+        #expect(plain.headingDeg == 0)
+
+        await #expect(throws: FeedClientError.self) {
+            try await Task.detached {
+                try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","heading_deg":400}"#, timeout: 5)
+            }.value
+        }
+        do {
+            _ = try await Task.detached {
+                try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","range_km":0}"#, timeout: 5)
+            }.value
+        } catch {
+            #expect("\(error)".contains("the daemon refused the view: range_km must be more than 0"))
+        }
+        server.cancel()
+        _ = await server.result
+    }
+
+    @Test func noDaemonIsAClearErrorAfterTheTimeout() async {
+        let path = TestSky.socketPath()
+        // Timed inside the task, so waiting for a thread on a busy machine does not count.
+        let (outcome, elapsed) = await Task.detached { () -> (Result<FeedFrame, FeedClientError>, Double) in
+            let start = Date()
+            let result = Result { () throws(FeedClientError) -> FeedFrame in
+                try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 0.5)
+            }
+            return (result, Date().timeIntervalSince(start))
+        }.value
+        switch outcome {
+        case .success:
+            Issue.record("a frame without a daemon")
+        case .failure(let error):
+            #expect(error.message == "no radar frame from \(path) within 0.5 s: cannot connect to \(path): No such file or directory")
+        }
+        // It gives up after the timeout, not at once and not much later.
+        #expect(elapsed >= 0.4 && elapsed < 5, "\(elapsed) s")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import ModeS
+import NIOCore
+import NIOPosix
+import NIOConcurrencyHelpers
+import Testing
+@testable import Receivers
+import Tracking
+
+/// Beast frames as a sender writes them, with 0x1A escaped.
+func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8 = 0x80) -> [UInt8] {
+    let bits = ModeSBits(hex: hex)!
+    var body: [UInt8] = (0..<6).map { UInt8(truncatingIfNeeded: timestamp >> UInt64(40 - 8 * $0)) }
+    body.append(signal)
+    body += (0..<bits.byteCount).map { bits.byte($0) }
+    var frame: [UInt8] = [0x1A, bits.bitCount == 56 ? 0x32 : 0x33]
+    for byte in body {
+        frame.append(byte)
+        if byte == 0x1A { frame.append(0x1A) }
+    }
+    return frame
+}
+
+@Suite struct BeastFrameParserTests {
+    func parse(_ bytes: [UInt8], parser: inout BeastFrameParser) -> [BeastFrameParser.Received] {
+        var out: [BeastFrameParser.Received] = []
+        bytes.withUnsafeBytes { parser.parse($0) { out.append($0) } }
+        return out
+    }
+
+    @Test func framesWithEscapedBytesSurviveAnySplit() {
+        let stream = beastFrame("8D4840D6202CC371C32CE0576098") + beastFrame("20001718029FCD", signal: 0x1A)
+        for split in 0...stream.count {
+            var parser = BeastFrameParser()
+            let frames = parse(Array(stream[..<split]), parser: &parser) + parse(Array(stream[split...]), parser: &parser)
+            #expect(frames.map(\.bits.hex) == ["8D4840D6202CC371C32CE0576098", "20001718029FCD"])
+            #expect(frames.first?.timestamp == 0x1A_0000_1A1A)
+            #expect(parser.malformed == 0)
+        }
+    }
+
+    @Test func garbageAndCutFramesCostNothingAfterThem() {
+        var parser = BeastFrameParser()
+        let cut = Array(beastFrame("8D4840D6202CC371C32CE0576098").prefix(9))
+        let stream: [UInt8] = [0x00, 0xFF, 0x13] + cut + beastFrame("8D40621D58C382D690C8AC2863A7")
+            + [0x1A, 0x39, 0x01] + beastFrame("28001A1B5B4A1C")
+        let frames = parse(stream, parser: &parser)
+        #expect(frames.map(\.bits.hex) == ["8D40621D58C382D690C8AC2863A7", "28001A1B5B4A1C"])
+        #expect(parser.malformed == 2)
+    }
+
+    @Test func signalByteBecomesDecibels() {
+        var parser = BeastFrameParser()
+        let frames = parse(beastFrame("8D4840D6202CC371C32CE0576098", signal: 255), parser: &parser)
+        #expect(abs((frames.first?.signalLevel ?? -1) - 0) < 1e-9)
+    }
+
+    @Test func endpoints() {
+        #expect(BeastInput.endpoint("127.0.0.1:30005")! == ("127.0.0.1", 30005))
+        #expect(BeastInput.endpoint("[::1]:30005")! == ("::1", 30005))
+        #expect(BeastInput.endpoint("host") == nil)
+        #expect(BeastInput.endpoint("host:0") == nil)
+        #expect(BeastInput.endpoint(":30005") == nil)
+    }
+}
+
+@Suite struct BeastInputTests {
+    /// A local Beast server that sends each connection one script, then closes it.
+    final class ScriptedServer: @unchecked Sendable {
+        let channel: Channel
+        var port: Int { channel.localAddress!.port! }
+
+        init(scripts: [[UInt8]]) throws {
+            let counter = NIOLockedValueBox(0)
+            channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    let index = counter.withLockedValue { value in defer { value += 1 }; return value }
+                    let bytes = index < scripts.count ? scripts[index] : []
+                    return child.pipeline.addHandler(SendAndClose(bytes: bytes))
+                }
+                .bind(host: "127.0.0.1", port: 0).wait()
+        }
+
+        deinit { try? channel.close().wait() }
+    }
+
+    /// Writes its bytes once the connection is up, then closes it.
+    final class SendAndClose: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let bytes: [UInt8]
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        func channelActive(context: ChannelHandlerContext) {
+            let buffer = context.channel.allocator.buffer(bytes: bytes)
+            let channel = context.channel
+            context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    @Test func readsRealFramesRejectsGarbageAndReconnects() async throws {
+        let first = beastFrame("8D40621D58C386435CC412692AD6") + [0x1A, 0x33, 0x00, 0x1A, 0x77]
+            + beastFrame("8DFFFFFF202CC371C32CE0576098")  // fails its CRC
+        let second = beastFrame("8D40621D58C382D690C8AC2863A7") + beastFrame("8D4840D6202CC371C32CE0576098")
+        let server = try ScriptedServer(scripts: [first, second])
+        let tracker = LiveTracker(receiver: nil)
+        let input = BeastInput(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
+                               maximumBackoff: .milliseconds(200))
+        let task = Task { try await input.run(into: tracker) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while tracker.snapshot().aircraft.count < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        try await task.value
+        let aircraft = tracker.snapshot().aircraft
+        #expect(aircraft.map(\.icaoHex) == ["40621d", "4840d6"])
+        #expect(aircraft.first?.position != nil, "the even/odd pair came over two connections")
+        let counters = input.statistics
+        #expect(counters.connections >= 2)
+        #expect(counters.rejected == 1)
+        #expect(counters.accepted == 3)
+    }
+
+    @Test func aRefusedConnectionIsRetriedNotFatal() async throws {
+        let tracker = LiveTracker(receiver: nil)
+        // Nothing listens on this port: the input must keep retrying until cancelled.
+        let input = BeastInput(host: "127.0.0.1", port: 9, logger: Logger(label: "test"),
+                               maximumBackoff: .milliseconds(100))
+        let task = Task { try await input.run(into: tracker) }
+        try await Task.sleep(for: .milliseconds(500))
+        task.cancel()
+        try await task.value
+        #expect(input.statistics.connections == 0)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import Tracking
+import ModeS
+@testable import SkyProjection
+import FeedServer
+import FeedProtocol
+import TestSupport
+
+@Suite struct RadarSceneTests {
+    static let near = TestSky.aircraft(icao: 1, latitude: 52.1, longitude: 4.4, altitudeFt: 3_000)      // ~11 km N
+    static let far = TestSky.aircraft(icao: 2, latitude: 52.4, longitude: 4.4, altitudeFt: 36_000)      // ~44 km N
+    static let beyond = TestSky.aircraft(icao: 3, latitude: 52.6, longitude: 4.4, altitudeFt: 20_000)   // ~67 km N
+    static let ground = TestSky.aircraft(icao: 4, latitude: 52.01, longitude: 4.4, altitudeFt: nil, onGround: true)
+    static var noPosition: AircraftState {
+        var state = TestSky.aircraft(icao: 5, latitude: 0, longitude: 0, altitudeFt: 10_000)
+        state.position = nil
+        return state
+    }
+
+    func scene(_ aircraft: [AircraftState], observer: Observer? = TestSky.observer) -> RadarScene {
+        RadarScene(seq: 7, time: 1000, snapshot: RadarSnapshot(observer: observer, source: "test", now: 101, aircraft: aircraft))
+    }
+
+    func icaos(_ frame: RadarFrame) -> [UInt32] { frame.aircraft.map(\.state.icao) }
+
+    @Test func rangeOmitsAircraftBeyondItAndPositionlessOnesNeverAppear() {
+        let scene = scene([Self.near, Self.far, Self.beyond, Self.ground, Self.noPosition])
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 50))) == [1, 2, 4])
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 100))) == [1, 2, 3, 4])
+    }
+
+    @Test func filters() {
+        let scene = scene([Self.near, Self.far, Self.beyond, Self.ground])
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 100, hideOnGround: true))) == [1, 2, 3])
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 100, minAltitudeFt: 10_000))) == [2, 3])
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 100, maxAltitudeFt: 20_000))) == [1, 3])
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 100, maxDistanceKm: 20))) == [1, 4])
+    }
+
+    @Test func withoutAReceiverPositionsAreListedWithoutProjection() throws {
+        let frame = scene([Self.near, Self.beyond], observer: nil).frame(for: RadarView(rangeKm: 10))
+        #expect(icaos(frame) == [1, 3])
+        let line = frame.jsonLine
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let first = try #require((object["aircraft"] as? [[String: Any]])?.first)
+        #expect(first["azimuth_deg"] is NSNull)
+        #expect(first["x"] is NSNull)
+        #expect(first["lat"] as? Double == 52.1)
+    }
+
+    @Test func xyFollowTheHeading() throws {
+        let scene = scene([Self.near])
+        let north = try #require(scene.frame(for: RadarView(headingDeg: 0, rangeKm: 50)).aircraft.first?.radar)
+        #expect(abs(north.x) < 1e-3)
+        #expect(north.y > 0.2)
+        // Facing east, an aircraft to the north is on the left.
+        let east = try #require(scene.frame(for: RadarView(headingDeg: 90, rangeKm: 50)).aircraft.first?.radar)
+        #expect(abs(east.x + north.y) < 1e-6)
+        #expect(abs(east.y) < 1e-3)
+    }
+
+    @Test func scaleAndAges() throws {
+        var stale = Self.far
+        stale.positionTime = 80
+        let frame = scene([Self.near, stale, Self.ground]).frame(for: RadarView(rangeKm: 100))
+        let near = try #require(frame.aircraft.first { $0.state.icao == 1 })
+        #expect(abs((near.scale ?? 0) - IconScale.scale(heightMetres: 914.4)) < 1e-12)
+        #expect(near.seenSeconds == 1)
+        #expect(!near.positionIsStale)
+        let far = try #require(frame.aircraft.first { $0.state.icao == 2 })
+        #expect(far.positionIsStale)
+        #expect(far.positionAgeSeconds == 21)
+        let ground = try #require(frame.aircraft.first { $0.state.icao == 4 })
+        #expect(ground.scale == 2)
+        #expect(ground.sky?.elevationDeg == nil)
+    }
+
+    @Test func configurationDefaultsAndLimits() {
+        let defaults = RadarConfiguration()
+        #expect(defaults.headingDeg == 0 && defaults.rangeKm == 50 && defaults.frameInterval == 1)
+        #expect(defaults.problem == nil)
+        #expect(RadarConfiguration(headingDeg: 361).problem?.contains("--heading") == true)
+        #expect(RadarConfiguration(rangeKm: 0).problem?.contains("--range-km") == true)
+        #expect(RadarConfiguration(frameInterval: 0).problem?.contains("--frame-interval") == true)
+        #expect(FeedConfiguration(socketPath: "/tmp/x.sock").stallTimeout == 5)
+        #expect(FeedConfiguration(socketPath: "/tmp/x.sock", radar: RadarConfiguration(frameInterval: 0.1)).stallTimeout == 3)
+    }
+}
+
+@Suite struct LiveTrackerSnapshotProviderTests {
+    @Test func takesTheTrackersAircraftAndSource() async {
+        let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
+        tracker.source = "replay"
+        tracker.accept(TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685,
+                                        lastSeen: Date().timeIntervalSince1970))
+        let snapshot = await LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: 12).radarSnapshot()
+        #expect(snapshot.source == "replay")
+        #expect(snapshot.observer == Observer(latitude: 52, longitude: 4.4, heightMetres: 12))
+        #expect(snapshot.aircraft.map(\.icao) == [0x4840D6])
+        let frame = RadarScene(seq: 1, time: 0, snapshot: snapshot).frame(for: RadarView())
+        #expect(frame.aircraft.count == 1)
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+import ModeS
+@testable import Tracking
+
+@Suite struct TrackerTests {
+    func message(_ hex: String) throws -> Message {
+        let bits = try #require(ModeSBits(hex: hex))
+        var validator = FrameValidator(trustAddressParity: true)
+        let result = validator.validate(bits, time: 0)
+        return MessageDecoder().decode(try #require(result))
+    }
+
+    @Test func mergesMessagesOfOneAircraft() throws {
+        var tracker = Tracker()
+        tracker.merge(try message("8D40621D58C386435CC412692AD6"), at: 1)
+        tracker.merge(try message("8D40621D58C382D690C8AC2863A7"), at: 2)
+        let state = try #require(tracker.state(of: 0x40621D))
+        #expect(state.altitudeBaroFt == 38_000)
+        let position = try #require(state.position)
+        #expect(abs(position.latitude - 52.2572) < 1e-4)
+        #expect(state.positionTime == 2)
+        #expect(state.source == .adsb)
+        #expect(state.messageCount == 2)
+        #expect(!state.positionIsStale(at: 10))
+        #expect(state.positionIsStale(at: 17.5))
+    }
+
+    @Test func expiresSilentAircraft() throws {
+        var tracker = Tracker()
+        tracker.merge(try message("8D4840D6202CC371C32CE0576098"), at: 0)
+        tracker.merge(try message("28001A1B5B4A1C"), at: 30)
+        #expect(tracker.snapshot(at: 59).count == 2)
+        #expect(tracker.snapshot(at: 61).map(\.icaoHex) == ["08e574"])
+        tracker.expire(at: 61)
+        #expect(tracker.count == 1)
+        #expect(tracker.state(of: 0x08E574)?.source == .modeS)
+        #expect(tracker.state(of: 0x08E574)?.squawk == "3615")
+    }
+
+    @Test func ignoresMessagesThatFailedParity() throws {
+        var tracker = Tracker()
+        var rejected = try message("8D4840D6202CC371C32CE0576098")
+        rejected.crcOK = false
+        tracker.merge(rejected, at: 0)
+        #expect(tracker.count == 0)
+    }
+
+    @Test func externalUpdatesKeepWhatTheyDoNotCarry() throws {
+        var tracker = Tracker()
+        tracker.merge(try message("8D4840D6202CC371C32CE0576098"), at: 0)
+        var update = AircraftState(icao: 0x4840D6, lastSeen: 5, source: .opensky)
+        update.position = GeoPoint(latitude: 52.3, longitude: 4.8)
+        update.altitudeBaroFt = 12_000
+        tracker.merge(update)
+        let state = try #require(tracker.state(of: 0x4840D6))
+        #expect(state.callsign == "KLM1023")
+        #expect(state.source == .opensky)
+        #expect(state.position == GeoPoint(latitude: 52.3, longitude: 4.8))
+        #expect(state.positionTime == 5)
+    }
+}
