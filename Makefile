@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance bench samples clean
+.PHONY: help deps build release run test conformance conformance-check bench samples identical clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
@@ -16,6 +16,7 @@ help:
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
+	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 
 deps:
 	@if ! pkg-config --exists librtlsdr 2>/dev/null; then \
@@ -49,19 +50,23 @@ run: release
 	sleep 3; $(RELEASE) radar --once --socket $(RUN_SOCKET) --size 100x32; status=$$?; \
 	kill -INT $$pid; wait $$pid; exit $$status
 
-# Serially: several suites measure timing (feed frames per interval, reconnects), which a
-# machine busy running every other suite at once would distort.
+# Every suite in parallel; the conformance check then runs on the debug binary the tests
+# built, so the dependency graph is built once.
+DEBUG := .build/debug/aviator-adsb
 test:
-	$(SWIFT) test --no-parallel
-	$(MAKE) conformance
+	$(SWIFT) test
+	$(MAKE) conformance-check BINARY=$(DEBUG)
 
 $(VENV)/.pymodes:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check pymodes==3.6.1
 	touch $@
 
-conformance: release $(VENV)/.pymodes
-	$(VENV)/bin/python scripts/conformance.py --binary $(RELEASE) --messages $(SHARED)/messages
+conformance: release
+	$(MAKE) conformance-check BINARY=$(RELEASE)
+
+conformance-check: $(VENV)/.pymodes
+	$(VENV)/bin/python scripts/conformance.py --binary $(BINARY) --messages $(SHARED)/messages
 
 bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
@@ -70,6 +75,10 @@ bench: release $(VENV)/.pymodes
 
 samples: release
 	bash scripts/make-samples.sh
+
+# demod output of this tree against the last commit's, byte for byte, on every recording.
+identical: release
+	bash scripts/demod-identical.sh HEAD
 
 clean:
 	rm -rf .build $(VENV)

@@ -41,7 +41,7 @@ let package = Package(
         // Synthetic skies: the one signal source of tests, demos and benchmarks.
         .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod"]),
         // Frames and state vectors -> one state per aircraft.
-        .target(name: "Tracking", dependencies: ["ModeS", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Tracking", dependencies: ["ModeS"]),
         // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor.
         .target(
             name: "Receivers",
@@ -58,7 +58,7 @@ let package = Package(
         // the server and every client.
         .target(name: "FeedProtocol", dependencies: ["ModeS"]),
         // Aircraft -> an observer's sky and a client's radar view.
-        .target(name: "SkyProjection", dependencies: ["Tracking", "FeedProtocol"]),
+        .target(name: "SkyProjection", dependencies: ["ModeS", "Tracking", "FeedProtocol"]),
         // The radar feed on a Unix socket: one hub, a bounded outbox per client.
         .target(
             name: "FeedServer",

@@ -1,6 +1,5 @@
 import NIOCore
 import FeedProtocol
-import SkyProjection
 
 /// One connected feed client: greets it, reads its commands line by line, and writes its
 /// frames through a bounded `FeedOutbox` so that it can never hold up the server or the other

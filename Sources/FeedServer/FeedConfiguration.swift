@@ -1,5 +1,4 @@
 import FeedProtocol
-import SkyProjection
 
 /// Everything the feed server needs to know besides where its aircraft come from.
 public struct FeedConfiguration: Sendable {

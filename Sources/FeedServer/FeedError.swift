@@ -1,5 +1,3 @@
-import FeedProtocol
-import SkyProjection
 
 /// Why the feed server cannot start; each description is one line for the daemon's stderr.
 public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {

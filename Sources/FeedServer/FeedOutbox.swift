@@ -1,5 +1,3 @@
-import FeedProtocol
-import SkyProjection
 
 /// One client's bounded queue of lines waiting to be written: short control lines (hello,
 /// acknowledgements, errors) in order, and at most one radar frame, which a newer frame

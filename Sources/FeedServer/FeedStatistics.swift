@@ -1,5 +1,3 @@
-import FeedProtocol
-import SkyProjection
 
 /// Counters of the feed server, for logs and tests.
 public struct FeedStatistics: Sendable, Equatable {

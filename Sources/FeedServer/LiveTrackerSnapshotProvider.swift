@@ -1,5 +1,4 @@
 import Tracking
-import FeedProtocol
 import SkyProjection
 
 /// The daemon's shared tracker as the feed's source of aircraft: each frame takes a snapshot

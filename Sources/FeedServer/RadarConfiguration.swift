@@ -1,5 +1,4 @@
 import FeedProtocol
-import SkyProjection
 
 /// The daemon's radar options (`--heading`, `--range-km`, `--frame-interval`): the view every
 /// feed client starts with and how often frames are sent.

@@ -5,7 +5,6 @@ import Glibc
 import Darwin
 #endif
 import FeedProtocol
-import SkyProjection
 
 /// Getting the socket path ready before binding: a socket file left behind by a crashed run is
 /// removed, while one that a running daemon still answers on is refused, so two daemons never

@@ -27,13 +27,13 @@ public final class FrameFanout: Sendable {
 
     /// Registers with `tracker` for its accepted frames.
     public func attach(to tracker: LiveTracker) {
-        tracker.addFrameListener { [self] frame, message, aircraft in
-            handle(frame, message, aircraft)
+        tracker.addFrameListener { [self] update in
+            if let frame = update.frame { handle(frame, update.message, update.aircraft) }
         }
     }
 
     /// Sends one accepted frame to the outputs.
-    public func handle(_ frame: Frame, _ message: Message, _ aircraft: AircraftState?) {
+    public func handle(_ frame: Frame, _ message: Message, _ aircraft: AircraftState) {
         signals?.record(icao: message.icao, dBFS: frame.signalLevel)
         if let beast, beast.hasClients {
             beast.append { BeastEncoder.append(frame, to: &$0) }

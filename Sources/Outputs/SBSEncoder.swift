@@ -58,9 +58,10 @@ public struct SBSEncoder: Sendable {
         }
     }
 
-    /// The line (with `\r\n`) for `message`, received at `time` (seconds since 1970), with the
-    /// aircraft's state after the message was merged (for the position, which one CPR frame
-    /// alone does not give); nil when the message has no SBS line or failed its parity.
+    /// The line (with `\r\n`) for `message` as the tracker resolved it (its position set when
+    /// this very message fixed one), received at `time` (seconds since 1970), with the
+    /// aircraft's state after the merge (for its emergency flag); nil when the message has no
+    /// SBS line or failed its parity.
     public func line(for message: Message, aircraft: AircraftState?, receivedAt time: Double) -> String? {
         guard message.crcOK != false, let type = Self.transmissionType(for: message) else { return nil }
         var fields = [String](repeating: "", count: Self.fieldCount)
@@ -76,12 +77,10 @@ public struct SBSEncoder: Sendable {
         fields[8] = date
         fields[9] = clock
 
-        // The position this very message produced: the tracker stamps the position with the
-        // message's time when the CPR frame resolved.
+        // The position this very message produced, if it resolved one.
         var position: GeoPoint?
-        if let aircraft, let positionTime = aircraft.positionTime, positionTime == aircraft.lastSeen,
-           message.cpr != nil {
-            position = aircraft.position
+        if message.cpr != nil, let latitude = message.latitude, let longitude = message.longitude {
+            position = GeoPoint(latitude: latitude, longitude: longitude)
         }
 
         switch type {

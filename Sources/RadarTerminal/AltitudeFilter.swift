@@ -1,4 +1,3 @@
-import FeedProtocol
 
 /// The altitude bands the terminal radar cycles through with `f`: everything, then low,
 /// middle and high traffic. The bands split where traffic naturally separates: below

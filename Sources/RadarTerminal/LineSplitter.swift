@@ -1,4 +1,3 @@
-import FeedProtocol
 
 /// Cuts a byte stream into newline-ended lines, keeping a partial line until its end arrives.
 /// A line longer than `limit` is an error rather than unbounded memory.

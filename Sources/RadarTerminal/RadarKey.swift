@@ -1,4 +1,3 @@
-import FeedProtocol
 
 /// A key press the terminal radar acts on.
 public enum RadarKey: Sendable, Equatable {

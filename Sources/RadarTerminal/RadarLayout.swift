@@ -1,5 +1,4 @@
 import Foundation
-import FeedProtocol
 
 /// Where the parts of the radar screen go for a terminal of a given size: the round scope on
 /// the left, the aircraft list on the right when there is room, a status line at the bottom.

@@ -1,4 +1,3 @@
-import FeedProtocol
 
 /// The old-CRT look: green phosphor on black, written as ANSI escape sequences with the
 /// 256-colour palette (supported by every current terminal emulator and by tmux).

@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FeedProtocol
 
 /// Catches signals without a C signal handler: their default action is turned off and a
 /// dispatch source records them, so the radar's loop can restore the terminal and leave

@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FeedProtocol
 
 /// The terminal as a full screen: raw keyboard input (no echo, no line editing, Ctrl-C as a
 /// key), the alternate screen so the shell's scrollback is left as it was, and no cursor.

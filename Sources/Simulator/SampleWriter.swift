@@ -1,5 +1,4 @@
 import Foundation
-import ModeS
 import ModeSDemod
 
 /// Writes blocks of interleaved I/Q values to a file in a given format, converting and

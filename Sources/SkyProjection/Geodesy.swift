@@ -1,5 +1,4 @@
 import Foundation
-import FeedProtocol
 
 /// A point in Earth-centred, Earth-fixed coordinates, in metres.
 public struct ECEFPoint: Sendable, Equatable {

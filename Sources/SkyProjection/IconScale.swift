@@ -1,5 +1,4 @@
 import Foundation
-import FeedProtocol
 
 /// How large a radar client should draw an aircraft: low aircraft are drawn larger, because
 /// they are the ones an observer can actually see.

@@ -1,5 +1,4 @@
 import Tracking
-import ModeS
 import FeedProtocol
 
 /// One aircraft as a radar client receives it: what the tracker knows, where it is in the

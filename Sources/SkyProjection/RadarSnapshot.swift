@@ -1,5 +1,4 @@
 import Tracking
-import FeedProtocol
 
 /// What the feed needs from the rest of the daemon at each frame: where the receiver is,
 /// which source is feeding the tracker, and the tracker's aircraft.

@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import FeedProtocol
 
 /// Where one aircraft is in the observer's sky, independent of which way the device points:
 /// the part of the projection that all clients share.

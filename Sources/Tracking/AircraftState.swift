@@ -1,13 +1,26 @@
 import ModeS
 
 /// Where a piece of aircraft information came from.
-public enum DataSource: String, Sendable, Equatable, Codable {
+public enum DataSource: String, Sendable, Equatable, Codable, Comparable {
     /// ADS-B extended squitter (DF17/18) from our own receiver.
     case adsb
     /// Other Mode S replies (DF0/4/5/11/16/20/21) from our own receiver.
     case modeS = "mode-s"
     /// The OpenSky Network REST API.
     case opensky
+
+    /// How directly the source hears the aircraft: its own ADS-B position reports first,
+    /// then other replies our receiver heard, then an aggregator's state vectors.
+    public var directness: Int {
+        switch self {
+        case .adsb: 3
+        case .modeS: 2
+        case .opensky: 1
+        }
+    }
+
+    /// Less direct sources order first.
+    public static func < (a: DataSource, b: DataSource) -> Bool { a.directness < b.directness }
 }
 
 /// Everything known about one aircraft, merged from all its messages: the tracker's output and
@@ -42,12 +55,11 @@ public struct AircraftState: Sendable, Equatable {
     public var lastSeen: Double
     /// When `position` was last updated.
     public var positionTime: Double?
-    /// When each kind of field was last updated, for consumers that judge freshness.
-    public var altitudeTime: Double?
-    /// When the velocity fields were last updated.
-    public var velocityTime: Double?
-    /// Where the most recent information came from.
+    /// The most direct source heard recently (see `Tracker.sourceTimeout`): an ADS-B
+    /// aircraft stays ADS-B while it also answers Mode S interrogations.
     public var source: DataSource
+    /// When `source` was last heard.
+    public var sourceTime: Double
     /// Messages received from this aircraft.
     public var messageCount: Int
 
@@ -56,11 +68,21 @@ public struct AircraftState: Sendable, Equatable {
         self.icao = icao
         self.lastSeen = lastSeen
         self.source = source
+        self.sourceTime = lastSeen
         self.messageCount = 0
     }
 
     /// The address as six lower-case hex digits.
     public var icaoHex: String { Message.hex(address: icao) }
+
+    /// Takes `heard` as the aircraft's source at `time` when it is at least as direct as the
+    /// current one, or when the current one has not been heard for `timeout` seconds.
+    mutating func hear(from heard: DataSource, at time: Double, timeout: Double) {
+        if heard >= source || time - sourceTime > timeout {
+            source = heard
+            sourceTime = max(sourceTime, time)
+        }
+    }
 
     /// Seconds since the aircraft was last heard, as of `now`.
     public func age(at now: Double) -> Double { now - lastSeen }

@@ -28,9 +28,9 @@ public final class LiveTracker: Sendable {
         var latestTime = 0.0
     }
 
-    /// Called for every accepted frame, on the receiving thread, after the tracker merged it:
-    /// the frame, its decoded message and the aircraft's state after the merge.
-    public typealias FrameListener = @Sendable (Frame, Message, AircraftState?) -> Void
+    /// Called for every accepted frame, on the receiving thread, after the tracker merged it.
+    /// Listeners must be quick: they run before the receiver takes its next frame.
+    public typealias FrameListener = @Sendable (TrackUpdate) -> Void
 
     private let state: Mutex<State>
     private let listeners = Mutex<[FrameListener]>([])
@@ -47,14 +47,16 @@ public final class LiveTracker: Sendable {
     /// Decodes `frame` and merges it, received at `time` (seconds since 1970).
     public func accept(_ frame: Frame, at time: Double) {
         let message = decoder.decode(frame)
-        let aircraft = state.withLock { state in
-            state.tracker.merge(message, at: time)
+        let merged = state.withLock { state in
+            let update = state.tracker.merge(message, at: time)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
             state.latestTime = max(state.latestTime, time)
-            return state.tracker.state(of: message.icao)
+            return update
         }
-        for listener in listeners.withLock({ $0 }) { listener(frame, message, aircraft) }
+        guard var update = merged else { return }
+        update.frame = frame
+        for listener in listeners.withLock({ $0 }) { listener(update) }
     }
 
     /// Adds a listener for accepted frames (outputs such as Beast, AVR and SBS use this).
@@ -85,14 +87,32 @@ public final class LiveTracker: Sendable {
         return state.withLock { max(wall, $0.latestTime) }
     }
 
-    /// Every aircraft heard recently, with the time the snapshot was taken; expired aircraft
-    /// are dropped on the way.
+    /// Every aircraft heard recently, with the time the snapshot was taken. A read only:
+    /// aircraft are forgotten by `expire`, on a timer.
     public func snapshot() -> (time: Double, aircraft: [AircraftState]) {
         let wall = Date().timeIntervalSince1970
         return state.withLock { state in
             let now = max(wall, state.latestTime)
-            state.tracker.expire(at: now)
             return (now, state.tracker.snapshot(at: now))
+        }
+    }
+
+    /// Forgets aircraft not heard for `Tracker.expireAfter` seconds; returns how many.
+    @discardableResult
+    public func expire() -> Int {
+        let wall = Date().timeIntervalSince1970
+        return state.withLock { state in
+            let before = state.tracker.count
+            state.tracker.expire(at: max(wall, state.latestTime))
+            return before - state.tracker.count
+        }
+    }
+
+    /// Calls `expire` every `interval` until the task is cancelled.
+    public func expireRegularly(every interval: Duration = .seconds(5)) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            expire()
         }
     }
 

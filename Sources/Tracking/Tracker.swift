@@ -11,6 +11,9 @@ public struct Tracker: Sendable {
     public static let expireAfter = 60.0
     /// Seconds after which a position is stale.
     public static let staleAfter = 15.0
+    /// Seconds a more direct source keeps its claim on an aircraft against less direct ones
+    /// (an ADS-B aircraft answering Mode S interrogations stays ADS-B).
+    public static let sourceTimeout = 15.0
 
     private var aircraft: [UInt32: AircraftState] = [:]
     private var resolver: PositionResolver
@@ -22,16 +25,18 @@ public struct Tracker: Sendable {
         resolver = PositionResolver(receiver: receiver, maxRangeKm: maxRangeKm)
     }
 
-    /// Merges one decoded message received at `time` (seconds). Messages whose parity failed
-    /// (`crcOK == false`) are ignored.
-    public mutating func merge(_ message: Message, at time: Double) {
-        guard message.crcOK != false else { return }
+    /// Merges one decoded message received at `time` (seconds): the message with its position
+    /// resolved, and the aircraft's state after it. Messages whose parity failed
+    /// (`crcOK == false`) are ignored (nil).
+    @discardableResult
+    public mutating func merge(_ message: Message, at time: Double) -> TrackUpdate? {
+        guard message.crcOK != false else { return nil }
         var message = message
         resolver.resolve(&message, time: time)
         let source: DataSource = message.df == 17 || message.df == 18 ? .adsb : .modeS
         var state = aircraft[message.icao] ?? AircraftState(icao: message.icao, lastSeen: time, source: source)
         state.lastSeen = time
-        state.source = source
+        state.hear(from: source, at: time, timeout: Self.sourceTimeout)
         state.messageCount += 1
         messageCount += 1
         if let callsign = message.callsign, !callsign.isEmpty { state.callsign = callsign }
@@ -39,10 +44,7 @@ public struct Tracker: Sendable {
         if let squawk = message.squawk { state.squawk = squawk }
         if let emergency = message.emergency { state.emergency = emergency }
         if let onGround = message.onGround { state.onGround = onGround }
-        if let altitude = message.altitudeBaroFt {
-            state.altitudeBaroFt = altitude
-            state.altitudeTime = time
-        }
+        if let altitude = message.altitudeBaroFt { state.altitudeBaroFt = altitude }
         if let altitude = message.altitudeGeoFt { state.altitudeGeoFt = altitude }
         if let difference = message.geoMinusBaroFt, let baro = state.altitudeBaroFt {
             state.altitudeGeoFt = baro + difference
@@ -53,13 +55,13 @@ public struct Tracker: Sendable {
         }
         if let speed = message.groundSpeedKt, message.df == 17 || message.df == 18 || state.groundSpeedKt == nil {
             state.groundSpeedKt = speed
-            state.velocityTime = time
         }
         if let track = message.trackDeg, message.df == 17 || message.df == 18 || state.trackDeg == nil {
             state.trackDeg = track
         }
         if let rate = message.verticalRateFpm { state.verticalRateFpm = rate }
         aircraft[message.icao] = state
+        return TrackUpdate(message: message, aircraft: state)
     }
 
     /// Replaces what is known about an aircraft with a complete state from another source
@@ -67,7 +69,7 @@ public struct Tracker: Sendable {
     public mutating func merge(_ update: AircraftState) {
         var state = aircraft[update.icao] ?? update
         state.lastSeen = max(state.lastSeen, update.lastSeen)
-        state.source = update.source
+        state.hear(from: update.source, at: update.lastSeen, timeout: Self.sourceTimeout)
         state.messageCount += 1
         messageCount += 1
         state.callsign = update.callsign ?? state.callsign

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import ModeSDemod
 import Receivers
-import Tracking
 import ModeS
 
 /// `aviator-adsb decode`: lines of AVR, timestamped AVR, bare hex or CSV in; one JSON object

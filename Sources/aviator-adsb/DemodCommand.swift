@@ -1,7 +1,6 @@
 import ArgumentParser
 import ModeSDemod
 import Receivers
-import Tracking
 import ModeS
 #if canImport(Glibc)
 import Glibc

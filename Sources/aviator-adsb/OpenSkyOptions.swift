@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import ModeSDemod
 import Receivers
-import Tracking
 import Logging
 import ModeS
 

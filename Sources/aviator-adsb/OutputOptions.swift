@@ -1,14 +1,8 @@
 import ArgumentParser
 import Foundation
-import ModeSDemod
-import Receivers
 import Tracking
 import Logging
-import FeedProtocol
-import FeedServer
 import Outputs
-import RadarTerminal
-import SkyProjection
 import ServiceLifecycle
 
 /// The options of the ecosystem outputs (Beast, SBS, AVR over TCP and aircraft.json), shared

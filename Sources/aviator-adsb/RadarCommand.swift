@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import FeedProtocol
-import FeedServer
-import Outputs
 import RadarTerminal
-import SkyProjection
 
 /// `aviator-adsb radar`: the terminal radar, a client of the daemon's feed socket.
 struct RadarCommand: ParsableCommand {

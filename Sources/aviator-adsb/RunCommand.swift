@@ -4,12 +4,9 @@ import ModeSDemod
 import Receivers
 import Tracking
 import Logging
-import ModeS
 import FeedProtocol
 import FeedServer
 import Outputs
-import RadarTerminal
-import SkyProjection
 import ServiceLifecycle
 
 /// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a

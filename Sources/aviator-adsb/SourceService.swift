@@ -1,5 +1,3 @@
-import ModeSDemod
-import Receivers
 import Tracking
 import ServiceLifecycle
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The daemon against the fake librtlsdr: no dongle, a dongle that streams a recording, one
 /// that is unplugged, one that cannot be opened, and one plugged in later.
-@Suite(.serialized) struct DaemonTests {
+@Suite(.serialized, .tags(.slow)) struct DaemonTests {
     let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
 
     @Test func noDongleFallsBackAndStopsCleanly() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `aviator-adsb demod` as a user runs it: AVR lines out, a summary and clear errors on
 /// stderr, the right exit status.
-@Suite struct DemodCommandTests {
+@Suite(.tags(.slow)) struct DemodCommandTests {
     /// A real 2.4 MS/s recording (Q first, then I) and what the peers found in it.
     static let recording = "rsadsb_1641428165033"
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Interoperability with an established decoder written by others: dump1090-mutability reads
 /// our Beast output and tracks the same aircraft we do, and we read its Beast output and
 /// track the same aircraft it does. Compared through both programs' aircraft.json.
-@Suite struct Dump1090InteropTests {
+@Suite(.tags(.slow)) struct Dump1090InteropTests {
     static let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8")
     static let receiver = (52.3, 4.75)
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The daemon replays a bundled recording; a client on the feed socket must see the
 /// aircraft where the recording's truth puts them, with consistent projection fields.
-@Suite struct FeedEndToEndTests {
+@Suite(.tags(.slow)) struct FeedEndToEndTests {
     let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
 
     /// The first true state of each aircraft in the sample's truth file.

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// An established decoder, written by others, decodes what the simulator sends: proof that
 /// the signal is what real receivers expect, not only what our own demodulator likes.
-@Suite struct IndependentDecoderTests {
+@Suite(.tags(.slow)) struct IndependentDecoderTests {
     static let dump1090 = "/usr/bin/dump1090-mutability"
 
     @Test func dump1090DecodesStrongSimulatedMessages() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The daemon with no dongle falls back to OpenSky, here a static stand-in of the API on
 /// 127.0.0.1 (Python's http.server, which ignores the query string), and tracks its aircraft.
-@Suite(.serialized) struct OpenSkyFallbackTests {
+@Suite(.serialized, .tags(.slow)) struct OpenSkyFallbackTests {
     /// A static file server on a free loopback port, serving `directory`.
     final class StaticServer {
         let process = Process()

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The daemon's ecosystem outputs as clients see them: Beast, SBS and AVR over TCP and
 /// aircraft.json on disk, checked against the sample's truth; and the option errors.
-@Suite struct OutputsEndToEndTests {
+@Suite(.tags(.slow)) struct OutputsEndToEndTests {
     static let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
 
     /// The sample's truth: every transmitted message (hex) and each aircraft's first state.

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `aviator-adsb radar` as a person sees it: run in a tmux pane against the daemon replaying
 /// a bundled recording, with the screen captured and read back. A second client on the same
 /// socket, asking for the same view, tells where each aircraft must be drawn.
-@Suite(.serialized) struct RadarTerminalTests {
+@Suite(.serialized, .tags(.slow)) struct RadarTerminalTests {
     let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
     static let arrows = Set("↑↗→↘↓↙←↖⇑⇗⇒⇘⇓⇙⇐⇖◆")
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `make samples` (scripts/make-samples.sh) regenerates the committed Samples/ bit for bit,
 /// and they stay small.
-@Suite struct SamplesTests {
+@Suite(.tags(.slow)) struct SamplesTests {
     static var samplesFolder: URL { BinaryRunner.projectRoot.appendingPathComponent("Samples") }
 
     static func committedFiles() throws -> [String] {

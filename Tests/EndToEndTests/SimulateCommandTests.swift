@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `aviator-adsb simulate` as a user runs it.
-@Suite struct SimulateCommandTests {
+@Suite(.tags(.slow)) struct SimulateCommandTests {
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import TestSupport
 /// `swift test` runs a short version. `scripts/feed-load.sh` runs the full one (100 clients,
 /// 30 s at 1 Hz) through the environment: FEED_LOAD_SECONDS, FEED_LOAD_INTERVAL,
 /// FEED_LOAD_CLIENTS, FEED_LOAD_AIRCRAFT, FEED_LOAD_STALL_TIMEOUT.
-@Suite struct FeedLoadTests {
+@Suite(.tags(.slow)) struct FeedLoadTests {
     struct Settings {
         // Short enough for every `swift test`, with half-second frames so a busy machine
         // does not make frames late.

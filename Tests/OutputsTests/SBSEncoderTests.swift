@@ -31,7 +31,8 @@ import TestSupport
         let tracker = LiveTracker(receiver: receiver)
         let encoder = SBSEncoder()
         let collected = Collected()
-        tracker.addFrameListener { _, message, aircraft in
+        tracker.addFrameListener { update in
+            let message = update.message, aircraft: AircraftState? = update.aircraft
             let time = 1_700_000_000.25
             guard let line = encoder.line(for: message, aircraft: aircraft, receivedAt: time) else { return }
             // "\r\n" is one Character in Swift: drop it as one.

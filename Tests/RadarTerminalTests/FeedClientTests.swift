@@ -94,23 +94,23 @@ import TestSupport
         let path = TestSky.socketPath()
         let server = try await startServer(path: path)
         defer { server.cancel() }
-        let frame = try await Task.detached {
+        let frame = try await onOwnThread {
             try FeedFrameFetcher.fetch(path: path, viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand, timeout: 5)
-        }.value
+        }
         #expect(frame.headingDeg == 180)
         #expect(Set(frame.aircraft.map(\.icao)) == ["4840d6", "4840d8"])
-        let plain = try await Task.detached { try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 5) }.value
+        let plain = try await onOwnThread { try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 5) }
         #expect(plain.headingDeg == 0)
 
         await #expect(throws: FeedClientError.self) {
-            try await Task.detached {
+            try await onOwnThread {
                 try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","heading_deg":400}"#, timeout: 5)
-            }.value
+            }
         }
         do {
-            _ = try await Task.detached {
+            _ = try await onOwnThread {
                 try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","range_km":0}"#, timeout: 5)
-            }.value
+            }
         } catch {
             #expect("\(error)".contains("the daemon refused the view: range_km must be more than 0"))
         }
@@ -121,13 +121,13 @@ import TestSupport
     @Test func noDaemonIsAClearErrorAfterTheTimeout() async {
         let path = TestSky.socketPath()
         // Timed inside the task, so waiting for a thread on a busy machine does not count.
-        let (outcome, elapsed) = await Task.detached { () -> (Result<FeedFrame, FeedClientError>, Double) in
+        guard let (outcome, elapsed) = try? await onOwnThread({ () -> (Result<FeedFrame, FeedClientError>, Double) in
             let start = Date()
             let result = Result { () throws(FeedClientError) -> FeedFrame in
                 try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 0.5)
             }
             return (result, Date().timeIntervalSince(start))
-        }.value
+        }) else { return }
         switch outcome {
         case .success:
             Issue.record("a frame without a daemon")

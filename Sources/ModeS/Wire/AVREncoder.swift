@@ -1,4 +1,3 @@
-import ModeS
 
 /// Writes frames in the AVR raw format of TCP port 30002: `*`, the message in upper-case
 /// hexadecimal, `;` and a newline — the line format pyModeS's TCP client and many hobby

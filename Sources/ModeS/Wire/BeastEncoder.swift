@@ -1,5 +1,4 @@
 import Foundation
-import ModeS
 
 /// Writes frames in the Beast binary format, the format of TCP port 30005 that feeders,
 /// tar1090/readsb, mlat clients and other decoders take as input.

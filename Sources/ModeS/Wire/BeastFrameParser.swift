@@ -1,5 +1,4 @@
 import Foundation
-import ModeS
 
 /// Splits a Beast binary stream (the format of dump1090/readsb port 30005) into frames.
 ///

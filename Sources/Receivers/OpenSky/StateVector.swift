@@ -102,9 +102,7 @@ public struct StateVector: Sendable, Equatable {
         }
         state.altitudeBaroFt = baroAltitude.map(Self.feet)
         state.altitudeGeoFt = geoAltitude.map(Self.feet)
-        if state.altitudeBaroFt != nil || state.altitudeGeoFt != nil { state.altitudeTime = seen }
         state.groundSpeedKt = velocity.map { $0 * Self.knotsPerMetrePerSecond }
-        if velocity != nil { state.velocityTime = seen }
         state.trackDeg = trueTrack
         state.verticalRateFpm = verticalRate.map { Int(($0 * 60 / Self.metresPerFoot).rounded()) }
         state.onGround = onGround

@@ -1,0 +1,21 @@
+import ModeS
+
+/// What one accepted message did to the tracker: the message with its position resolved
+/// (`latitude`/`longitude` set when this very message fixed a position) and the aircraft's
+/// state after the merge. Outputs receive these, so an encoder never has to work out from
+/// timestamps what the message contributed.
+public struct TrackUpdate: Sendable {
+    /// The frame the message was decoded from, when it came from a receiver of frames.
+    public var frame: Frame?
+    /// The decoded message, position resolved.
+    public var message: Message
+    /// The aircraft after the merge.
+    public var aircraft: AircraftState
+
+    /// An update from its parts.
+    public init(frame: Frame? = nil, message: Message, aircraft: AircraftState) {
+        self.frame = frame
+        self.message = message
+        self.aircraft = aircraft
+    }
+}
