@@ -8,7 +8,9 @@
 /// path), indexed by a hash of the parity: a few hundred aircraft mark a few percent of it,
 /// which is how often noise gets past.
 struct NearAddresses {
+    /// Bits in the bitmap.
     private static let bitCount = 1 << 21
+    /// The bitmap, 64 bits per word.
     private var marks = [UInt64](repeating: 0, count: bitCount / 64)
 
     /// An empty set.

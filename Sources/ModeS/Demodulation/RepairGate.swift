@@ -27,8 +27,11 @@ struct RepairGate {
         case reject
     }
 
+    /// A repaired bit must be among this many least confident bits.
     let rankLimit: Int
+    /// The looser limit for repairs admitted only for a known address.
     let knownAddressRankLimit: Int
+    /// Whether two-bit repairs are allowed at all.
     let allowTwoBits: Bool
     /// The shared two-bit table the validator uses too (see `SyndromeTable.longTwoBit`).
     private let longTable = SyndromeTable.longTwoBit
@@ -41,6 +44,7 @@ struct RepairGate {
     /// How many of the least confident bits a three-bit repair may start from.
     static let threeBitCandidates = 10
 
+    /// A gate with the given limits (see the properties).
     init(rankLimit: Int, knownAddressRankLimit: Int, allowTwoBits: Bool) {
         self.rankLimit = rankLimit
         self.knownAddressRankLimit = knownAddressRankLimit
