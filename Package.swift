@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "aviator-adsb",
             dependencies: [
-                "ModeS", "ModeSDemod", "Tracking", "Receivers", "SkyProjection", "FeedProtocol",
+                "ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol",
                 "FeedServer", "Outputs", "RadarTerminal", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "ModeSTests", dependencies: ["ModeS", "TestSupport"]),
         .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ModeS"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ModeS", "TestSupport"]),
         .testTarget(
             name: "ReceiversTests",
             dependencies: [

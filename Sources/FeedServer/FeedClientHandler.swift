@@ -34,6 +34,7 @@ final class FeedClientHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         hub.register(self)
+        hub.configuration.logger.debug("feed client connected", metadata: ["clients": "\(hub.statistics.clients)"])
         let hello = FeedHello(receiver: hub.observer?.feedPosition, source: hub.source,
                               frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
         sendControl(hello.jsonLine)
@@ -42,6 +43,7 @@ final class FeedClientHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         hub.unregister(self)
+        hub.configuration.logger.debug("feed client left", metadata: ["clients": "\(hub.statistics.clients)"])
         context.fireChannelInactive()
     }
 
@@ -102,6 +104,7 @@ final class FeedClientHandler: ChannelInboundHandler {
             pump()
         } else {
             // Commands keep coming while the answers are not read: stop serving this client.
+            hub.configuration.logger.notice("feed client sends commands without reading the answers: disconnected")
             close()
         }
     }
@@ -114,6 +117,8 @@ final class FeedClientHandler: ChannelInboundHandler {
             pump()
         case .stalled:
             hub.statistics.clientsStalled += 1
+            hub.configuration.logger.notice(
+                "feed client stopped reading for \(hub.configuration.stallTimeout) s: disconnected")
             close()
         }
     }

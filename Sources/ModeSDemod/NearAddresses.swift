@@ -9,28 +9,25 @@ import ModeS
 /// path), indexed by a hash of the parity: a few hundred aircraft mark a few percent of it,
 /// which is how often noise gets past.
 struct NearAddresses {
+    /// Bits in the bitmap.
     private static let bitCount = 1 << 21
+    /// The bitmap, 64 bits per word.
     private var marks = [UInt64](repeating: 0, count: bitCount / 64)
-    private let loneErrorSyndromes: [UInt32]
 
-    init() {
-        var syndromes = [UInt32]()
-        for length in [56, 112] {
-            for number in 6...length {
-                var bits = ModeSBits(bitCount: length)
-                bits.flipBit(number)
-                syndromes.append(CRC.syndrome(of: bits))
-            }
-        }
-        loneErrorSyndromes = syndromes
-    }
+    /// An empty set.
+    init() {}
 
     /// Marks every parity one wrong bit away from `address`.
     mutating func insert(_ address: UInt32) {
-        for syndrome in loneErrorSyndromes {
-            let index = Self.index(address ^ syndrome)
-            marks[index >> 6] |= 1 << UInt64(index & 63)
-        }
+        // Bits 1...5 are the downlink format, which is never repaired.
+        for syndrome in SyndromeTable.shortLoneErrors[6...] { mark(address ^ syndrome) }
+        for syndrome in SyndromeTable.longLoneErrors[6...] { mark(address ^ syndrome) }
+    }
+
+    /// Sets the bitmap bit of `parity`.
+    private mutating func mark(_ parity: UInt32) {
+        let index = Self.index(parity)
+        marks[index >> 6] |= 1 << UInt64(index & 63)
     }
 
     /// Whether `parity` may be a seen address with one wrong bit.

@@ -28,29 +28,24 @@ struct RepairGate {
         case reject
     }
 
+    /// A repaired bit must be among this many least confident bits.
     let rankLimit: Int
+    /// The looser limit for repairs admitted only for a known address.
     let knownAddressRankLimit: Int
+    /// Whether two-bit repairs are allowed at all.
     let allowTwoBits: Bool
-    private let longTable = SyndromeTable(messageBits: 112, maxErrors: 2)
+    /// The shared two-bit table the validator uses too (see `SyndromeTable.longTwoBit`).
+    private let longTable = SyndromeTable.longTwoBit
     /// The syndrome of a lone error at each bit of a long reply (index = bit number).
-    private let singleSyndromes: [UInt32] = (0...112).map { number in
-        guard number > 0 else { return 0 }
-        var bits = ModeSBits(bitCount: 112)
-        bits.flipBit(number)
-        return CRC.syndrome(of: bits)
-    }
+    private let singleSyndromes = SyndromeTable.longLoneErrors
     /// The same for a short reply.
-    private let shortSingleSyndromes: [UInt32] = (0...56).map { number in
-        guard number > 0 else { return 0 }
-        var bits = ModeSBits(bitCount: 56)
-        bits.flipBit(number)
-        return CRC.syndrome(of: bits)
-    }
+    private let shortSingleSyndromes = SyndromeTable.shortLoneErrors
     /// How many of the least confident bits an address/parity repair may flip.
     static let addressParityCandidates = 6
     /// How many of the least confident bits a three-bit repair may start from.
     static let threeBitCandidates = 10
 
+    /// A gate with the given limits (see the properties).
     init(rankLimit: Int, knownAddressRankLimit: Int, allowTwoBits: Bool) {
         self.rankLimit = rankLimit
         self.knownAddressRankLimit = knownAddressRankLimit
@@ -163,9 +158,7 @@ struct RepairGate {
                       Int(fix.first) != first, Int(fix.second) != first,
                       rank(of: Int(fix.first), confidence, count) < knownAddressRankLimit,
                       rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { continue }
-                var triple = [first, Int(fix.first), Int(fix.second)]
-                triple.sort()
-                let candidate = (triple[0], triple[1], triple[2])
+                let candidate = Self.ordered(first, Int(fix.first), Int(fix.second))
                 if let previous = found {
                     if previous != candidate { return nil }
                 } else {
@@ -232,6 +225,14 @@ struct RepairGate {
         var weak = 0
         for index in 0..<count where confidence[index] < limit { weak += 1 }
         return weak * 8 < count
+    }
+
+    /// Three distinct bit numbers in ascending order, so the same repair found from
+    /// different starting bits compares equal.
+    private static func ordered(_ a: Int, _ b: Int, _ c: Int) -> (Int, Int, Int) {
+        let low = min(a, b, c)
+        let high = max(a, b, c)
+        return (low, a + b + c - low - high, high)
     }
 
     /// How many bits were decided with less confidence than bit `number` (1-based).

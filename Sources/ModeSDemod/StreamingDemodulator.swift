@@ -12,68 +12,6 @@ import ModeS
 ///
 /// Not thread-safe: one instance per stream, fed from one thread.
 public final class StreamingDemodulator {
-    /// Tuning knobs. The defaults were chosen on simulated recordings (yield per SNR
-    /// bucket, busy traffic, false frames) and the busy-sky throughput of `make bench`;
-    /// `aviator-adsb demod` exposes them as hidden options for such measurements.
-    public struct Options: Sendable {
-        /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
-        /// floor. Lower finds weaker replies but scores more noise.
-        public var gateSixteenths: Int32 = 18
-        /// Required preamble-score difference in sixteenths of the noise floor.
-        public var preambleSixteenths: Int32 = 14
-        /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
-        /// (16: no limit). See `PreambleDetector`.
-        public var quietToPulseSixteenths: Int32 = 8
-        /// Inside a decoded frame, a new candidate must be this much stronger (pulse minus
-        /// quiet, in sixteenths of the frame's pulse level above the floor). 12 (three
-        /// quarters of the frame's level) finds about 0.15 points more of a busy sky than 24
-        /// with no false frame, for a sixth more CPU time there; lower costs far more time.
-        public var insideStrengthSixteenths: Int32 = 12
-        /// How many of a candidate's best phases are sliced before giving up on it.
-        public var maximumPhases = 3
-        /// After a frame, resume searching right after its preamble (true) rather than after
-        /// its last bit, so a second reply starting inside the first can still be found.
-        public var searchInsideFrames = true
-        /// Allow two-bit repairs of DF17/18 (only for already-known addresses, see
-        /// `RepairGate`).
-        public var allowTwoBitCorrection = true
-        /// When every phase fails, slice the best phase twice more with the two kinds of
-        /// decision feedback (see `BitSlicer`): band-limited pulses smear into the next
-        /// bit, and at 2.0 MS/s a reply half a sample off is ambiguous without it.
-        public var feedbackRetry = true
-        /// When every phase and feedback slice fails, slice the best phase once more as the
-        /// most likely sequence of bits (see `SequenceSlicer`).
-        public var sequenceRetry = true
-        /// A repaired bit must be among this many least confident bits of the reply.
-        public var repairRankLimit = 6
-        /// The same, for repairs of an address already confirmed by a clean CRC.
-        public var knownAddressRankLimit = 24
-        /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
-        public var addressParityFirmness = true
-        /// A DF11 with a non-zero interrogator code is only believed once another aircraft
-        /// has answered with the same code (see `InterrogatorCodes`).
-        public var confirmInterrogatorCodes = true
-        /// After a frame that shows another signal around it, subtract the frame from the
-        /// IQ samples and search what is left for the reply it overlapped (see
-        /// `ReplyCanceller`). On a busy sky it recovers about 4 points more of the true
-        /// frames, with no false one, for about a fifth more CPU time.
-        public var cancelOverlaps = true
-        /// When every attempt fails on a strong DF17/18 candidate, decide its bits again
-        /// coherently, on its own fitted carrier (see `ReplyCanceller.coherentBits`): a
-        /// reply overlapped by a weaker one of similar strength. Needs `cancelOverlaps`
-        /// (the raw samples).
-        public var coherentRetry = true
-        /// Repair three bits of a DF17/18 from a known aircraft (see
-        /// `RepairGate.threeBitRepair`).
-        public var threeBitRepairs = true
-        /// Repair one bit of an address/parity reply from a known aircraft (see
-        /// `RepairGate.addressParityRepair`).
-        public var addressParityRepairs = true
-
-        /// The default options.
-        public init() {}
-    }
-
     /// The sample layout of the input.
     public let format: SampleFormat
     /// The sample rate of the input.
@@ -83,20 +21,36 @@ public final class StreamingDemodulator {
     /// Counters so far.
     public private(set) var statistics = DemodulatorStatistics()
 
+    /// Turns input samples into magnitudes.
     private let converter: MagnitudeConverter
+    /// The reply model at this sample rate: spans, phases and per-bit weights.
     private let kernels: ReplyKernels
+    /// Scores preambles and measures pulse levels.
     private let detector: PreambleDetector
+    /// Decides bits one by one (plain and feedback attempts).
     private let slicer: BitSlicer
+    /// Decides bits as a sequence (the last attempt at weak replies).
     private let sequenceSlicer: SequenceSlicer
+    /// The noise floor per window of samples, which every threshold scales with.
     private var noise = NoiseFloorEstimator()
+    /// The CRC check and repair, with the addresses confirmed so far.
     private var validator: FrameValidator
+    /// The ordered rules that turn a slice into a frame.
+    private let policy: AcceptancePolicy
+    /// Measurements of other signals on top of a reply, for `policy`.
+    private let interference: InterferenceChecks
+    /// Cancels frames and finds the replies they buried (used with `cancelOverlaps`).
+    private let recovery: OverlapRecovery
 
     /// Samples converted per pass; the buffer holds this plus the kept tail.
     private static let chunkSamples = 1 << 16
+    /// Magnitudes (and raw samples) the buffers hold.
     private let capacity: Int
+    /// The stream's magnitudes from `bufferStart` on.
     private let magnitudes: UnsafeMutablePointer<UInt16>
     /// The raw samples behind `magnitudes`, index for index, for `canceller`.
     private let raw: UnsafeMutableRawPointer
+    /// Subtracts a decoded reply from the raw samples; also decides bits coherently.
     private let canceller: ReplyCanceller
     /// Samples kept before the next candidate start: a reply that began up to one long
     /// reply before a frame and was buried by it can still be recovered (`canceller`).
@@ -110,13 +64,17 @@ public final class StreamingDemodulator {
     /// Recently accepted frames, to drop the same reply found again nearby.
     private var recent = RecentFrames()
     /// Recent starts whose preamble passed but whose bits did not: where a reply buried by
-    /// a later, stronger frame began (see `searchWithout`).
+    /// a later, stronger frame began (see `OverlapRecovery.buriedStarts`).
     private var failedStarts = RecentStarts()
     /// |score| of each bit of the reply being examined.
     private let confidence: UnsafeMutablePointer<Int32>
+    /// Whether a reply needing repair may be repaired at all.
     private let repairGate: RepairGate
+    /// Addresses of the DF11/17/18 frames found, which address/parity replies may name.
     private var seen = SeenAddresses()
+    /// Parities one wrong bit away from a seen address.
     private var near = NearAddresses()
+    /// Interrogator codes confirmed by more than one aircraft.
     private var interrogators = InterrogatorCodes()
     /// Absolute index of `magnitudes[0]`.
     private var bufferStart = 0
@@ -126,7 +84,9 @@ public final class StreamingDemodulator {
     private var nextCandidate = 0
     /// Bytes of an incomplete sample carried to the next block.
     private var carry: (UInt64, UInt64) = (0, 0)
+    /// How many bytes of `carry` are valid.
     private var carryCount = 0
+    /// Whether `finish` was called.
     private var finished = false
     /// The end of the last accepted frame: weakly checked frames are not taken from inside
     /// it (see `PreambleDetector.looksLikeDataWindow`).
@@ -135,10 +95,7 @@ public final class StreamingDemodulator {
     /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
     /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
     private var insideGateThreshold: Int32 = 0
-    /// Set by `examine` when it left a candidate to the next start, which fits better.
-    private var deferred = false
-    /// The frame `examine` validated last.
-    private var found = Frame(bits: ModeSBits(bitCount: 56), address: 0)
+    /// 12 MHz timestamp ticks per sample.
     private let ticksPerSample: UInt64
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
@@ -172,6 +129,10 @@ public final class StreamingDemodulator {
         self.repairGate = RepairGate(rankLimit: options.repairRankLimit,
                                      knownAddressRankLimit: options.knownAddressRankLimit,
                                      allowTwoBits: options.allowTwoBitCorrection)
+        self.policy = AcceptancePolicy(options: options)
+        self.interference = InterferenceChecks(kernels: kernels, detector: detector, slicer: slicer)
+        self.recovery = OverlapRecovery(kernels: kernels, detector: detector, canceller: canceller,
+                                        sampleRate: sampleRate, gateSixteenths: options.gateSixteenths)
         self.ticksPerSample = UInt64(12_000_000 / sampleRate.hertz)
     }
 
@@ -285,7 +246,7 @@ public final class StreamingDemodulator {
     @inline(__always)
     private func scan<Gate: CandidateGate>(_ gate: Gate.Type, upTo limit: Int, emit: (Frame) -> Void) {
         var position = nextCandidate
-        // The next start must be examined whatever the gate says (see `deferred`).
+        // The next start must be examined whatever the gate says (see `Examination.deferToNext`).
         var forced = false
         while position < limit {
             // The floor is constant within a noise window: scan window by window.
@@ -314,221 +275,186 @@ public final class StreamingDemodulator {
                     continue
                 }
                 forced = false
-                if let phase = examine(base + position, at: position, floor: floor, inResidual: false) {
-                    position = accept(at: position, phase: phase, floor: floor, emit: emit)
-                } else {
+                switch examine(base + position, at: position, floor: floor, inResidual: false) {
+                case .frame(let frame, let phase):
+                    position = accept(frame, at: position, phase: phase, floor: floor, emit: emit)
+                case .deferToNext:
                     position += 1
-                    if deferred {
-                        deferred = false
-                        forced = true
-                        scalarUntil = position + 1
-                    }
+                    forced = true
+                    scalarUntil = position + 1
+                case .none:
+                    position += 1
                 }
             }
         }
         nextCandidate = position
     }
 
-    /// Scores the preamble at `samples` (stream position `position`), slices its best
-    /// phases and validates them. On success the frame is left in `found` and its phase
-    /// returned. `inResidual`: the samples are what is left once a frame was cancelled,
-    /// where that frame's inside is no longer off limits.
+    /// One candidate start under examination: its samples and what the acceptance rules
+    /// need to know about it.
+    private struct Candidate {
+        /// The magnitudes from the candidate start on (stream or residual).
+        let samples: UnsafePointer<UInt16>
+        /// The stream position of the start.
+        let position: Int
+        /// The noise floor there.
+        let floor: UInt32
+        /// Where it lies relative to frames already found.
+        let place: AcceptancePolicy.Place
+        /// The start in seconds, for the address filters' expiry.
+        let time: Double
+    }
+
+    /// Scores the preamble at `samples` (stream position `position`) and slices it by the
+    /// attempts of its `SlicePlan` until the `AcceptancePolicy` admits one; a strong DF17/18
+    /// whose every attempt failed is finally decided coherently. `inResidual`: the samples
+    /// are what is left once a frame was cancelled, where that frame's inside is no longer
+    /// off limits.
     private func examine(_ samples: UnsafePointer<UInt16>, at position: Int, floor: UInt32,
-                         inResidual: Bool) -> Int? {
+                         inResidual: Bool) -> Examination {
         statistics.candidates += 1
         let phases = detector.phases(at: samples, floor: floor)
-        // A further phase is worth slicing only when its preamble fits nearly as well as
-        // the best one (within a quarter); otherwise it is just the same noise again.
-        var tries = 1
-        // The same beneath a cancelled frame, at the few starts `searchWithout` picked:
-        // slicing only the best phase there recovered about 25 fewer replies of the busy
-        // bench recording, for no measurable saving.
-        while tries < min(phases.count, options.maximumPhases),
-              4 * Int64(phases.score(tries)) >= 3 * Int64(phases.score(0)) {
-            tries += 1
-        }
-        guard phases.count > 0 else { return nil }
+        guard phases.count > 0 else { return .none }
         if !inResidual, sampleRate == .twoPointFourMega {
-            // When the next start fits clearly better (by an eighth), this one is most
-            // likely the same reply a sample early: leave it to the next start, which
-            // `scan` then examines whatever its gate says (busy sky: a tenth fewer slices,
-            // no frame lost). Not at 2.0 MS/s, where a reply half a sample off fits the
-            // later start's preamble better but slices only from the earlier one.
             let next = detector.phases(at: samples + 1, floor: floor)
-            if next.count > 0, Int64(next.score(0)) * 16 > Int64(phases.score(0)) * 18 {
-                deferred = true
-                return nil
+            if AcceptancePolicy.defersToNextStart(score: phases.score(0), nextScore: next.count > 0 ? next.score(0) : nil) {
+                return .deferToNext
             }
         }
-        let time = Double(position) / Double(sampleRate.hertz)
-        // Plain decisions at the best phases first, then the best two phases again with
-        // each kind of decision feedback (see `BitSlicer`).
-        // The pulse amplitude at the best phase, which several attempts below need.
+        let candidate = Candidate(samples: samples, position: position, floor: floor,
+                                  place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
+                                  time: Double(position) / Double(sampleRate.hertz))
+        // The pulse amplitude at the best phase, which the plan and several attempts need.
         let bestAmplitude = detector.pulseAmplitude(at: samples, phase: phases.index(0))
-        var feedbackAttempts = options.feedbackRetry ? (tries > 1 ? 4 : 2) : 0
-        if feedbackAttempts > 0, bestAmplitude >= 5 * Double(floor),
-           detector.looksLikeDataWindow(at: samples, phase: phases.index(0), floor: floor) {
-            // A strong window that looks like the inside of another reply: feedback would
-            // only slice that reply's data again (busy sky: a tenth fewer slices, no frame
-            // lost). Its plain decisions still get their chance.
-            feedbackAttempts = 0
-        }
-        // The plain decisions at the best phase, for `coherentAttempt`.
+        let bestLevel = max(1, Int32(bestAmplitude - Double(floor)))
+        let plan = SlicePlan(
+            plainRanks: SlicePlan.plainRanks(count: phases.count, maximum: options.maximumPhases, score: phases.score),
+            feedbackRetry: options.feedbackRetry, sequenceRetry: options.sequenceRetry,
+            looksLikeOtherReplysData: options.feedbackRetry && bestAmplitude >= 5 * Double(floor)
+                && detector.looksLikeDataWindow(at: samples, phase: phases.index(0), floor: floor),
+            sequenceWorthwhile: SlicePlan.sequenceWorthwhile(sampleRate: sampleRate, level: bestLevel, floor: floor))
+        // The plain decisions at the best phase, for the sequence and coherent attempts.
         var firstSlice: ModeSBits?
-        // Last, the best phase as the most likely sequence (see `SequenceSlicer`).
-        let sequenceAttempt = options.sequenceRetry && feedbackAttempts > 0 ? tries + feedbackAttempts : -1
-        for attempt in 0..<(tries + feedbackAttempts + (sequenceAttempt >= 0 ? 1 : 0)) {
-            let feedback = attempt >= tries
-            let rank = attempt == sequenceAttempt ? 0 : feedback ? (attempt - tries) / 2 : attempt
-            let phase = phases.index(rank)
-            // For the sequence attempt, the amplitude feedback's confidences stand in.
-            let amplitude: Int32
-            if !feedback {
-                amplitude = 0
-            } else if (attempt - tries) % 2 == 0 || attempt == sequenceAttempt {
-                let pulses = rank == 0 ? bestAmplitude : detector.pulseAmplitude(at: samples, phase: phase)
-                amplitude = max(1, Int32(pulses - Double(floor)))
-            } else {
-                amplitude = BitSlicer.smearFeedback
-            }
-            // The sequence is worth its cost where the plain slice at least gave a format a
-            // transponder sends, and at 2.4 MS/s for weak replies only (under 4 floors above
-            // the floor; 6 found one frame more on the busy bench recording for 1% more
-            // time): stronger ones are decided well bit by bit there, while at 2.0 MS/s
-            // half-sample offsets blur the bits of strong replies too.
-            if attempt == sequenceAttempt, firstSlice == nil
-                || (sampleRate == .twoPointFourMega && amplitude >= 4 * Int32(clamping: floor)) { continue }
+        for index in 0..<plan.count {
+            let attempt = plan[index]
+            // The sequence is only worth its cost where the plain slice at least gave a
+            // format a transponder sends.
+            if attempt.slicer == .sequence, firstSlice == nil { continue }
+            let phase = phases.index(attempt.rank)
+            let level = attempt.slicer == .amplitudeFeedback && attempt.rank > 0
+                ? max(1, Int32(detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))) : bestLevel
+            let feedback = attempt.feedback(level: level)
             statistics.attempts += 1
-            let sliced = attempt == sequenceAttempt
-                ? sequenceSlicer.slice(samples, phase: phase, level: Float(amplitude), floor: Float(floor))
-                : slicer.slice(samples, phase: phase, feedback: amplitude)
-            // A DF11's interrogator code cannot be checked, and a sequence decision can
-            // turn a code into 0 as firmly as the rest: no DF11 from it.
-            guard var bits = sliced, attempt != sequenceAttempt || bits.downlinkFormat != 11 else { continue }
-            if attempt == 0 { firstSlice = bits }
-            let screening = repairGate.screen(bits)
-            if screening == .reject {
-                // Beyond the one- and two-bit repairs: three bits, for known aircraft only.
-                guard options.threeBitRepairs, bits.bitCount == 112,
-                      bits.downlinkFormat == 17 || bits.downlinkFormat == 18,
-                      isKnown(UInt32(bits.field(9, 32)), at: time),
-                      inResidual || position >= insideFrameUntil else { continue }
-                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
-                guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence),
-                      isKnown(UInt32(repaired.field(9, 32)), at: time),
-                      !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
-                      !detector.isLopsided(at: samples, phase: phase, floor: floor) else { continue }
-                found = Frame(bits: repaired, address: UInt32(repaired.field(9, 32)), correctedBits: 3)
-                return phase
+            let sliced = attempt.slicer == .sequence
+                ? sequenceSlicer.slice(samples, phase: phase, level: Float(feedback), floor: Float(floor))
+                : slicer.slice(samples, phase: phase, feedback: feedback)
+            guard let bits = sliced, policy.usable(bits, from: attempt.slicer) else { continue }
+            if index == 0 { firstSlice = bits }
+            if let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) {
+                return .frame(frame, phase: phase)
             }
-            if screening != .clean {
-                // Weakly checked (address parity, repair, interrogator code): never from
-                // the inside of a reply just decoded, nor from what looks like one, nor
-                // from a window half on another reply's preamble.
-                guard inResidual || position >= insideFrameUntil,
-                      !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
-                      !detector.isLopsided(at: samples, phase: phase, floor: floor) else { continue }
-            }
-            if screening == .addressParity, !seen.mayContain(CRC.syndrome(of: bits)) {
-                // The validator would refuse an address it never confirmed, unless one
-                // weak bit is wrong (see `RepairGate.addressParityRepair`).
-                guard options.addressParityRepairs, near.mayContain(CRC.syndrome(of: bits)),
-                      inResidual || position >= insideFrameUntil else { continue }
-                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
-                guard let number = repairGate.addressParityRepair(bits, confidence: confidence, isKnown: {
-                    seen.mayContain($0) && isKnown($0, at: time)
-                }) else { continue }
-                bits.flipBit(number)
-            }
-            if screening == .addressParity, options.addressParityFirmness {
-                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
-                let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
-                let typical = Int32(max(0, amplitude)) &* kernels.bitScale
-                guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { continue }
-            }
-            if bits.downlinkFormat == 11 {
-                // A DF11's interrogator code (the low 7 parity bits) cannot be checked at
-                // all: one wrong bit there is just another code, or no code. So an all-call
-                // reply is only believed when no much stronger reply overlaps it (its pulses
-                // flip bits firmly, beyond what bit confidences reveal) and, if decision
-                // feedback was needed (it can propagate one wrong decision), when the plain
-                // decisions agree on those 7 bits.
-                guard !overlapped(bits, samples, phase: phase, floor: floor) else { continue }
-                guard !followedClosely(samples, phase: phase, floor: floor) else { continue }
-                if CRC.syndrome(of: bits) & 0x7F != 0 {
-                    guard nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor) else { continue }
-                }
-                if feedback {
-                    // Feedback corrected something; believe it only at the best phase and
-                    // if the plain decisions already agreed on the unverifiable 7 bits.
-                    guard rank == 0, let plain = slicer.slice(samples, phase: phase, feedback: 0),
-                          plain.bitCount == 56, plain.field(50, 56) == bits.field(50, 56) else { continue }
-                }
-            }
-            if screening == .needsJudgement {
-                slicer.confidence(samples, phase: phase, feedback: amplitude, into: confidence)
-                switch repairGate.judge(bits, confidence: confidence) {
-                case .admit: break
-                case .reject: continue
-                case .admitIfKnown(let address):
-                    guard isKnown(address, at: time) else { continue }
-                }
-            }
-            guard let validated = validator.validate(bits, time: time) else { continue }
-            if validated.downlinkFormat == 11, options.confirmInterrogatorCodes {
-                // The code is the remainder of the parity (the validator accepted it as one).
-                let code = Int(CRC.syndrome(of: bits) & 0x7F)
-                if code != 0, !interrogators.vouch(code, address: validated.address, time: time) { continue }
-            }
-            found = validated
-            return phase
         }
-        if options.coherentRetry, options.cancelOverlaps, !inResidual, position >= insideFrameUntil,
-           let plain = firstSlice, plain.downlinkFormat == 17 || plain.downlinkFormat == 18,
-           let phase = coherentAttempt(samples, plain, at: position, phase: phases.index(0),
-                                       level: bestAmplitude - Double(floor), floor: floor, time: time) {
-            return phase
+        let bestPhase = phases.index(0)
+        if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),
+           let plain = firstSlice, let frame = coherentAttempt(plain, phase: bestPhase,
+                                                               level: bestAmplitude - Double(floor), candidate) {
+            return .frame(frame, phase: bestPhase)
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
-        return nil
+        return .none
+    }
+
+    /// Applies the acceptance rules, in `AcceptancePolicy`'s order, to the bits one attempt
+    /// sliced at `phase` with `feedback`; returns the validated frame or nil. Bit
+    /// confidences are only computed for the rules that need them.
+    private func judge(_ sliced: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
+                       _ candidate: Candidate) -> Frame? {
+        let samples = candidate.samples
+        let floor = candidate.floor
+        let time = candidate.time
+        var bits = sliced
+        let screening = repairGate.screen(bits)
+        if screening == .reject { return threeBitRepaired(bits, phase: phase, feedback: feedback, candidate) }
+        guard policy.passesWindowChecks(
+            screening, place: candidate.place,
+            looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
+            lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor)) else { return nil }
+        switch policy.addressParityRoute(screening, place: candidate.place,
+                                         seen: seen.mayContain(CRC.syndrome(of: bits)),
+                                         nearSeen: near.mayContain(CRC.syndrome(of: bits))) {
+        case .asIs: break
+        case .reject: return nil
+        case .repairOneBit:
+            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            guard let number = repairGate.addressParityRepair(bits, confidence: confidence, isKnown: {
+                seen.mayContain($0) && isKnown($0, at: time)
+            }) else { return nil }
+            bits.flipBit(number)
+        }
+        if policy.requiresFirmness(screening) {
+            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
+            let typical = Int32(max(0, amplitude)) &* kernels.bitScale
+            guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { return nil }
+        }
+        guard policy.acceptsAllCall(
+            bits, attempt: attempt,
+            overlapped: interference.overlapped(bits, samples, phase: phase, floor: floor),
+            followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
+            codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
+            plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase)) else { return nil }
+        if screening == .needsJudgement {
+            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            guard policy.admits(repairGate.judge(bits, confidence: confidence),
+                                isKnown: { isKnown($0, at: time) }) else { return nil }
+        }
+        guard let validated = validator.validate(bits, time: time) else { return nil }
+        if let code = policy.codeToVouchFor(bits),
+           !interrogators.vouch(code, address: validated.address, time: time) { return nil }
+        return validated
+    }
+
+    /// The three-bit repair of bits that the one- and two-bit tables cannot explain
+    /// (see `RepairGate.threeBitRepair`), or nil when the policy does not allow or believe it.
+    private func threeBitRepaired(_ bits: ModeSBits, phase: Int, feedback: Int32, _ candidate: Candidate) -> Frame? {
+        let samples = candidate.samples
+        guard policy.triesThreeBitRepair(bits, place: candidate.place,
+                                         addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time))
+        else { return nil }
+        slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+        guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence) else { return nil }
+        let address = UInt32(repaired.field(9, 32))
+        guard policy.acceptsThreeBitRepair(
+            repairedAddressKnown: isKnown(address, at: candidate.time),
+            looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: candidate.floor),
+            lopsided: detector.isLopsided(at: samples, phase: phase, floor: candidate.floor)) else { return nil }
+        return Frame(bits: repaired, address: address, correctedBits: 3)
     }
 
     /// The last try at a candidate whose every magnitude slice failed: a strong DF17/18,
-    /// sliced again on its own carrier (see `ReplyCanceller.coherentBits`). Only a clean
-    /// CRC, or a repair the `RepairGate` admits on the coherent confidences, is accepted.
+    /// sliced again on its own carrier (see `ReplyCanceller.coherentBits`), where an
+    /// overlapping weaker reply of similar strength garbles the magnitudes but not the
+    /// phase of the stronger one's carrier. `plain`: the plain slice at the best phase;
     /// `level`: the pulse amplitude at `phase` above the floor.
-    private func coherentAttempt(_ samples: UnsafePointer<UInt16>, _ plain: ModeSBits, at position: Int, phase: Int,
-                                 level: Double, floor: UInt32, time: Double) -> Int? {
-        // Below three floors above the floor, noise rather than an overlap breaks the bits.
+    private func coherentAttempt(_ plain: ModeSBits, phase: Int, level: Double, _ candidate: Candidate) -> Frame? {
+        let samples = candidate.samples
+        let floor = candidate.floor
+        // Below three floors above the floor, noise rather than an overlap breaks the bits;
+        // and beneath a stronger reply the carrier cannot be fitted.
         guard level >= 3 * Double(floor),
               !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
-              !detector.isLopsided(at: samples, phase: phase, floor: floor) else { return nil }
-        // Only the stronger of two overlapping replies: together they reach at most twice
-        // its level. Beneath a stronger one, its carrier cannot be fitted.
-        let limit = Double(floor) + 2 * level
-        if limit < 65535 {
-            let threshold = UInt16(limit)
-            for index in 0..<kernels.span(bitCount: plain.bitCount) where samples[index] > threshold { return nil }
-        }
-        statistics.coherentAttempts += 1
-        let raw = UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
-        guard let bits = canceller.coherentBits(raw: raw, offsetTenths: kernels.phaseOffsets[phase], bits: plain,
-                                                kernels: slicer.kernels(phase: phase), confidence: confidence)
+              !detector.isLopsided(at: samples, phase: phase, floor: floor),
+              !interference.louderThanTwoReplies(samples, bitCount: plain.bitCount, level: level, floor: floor)
         else { return nil }
-        switch repairGate.screen(bits) {
-        case .clean: break
-        case .needsJudgement:
-            switch repairGate.judge(bits, confidence: confidence) {
-            case .admit: break
-            case .reject: return nil
-            case .admitIfKnown(let address): guard isKnown(address, at: time) else { return nil }
-            }
-        case .addressParity, .reject: return nil
-        }
-        guard let validated = validator.validate(bits, time: time) else { return nil }
-        found = validated
+        statistics.coherentAttempts += 1
+        let raw = UnsafeRawPointer(self.raw + (candidate.position - bufferStart) * format.bytesPerSample)
+        guard let bits = canceller.coherentBits(raw: raw, offsetTenths: kernels.phaseOffsets[phase], bits: plain,
+                                                kernels: slicer.kernels(phase: phase), confidence: confidence),
+              policy.acceptsCoherent(repairGate.screen(bits), verdict: repairGate.judge(bits, confidence: confidence),
+                                     isKnown: { isKnown($0, at: candidate.time) }),
+              let validated = validator.validate(bits, time: candidate.time) else { return nil }
         statistics.coherentFrames += 1
-        return phase
+        return validated
     }
 
     /// Whether `address` was confirmed by a clean CRC recently (without touching the
@@ -538,63 +464,13 @@ public final class StreamingDemodulator {
         return filter.contains(address, at: time)
     }
 
-    /// Whether another signal overlaps the reply at `samples`: a sample anywhere in its span
-    /// more than twice its pulse amplitude above the floor (noise alone rarely gets there
-    /// except for the weakest replies), or pulse energy in the chips its bits leave empty.
-    private func overlapped(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
-        let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
-        let limit = Double(floor) + 2 * max(0, amplitude)
-        if limit < 65535 {
-            let threshold = UInt16(limit)
-            for index in 0..<kernels.span(bitCount: bits.bitCount) where samples[index] > threshold { return true }
-        }
-        // Also an equally strong (or clipped) overlap: pulses where the reply has none.
-        // Only the last bits (the interrogator code and its neighbours) matter here, and the
-        // band-limited pulses leak up to about half their level into empty chips, so a chip
-        // counts as loud at three quarters of the pulse level.
-        let offLimit = Double(floor) + 0.75 * max(0, amplitude)
-        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 10) >= 1
-    }
-
-    /// The stricter checks for a DF11 with a non-zero interrogator code (a reply to a ground
-    /// station): noise or an overlap flips an acquisition squitter's code 0 into one of the
-    /// station codes that `InterrogatorCodes` has confirmed as easily as into any other.
-    /// - The reply must stand at least twice the floor above the floor: weaker replies have
-    ///   so many near-zero bit scores that one of the 7 code bits is a coin toss too often.
-    /// - Fewer than two of its last 12 bits may have their empty chip at 9/16 of the pulse
-    ///   level (the general check allows 3/4, for all formats): a reply half as strong
-    ///   running across the code bits reaches that, band-limited leakage of the reply's own
-    ///   pulses into one empty chip now and then does too, into two rarely.
-    private func nonZeroCodeBelievable(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int,
-                                       floor: UInt32) -> Bool {
-        let level = max(0, detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))
-        guard level >= 2 * Double(floor) else { return false }
-        let offLimit = Double(floor) + 9.0 / 16.0 * level
-        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 12) < 2
-    }
-
-    /// Whether a sample in the 8 (about 3 µs) right after a DF11 is louder than the reply's
-    /// own pulses: the preamble of a stronger reply starting during the reply's last bits
-    /// or just after them, whose first pulses (or their band-limited edges) land on the
-    /// interrogator-code bits without looking like an overlap inside the reply itself.
-    private func followedClosely(_ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
-        let level = max(0, detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))
-        let limit = Double(floor) + level
-        guard limit < 65535 else { return false }
-        let threshold = UInt16(limit)
-        // The buffer always holds a long reply's span past a start, so this stays inside.
-        let end = kernels.span(bitCount: 56)
-        for index in end..<(end + 8) where samples[index] > threshold { return true }
-        return false
-    }
-
-    /// Records the frame `examine` found at `position` and, when its empty chips show
-    /// another signal, looks for that signal with the frame cancelled. Returns where to
-    /// resume the search.
-    private func accept(at position: Int, phase: Int, floor: UInt32, emit: (Frame) -> Void) -> Int {
+    /// Records `frame`, which `examine` found at `position`, and, when another signal runs
+    /// past either end of it, looks for that signal with the frame cancelled. Returns where
+    /// to resume the search.
+    private func accept(_ frame: Frame, at position: Int, phase: Int, floor: UInt32, emit: (Frame) -> Void) -> Int {
         let samples = UnsafePointer(magnitudes + (position - bufferStart))
-        let bits = found.bits
-        record(found, at: position, phase: phase, samples: samples)
+        let bits = frame.bits
+        record(frame, at: position, phase: phase, samples: samples)
         let span = kernels.span(bitCount: bits.bitCount)
         insideFrameUntil = max(insideFrameUntil, position + span)
         // The gate measures 24 × (mean pulse − mean quiet); require that difference to
@@ -602,101 +478,33 @@ public final class StreamingDemodulator {
         let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
         insideGateThreshold = Int32(min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
         if options.cancelOverlaps {
-            let sides = signalsRunningPast(bits, samples, floor: floor, level: level, before: position - bufferStart)
-            if sides.before || sides.after { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
+            let sides = recovery.sidesRunningPast(bits, samples, floor: floor, level: level,
+                                                  before: position - bufferStart)
+            if sides.any { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
         }
         pending.release(before: position - lookback, emit: emit)
         return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
     }
 
-    /// Whether another reply runs on past the start or the end of the frame at `samples`:
-    /// a sample louder than the limit among the 12 (5 µs) right before its first pulse, or
-    /// right after its last chip. The limit is an eighth of the frame's level above the
-    /// floor (a reply 18 dB weaker) and at least 2.5 floors above it (a reply that could be
-    /// demodulated on its own): noise alone gets there in about one sample in a thousand.
-    /// (1.5 floors cancelled a third more frames for no more replies recovered.) (A reply wholly inside a
-    /// longer frame is rare enough that looking for one, in the frame's long gaps, cost more
-    /// than it found.) `before`: how many samples precede `samples` in the buffer.
-    private func signalsRunningPast(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, floor: UInt32,
-                                    level: Double, before: Int) -> (before: Bool, after: Bool) {
-        let limit = UInt16(min(65535, Double(floor) + max(2.5 * Double(floor), level / 8)))
-        let span = kernels.span(bitCount: bits.bitCount)
-        var sides = (before: false, after: false)
-        for index in -min(12, before)..<0 where samples[index] > limit {
-            sides.before = true
-            break
-        }
-        for index in span..<(span + 12) where samples[index] > limit {
-            sides.after = true
-            break
-        }
-        return sides
-    }
-
-    /// Subtracts the frame `bits` found at `position` from the IQ samples and searches the
-    /// residual for a reply that starts up to one long reply before it (`sides.before`) or
-    /// inside it (`sides.after`).
+    /// Cancels the frame `bits` found at `position` and examines the best starts of the
+    /// residual (see `OverlapRecovery.buriedStarts`), recording what they give.
     private func searchWithout(_ bits: ModeSBits, at position: Int, phase: Int, floor: UInt32,
-                               sides: (before: Bool, after: Bool)) {
+                               sides: OverlapRecovery.Sides) {
         let span = kernels.span(bitCount: bits.bitCount)
         let windowStart = max(position - lookback, bufferStart)
         let windowEnd = min(position + span + kernels.replySpan, bufferStart + filled + lookahead)
-        let residual = canceller.residual(raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
-                                          magnitudes: magnitudes + (windowStart - bufferStart),
-                                          count: windowEnd - windowStart, replyStart: position - windowStart,
-                                          offsetTenths: kernels.phaseOffsets[phase], bits: bits)
+        let starts = recovery.buriedStarts(of: bits, at: position, phase: phase, floor: floor, sides: sides,
+                                           windowStart: windowStart, windowEnd: windowEnd,
+                                           raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
+                                           magnitudes: magnitudes + (windowStart - bufferStart),
+                                           failedStarts: failedStarts)
         statistics.cancellations += 1
-        let threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(options.gateSixteenths)) >> 4)
-        // The buried reply's preamble is clean in the residual and outscores the windows
-        // of its own data (whose quiet chips are partly on), which pass the gate at most
-        // starts. So only the few best-scoring starts are examined, each a preamble's
-        // length from the others: slicing every start that passes would cost more than
-        // the whole search of the stream around it.
-        var best = BestStarts()
-        // Up to a preamble before the frame the residual is the stream itself, whose
-        // preambles were scored already: only the starts that passed and then failed are
-        // worth another try. From there on the residual is searched afresh.
-        var fresh = position
-        if sides.before {
-            fresh = max(windowStart, position - 1 - PreambleDetector.samplesRead)
-            failedStarts.forEach(from: windowStart, before: fresh) { start, score in
-                best.offer(start, score: score, separation: kernels.preambleSpan)
-            }
-        }
-        let last = sides.after ? min(position + span, windowEnd - kernels.replySpan) : position
-        var start = fresh
-        while start < last {
-            let samples = residual + (start - windowStart)
-            if start + 8 <= last, !anyOfEightPass(samples, threshold: threshold) {
-                start += 8
-                continue
-            }
-            defer { start += 1 }
-            guard start != position, gatePasses(samples, threshold: threshold) else { continue }
-            let phases = detector.phases(at: samples, floor: floor)
-            if phases.count > 0 { best.offer(start, score: phases.score(0), separation: kernels.preambleSpan) }
-        }
-        for rank in 0..<best.count {
-            let start = best.start(rank)
-            let samples = residual + (start - windowStart)
-            guard let phase = examine(samples, at: start, floor: floor, inResidual: true) else { continue }
-            if record(found, at: start, phase: phase, samples: samples) { statistics.recoveredFromOverlaps += 1 }
-        }
-    }
-
-    @inline(__always)
-    private func anyOfEightPass(_ samples: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
-        switch sampleRate {
-        case .twoPointFourMega: Gate2400.anyOfEightPasses(samples, threshold: threshold)
-        case .twoMega: Gate2000.anyOfEightPasses(samples, threshold: threshold)
-        }
-    }
-
-    @inline(__always)
-    private func gatePasses(_ samples: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
-        switch sampleRate {
-        case .twoPointFourMega: Gate2400.passes(samples, threshold: threshold)
-        case .twoMega: Gate2000.passes(samples, threshold: threshold)
+        for rank in 0..<starts.best.count {
+            let start = starts.best.start(rank)
+            let samples = starts.residual + (start - windowStart)
+            guard case .frame(let frame, let phase) = examine(samples, at: start, floor: floor, inResidual: true)
+            else { continue }
+            if record(frame, at: start, phase: phase, samples: samples) { statistics.recoveredFromOverlaps += 1 }
         }
     }
 

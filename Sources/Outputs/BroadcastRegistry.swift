@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 
 /// The clients of one `TCPBroadcastServer`, on its event loop: who is connected, and since
@@ -11,15 +12,21 @@ final class BroadcastRegistry {
 
     private var clients: [ObjectIdentifier: Client] = [:]
     private let shared: SharedCounters
+    private let name: String
+    private let logger: Logger
 
-    init(shared: SharedCounters) {
+    init(shared: SharedCounters, name: String, logger: Logger) {
         self.shared = shared
+        self.name = name
+        self.logger = logger
     }
 
     func add(_ channel: any Channel) {
         clients[ObjectIdentifier(channel)] = Client(channel: channel)
         shared.connected.store(clients.count, ordering: .relaxed)
         shared.statistics.withLock { $0.clientsAccepted += 1 }
+        logger.info("\(name) output: client connected", metadata: ["peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
+                                                                 "clients": "\(clients.count)"])
     }
 
     func remove(_ channel: any Channel) {
@@ -45,6 +52,8 @@ final class BroadcastRegistry {
             clients[key] = client
         }
         for channel in stalled {
+            logger.notice("\(name) output: client stopped reading: disconnected",
+                          metadata: ["peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")"])
             remove(channel)
             channel.close(promise: nil)
         }

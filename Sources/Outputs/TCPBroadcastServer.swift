@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -42,6 +43,8 @@ public final class TCPBroadcastServer: Sendable {
         public var maximumPendingBytes = 1024 * 1024
         /// Kernel send buffer of each client socket (nil: the system's default).
         public var sendBufferBytes: Int?
+        /// Where clients arriving and slow clients cut off are logged.
+        public var logger = Logger(label: "aviator-adsb.output")
 
         /// A configuration for output `name` on `host:port` with the default limits.
         public init(name: String, host: String, port: Int) {
@@ -95,7 +98,8 @@ public final class TCPBroadcastServer: Sendable {
         let loop = group.next()
         let shared = SharedCounters()
         let registry = try await loop.submit {
-            NIOLoopBound(BroadcastRegistry(shared: shared), eventLoop: loop)
+            NIOLoopBound(BroadcastRegistry(shared: shared, name: configuration.name, logger: configuration.logger),
+                         eventLoop: loop)
         }.get()
         var bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)

@@ -163,6 +163,7 @@ struct RunCommand: AsyncParsableCommand {
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
         }
         services.append(.init(service: feed))
+        services.append(.init(service: TrackerExpiry(tracker: tracker)))
         services.append(contentsOf: outputServices)
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),

@@ -1,141 +1,143 @@
 import Foundation
 import Testing
 
-/// The package's shape against docs/architecture.md: each module depends on exactly what the
-/// "imports" table there allows, its source files import nothing else, the `ModeS` library has
-/// no dependencies and no unsafe flags, and the terminal radar never reaches the SDR library,
-/// NIO or the HTTP client.
-@Suite struct ArchitectureTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+extension EndToEnd {
+    /// The package's shape against docs/architecture.md: each module depends on exactly what the
+    /// "imports" table there allows, its source files import nothing else, the `ModeS` library has
+    /// no dependencies and no unsafe flags, and the terminal radar never reaches the SDR library,
+    /// NIO or the HTTP client.
+    @Suite struct ArchitectureTests {
+        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
 
-    /// Modules of the platform and the toolchain, which any module may import.
-    static let systemModules: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch",
-                                             "Synchronization"]
+        /// Modules of the platform and the toolchain, which any module may import.
+        static let systemModules: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch",
+                                                 "Synchronization"]
 
-    /// A target of `swift package dump-package`: its name, kind, what it depends on (project
-    /// targets by name, products as "Product@package") and whether it carries unsafe flags.
-    struct Target {
-        var name: String
-        var type: String
-        var dependencies: Set<String>
-        var hasUnsafeFlags: Bool
-    }
+        /// A target of `swift package dump-package`: its name, kind, what it depends on (project
+        /// targets by name, products as "Product@package") and whether it carries unsafe flags.
+        struct Target {
+            var name: String
+            var type: String
+            var dependencies: Set<String>
+            var hasUnsafeFlags: Bool
+        }
 
-    /// The package as `swift package dump-package` describes it. It runs with a scratch
-    /// folder of its own: the default one is locked while `swift test` runs.
-    static func dumpPackage() throws -> [String: Target] {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
-        process.currentDirectoryURL = root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "swift package dump-package failed")
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let targets = try #require(json["targets"] as? [[String: Any]])
-        var result: [String: Target] = [:]
-        for target in targets {
-            let name = try #require(target["name"] as? String)
-            var dependencies = Set<String>()
-            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
-                for (kind, value) in dependency {
-                    guard let parts = value as? [Any], let first = parts.first as? String else { continue }
-                    if kind == "product", parts.count > 1, let package = parts[1] as? String {
-                        dependencies.insert("\(first)@\(package)")
-                    } else {
-                        dependencies.insert(first)
+        /// The package as `swift package dump-package` describes it. It runs with a scratch
+        /// folder of its own: the default one is locked while `swift test` runs.
+        static func dumpPackage() throws -> [String: Target] {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-dump-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
+            process.currentDirectoryURL = root
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "swift package dump-package failed")
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let targets = try #require(json["targets"] as? [[String: Any]])
+            var result: [String: Target] = [:]
+            for target in targets {
+                let name = try #require(target["name"] as? String)
+                var dependencies = Set<String>()
+                for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                    for (kind, value) in dependency {
+                        guard let parts = value as? [Any], let first = parts.first as? String else { continue }
+                        if kind == "product", parts.count > 1, let package = parts[1] as? String {
+                            dependencies.insert("\(first)@\(package)")
+                        } else {
+                            dependencies.insert(first)
+                        }
+                    }
+                }
+                let settings = target["settings"] as? [[String: Any]] ?? []
+                let unsafe = settings.contains { ($0["kind"] as? [String: Any])?["unsafeFlags"] != nil }
+                result[name] = Target(name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
+                                      hasUnsafeFlags: unsafe)
+            }
+            return result
+        }
+
+        /// The "imports" block of docs/architecture.md: `Module: Dependency, Dependency, ...` per line.
+        static func documentedImports() throws -> [String: Set<String>] {
+            let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+            let start = try #require(text.range(of: "```imports\n"), "docs/architecture.md has no ```imports block")
+            let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+            var table: [String: Set<String>] = [:]
+            for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
+                let list = parts.count > 1 ? parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : []
+                table[name] = Set(list.filter { !$0.isEmpty })
+            }
+            return table
+        }
+
+        @Test func everyModuleDependsOnWhatTheArchitectureAllows() throws {
+            let targets = try Self.dumpPackage()
+            let documented = try Self.documentedImports()
+            let modules = targets.values.filter { $0.type == "regular" || $0.type == "executable" || $0.type == "system" }
+                .filter { $0.name != "TestSupport" }
+            #expect(!modules.isEmpty)
+            for module in modules {
+                guard let allowed = documented[module.name] else {
+                    Issue.record("\(module.name) is not in the imports table of docs/architecture.md")
+                    continue
+                }
+                #expect(module.dependencies == allowed, "\(module.name): Package.swift says \(module.dependencies.sorted()), docs/architecture.md \(allowed.sorted())")
+            }
+            for name in documented.keys where targets[name] == nil {
+                Issue.record("docs/architecture.md lists \(name), which Package.swift does not have")
+            }
+        }
+
+        @Test func sourceFilesImportOnlyTheirModulesDependencies() throws {
+            let documented = try Self.documentedImports()
+            let sources = Self.root.appendingPathComponent("Sources")
+            var checked = 0
+            for (module, allowed) in documented {
+                let names = Set(allowed.map { $0.split(separator: "@").first.map(String.init) ?? $0 })
+                let folder = sources.appendingPathComponent(module)
+                guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+                for case let file as URL in files where file.pathExtension == "swift" {
+                    let text = try String(contentsOf: file, encoding: .utf8)
+                    for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                        let imported = String(line.split(separator: " ").last ?? "")
+                        checked += 1
+                        #expect(Self.systemModules.contains(imported) || names.contains(imported),
+                                "\(module)/\(file.lastPathComponent) imports \(imported), which \(module) may not")
                     }
                 }
             }
-            let settings = target["settings"] as? [[String: Any]] ?? []
-            let unsafe = settings.contains { ($0["kind"] as? [String: Any])?["unsafeFlags"] != nil }
-            result[name] = Target(name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
-                                  hasUnsafeFlags: unsafe)
+            #expect(checked > 50)
         }
-        return result
-    }
 
-    /// The "imports" block of docs/architecture.md: `Module: Dependency, Dependency, ...` per line.
-    static func documentedImports() throws -> [String: Set<String>] {
-        let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
-        let start = try #require(text.range(of: "```imports\n"), "docs/architecture.md has no ```imports block")
-        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
-        var table: [String: Set<String>] = [:]
-        for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
-            let list = parts.count > 1 ? parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : []
-            table[name] = Set(list.filter { !$0.isEmpty })
+        @Test func modeSIsAPlainLibrary() throws {
+            let targets = try Self.dumpPackage()
+            let modeS = try #require(targets["ModeS"])
+            #expect(modeS.dependencies.isEmpty)
+            #expect(!modeS.hasUnsafeFlags)
         }
-        return table
-    }
 
-    @Test func everyModuleDependsOnWhatTheArchitectureAllows() throws {
-        let targets = try Self.dumpPackage()
-        let documented = try Self.documentedImports()
-        let modules = targets.values.filter { $0.type == "regular" || $0.type == "executable" || $0.type == "system" }
-            .filter { $0.name != "TestSupport" }
-        #expect(!modules.isEmpty)
-        for module in modules {
-            guard let allowed = documented[module.name] else {
-                Issue.record("\(module.name) is not in the imports table of docs/architecture.md")
-                continue
-            }
-            #expect(module.dependencies == allowed, "\(module.name): Package.swift says \(module.dependencies.sorted()), docs/architecture.md \(allowed.sorted())")
-        }
-        for name in documented.keys where targets[name] == nil {
-            Issue.record("docs/architecture.md lists \(name), which Package.swift does not have")
-        }
-    }
-
-    @Test func sourceFilesImportOnlyTheirModulesDependencies() throws {
-        let documented = try Self.documentedImports()
-        let sources = Self.root.appendingPathComponent("Sources")
-        var checked = 0
-        for (module, allowed) in documented {
-            let names = Set(allowed.map { $0.split(separator: "@").first.map(String.init) ?? $0 })
-            let folder = sources.appendingPathComponent(module)
-            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
-            for case let file as URL in files where file.pathExtension == "swift" {
-                let text = try String(contentsOf: file, encoding: .utf8)
-                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
-                    let imported = String(line.split(separator: " ").last ?? "")
-                    checked += 1
-                    #expect(Self.systemModules.contains(imported) || names.contains(imported),
-                            "\(module)/\(file.lastPathComponent) imports \(imported), which \(module) may not")
+        @Test func theTerminalRadarReachesNeitherTheDongleNorTheNetworkStack() throws {
+            let targets = try Self.dumpPackage()
+            var reached = Set<String>()
+            var queue = ["RadarTerminal"]
+            while let next = queue.popLast() {
+                for dependency in targets[next]?.dependencies ?? [] where reached.insert(dependency).inserted {
+                    queue.append(dependency)
                 }
             }
-        }
-        #expect(checked > 50)
-    }
-
-    @Test func modeSIsAPlainLibrary() throws {
-        let targets = try Self.dumpPackage()
-        let modeS = try #require(targets["ModeS"])
-        #expect(modeS.dependencies.isEmpty)
-        #expect(!modeS.hasUnsafeFlags)
-    }
-
-    @Test func theTerminalRadarReachesNeitherTheDongleNorTheNetworkStack() throws {
-        let targets = try Self.dumpPackage()
-        var reached = Set<String>()
-        var queue = ["RadarTerminal"]
-        while let next = queue.popLast() {
-            for dependency in targets[next]?.dependencies ?? [] where reached.insert(dependency).inserted {
-                queue.append(dependency)
+            #expect(reached.contains("FeedProtocol"))
+            for forbidden in reached where forbidden == "CRtlSdr" || forbidden == "Receivers"
+                || forbidden.hasPrefix("NIO") || forbidden.contains("AsyncHTTPClient") {
+                Issue.record("the terminal radar reaches \(forbidden)")
             }
-        }
-        #expect(reached.contains("FeedProtocol"))
-        for forbidden in reached where forbidden == "CRtlSdr" || forbidden == "Receivers"
-            || forbidden.hasPrefix("NIO") || forbidden.contains("AsyncHTTPClient") {
-            Issue.record("the terminal radar reaches \(forbidden)")
         }
     }
 }

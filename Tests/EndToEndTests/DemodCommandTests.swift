@@ -2,134 +2,136 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `aviator-adsb demod` as a user runs it: AVR lines out, a summary and clear errors on
-/// stderr, the right exit status.
-@Suite(.tags(.slow)) struct DemodCommandTests {
-    /// A real 2.4 MS/s recording (Q first, then I) and what the peers found in it.
-    static let recording = "rsadsb_1641428165033"
+extension EndToEnd {
+    /// `aviator-adsb demod` as a user runs it: AVR lines out, a summary and clear errors on
+    /// stderr, the right exit status.
+    @Suite(.tags(.slow)) struct DemodCommandTests {
+        /// A real 2.4 MS/s recording (Q first, then I) and what the peers found in it.
+        static let recording = "rsadsb_1641428165033"
 
-    static func shared(_ name: String) -> URL? {
-        let url = BinaryRunner.projectRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/iq/\(name)")
-        if FileManager.default.fileExists(atPath: url.path) { return url }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("shared data missing: \(url.path)")
-        } else {
-            print("skipped: shared data missing: \(url.path)")
+        static func shared(_ name: String) -> URL? {
+            let url = BinaryRunner.projectRoot.deletingLastPathComponent()
+                .appendingPathComponent("shared/iq/\(name)")
+            if FileManager.default.fileExists(atPath: url.path) { return url }
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("shared data missing: \(url.path)")
+            } else {
+                print("skipped: shared data missing: \(url.path)")
+            }
+            return nil
         }
-        return nil
-    }
 
-    static func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("demod-test-\(UUID().uuidString)\(suffix)")
-        try Data(bytes).write(to: url)
-        return url
-    }
-
-    @Test func sequenceDecisionsFindMoreAtTwoMegasamples() throws {
-        // At 2.0 MS/s a reply half a sample off blurs every bit into its neighbour's; the
-        // most likely sequence (`SequenceSlicer`) recovers replies that bit-by-bit
-        // decisions lose, and adds no frame that was not sent.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sequence-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("sky.cu8").path
-        let made = try BinaryRunner.run(["simulate", "--out", path, "--sample-rate", "2.0M", "--duration", "10",
-                                         "--aircraft", "20", "--seed", "61", "--snr-min", "8", "--snr-max", "14"])
-        #expect(made.status == 0, "\(made.stderr)")
-        let truth = try String(contentsOfFile: path + ".truth.jsonl", encoding: .utf8)
-        var sent = Set<String>()
-        for line in truth.split(separator: "\n") where line.contains("\"type\":\"message\"") {
-            let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            sent.insert(try #require(object["hex"] as? String).uppercased())
+        static func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> URL {
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("demod-test-\(UUID().uuidString)\(suffix)")
+            try Data(bytes).write(to: url)
+            return url
         }
-        func frames(_ extra: [String]) throws -> [String] {
-            let run = try BinaryRunner.run(["demod", path, "--sample-rate", "2.0M"] + extra)
-            #expect(run.status == 0)
-            return run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "*;")) }
+
+        @Test func sequenceDecisionsFindMoreAtTwoMegasamples() throws {
+            // At 2.0 MS/s a reply half a sample off blurs every bit into its neighbour's; the
+            // most likely sequence (`SequenceSlicer`) recovers replies that bit-by-bit
+            // decisions lose, and adds no frame that was not sent.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sequence-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("sky.cu8").path
+            let made = try BinaryRunner.run(["simulate", "--out", path, "--sample-rate", "2.0M", "--duration", "10",
+                                             "--aircraft", "20", "--seed", "61", "--snr-min", "8", "--snr-max", "14"])
+            #expect(made.status == 0, "\(made.stderr)")
+            let truth = try String(contentsOfFile: path + ".truth.jsonl", encoding: .utf8)
+            var sent = Set<String>()
+            for line in truth.split(separator: "\n") where line.contains("\"type\":\"message\"") {
+                let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                sent.insert(try #require(object["hex"] as? String).uppercased())
+            }
+            func frames(_ extra: [String]) throws -> [String] {
+                let run = try BinaryRunner.run(["demod", path, "--sample-rate", "2.0M"] + extra)
+                #expect(run.status == 0)
+                return run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "*;")) }
+            }
+            let withSequences = try frames([]), bitByBit = try frames(["--no-sequence"])
+            print("2.0 MS/s, 8-14 dB: \(withSequences.count) frames with sequence decisions, \(bitByBit.count) without")
+            #expect(withSequences.count >= bitByBit.count + 10)
+            #expect(withSequences.allSatisfy { sent.contains($0) })
         }
-        let withSequences = try frames([]), bitByBit = try frames(["--no-sequence"])
-        print("2.0 MS/s, 8-14 dB: \(withSequences.count) frames with sequence decisions, \(bitByBit.count) without")
-        #expect(withSequences.count >= bitByBit.count + 10)
-        #expect(withSequences.allSatisfy { sent.contains($0) })
-    }
 
-    @Test func realRecordingGivesThePeersFramesAsAVR() throws {
-        guard let file = Self.shared("\(Self.recording).sc16"),
-              let peersFile = Self.shared("\(Self.recording).peers.hex") else { return }
-        let result = try BinaryRunner.run(["demod", file.path])
-        #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.allSatisfy { $0.hasPrefix("*") && $0.hasSuffix(";") })
-        let peers = try String(contentsOf: peersFile, encoding: .utf8).split(separator: "\n")
-        for hex in peers { #expect(lines.contains("*\(hex.uppercased());"), "missing \(hex)") }
-        #expect(result.stderr.contains("131072 samples"))
-        #expect(result.stderr.contains("DF17"))
-        #expect(result.stderr.contains("corrected"))
-    }
+        @Test func realRecordingGivesThePeersFramesAsAVR() throws {
+            guard let file = Self.shared("\(Self.recording).sc16"),
+                  let peersFile = Self.shared("\(Self.recording).peers.hex") else { return }
+            let result = try BinaryRunner.run(["demod", file.path])
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.allSatisfy { $0.hasPrefix("*") && $0.hasSuffix(";") })
+            let peers = try String(contentsOf: peersFile, encoding: .utf8).split(separator: "\n")
+            for hex in peers { #expect(lines.contains("*\(hex.uppercased());"), "missing \(hex)") }
+            #expect(result.stderr.contains("131072 samples"))
+            #expect(result.stderr.contains("DF17"))
+            #expect(result.stderr.contains("corrected"))
+        }
 
-    @Test func standardInputWithExplicitFormatGivesTheSameFrames() throws {
-        guard let file = Self.shared("\(Self.recording).sc16") else { return }
-        let direct = try BinaryRunner.run(["demod", file.path])
-        let piped = try BinaryRunner.run(["demod", "-", "--format", "cs16", "--sample-rate", "2400000"],
-                                         input: try Data(contentsOf: file))
-        #expect(piped.status == 0)
-        #expect(!piped.stdout.isEmpty)
-        #expect(piped.stdout == direct.stdout)
-    }
+        @Test func standardInputWithExplicitFormatGivesTheSameFrames() throws {
+            guard let file = Self.shared("\(Self.recording).sc16") else { return }
+            let direct = try BinaryRunner.run(["demod", file.path])
+            let piped = try BinaryRunner.run(["demod", "-", "--format", "cs16", "--sample-rate", "2400000"],
+                                             input: try Data(contentsOf: file))
+            #expect(piped.status == 0)
+            #expect(!piped.stdout.isEmpty)
+            #expect(piped.stdout == direct.stdout)
+        }
 
-    @Test func unknownFormatIsOneClearError() throws {
-        let result = try BinaryRunner.run(["demod", "whatever.cu8", "--format", "u12"])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("unknown sample format 'u12'"))
-        #expect(result.stdout.isEmpty)
-    }
+        @Test func unknownFormatIsOneClearError() throws {
+            let result = try BinaryRunner.run(["demod", "whatever.cu8", "--format", "u12"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("unknown sample format 'u12'"))
+            #expect(result.stdout.isEmpty)
+        }
 
-    @Test func unsupportedRateIsOneClearError() throws {
-        let result = try BinaryRunner.run(["demod", "whatever.cu8", "--sample-rate", "3.2M"])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("unsupported sample rate"))
-    }
+        @Test func unsupportedRateIsOneClearError() throws {
+            let result = try BinaryRunner.run(["demod", "whatever.cu8", "--sample-rate", "3.2M"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("unsupported sample rate"))
+        }
 
-    @Test func missingFileIsOneClearError() throws {
-        let result = try BinaryRunner.run(["demod", "/no/such/file.cu8"])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("cannot open /no/such/file.cu8"))
-        #expect(result.stderr.split(separator: "\n").count == 1)
-    }
+        @Test func missingFileIsOneClearError() throws {
+            let result = try BinaryRunner.run(["demod", "/no/such/file.cu8"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("cannot open /no/such/file.cu8"))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
 
-    @Test func emptyFileIsAnError() throws {
-        let file = try Self.temporaryFile([], suffix: ".cu8")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try BinaryRunner.run(["demod", file.path])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("is empty"))
-    }
+        @Test func emptyFileIsAnError() throws {
+            let file = try Self.temporaryFile([], suffix: ".cu8")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let result = try BinaryRunner.run(["demod", file.path])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("is empty"))
+        }
 
-    @Test func truncatedFinalSampleIsReportedButFramesStillCome() throws {
-        // 3 bytes of cs16: no complete sample at all.
-        let tiny = try Self.temporaryFile([1, 2, 3], suffix: ".cs16")
-        defer { try? FileManager.default.removeItem(at: tiny) }
-        let nothing = try BinaryRunner.run(["demod", tiny.path])
-        #expect(nothing.status != 0)
-        #expect(nothing.stderr.contains("less than one cs16 sample"))
+        @Test func truncatedFinalSampleIsReportedButFramesStillCome() throws {
+            // 3 bytes of cs16: no complete sample at all.
+            let tiny = try Self.temporaryFile([1, 2, 3], suffix: ".cs16")
+            defer { try? FileManager.default.removeItem(at: tiny) }
+            let nothing = try BinaryRunner.run(["demod", tiny.path])
+            #expect(nothing.status != 0)
+            #expect(nothing.stderr.contains("less than one cs16 sample"))
 
-        guard let file = Self.shared("\(Self.recording).sc16") else { return }
-        var bytes = [UInt8](try Data(contentsOf: file))
-        bytes.append(contentsOf: [7, 7, 7])
-        let odd = try Self.temporaryFile(bytes, suffix: ".sc16")
-        defer { try? FileManager.default.removeItem(at: odd) }
-        let result = try BinaryRunner.run(["demod", odd.path])
-        #expect(result.status == 0)
-        #expect(!result.stdout.isEmpty)
-        #expect(result.stderr.contains("truncated sample (3 stray bytes"))
-    }
+            guard let file = Self.shared("\(Self.recording).sc16") else { return }
+            var bytes = [UInt8](try Data(contentsOf: file))
+            bytes.append(contentsOf: [7, 7, 7])
+            let odd = try Self.temporaryFile(bytes, suffix: ".sc16")
+            defer { try? FileManager.default.removeItem(at: odd) }
+            let result = try BinaryRunner.run(["demod", odd.path])
+            #expect(result.status == 0)
+            #expect(!result.stdout.isEmpty)
+            #expect(result.stderr.contains("truncated sample (3 stray bytes"))
+        }
 
-    @Test func benchReportsThroughput() throws {
-        let result = try BinaryRunner.run(["bench", "--seconds", "0.5", "--repeat", "1"])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("MS/s"))
-        #expect(result.stdout.contains("500 frames") || result.stdout.contains("499 frames"))
+        @Test func benchReportsThroughput() throws {
+            let result = try BinaryRunner.run(["bench", "--seconds", "0.5", "--repeat", "1"])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("MS/s"))
+            #expect(result.stdout.contains("500 frames") || result.stdout.contains("499 frames"))
+        }
     }
 }

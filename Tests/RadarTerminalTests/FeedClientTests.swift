@@ -95,21 +95,21 @@ import TestSupport
         let server = try await startServer(path: path)
         defer { server.cancel() }
         let frame = try await onOwnThread {
-            try FeedFrameFetcher.fetch(path: path, viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand, timeout: 5)
+            try FeedFrameFetcher.fetch(path: path, viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand, timeout: 30)
         }
         #expect(frame.headingDeg == 180)
         #expect(Set(frame.aircraft.map(\.icao)) == ["4840d6", "4840d8"])
-        let plain = try await onOwnThread { try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 5) }
+        let plain = try await onOwnThread { try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 30) }
         #expect(plain.headingDeg == 0)
 
         await #expect(throws: FeedClientError.self) {
             try await onOwnThread {
-                try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","heading_deg":400}"#, timeout: 5)
+                try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","heading_deg":400}"#, timeout: 30)
             }
         }
         do {
             _ = try await onOwnThread {
-                try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","range_km":0}"#, timeout: 5)
+                try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","range_km":0}"#, timeout: 30)
             }
         } catch {
             #expect("\(error)".contains("the daemon refused the view: range_km must be more than 0"))

@@ -54,7 +54,8 @@ import ModeS
         tracker.merge(update)
         let state = try #require(tracker.state(of: 0x4840D6))
         #expect(state.callsign == "KLM1023")
-        #expect(state.source == .opensky)
+        // Heard by our own receiver 5 s ago: the aircraft stays ADS-B (see TrackUpdateTests).
+        #expect(state.source == .adsb)
         #expect(state.position == GeoPoint(latitude: 52.3, longitude: 4.8))
         #expect(state.positionTime == 5)
     }

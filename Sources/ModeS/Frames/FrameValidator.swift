@@ -17,8 +17,10 @@ public struct FrameValidator: Sendable {
     /// Allow two-bit repairs of DF17/18 (one-bit repairs are always allowed).
     public var allowTwoBitCorrection: Bool
 
-    private let shortTable = SyndromeTable(messageBits: 56, maxErrors: 1)
-    private let longTable = SyndromeTable(messageBits: 112, maxErrors: 2)
+    /// The shared one-bit table for DF11 (see `SyndromeTable.shortOneBit`).
+    private let shortTable = SyndromeTable.shortOneBit
+    /// The shared two-bit table for DF17/18 (see `SyndromeTable.longTwoBit`).
+    private let longTable = SyndromeTable.longTwoBit
 
     /// A validator with an empty address filter.
     public init(filterExpiry: Double = 60, trustAddressParity: Bool = false,

@@ -36,12 +36,7 @@ public struct SyndromeTable: Sendable {
         self.messageBits = messageBits
         self.maxErrors = maxErrors
         // The syndrome of a lone error at each bit position.
-        var single = [UInt32](repeating: 0, count: messageBits + 1)
-        for number in 1...messageBits {
-            var bits = ModeSBits(bitCount: messageBits)
-            bits.flipBit(number)
-            single[number] = CRC.syndrome(of: bits)
-        }
+        let single = Self.loneErrorSyndromes(messageBits: messageBits)
         var entries: [UInt32: Correction] = [:]
         var ambiguous = Set<UInt32>()
         func add(_ syndrome: UInt32, _ correction: Correction) {
@@ -91,5 +86,42 @@ public struct SyndromeTable: Sendable {
     private static func slot(for syndrome: UInt32, mask: Int) -> Int {
         // Multiplicative hashing spreads the CRC's structured values over the slots.
         Int(truncatingIfNeeded: (UInt64(syndrome) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    }
+}
+
+extension SyndromeTable {
+    /// The one-bit table for short (56-bit) replies, built once and shared by every user:
+    /// building it costs far more than a lookup, and it never changes.
+    public static let shortOneBit = SyndromeTable(messageBits: 56, maxErrors: 1)
+    /// The two-bit table for long (112-bit) replies, built once and shared (about 6000
+    /// syndromes: too costly to build per validator or per demodulator).
+    public static let longTwoBit = SyndromeTable(messageBits: 112, maxErrors: 2)
+
+    /// The syndrome of a lone error at each bit of a short reply, indexed by the 1-based
+    /// bit number (index 0 holds 0). Because the CRC is linear, XOR-ing entries gives the
+    /// syndrome of any error pattern, which the repairs use to test candidate bits.
+    public static let shortLoneErrors = computeLoneErrorSyndromes(messageBits: 56)
+    /// The same for a long reply.
+    public static let longLoneErrors = computeLoneErrorSyndromes(messageBits: 112)
+
+    /// The lone-error syndromes for `messageBits`-bit messages (the shared arrays for 56 and
+    /// 112 bits), indexed by the 1-based bit number.
+    static func loneErrorSyndromes(messageBits: Int) -> [UInt32] {
+        switch messageBits {
+        case 56: shortLoneErrors
+        case 112: longLoneErrors
+        default: computeLoneErrorSyndromes(messageBits: messageBits)
+        }
+    }
+
+    /// Computes the syndrome of a message whose only set bit is each bit in turn.
+    private static func computeLoneErrorSyndromes(messageBits: Int) -> [UInt32] {
+        var single = [UInt32](repeating: 0, count: messageBits + 1)
+        for number in 1...messageBits {
+            var bits = ModeSBits(bitCount: messageBits)
+            bits.flipBit(number)
+            single[number] = CRC.syndrome(of: bits)
+        }
+        return single
     }
 }

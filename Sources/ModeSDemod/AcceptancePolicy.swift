@@ -1,0 +1,184 @@
+import ModeS
+
+/// The ordered rules that decide whether the bits of one slice attempt become a frame.
+///
+/// Each rule is a pure function of the bits, the `RepairGate` screening, the bit
+/// confidences and a few facts about the candidate's samples. The facts that take a
+/// measurement of the samples are passed as autoclosures, so the demodulator measures
+/// only what a rule actually asks for, in the order the rule asks; tests pass plain flags.
+///
+/// Why rules beyond the CRC: a slice of noise, or of the inside of another reply, is
+/// "repaired" by the syndrome tables or matches an address by chance often enough that,
+/// with tens of thousands of candidates per second, false frames would get through.
+/// Every weakly checked frame (a repair, an address/parity reply, an interrogator code)
+/// must therefore also look like a single, whole reply.
+struct AcceptancePolicy {
+    /// Where a candidate lies relative to frames already found.
+    struct Place: Equatable {
+        /// The samples are a residual: what is left once an overlapping frame was
+        /// cancelled, so that frame's inside is no longer off limits.
+        var inResidual: Bool
+        /// The candidate starts inside the span of a frame just accepted.
+        var insideFrame: Bool
+
+        /// Whether a weakly checked frame may come from here. Inside a frame just decoded
+        /// the gate passes on that frame's own Manchester data at almost every sample, and
+        /// a slice of it is one reply's bits at the wrong timing: only a clean CRC is
+        /// believed there (a residual no longer holds that frame).
+        var allowsWeakChecks: Bool { inResidual || !insideFrame }
+    }
+
+    /// What to do with an address/parity reply before validation.
+    enum AddressParityRoute: Equatable {
+        /// Validate it as it is.
+        case asIs
+        /// Its parity names no aircraft seen, but one wrong bit could explain that: try the
+        /// one-bit repair (`RepairGate.addressParityRepair`).
+        case repairOneBit
+        /// Drop it.
+        case reject
+    }
+
+    /// Try three-bit repairs of DF17/18 from known aircraft.
+    let threeBitRepairs: Bool
+    /// Try one-bit repairs of address/parity replies.
+    let addressParityRepairs: Bool
+    /// Require address/parity replies to have firmly decided bits.
+    let addressParityFirmness: Bool
+    /// Believe a DF11 interrogator code only once another aircraft has answered to it.
+    let confirmInterrogatorCodes: Bool
+    /// Slice a strong DF17/18 again coherently when every attempt failed.
+    let coherentRetry: Bool
+
+    /// The policy the demodulator's options ask for.
+    init(options: StreamingDemodulator.Options) {
+        threeBitRepairs = options.threeBitRepairs
+        addressParityRepairs = options.addressParityRepairs
+        addressParityFirmness = options.addressParityFirmness
+        confirmInterrogatorCodes = options.confirmInterrogatorCodes
+        coherentRetry = options.coherentRetry && options.cancelOverlaps
+    }
+
+    /// Whether a candidate should be left to the next start (2.4 MS/s only): when that
+    /// start's best preamble scores more than an eighth higher, this one is most likely
+    /// the same reply a sample early, and slicing the better-timed start is enough.
+    /// (At 2.0 MS/s a reply half a sample off fits the later start's preamble better but
+    /// slices only from the earlier one, so there is no deferring.)
+    static func defersToNextStart(score: Int32, nextScore: Int32?) -> Bool {
+        guard let nextScore else { return false }
+        return Int64(nextScore) * 16 > Int64(score) * 18
+    }
+
+    /// Rule 1: whether the bits of `slicer` can be used at all. A DF11's interrogator code
+    /// cannot be checked, and a sequence decision turns a code into 0 (or 0 into a code) as
+    /// firmly as it decides the rest: no DF11 from the sequence slicer.
+    func usable(_ bits: ModeSBits, from slicer: SliceAttempt.Slicer) -> Bool {
+        slicer != .sequence || bits.downlinkFormat != 11
+    }
+
+    /// Rule 2a: whether a DF17/18 that no one- or two-bit repair explains (screening
+    /// `.reject`) may try a three-bit repair. Three flips reach so many syndromes that only
+    /// an address already confirmed (as demodulated, `addressKnown`) keeps it honest.
+    func triesThreeBitRepair(_ bits: ModeSBits, place: Place, addressKnown: @autoclosure () -> Bool) -> Bool {
+        threeBitRepairs && bits.bitCount == 112 && (bits.downlinkFormat == 17 || bits.downlinkFormat == 18)
+            && place.allowsWeakChecks && addressKnown()
+    }
+
+    /// Rule 2b: whether a three-bit repair is believed: its repaired address must be known
+    /// too, and the window must look like one whole reply (`looksLikeDataWindow`: the
+    /// inside of another reply; `lopsided`: half on another reply's preamble).
+    func acceptsThreeBitRepair(repairedAddressKnown: Bool, looksLikeDataWindow: @autoclosure () -> Bool,
+                               lopsided: @autoclosure () -> Bool) -> Bool {
+        repairedAddressKnown && !looksLikeDataWindow() && !lopsided()
+    }
+
+    /// Rule 3: whether the window checks let the bits go on. A clean CRC needs none; every
+    /// weakly checked reply (address parity, a repair, an interrogator code) must come from
+    /// where weak checks are allowed and from a window that looks like one whole reply.
+    func passesWindowChecks(_ screening: RepairGate.Screening, place: Place,
+                            looksLikeDataWindow: @autoclosure () -> Bool,
+                            lopsided: @autoclosure () -> Bool) -> Bool {
+        if screening == .clean { return true }
+        return place.allowsWeakChecks && !looksLikeDataWindow() && !lopsided()
+    }
+
+    /// Rule 4: the route of an address/parity reply. Its parity names an address; when that
+    /// may be an aircraft seen (`seen`), the validator can judge it. Otherwise the validator
+    /// would refuse it, unless one weak bit is wrong and the parity is one bit away from a
+    /// seen address (`nearSeen`).
+    func addressParityRoute(_ screening: RepairGate.Screening, place: Place, seen: @autoclosure () -> Bool,
+                            nearSeen: @autoclosure () -> Bool) -> AddressParityRoute {
+        guard screening == .addressParity, !seen() else { return .asIs }
+        return addressParityRepairs && nearSeen() && place.allowsWeakChecks ? .repairOneBit : .reject
+    }
+
+    /// Rule 5: whether an address/parity reply must show firmly decided bits
+    /// (`RepairGate.firmEnough`): its parity only says "some address", so the bits
+    /// themselves must look like one reply rather than noise.
+    func requiresFirmness(_ screening: RepairGate.Screening) -> Bool {
+        screening == .addressParity && addressParityFirmness
+    }
+
+    /// Rule 6: whether a DF11 (all-call reply) is believed; other formats pass. Its
+    /// interrogator code (the low 7 parity bits) cannot be checked at all: one wrong bit
+    /// there is just another code, or no code. So it must not be `overlapped` by a much
+    /// stronger reply (whose pulses flip bits firmly, beyond what confidences reveal), nor
+    /// `followedClosely` by one whose first pulses land on the code; a non-zero code must
+    /// be `codeBelievable` (see `StreamingDemodulator.nonZeroCodeBelievable`); and bits
+    /// decided with feedback (which can propagate one wrong decision) are believed only at
+    /// the best phase and when the plain decisions there agree on the code (`plainAgrees`).
+    func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
+                        followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
+                        plainAgrees: @autoclosure () -> Bool) -> Bool {
+        guard bits.downlinkFormat == 11 else { return true }
+        guard !overlapped(), !followedClosely() else { return false }
+        if Self.interrogatorCode(of: bits) != 0, !codeBelievable() { return false }
+        if attempt.usesFeedback { return attempt.rank == 0 && plainAgrees() }
+        return true
+    }
+
+    /// Rule 7: whether the `RepairGate` verdict on the bit confidences admits the reply;
+    /// a repair it only trusts for a known address needs `isKnown` of that address.
+    func admits(_ verdict: RepairGate.Verdict, isKnown: (UInt32) -> Bool) -> Bool {
+        switch verdict {
+        case .admit: true
+        case .reject: false
+        case .admitIfKnown(let address): isKnown(address)
+        }
+    }
+
+    /// Rule 8: the interrogator code of a validated DF11 that must be vouched for by
+    /// `InterrogatorCodes` before the frame is believed (noise turns an acquisition
+    /// squitter's code 0 into a station's code as easily as into any other), or nil.
+    func codeToVouchFor(_ bits: ModeSBits) -> Int? {
+        guard confirmInterrogatorCodes, bits.downlinkFormat == 11 else { return nil }
+        let code = Self.interrogatorCode(of: bits)
+        return code != 0 ? code : nil
+    }
+
+    /// Whether a candidate whose every slice failed gets the coherent attempt
+    /// (`ReplyCanceller.coherentBits`): only outside a frame just found and outside a
+    /// residual, and only when the plain slice at the best phase (`firstSlice`) was a
+    /// DF17/18, whose full CRC can check the coherent decisions.
+    func triesCoherent(firstSlice: ModeSBits?, place: Place) -> Bool {
+        guard coherentRetry, !place.inResidual, !place.insideFrame, let plain = firstSlice else { return false }
+        return plain.downlinkFormat == 17 || plain.downlinkFormat == 18
+    }
+
+    /// Whether coherent decisions are believed: a clean CRC, or a repair whose `verdict`
+    /// on the coherent confidences `admits`. Address/parity results and unrepairable bits
+    /// are refused: the coherent attempt only exists to rescue DF17/18.
+    func acceptsCoherent(_ screening: RepairGate.Screening, verdict: @autoclosure () -> RepairGate.Verdict,
+                         isKnown: (UInt32) -> Bool) -> Bool {
+        switch screening {
+        case .clean: true
+        case .needsJudgement: admits(verdict(), isKnown: isKnown)
+        case .addressParity, .reject: false
+        }
+    }
+
+    /// The low 7 bits of a DF11's syndrome: its interrogator code when the rest is clean.
+    static func interrogatorCode(of bits: ModeSBits) -> Int {
+        Int(CRC.syndrome(of: bits) & 0x7F)
+    }
+}

@@ -1,0 +1,71 @@
+import ModeS
+
+/// The ordered slice attempts for one candidate: plain decisions at each phase worth
+/// trying, then the two kinds of decision feedback at the best one or two phases (amplitude
+/// then smear, per phase), then the best phase as the most likely sequence.
+///
+/// Cheap attempts come first because most replies are decided well by plain slicing; the
+/// later ones only run when every earlier one failed. The plan is a few integers, and the
+/// attempt at an index is computed on demand, so building it per candidate allocates
+/// nothing.
+struct SlicePlan: Equatable {
+    /// How many of the best phases get a plain slice.
+    let plainRanks: Int
+    /// How many of the best phases get the two feedback slices (0, 1 or 2).
+    let feedbackRanks: Int
+    /// Whether the best phase is finally decided as a sequence.
+    let sequence: Bool
+
+    /// How many attempts the plan holds.
+    var count: Int { plainRanks + 2 * feedbackRanks + (sequence ? 1 : 0) }
+
+    /// The attempt at `index` (0..<count).
+    @inline(__always)
+    subscript(index: Int) -> SliceAttempt {
+        if index < plainRanks { return SliceAttempt(rank: index, slicer: .plain) }
+        let feedbackIndex = index - plainRanks
+        if feedbackIndex < 2 * feedbackRanks {
+            return SliceAttempt(rank: feedbackIndex / 2,
+                                slicer: feedbackIndex % 2 == 0 ? .amplitudeFeedback : .smearFeedback)
+        }
+        return SliceAttempt(rank: 0, slicer: .sequence)
+    }
+
+    /// The plan for a candidate with `plainRanks` phases worth a plain slice (at least 1).
+    /// - `feedbackRetry`, `sequenceRetry`: the demodulator's options.
+    /// - `looksLikeOtherReplysData`: the best phase is strong and its window looks like the
+    ///   data of another reply (`PreambleDetector.looksLikeDataWindow`). Feedback would only
+    ///   decide that reply's bits again, at the wrong place, so it is left out (and with it
+    ///   the sequence, which follows feedback); the plain slices still get their chance.
+    /// - `sequenceWorthwhile`: see `sequenceWorthwhile(sampleRate:level:floor:)`.
+    init(plainRanks: Int, feedbackRetry: Bool, sequenceRetry: Bool, looksLikeOtherReplysData: Bool,
+         sequenceWorthwhile: Bool) {
+        self.plainRanks = plainRanks
+        // Feedback at the best two phases at most: each feedback phase costs two more
+        // slices of every candidate that fails, which most candidates (noise) do.
+        feedbackRanks = feedbackRetry && !looksLikeOtherReplysData ? min(plainRanks, 2) : 0
+        sequence = sequenceRetry && feedbackRanks > 0 && sequenceWorthwhile
+    }
+
+    /// How many of a candidate's best phases get a plain slice: the best one always, and
+    /// each further one (up to `maximum`, among the `count` that passed) while its preamble
+    /// fits within a quarter as well as the best one's. A phase fitting much worse is the
+    /// same noise (or the same reply at a worse timing) again and slicing it finds nothing.
+    @inline(__always)
+    static func plainRanks(count: Int, maximum: Int, score: (Int) -> Int32) -> Int {
+        var ranks = 1
+        while ranks < min(count, maximum), 4 * Int64(score(ranks)) >= 3 * Int64(score(0)) {
+            ranks += 1
+        }
+        return ranks
+    }
+
+    /// Whether the sequence attempt can help a reply `level` above the `floor` (pulse
+    /// amplitude at the best phase): at 2.4 MS/s only a weak reply (under four floors above
+    /// the floor), whose chips noise blurs; a stronger one is decided well bit by bit there.
+    /// At 2.0 MS/s a reply half a sample off blurs its chips into each other at any
+    /// strength, so the sequence is always worth trying.
+    static func sequenceWorthwhile(sampleRate: SampleRate, level: Int32, floor: UInt32) -> Bool {
+        !(sampleRate == .twoPointFourMega && level >= 4 * Int32(clamping: floor))
+    }
+}

@@ -1,0 +1,65 @@
+import ModeS
+extension StreamingDemodulator {
+    /// Tuning knobs. The defaults were chosen on simulated recordings (yield per SNR
+    /// bucket, busy traffic, false frames) and the busy-sky throughput of `make bench`;
+    /// `aviator-adsb demod` exposes them as hidden options for such measurements.
+    public struct Options: Sendable {
+        /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
+        /// floor. Lower finds weaker replies but scores more noise.
+        public var gateSixteenths: Int32 = 18
+        /// Required preamble-score difference in sixteenths of the noise floor.
+        public var preambleSixteenths: Int32 = 14
+        /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
+        /// (16: no limit). See `PreambleDetector`.
+        public var quietToPulseSixteenths: Int32 = 8
+        /// Inside a decoded frame, a new candidate must be this much stronger (pulse minus
+        /// quiet, in sixteenths of the frame's pulse level above the floor): the frame's own
+        /// Manchester data passes the plain gate at almost every sample, while a reply that
+        /// can still be recovered on top of it must stand out against it. Lower lets more of
+        /// the frame's own data through to be sliced for nothing.
+        public var insideStrengthSixteenths: Int32 = 12
+        /// How many of a candidate's best phases are sliced before giving up on it.
+        public var maximumPhases = 3
+        /// After a frame, resume searching right after its preamble (true) rather than after
+        /// its last bit, so a second reply starting inside the first can still be found.
+        public var searchInsideFrames = true
+        /// Allow two-bit repairs of DF17/18 (only for already-known addresses, see
+        /// `RepairGate`).
+        public var allowTwoBitCorrection = true
+        /// When every phase fails, slice the best phase twice more with the two kinds of
+        /// decision feedback (see `BitSlicer`): band-limited pulses smear into the next
+        /// bit, and at 2.0 MS/s a reply half a sample off is ambiguous without it.
+        public var feedbackRetry = true
+        /// When every phase and feedback slice fails, slice the best phase once more as the
+        /// most likely sequence of bits (see `SequenceSlicer`).
+        public var sequenceRetry = true
+        /// A repaired bit must be among this many least confident bits of the reply.
+        public var repairRankLimit = 6
+        /// The same, for repairs of an address already confirmed by a clean CRC.
+        public var knownAddressRankLimit = 24
+        /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
+        public var addressParityFirmness = true
+        /// A DF11 with a non-zero interrogator code is only believed once another aircraft
+        /// has answered with the same code (see `InterrogatorCodes`).
+        public var confirmInterrogatorCodes = true
+        /// After a frame that shows another signal around it, subtract the frame from the
+        /// IQ samples and search what is left for the reply it overlapped (see
+        /// `ReplyCanceller`, `OverlapRecovery`): in a busy sky replies overlap often, and
+        /// the weaker of two is otherwise lost under the stronger one's pulses.
+        public var cancelOverlaps = true
+        /// When every attempt fails on a strong DF17/18 candidate, decide its bits again
+        /// coherently, on its own fitted carrier (see `ReplyCanceller.coherentBits`): a
+        /// reply overlapped by a weaker one of similar strength. Needs `cancelOverlaps`
+        /// (the raw samples).
+        public var coherentRetry = true
+        /// Repair three bits of a DF17/18 from a known aircraft (see
+        /// `RepairGate.threeBitRepair`).
+        public var threeBitRepairs = true
+        /// Repair one bit of an address/parity reply from a known aircraft (see
+        /// `RepairGate.addressParityRepair`).
+        public var addressParityRepairs = true
+
+        /// The default options.
+        public init() {}
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+@testable import ModeS
+@testable import ModeSDemod
+
+@Suite struct SliceAttemptTests {
+    /// Every attempt of `plan`, in order.
+    func attempts(_ plan: SlicePlan) -> [SliceAttempt] {
+        (0..<plan.count).map { plan[$0] }
+    }
+
+    func plan(plainRanks: Int, feedback: Bool = true, sequence: Bool = true, dataWindow: Bool = false,
+              worthwhile: Bool = true) -> SlicePlan {
+        SlicePlan(plainRanks: plainRanks, feedbackRetry: feedback, sequenceRetry: sequence,
+                  looksLikeOtherReplysData: dataWindow, sequenceWorthwhile: worthwhile)
+    }
+
+    @Test func threePhasesGetPlainSlicesThenFeedbackAtTheBestTwoThenTheSequence() {
+        #expect(attempts(plan(plainRanks: 3)) == [
+            SliceAttempt(rank: 0, slicer: .plain),
+            SliceAttempt(rank: 1, slicer: .plain),
+            SliceAttempt(rank: 2, slicer: .plain),
+            SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
+            SliceAttempt(rank: 0, slicer: .smearFeedback),
+            SliceAttempt(rank: 1, slicer: .amplitudeFeedback),
+            SliceAttempt(rank: 1, slicer: .smearFeedback),
+            SliceAttempt(rank: 0, slicer: .sequence),
+        ])
+    }
+
+    @Test func oneGoodPhaseGetsFeedbackOnlyThere() {
+        #expect(attempts(plan(plainRanks: 1)) == [
+            SliceAttempt(rank: 0, slicer: .plain),
+            SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
+            SliceAttempt(rank: 0, slicer: .smearFeedback),
+            SliceAttempt(rank: 0, slicer: .sequence),
+        ])
+    }
+
+    @Test func withoutFeedbackThereIsNoSequenceEither() {
+        let plain = plan(plainRanks: 2, feedback: false)
+        #expect(attempts(plain) == [SliceAttempt(rank: 0, slicer: .plain), SliceAttempt(rank: 1, slicer: .plain)])
+    }
+
+    @Test func anotherReplysDataWindowKeepsOnlyThePlainSlices() {
+        let suspicious = plan(plainRanks: 2, dataWindow: true)
+        #expect(attempts(suspicious).allSatisfy { $0.slicer == .plain })
+        #expect(suspicious.count == 2)
+    }
+
+    @Test func theSequenceIsLeftOutWhenNotWorthwhileOrNotWanted() {
+        #expect(!attempts(plan(plainRanks: 2, worthwhile: false)).contains { $0.slicer == .sequence })
+        #expect(!attempts(plan(plainRanks: 2, sequence: false)).contains { $0.slicer == .sequence })
+        #expect(plan(plainRanks: 2, sequence: false).count == 6)
+    }
+
+    @Test func furtherPhasesMustFitWithinAQuarterOfTheBest() {
+        let scores: [Int32] = [100, 80, 74, 90]
+        // 80 is within a quarter of 100, 74 is not: the list stops there.
+        #expect(SlicePlan.plainRanks(count: 4, maximum: 4, score: { scores[$0] }) == 2)
+        let close: [Int32] = [100, 99, 98, 97]
+        #expect(SlicePlan.plainRanks(count: 4, maximum: 3, score: { close[$0] }) == 3)
+        #expect(SlicePlan.plainRanks(count: 2, maximum: 3, score: { close[$0] }) == 2)
+        #expect(SlicePlan.plainRanks(count: 1, maximum: 3, score: { close[$0] }) == 1)
+        let exact: [Int32] = [100, 75]
+        #expect(SlicePlan.plainRanks(count: 2, maximum: 3, score: { exact[$0] }) == 2)
+    }
+
+    @Test func theSequenceIsForWeakRepliesOnlyAt2400() {
+        #expect(SlicePlan.sequenceWorthwhile(sampleRate: .twoPointFourMega, level: 39, floor: 10))
+        #expect(!SlicePlan.sequenceWorthwhile(sampleRate: .twoPointFourMega, level: 40, floor: 10))
+        #expect(SlicePlan.sequenceWorthwhile(sampleRate: .twoMega, level: 400, floor: 10))
+    }
+
+    @Test func eachSlicerGetsItsFeedbackArgument() {
+        #expect(SliceAttempt(rank: 0, slicer: .plain).feedback(level: 300) == 0)
+        #expect(SliceAttempt(rank: 1, slicer: .amplitudeFeedback).feedback(level: 300) == 300)
+        #expect(SliceAttempt(rank: 0, slicer: .smearFeedback).feedback(level: 300) == BitSlicer.smearFeedback)
+        #expect(SliceAttempt(rank: 0, slicer: .sequence).feedback(level: 300) == 300)
+        #expect(!SliceAttempt(rank: 0, slicer: .plain).usesFeedback)
+        #expect(SliceAttempt(rank: 0, slicer: .sequence).usesFeedback)
+    }
+}
