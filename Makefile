@@ -39,7 +39,7 @@ build:
 # The Swift runtime and Foundation linked in: one self-contained binary to copy to a
 # receiver, which also starts in a few milliseconds less.
 release:
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product aviator-adsb
 
 # The main job without hardware: the daemon replays a bundled busy sky in real time and the
 # terminal radar prints what it sees, then the daemon stops.

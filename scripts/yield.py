@@ -2,7 +2,7 @@
 """Yield of one or more decoders against a simulated recording's truth file.
 
 Usage: yield.py TRUTH.jsonl NAME=OUTPUT [NAME=OUTPUT ...] [--json]
-       yield.py --table RESULT.json [RESULT.json ...]   (combines --json results)
+       yield.py --table [--markdown] RESULT.json [RESULT.json ...]   (combines --json results)
 
 Each OUTPUT holds one frame per line, either AVR (`*HEX;`) or AVR with a 12 MHz timestamp
 (`@TTTTTTTTTTTTHEX;`). A frame counts for the true message with the same bits whose start is
@@ -91,7 +91,7 @@ def summarise(messages, found):
     return rows
 
 
-def table(paths):
+def table(paths, markdown=False):
     """Prints one combined table from several --json results: rows are the SNR buckets of
     the normal recordings plus the busy recordings' overall yield; one column per decoder
     and sample rate."""
@@ -118,26 +118,32 @@ def table(paths):
                 cells[("false (normal)", label)] = data["false"]
     row_names = [f"{low}-{high} dB" for low, high in BUCKETS] + [
         "busy traffic", "busy: overlapping", "false (normal)", "false (busy)"]
+    def cell(row, column):
+        value = cells.get((row, column))
+        if value is None:
+            return "n/a"
+        if isinstance(value, int):
+            return str(value)
+        got, count = value
+        percent = 100.0 * got / count if count else 0
+        return f"{percent:.1f}" if markdown else f"{percent:.1f}% ({got}/{count})"
+
+    if markdown:
+        print("| | " + " | ".join(columns) + " |")
+        print("| --- |" + " --- |" * len(columns))
+        for row in row_names:
+            print(f"| {row} | " + " | ".join(cell(row, column) for column in columns) + " |")
+        return
     width = max(24, max(len(c) for c in columns) + 2)
     print(f"  {'':<18}" + "".join(f"{c:>{width}}" for c in columns))
     for row in row_names:
-        line = f"  {row:<18}"
-        for column in columns:
-            value = cells.get((row, column))
-            if value is None:
-                text = "n/a"
-            elif isinstance(value, int):
-                text = str(value)
-            else:
-                got, count = value
-                text = f"{(100.0 * got / count if count else 0):.1f}% ({got}/{count})"
-            line += f"{text:>{width}}"
-        print(line)
+        print(f"  {row:<18}" + "".join(f"{cell(row, column):>{width}}" for column in columns))
 
 
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--table":
-        table(sys.argv[2:])
+        paths = [a for a in sys.argv[2:] if a != "--markdown"]
+        table(paths, markdown="--markdown" in sys.argv[2:])
         return 0
     args = [a for a in sys.argv[1:] if a != "--json"]
     as_json = "--json" in sys.argv
