@@ -41,7 +41,7 @@ public enum ExtendedSquitterEncoder {
     public static func airbornePosition(icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
                                         altitudeFt: Int?, typeCode: UInt64 = 11,
                                         surveillanceStatus: UInt64 = 0, singleAntenna: Bool = false) -> ModeSBits {
-        let alt = altitudeFt.flatMap { AltitudeEncoder.positionField($0) } ?? 0
+        let alt = altitudeFt.flatMap { AltitudeCode.positionField($0) } ?? 0
         return position(icao: icao, typeCode: typeCode, latitude: latitude, longitude: longitude,
                         odd: odd, header: (surveillanceStatus & 3) << 1 | (singleAntenna ? 1 : 0),
                         altitudeBits: alt)
@@ -162,7 +162,7 @@ public enum ExtendedSquitterEncoder {
     /// Mode A code.
     public static func aircraftStatus(icao: UInt32, squawk: String, emergency: UInt64 = 0,
                                       capability: UInt64 = 5) -> ModeSBits {
-        let identity = IdentityEncoder.field(squawk: squawk) ?? 0
+        let identity = IdentityCode.encode(squawk: squawk).map(UInt64.init) ?? 0
         let me = 28 << 51 | 1 << 48 | (emergency & 7) << 45 | identity << 32
         return squitter(icao: icao, me: me, capability: capability)
     }

@@ -21,25 +21,25 @@ public enum ReplyEncoder {
     /// DF4: altitude reply (13-bit AC field, 25 ft or Gillham code).
     public static func altitudeReply(icao: UInt32, altitudeFt: Int?, onGround: Bool,
                                      forceGillham: Bool = false) -> ModeSBits {
-        let ac = altitudeFt.flatMap { AltitudeEncoder.acField($0, forceGillham: forceGillham) } ?? 0
+        let ac = altitudeFt.flatMap { AltitudeCode.acField($0, forceGillham: forceGillham) } ?? 0
         return surveillance(df: 4, icao: icao, fs: flightStatus(onGround: onGround), field: ac, mb: nil)
     }
 
     /// DF5: identity reply (13-bit ID field, the squawk).
     public static func identityReply(icao: UInt32, squawk: String, onGround: Bool) -> ModeSBits {
-        let id = IdentityEncoder.field(squawk: squawk) ?? 0
+        let id = IdentityCode.encode(squawk: squawk).map(UInt64.init) ?? 0
         return surveillance(df: 5, icao: icao, fs: flightStatus(onGround: onGround), field: id, mb: nil)
     }
 
     /// DF20: Comm-B altitude reply with a 56-bit MB field (see `CommBEncoder`).
     public static func commBAltitudeReply(icao: UInt32, altitudeFt: Int?, onGround: Bool, mb: UInt64) -> ModeSBits {
-        let ac = altitudeFt.flatMap { AltitudeEncoder.acField($0) } ?? 0
+        let ac = altitudeFt.flatMap { AltitudeCode.acField($0) } ?? 0
         return surveillance(df: 20, icao: icao, fs: flightStatus(onGround: onGround), field: ac, mb: mb)
     }
 
     /// DF21: Comm-B identity reply with a 56-bit MB field.
     public static func commBIdentityReply(icao: UInt32, squawk: String, onGround: Bool, mb: UInt64) -> ModeSBits {
-        let id = IdentityEncoder.field(squawk: squawk) ?? 0
+        let id = IdentityCode.encode(squawk: squawk).map(UInt64.init) ?? 0
         return surveillance(df: 21, icao: icao, fs: flightStatus(onGround: onGround), field: id, mb: mb)
     }
 

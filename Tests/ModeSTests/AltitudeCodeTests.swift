@@ -32,12 +32,12 @@ import Testing
 
     @Test func encodingRoundTrips() throws {
         for feet in stride(from: -1000, through: 50_175, by: 25) {
-            let thirteen = try #require(AltitudeCode.encode13(feet: feet))
-            #expect(AltitudeCode.decode13(thirteen)?.feet == feet)
-            let twelve = try #require(AltitudeCode.encode12(feet: feet))
-            #expect(AltitudeCode.decode12(twelve) == feet)
+            let thirteen = try #require(AltitudeCode.acField(feet))
+            #expect(AltitudeCode.decode13(UInt32(thirteen))?.feet == feet)
+            let twelve = try #require(AltitudeCode.positionField(feet))
+            #expect(AltitudeCode.decode12(UInt32(twelve)) == feet)
         }
-        #expect(AltitudeCode.encode13(feet: -1025) == nil)
+        #expect(AltitudeCode.count25ft(-1025) == nil)
     }
 
     @Test func metricFlagIsReported() {

@@ -1,3 +1,4 @@
+import ModeS
 import Testing
 @testable import Simulator
 
@@ -22,37 +23,37 @@ import Testing
 
     @Test func gillhamRoundTripsEveryHundredFeet() {
         for altitude in stride(from: -1200, through: 126_700, by: 100) {
-            let field = AltitudeEncoder.gillhamPulses(altitude)
+            let field = AltitudeCode.gillhamPulses(altitude)
             #expect(field.flatMap(Self.decodeGillham) == altitude, "altitude \(altitude)")
         }
-        #expect(AltitudeEncoder.gillhamPulses(-1300) == nil)
+        #expect(AltitudeCode.gillhamPulses(-1300) == nil)
     }
 
     @Test func twentyFiveFootCodeRoundTrips() {
         for altitude in stride(from: -1000, through: 50_175, by: 25) {
-            let ac = AltitudeEncoder.acField(altitude)!
+            let ac = AltitudeCode.acField(altitude)!
             #expect((ac >> 6) & 1 == 0) // M: feet
             #expect((ac >> 4) & 1 == 1) // Q: 25 ft
             let n = (ac >> 7) << 5 | ((ac >> 5) & 1) << 4 | (ac & 0xF)
             #expect(Int(n) * 25 - 1000 == altitude)
-            let twelve = AltitudeEncoder.positionField(altitude)!
+            let twelve = AltitudeCode.positionField(altitude)!
             let n12 = (twelve >> 5) << 4 | (twelve & 0xF)
             #expect(n12 == n)
         }
         // Above the 25 ft range the code falls back to Gillham (Q = 0).
-        let high = AltitudeEncoder.acField(60_000)!
+        let high = AltitudeCode.acField(60_000)!
         #expect((high >> 4) & 1 == 0)
         #expect(Self.decodeGillham(high) == 60_000)
     }
 
     @Test func identityCodeKnownValues() {
-        #expect(IdentityEncoder.field(squawk: "0000") == 0)
-        #expect(IdentityEncoder.field(squawk: "7700") == 0xAAA)
-        #expect(IdentityEncoder.field(squawk: "1200") == 0x808)
-        #expect(IdentityEncoder.field(squawk: "0007") == 0x15)
-        #expect(IdentityEncoder.field(squawk: "0070") == 0x1500)
-        #expect(IdentityEncoder.field(squawk: "8000") == nil)
-        #expect(IdentityEncoder.field(squawk: "123") == nil)
+        #expect(IdentityCode.encode(squawk: "0000").map(UInt64.init) == 0)
+        #expect(IdentityCode.encode(squawk: "7700").map(UInt64.init) == 0xAAA)
+        #expect(IdentityCode.encode(squawk: "1200").map(UInt64.init) == 0x808)
+        #expect(IdentityCode.encode(squawk: "0007").map(UInt64.init) == 0x15)
+        #expect(IdentityCode.encode(squawk: "0070").map(UInt64.init) == 0x1500)
+        #expect(IdentityCode.encode(squawk: "8000").map(UInt64.init) == nil)
+        #expect(IdentityCode.encode(squawk: "123").map(UInt64.init) == nil)
     }
 
     @Test func callsignCharacters() {

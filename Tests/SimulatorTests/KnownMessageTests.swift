@@ -44,13 +44,13 @@ import Testing
     @Test func commBRepliesMatchRealMessagesWithAddressOverlay() {
         // DF20 altitude 1625 ft, DF21 squawk 0504 (golden decodes of the shared corpus).
         let df20 = ModeSBits(hex: "A000019910010080F500004315B2")!
-        #expect(AltitudeEncoder.acField(1625) == df20.field(20, 32))
+        #expect(AltitudeCode.acField(1625) == df20.field(20, 32))
         let icao20 = CRC.syndrome(of: df20)
         let rebuilt20 = ReplyEncoder.commBAltitudeReply(icao: icao20, altitudeFt: 1625, onGround: false,
                                                         mb: df20.field(33, 88))
         #expect(rebuilt20 == df20)
         let df21 = ModeSBits(hex: "A80000238075173A6004D94E810A")!
-        #expect(IdentityEncoder.field(squawk: "0504") == df21.field(20, 32))
+        #expect(IdentityCode.encode(squawk: "0504").map(UInt64.init) == df21.field(20, 32))
         let rebuilt21 = ReplyEncoder.commBIdentityReply(icao: CRC.syndrome(of: df21), squawk: "0504",
                                                         onGround: false, mb: df21.field(33, 88))
         #expect(rebuilt21 == df21)

@@ -18,7 +18,7 @@ public enum OutputTestFrames {
 
     /// DF4 (altitude reply) or DF20 (Comm-B altitude reply): flight status `fs`.
     public static func altitudeReply(df: Int = 4, icao: UInt32, feet: Int, fs: UInt64 = 0) -> Frame {
-        reply(df: df, icao: icao, fields: [(6, 8, fs), (20, 32, UInt64(AltitudeCode.encode13(feet: feet)!))])
+        reply(df: df, icao: icao, fields: [(6, 8, fs), (20, 32, AltitudeCode.acField(feet)!)])
     }
 
     /// DF5 (identity reply) or DF21 (Comm-B identity reply).
@@ -28,7 +28,7 @@ public enum OutputTestFrames {
 
     /// DF0 (short air-air surveillance) or DF16 (long): vertical status `vs` (1 = on ground).
     public static func airAir(df: Int = 0, icao: UInt32, feet: Int, vs: UInt64 = 0) -> Frame {
-        reply(df: df, icao: icao, fields: [(6, 6, vs), (20, 32, UInt64(AltitudeCode.encode13(feet: feet)!))])
+        reply(df: df, icao: icao, fields: [(6, 6, vs), (20, 32, AltitudeCode.acField(feet)!)])
     }
 
     /// DF11 all-call reply with capability `ca`.

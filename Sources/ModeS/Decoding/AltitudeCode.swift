@@ -59,22 +59,6 @@ public enum AltitudeCode {
         return feet >= -1200 ? feet : nil
     }
 
-    /// Encodes feet as a 13-bit AC field with Q = 1 (25 ft steps), or nil outside its range.
-    public static func encode13(feet: Int) -> UInt32? {
-        let n = (feet + 1000) / 25
-        guard n >= 0, n < 2048, (feet + 1000) % 25 == 0 else { return nil }
-        let value = UInt32(n)
-        return ((value & 0x7E0) << 2) | ((value & 0x10) << 1) | 0x10 | (value & 0x0F)
-    }
-
-    /// Encodes feet as a 12-bit ADS-B altitude field with Q = 1, or nil outside its range.
-    public static func encode12(feet: Int) -> UInt32? {
-        let n = (feet + 1000) / 25
-        guard n >= 0, n < 2048, (feet + 1000) % 25 == 0 else { return nil }
-        let value = UInt32(n)
-        return ((value & 0x7F0) << 1) | 0x10 | (value & 0x0F)
-    }
-
     private static func grayToBinary(_ gray: UInt32) -> UInt32 {
         var binary = gray
         var shift = gray >> 1

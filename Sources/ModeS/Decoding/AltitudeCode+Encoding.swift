@@ -1,15 +1,13 @@
-/// Encodes barometric altitude the two ways Mode S carries it: in 25 ft steps (Q bit set)
+/// Encoding of barometric altitude the two ways Mode S carries it: in 25 ft steps (Q bit set)
 /// and, above 50,175 ft or for old transponders, in the Gillham (Mode C) code in 100 ft
 /// steps.
 ///
 /// Two layouts exist: the 13-bit AC field of DF0/4/16/20 (with the M bit, 0 for feet) and
 /// the 12-bit altitude field of ADS-B airborne positions (the same without the M bit).
 /// Both interleave the Gillham pulses as C1 A1 C2 A2 C4 A4 [M] B1 Q(D1) B2 D2 B4 D4.
-public enum AltitudeEncoder {
+extension AltitudeCode {
     /// The highest altitude the 25 ft code can carry: 2047 × 25 − 1000.
     public static let maximum25ft = 50_175
-    /// The lowest altitude either code can carry.
-    public static let minimum = -1_000
 
     /// The 11-bit count of 25 ft steps above −1000 ft, nil when out of range.
     public static func count25ft(_ altitudeFt: Int) -> UInt64? {
