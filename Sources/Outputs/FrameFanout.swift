@@ -1,14 +1,19 @@
 import Foundation
-import Tracking
 import ModeS
 import Synchronization
+import Tracking
 
 /// Hands every frame the tracker accepts to the outputs: Beast and AVR bytes and SBS lines
 /// into their servers' batches, the signal level into the record behind aircraft.json.
 ///
-/// It runs on the receiving thread, so it only encodes into memory under short locks, and
-/// skips the encoding of any output nobody is connected to.
+/// The receiving thread (a demodulator, a network input) only queues the tracker's update;
+/// `run` encodes the queue on its own task a few milliseconds later, so a slow output or a
+/// busy machine never holds up demodulation. The queue is bounded: when the encoder falls
+/// behind by `capacity` updates, newer ones are dropped and counted (`droppedUpdates`).
 public final class FrameFanout: Sendable {
+    /// Updates that may wait to be encoded: a few seconds of the busiest sky.
+    public static let capacity = 16_384
+
     private let beast: TCPBroadcastServer?
     private let sbs: TCPBroadcastServer?
     private let avr: TCPBroadcastServer?
@@ -16,6 +21,8 @@ public final class FrameFanout: Sendable {
     /// The SBS encoder with the local time offset, and when that offset must be looked up
     /// again (daylight saving time changes it while the daemon runs).
     private let sbsClock = Mutex<(encoder: SBSEncoder, validUntil: Double)>((SBSEncoder(), 0))
+    /// Updates queued by the receiving thread, and how many found the queue full.
+    private let queue = Mutex<(updates: [TrackUpdate], dropped: Int)>(([], 0))
 
     /// A fanout to whichever outputs are given.
     public init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?, signals: SignalLevels?) {
@@ -23,17 +30,56 @@ public final class FrameFanout: Sendable {
         self.sbs = sbs
         self.avr = avr
         self.signals = signals
+        queue.withLock { $0.updates.reserveCapacity(1024) }
     }
 
-    /// Registers with `tracker` for its accepted frames.
+    /// Registers with `tracker` for its accepted frames; they wait for `run` (or `drain`).
     public func attach(to tracker: LiveTracker) {
-        tracker.addFrameListener { [self] update in
-            if let frame = update.frame { handle(frame, update.message, update.aircraft) }
+        tracker.addFrameListener { [self] update in enqueue(update) }
+    }
+
+    /// Queues one update, or counts it when the queue is full.
+    func enqueue(_ update: TrackUpdate) {
+        guard update.frame != nil else { return }
+        queue.withLock { queue in
+            if queue.updates.count < Self.capacity {
+                queue.updates.append(update)
+            } else {
+                queue.dropped += 1
+            }
         }
     }
 
-    /// Sends one accepted frame to the outputs.
-    public func handle(_ frame: Frame, _ message: Message, _ aircraft: AircraftState) {
+    /// Updates dropped so far because the encoder fell behind.
+    public var droppedUpdates: Int { queue.withLock { $0.dropped } }
+
+    /// Encodes every queued update into the outputs; returns how many there were.
+    @discardableResult
+    public func drain() -> Int {
+        let batch = queue.withLock { queue -> [TrackUpdate] in
+            var taken: [TrackUpdate] = []
+            taken.reserveCapacity(queue.updates.capacity)
+            swap(&taken, &queue.updates)
+            return taken
+        }
+        for update in batch {
+            if let frame = update.frame { handle(frame, update.message, update.aircraft) }
+        }
+        return batch.count
+    }
+
+    /// Encodes the queue every `interval` until the task is cancelled, then once more. The
+    /// interval adds at most that much latency; the TCP servers batch for 25 ms anyway.
+    public func run(every interval: Duration = .milliseconds(10)) async {
+        while !Task.isCancelled {
+            drain()
+            do { try await Task.sleep(for: interval) } catch { break }
+        }
+        drain()
+    }
+
+    /// Encodes one accepted frame into the outputs.
+    func handle(_ frame: Frame, _ message: Message, _ aircraft: AircraftState) {
         signals?.record(icao: message.icao, dBFS: frame.signalLevel)
         if let beast, beast.hasClients {
             beast.append { BeastEncoder.append(frame, to: &$0) }

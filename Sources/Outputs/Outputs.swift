@@ -16,13 +16,16 @@ public final class Outputs: Service, Sendable {
     public let avr: TCPBroadcastServer?
     /// The aircraft.json publisher, when configured.
     public let json: AircraftJSONPublisher?
+    /// The encoder between the tracker and the outputs.
+    public let fanout: FrameFanout
 
     private init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?,
-                 json: AircraftJSONPublisher?) {
+                 json: AircraftJSONPublisher?, fanout: FrameFanout) {
         self.beast = beast
         self.sbs = sbs
         self.avr = avr
         self.json = json
+        self.fanout = fanout
     }
 
     /// Opens the configured outputs and attaches them to `tracker`. `version` goes into
@@ -49,8 +52,9 @@ public final class Outputs: Service, Sendable {
         let json = configuration.jsonDirectory.map {
             AircraftJSONPublisher(directory: $0, tracker: tracker, signals: signals!, version: version, onError: onError)
         }
-        FrameFanout(beast: beast, sbs: sbs, avr: avr, signals: signals).attach(to: tracker)
-        return Outputs(beast: beast, sbs: sbs, avr: avr, json: json)
+        let fanout = FrameFanout(beast: beast, sbs: sbs, avr: avr, signals: signals)
+        fanout.attach(to: tracker)
+        return Outputs(beast: beast, sbs: sbs, avr: avr, json: json, fanout: fanout)
     }
 
     /// Serves every output until the task is cancelled or, inside a `ServiceGroup`, a graceful
@@ -61,6 +65,7 @@ public final class Outputs: Service, Sendable {
 
     private func serve() async {
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.fanout.run() }
             for server in [beast, sbs, avr].compactMap({ $0 }) {
                 group.addTask { try? await server.run() }
             }

@@ -205,10 +205,12 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let tracker = LiveTracker(receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
         let signals = SignalLevels()
-        FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals).attach(to: tracker)
+        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals)
+        fanout.attach(to: tracker)
         let frames = try OutputTestFrames.busyAirport()
         let start = Date().timeIntervalSince1970 - 1
         for (frame, time) in frames { tracker.accept(frame, at: start + time) }
+        #expect(fanout.drain() == frames.count, "the receiving side only queues")
         let publisher = AircraftJSONPublisher(directory: folder.path, tracker: tracker, signals: signals,
                                               version: "test") { Issue.record("write failed: \($0)") }
         try publisher.publishOnce()
@@ -219,5 +221,25 @@ import TestSupport
         #expect(root["messages"] as? Int == frames.count)
         #expect(aircraft.allSatisfy { ($0["rssi"] as? Double).map { abs($0 - -20) < 0.05 } == true })
         #expect(aircraft.filter { $0["lat"] != nil }.count > 20)
+    }
+}
+
+/// The queue between the receiving thread and the output encoders.
+@Suite struct FrameFanoutTests {
+    @Test func aFullQueueDropsAndCountsInsteadOfBlocking() throws {
+        let tracker = LiveTracker(receiver: nil)
+        let signals = SignalLevels()
+        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals)
+        fanout.attach(to: tracker)
+        let frame = OutputTestFrames.identityReply(df: 5, icao: 0x4840D6, squawk: "1234")
+        let squitter = try #require(OutputTestFrames.busyAirport().first?.frame)
+        tracker.accept(squitter, at: 1)
+        for index in 0..<(FrameFanout.capacity + 10) { tracker.accept(frame, at: 1 + Double(index) * 1e-6) }
+        #expect(fanout.droppedUpdates == 11)
+        #expect(fanout.drain() == FrameFanout.capacity)
+        #expect(fanout.drain() == 0)
+        tracker.accept(frame, at: 2)
+        #expect(fanout.drain() == 1)
+        #expect(fanout.droppedUpdates == 11)
     }
 }
