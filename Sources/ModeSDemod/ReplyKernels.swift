@@ -38,8 +38,6 @@ public struct ReplyKernels: Sendable {
     public static let preambleChips = 16
     /// Preamble chips that carry a pulse: pulses start at 0, 1.0, 3.5 and 4.5 µs.
     public static let preamblePulseChips: Set<Int> = [0, 2, 7, 9]
-    /// The same as a bit mask (bit k set for chip k), for hot loops.
-    static let preamblePulseMask: UInt32 = 1 << 0 | 1 << 2 | 1 << 7 | 1 << 9
     /// Bits in a long reply; a short one uses the first 56 of them.
     public static let maximumBits = 112
     /// Weight of an "on" preamble chip relative to an "off" one. 4 on chips against 12 off

@@ -70,12 +70,6 @@ public struct PositionResolver: Sendable {
         tracks[message.icao] = track
     }
 
-    /// The last position fixed for `icao`, with its time.
-    public func lastPosition(of icao: UInt32) -> (position: GeoPoint, time: Double)? {
-        guard let track = tracks[icao], let position = track.position else { return nil }
-        return (position, track.positionTime)
-    }
-
     private mutating func resolveGlobally(_ track: inout Track, frame: CPRFrame, time: Double) -> GeoPoint? {
         guard let even = track.even, let odd = track.odd,
               even.frame.isSurface == odd.frame.isSurface else { return nil }

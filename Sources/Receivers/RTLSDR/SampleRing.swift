@@ -15,7 +15,6 @@ public final class SampleRing: @unchecked Sendable {
     private var count = 0     // filled slots
     private var closed = false
     private var dropped = 0
-    private var accepted = 0
 
     /// A ring of `slotCount` slots of `slotSize` bytes each.
     public init(slotCount: Int = 16, slotSize: Int = 16 * 16_384) {
@@ -31,8 +30,6 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Bytes dropped because the consumer fell behind.
     public var droppedBytes: Int { condition.withLock { dropped } }
-    /// Bytes handed over.
-    public var acceptedBytes: Int { condition.withLock { accepted } }
 
     /// Copies `bytes` into a free slot, or drops them (counted) when none is free. Never
     /// blocks. Blocks larger than a slot are split.
@@ -54,7 +51,6 @@ public final class SampleRing: @unchecked Sendable {
             condition.lock()
             lengths[index] = length
             count += 1
-            accepted += length
             condition.signal()
             condition.unlock()
             offset += length

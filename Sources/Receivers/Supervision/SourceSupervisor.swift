@@ -12,14 +12,14 @@ public struct SourceSupervisor: Service {
     }
 
     private let dongle: RTLSDRSource
-    private let fallback: (any FallbackSource)?
+    private let fallback: any FallbackSource
     private let noFallback: Bool
     private let retryInterval: Duration
     private let tracker: LiveTracker
     private let logger: Logger
 
     /// A supervisor feeding `tracker` from `dongle`, or `fallback` while the dongle is away.
-    public init(dongle: RTLSDRSource, fallback: (any FallbackSource)?, noFallback: Bool,
+    public init(dongle: RTLSDRSource, fallback: any FallbackSource, noFallback: Bool,
                 retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger) {
         self.dongle = dongle
         self.fallback = fallback
@@ -49,21 +49,15 @@ public struct SourceSupervisor: Service {
                 let reason = "\(error)"
                 if noFallback { throw NoDongle(description: reason) }
                 if !dongleWasMissing || error is RTLSDRSource.DeviceLost {
-                    if let fallback {
-                        logger.error("\(reason); falling back to \(fallback.name) and retrying the dongle every \(retryInterval)")
-                    } else {
-                        logger.error("\(reason); no fallback source in this version: running with no aircraft, retrying the dongle every \(retryInterval)")
-                    }
+                    logger.error("\(reason); falling back to \(fallback.name) and retrying the dongle every \(retryInterval)")
                 }
                 dongleWasMissing = true
                 if fallbackTask == nil {
-                    tracker.source = fallback?.name ?? "none"
-                    if let fallback {
-                        let tracker = self.tracker, logger = self.logger
-                        fallbackTask = Task {
-                            do { try await fallback.run(into: tracker) } catch is CancellationError {
-                            } catch { logger.error("\(fallback.name) stopped: \(error)") }
-                        }
+                    tracker.source = fallback.name
+                    let fallback = self.fallback, tracker = self.tracker, logger = self.logger
+                    fallbackTask = Task {
+                        do { try await fallback.run(into: tracker) } catch is CancellationError {
+                        } catch { logger.error("\(fallback.name) stopped: \(error)") }
                     }
                 }
             }
