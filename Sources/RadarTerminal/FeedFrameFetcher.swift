@@ -21,7 +21,7 @@ public enum FeedFrameFetcher {
                 defer { close(fd) }
                 switch frame(from: fd, viewCommand: viewCommand, deadline: deadline) {
                 case .success(let frame): return frame
-                case .failure(let problem) where problem.message.hasPrefix("the daemon refused"): throw problem
+                case .failure(let problem) where problem.kind == .refused: throw problem
                 case .failure(let problem): lastProblem = problem
                 }
             case .failure(let problem):
@@ -54,7 +54,7 @@ public enum FeedFrameFetcher {
             for line in lines where !line.isEmpty {
                 switch try? FeedLine(parsing: line) {
                 case .viewAcknowledged?: waitingForAcknowledgement = false
-                case .error(let message)?: return .failure(FeedClientError("the daemon refused the view: \(message)"))
+                case .error(let message)?: return .failure(FeedClientError("the daemon refused the view: \(message)", kind: .refused))
                 case .frame(let frame)? where !waitingForAcknowledgement: return .success(frame)
                 default: continue
                 }

@@ -58,13 +58,29 @@ enum UnixSocket {
     }
 }
 
-/// Why talking to the feed failed, in words for people.
+/// Why talking to the feed failed, in words for people, and of which kind, for callers
+/// that act differently on an answer than on a failure to get one.
 public struct FeedClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as far as a caller needs to branch on it.
+    public enum Kind: Sendable, Equatable {
+        /// No usable answer: no socket, no daemon, a lost connection, a terminal that cannot
+        /// be set up. Trying again later may help.
+        case failed
+        /// The daemon answered and rejected what was asked (a view it does not accept):
+        /// asking the same again gets the same answer.
+        case refused
+    }
+
     /// One sentence.
     public var message: String
+    /// Whether the daemon refused or could not be reached.
+    public var kind: Kind
 
-    /// An error with its message.
-    public init(_ message: String) { self.message = message }
+    /// An error with its message, a failure to get an answer unless `kind` says otherwise.
+    public init(_ message: String, kind: Kind = .failed) {
+        self.message = message
+        self.kind = kind
+    }
 
     /// The message.
     public var description: String { message }

@@ -111,8 +111,11 @@ import TestSupport
             _ = try await onOwnThread {
                 try FeedFrameFetcher.fetch(path: path, viewCommand: #"{"type":"view","range_km":0}"#, timeout: 30)
             }
-        } catch {
-            #expect("\(error)".contains("the daemon refused the view: range_km must be more than 0"))
+            Issue.record("a frame for a view the daemon refuses")
+        } catch let error as FeedClientError {
+            // Refused, not failed: the fetcher gives up at once instead of retrying.
+            #expect(error.kind == .refused)
+            #expect(error.message.contains("the daemon refused the view: range_km must be more than 0"))
         }
         server.cancel()
         _ = await server.result
@@ -133,6 +136,7 @@ import TestSupport
             Issue.record("a frame without a daemon")
         case .failure(let error):
             #expect(error.message == "no radar frame from \(path) within 0.5 s: cannot connect to \(path): No such file or directory")
+            #expect(error.kind == .failed)
         }
         // It gives up after the timeout, not at once and not much later.
         #expect(elapsed >= 0.4 && elapsed < 5, "\(elapsed) s")
