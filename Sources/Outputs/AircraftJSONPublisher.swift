@@ -33,7 +33,7 @@ public struct AircraftJSONPublisher: Sendable {
             if text != lastError { onError(text) }
             lastError = text
         }
-        let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int((interval.inSeconds * 1000).rounded())
         do {
             try writer.writeReceiver(version: version, refreshMilliseconds: milliseconds, receiver: tracker.receiver)
         } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ModeS
 import ModeSDemod
+import Tracking
 
 /// `aviator-adsb bench`: throughput of the demodulator alone, on a recording held in memory
 /// or on generated noise, so that disk and pipe speed do not enter the figure.
@@ -65,7 +66,7 @@ struct BenchCommand: ParsableCommand {
                     demodulator.finish { _ in count += 1 }
                 }
             }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = elapsed.inSeconds
             best = min(best, seconds)
             frames = count
         }

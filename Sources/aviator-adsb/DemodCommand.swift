@@ -2,6 +2,7 @@ import ArgumentParser
 import ModeSDemod
 import Receivers
 import ModeS
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -133,7 +134,7 @@ struct DemodCommand: ParsableCommand {
     }
 
     private func printSummary(_ stats: DemodulatorStatistics, rate: SampleRate, elapsed: Duration) {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.inSeconds
         let duration = Double(stats.samples) / Double(rate.hertz)
         let speed = seconds > 0 ? Double(stats.samples) / seconds / 1e6 : 0
         standardError("demod: \(stats.samples) samples, \(fixed(duration, 3)) s at \(fixed(Double(rate.hertz) / 1e6, 1)) MS/s, processed at \(fixed(speed, 1)) MS/s")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import Tracking
 
 /// One HTTP request and its whole response, within a timeout: the building block of the
 /// OpenSky client and the token provider.
@@ -93,7 +94,7 @@ struct HTTPExchange: Sendable {
 
     /// A duration as the log shows it, e.g. "15 s", "2.4 s" or "20 ms".
     static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let value = duration.inSeconds
         if value < 1 && value != 0 && (value * 10).rounded() != value * 10 { return "\(Int((value * 1000).rounded())) ms" }
         return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }

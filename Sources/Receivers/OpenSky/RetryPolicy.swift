@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// How long to wait before asking OpenSky again after a failed request.
 ///
@@ -44,7 +45,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public func retryAfter(header value: String?) -> Duration? {
         guard let text = value?.trimmingCharacters(in: .whitespaces), let seconds = Double(text),
               seconds.isFinite, seconds >= 0 else { return nil }
-        let cap = Double(maximumRetryAfter.components.seconds)
+        let cap = maximumRetryAfter.inSeconds
         return .milliseconds(Int64((min(seconds, cap) * 1000).rounded()))
     }
 }

@@ -44,7 +44,7 @@ public struct StatisticsReporter: Service {
     /// One statistics line for the counters gained since `earlier` over `elapsed`.
     func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
         let counters = tracker.counters
-        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-9)
+        let seconds = max(elapsed.inSeconds, 1e-9)
         let messages = counters.frames - earlier.frames
         let snapshot = tracker.snapshot()
         let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }.count
