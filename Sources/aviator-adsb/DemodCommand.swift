@@ -170,26 +170,10 @@ struct LineWriter {
 
     init() { buffer.reserveCapacity(1 << 16) }
 
-    /// Appends `*HEX;` and a newline for `frame`.
+    /// Appends the AVR line for `frame` (`*HEX;`, or `@TTTTTTTTTTTTHEX;` with its 12 MHz
+    /// timestamp), as `AVREncoder` writes it.
     mutating func writeAVR(_ frame: Frame, timestamp: Bool = false) {
-        let digits: StaticString = "0123456789ABCDEF"
-        digits.withUTF8Buffer { hex in
-            if timestamp {
-                buffer.append(UInt8(ascii: "@"))
-                for shift in stride(from: 44, through: 0, by: -4) {
-                    buffer.append(hex[Int((frame.timestamp >> UInt64(shift)) & 0xF)])
-                }
-            } else {
-                buffer.append(UInt8(ascii: "*"))
-            }
-            for index in 0..<frame.bits.byteCount {
-                let byte = frame.bits.byte(index)
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        buffer.append(UInt8(ascii: ";"))
-        buffer.append(UInt8(ascii: "\n"))
+        AVREncoder.append(frame.bits, timestamp: timestamp ? frame.timestamp : nil, to: &buffer)
         if buffer.count >= 1 << 16 { flush() }
     }
 

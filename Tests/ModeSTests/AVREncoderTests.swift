@@ -23,4 +23,17 @@ import TestSupport
         #expect(String(decoding: stream, as: UTF8.self) == frames.map { AVREncoder.line($0.bits) }.joined())
         #expect(AVREncoder.line(frames[0].bits) == "*8D4840D6202CC371C32CE0576098;\n")
     }
+
+    @Test func aTimestampMakesTheMLATLine() throws {
+        let frame = OutputTestFrames.extendedSquitter("8D4840D6202CC371C32CE0576098")
+        let line = AVREncoder.line(frame.bits, timestamp: 0x0001_2345_6789_ABCD)
+        // The low 48 bits, 12 digits, in place of the star.
+        #expect(line == "@23456789ABCD8D4840D6202CC371C32CE0576098;\n")
+        #expect(line.utf8.count <= AVREncoder.maximumLineBytes)
+        guard case .success(let parsed) = MessageLine.parse(line.dropLast()) else {
+            Issue.record("MessageLine cannot read \(line)")
+            return
+        }
+        #expect(parsed.bits == frame.bits)
+    }
 }
