@@ -21,10 +21,10 @@ struct BenchCommand: ParsableCommand {
     var file: String?
 
     @Option(help: "Sample format of FILE: cu8, cs16 (sc16) or cf32.")
-    var format: String?
+    var format: SampleFormat?
 
     @Option(name: .customLong("sample-rate"), help: "Sample rate: 2.4M (default) or 2.0M.")
-    var sampleRate: String = "2.4M"
+    var sampleRate: SampleRate = .twoPointFourMega
 
     @Option(help: "Seconds of generated data when no FILE is given.")
     var seconds: Double = 10
@@ -32,22 +32,27 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "How many times to demodulate the data; the best run is reported.")
     var runs: Int = 3
 
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        if file == nil {
+            guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
+            if let format, format != .cu8 { throw ValidationError("generated data is cu8 only") }
+        }
+    }
+
     func run() throws {
-        let input = try DemodCommand.resolve(file: file ?? "generated.cu8", format: format, sampleRate: sampleRate)
-        guard runs >= 1 else { throw CommandError("--repeat must be at least 1") }
+        let input = DemodCommand.resolve(file: file ?? "generated.cu8", format: format, sampleRate: sampleRate)
         let bytes: [UInt8]
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandError("cannot read \(file)")
+                throw RuntimeError("cannot read \(file)")
             }
             bytes = [UInt8](data)
         } else {
-            guard seconds > 0, seconds <= 600 else { throw CommandError("--seconds must be in (0, 600]") }
-            guard input.format == .cu8 else { throw CommandError("generated data is cu8 only") }
             bytes = Self.generate(samples: Int(seconds * Double(input.rate.hertz)), rate: input.rate)
         }
         let samples = bytes.count / input.format.bytesPerSample
-        guard samples > 0 else { throw CommandError("no samples to demodulate") }
+        guard samples > 0 else { throw RuntimeError("no samples to demodulate") }
         var best = Double.infinity
         var frames = 0
         let clock = ContinuousClock()

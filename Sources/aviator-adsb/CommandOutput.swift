@@ -2,8 +2,10 @@
 import Glibc
 #endif
 
-/// A command failure: ArgumentParser prints it as one `Error:` line and exits non-zero.
-struct CommandError: Error, CustomStringConvertible {
+/// Every failure of a command that is not about its arguments (those are `ValidationError`,
+/// exit 64 with a usage hint): a missing file, a port in use, no dongle. ArgumentParser
+/// prints it as one `Error:` line, without usage, and exits with status 1.
+struct RuntimeError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -22,7 +22,7 @@ struct DecodeCommand: ParsableCommand {
     var file: String = "-"
 
     @Option(help: ArgumentHelp("Receiver position for local CPR decoding and range checks.", valueName: "lat,lon"))
-    var receiver: GeoPoint?
+    var receiver: ReceiverArgument?
 
     @Option(name: .customLong("max-range-km"), help: "Reject positions farther than this from the receiver.")
     var maxRangeKm: Double = 500
@@ -35,11 +35,11 @@ struct DecodeCommand: ParsableCommand {
         do {
             reader = try TextLineReader(path: file)
         } catch {
-            throw ValidationError(error.description)
+            throw RuntimeError(error.description)
         }
         var validator = FrameValidator(trustAddressParity: !strict)
         let decoder = MessageDecoder()
-        var resolver = PositionResolver(receiver: receiver, maxRangeKm: maxRangeKm)
+        var resolver = PositionResolver(receiver: receiver?.point, maxRangeKm: maxRangeKm)
         var counts = (lines: 0, decoded: 0, malformed: 0, failedParity: 0, positions: 0)
 
         while let line = reader.nextLine() {

@@ -17,10 +17,10 @@ struct DemodCommand: ParsableCommand {
     var file: String
 
     @Option(help: "Sample format: cu8, cs16 (sc16) or cf32. Default: from the file extension, else cu8.")
-    var format: String?
+    var format: SampleFormat?
 
     @Option(name: .customLong("sample-rate"), help: "Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.")
-    var sampleRate: String = "2.4M"
+    var sampleRate: SampleRate = .twoPointFourMega
 
     @Flag(help: "Prefix each line with the frame's 12 MHz timestamp, as @TTTTTTTTTTTTHEX; (AVR with MLAT).")
     var mlat = false
@@ -77,12 +77,12 @@ struct DemodCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input = try Self.resolve(file: file, format: format, sampleRate: sampleRate)
+        let input = Self.resolve(file: file, format: format, sampleRate: sampleRate)
         let reader: IQFileReader
         do {
             reader = try IQFileReader(path: file)
         } catch {
-            throw CommandError(error.description)
+            throw RuntimeError(error.description)
         }
         let demodulator = StreamingDemodulator(format: input.format, sampleRate: input.rate,
                                                options: demodulatorOptions)
@@ -99,16 +99,22 @@ struct DemodCommand: ParsableCommand {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let summary = try reader.forEachBlock { block in
-            demodulator.process(block) { emit($0) }
+        let summary: IQFileReader.Summary
+        do {
+            summary = try reader.forEachBlock { block in
+                demodulator.process(block) { emit($0) }
+            }
+        } catch {
+            output.flush()
+            throw RuntimeError("\(error)")
         }
         let leftover = demodulator.finish { emit($0) }
         output.flush()
         let elapsed = clock.now - started
         let stats = demodulator.statistics
-        if summary.bytes == 0 { throw CommandError("\(file) is empty: no samples to demodulate") }
+        if summary.bytes == 0 { throw RuntimeError("\(file) is empty: no samples to demodulate") }
         if stats.samples == 0 {
-            throw CommandError("\(file) holds \(summary.bytes) bytes, less than one \(input.format.rawValue) sample")
+            throw RuntimeError("\(file) holds \(summary.bytes) bytes, less than one \(input.format.rawValue) sample")
         }
         printSummary(stats, rate: input.rate, elapsed: elapsed)
         if leftover > 0 {
@@ -116,21 +122,10 @@ struct DemodCommand: ParsableCommand {
         }
     }
 
-    /// Works out the sample format and rate from the options and the file name.
-    static func resolve(file: String, format: String?, sampleRate: String) throws -> Input {
-        let sampleFormat: SampleFormat
-        if let format {
-            guard let parsed = SampleFormat(name: format) else {
-                throw CommandError("unknown sample format '\(format)' (expected cu8, cs16 or cf32)")
-            }
-            sampleFormat = parsed
-        } else {
-            sampleFormat = SampleFormat(fileName: file) ?? .cu8
-        }
-        guard let rate = SampleRate(parsing: sampleRate) else {
-            throw CommandError("unsupported sample rate '\(sampleRate)' (expected 2.4M or 2.0M)")
-        }
-        return Input(format: sampleFormat, rate: rate)
+    /// The sample format and rate for `file`: `--format` when given, else the one its name
+    /// implies, else cu8.
+    static func resolve(file: String, format: SampleFormat?, sampleRate: SampleRate) -> Input {
+        Input(format: format ?? SampleFormat(fileName: file) ?? .cu8, rate: sampleRate)
     }
 
     private func printSummary(_ stats: DemodulatorStatistics, rate: SampleRate, elapsed: Duration) {

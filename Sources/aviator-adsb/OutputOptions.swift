@@ -50,7 +50,7 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Opens the configured outputs on `tracker` and returns them as lifecycle services (none
-    /// when no output is configured). A port already taken is one `CommandError` line.
+    /// when no output is configured). A port already taken is one `RuntimeError` line.
     func services(for tracker: LiveTracker, logger: Logger) async throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let configuration = configuration
         guard !configuration.isEmpty else { return [] }
@@ -60,7 +60,7 @@ struct OutputOptions: ParsableArguments {
                 logger.warning("aircraft.json: \(message)")
             }
         } catch let error as OutputError {
-            throw CommandError(error.description)
+            throw RuntimeError(error.description)
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         for (name, server) in [("Beast", outputs.beast), ("SBS", outputs.sbs), ("AVR", outputs.avr)] {

@@ -40,14 +40,14 @@ struct RadarCommand: ParsableCommand {
 
     func validate() throws {
         if let heading, !(heading.isFinite && heading >= 0 && heading <= 360) {
-            throw CommandError("--heading must be between 0 and 360, got \(heading)")
+            throw ValidationError("--heading must be between 0 and 360, got \(heading)")
         }
         if let rangeKm, !(rangeKm.isFinite && rangeKm > 0 && rangeKm <= 1000) {
-            throw CommandError("--range-km must be more than 0 and at most 1000, got \(rangeKm)")
+            throw ValidationError("--range-km must be more than 0 and at most 1000, got \(rangeKm)")
         }
-        if !(timeout.isFinite && timeout > 0) { throw CommandError("--timeout must be more than 0, got \(timeout)") }
+        if !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be more than 0, got \(timeout)") }
         if let size, parsedSize(size) == nil {
-            throw CommandError("--size must be COLUMNSxROWS with at least 20x10, got \(size)")
+            throw ValidationError("--size must be COLUMNSxROWS with at least 20x10, got \(size)")
         }
     }
 
@@ -59,7 +59,7 @@ struct RadarCommand: ParsableCommand {
             return
         }
         guard TerminalScreen.isInteractive else {
-            throw CommandError("the radar needs a terminal; use --once to print one frame")
+            throw RuntimeError("the radar needs a terminal; use --once to print one frame")
         }
         let environment = ProcessInfo.processInfo.environment
         let colour = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
@@ -68,7 +68,7 @@ struct RadarCommand: ParsableCommand {
             status = try RadarApp(socketPath: path, settings: settings, headingChosen: heading != nil,
                                   rangeChosen: rangeKm != nil, colour: colour).run()
         } catch {
-            throw CommandError(error.message)
+            throw RuntimeError(error.message)
         }
         if status != 0 { throw ExitCode(status) }
     }
@@ -79,7 +79,7 @@ struct RadarCommand: ParsableCommand {
             frame = try FeedFrameFetcher.fetch(path: path, viewCommand: settings.viewCommand(heading: heading != nil, range: rangeKm != nil),
                                                timeout: timeout)
         } catch {
-            throw CommandError(error.message)
+            throw RuntimeError(error.message)
         }
         var shown = settings
         shown.headingDeg = frame.headingDeg

@@ -1,23 +1,40 @@
 import ArgumentParser
+import Foundation
 import ModeS
 
-/// The receiver's position as typed on the command line: `LAT,LON` or `LAT,LON,ALT_M`
-/// (height above the WGS-84 ellipsoid in metres).
+/// The receiver's position as typed on the command line: `LAT,LON` or `LAT,LON,ALT_M` in
+/// decimal degrees (and height above the WGS-84 ellipsoid in metres). The one parser of
+/// `--receiver` for `run`, `decode` and `simulate`.
 struct ReceiverArgument: ExpressibleByArgument, Sendable {
     /// Latitude and longitude.
     var point: GeoPoint
-    /// Height in metres (0 when not given).
-    var altitudeMetres: Double
+    /// Height in metres; nil when only `LAT,LON` was given.
+    var altitudeMetres: Double?
 
+    /// A position from its parts.
+    init(point: GeoPoint, altitudeMetres: Double? = nil) {
+        self.point = point
+        self.altitudeMetres = altitudeMetres
+    }
+
+    /// Parses `LAT,LON[,ALT_M]`; nil (a usage error) for anything else, a latitude outside
+    /// ±90° or a longitude outside ±180°.
     init?(argument: String) {
-        let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2 || parts.count == 3, let point = GeoPoint(argument: argument) else { return nil }
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1],
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
         if parts.count == 3 {
             guard let altitude = parts[2], altitude.isFinite else { return nil }
             altitudeMetres = altitude
         } else {
-            altitudeMetres = 0
+            altitudeMetres = nil
         }
-        self.point = point
+        point = GeoPoint(latitude: latitude, longitude: longitude)
+    }
+
+    /// `LAT,LON[,ALT_M]` as it would be typed, for the `(default: …)` of `--help`.
+    var defaultValueDescription: String {
+        "\(point.latitude),\(point.longitude)" + (altitudeMetres.map { ",\($0)" } ?? "")
     }
 }

@@ -33,13 +33,13 @@ struct RunCommand: AsyncParsableCommand {
     var ppm: Int = 0
 
     @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
-    var sampleRate: String = "2.4M"
+    var sampleRate: SampleRate = .twoPointFourMega
 
     @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
     var replay: String?
 
     @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
-    var format: String?
+    var format: SampleFormat?
 
     @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible.")
     var throttle = false
@@ -90,13 +90,7 @@ struct RunCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
-        guard SampleRate(parsing: sampleRate) != nil else {
-            throw ValidationError("unsupported --sample-rate '\(sampleRate)': use 2.4M or 2.0M")
-        }
         if gain != "auto", Double(gain) == nil { throw ValidationError("--gain takes a number of dB or 'auto'") }
-        if let format, SampleFormat(name: format) == nil {
-            throw ValidationError("unknown --format '\(format)': use cu8, cs16 or cf32")
-        }
         if replay != nil && beastIn != nil { throw ValidationError("--replay and --beast-in cannot be combined") }
         if let beastIn, BeastInput.endpoint(beastIn) == nil {
             throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005")
@@ -114,7 +108,7 @@ struct RunCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "aviator-adsb")
-        let rate = SampleRate(parsing: sampleRate)!
+        let rate = sampleRate
         let tracker = LiveTracker(receiver: receiver?.point)
         let outputServices = try await outputs.services(for: tracker, logger: logger)
 
@@ -127,7 +121,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
         } catch let error as FeedError {
-            throw CommandError(error.description)
+            throw RuntimeError(error.description)
         }
         logger.info("radar feed on \(feedConfiguration.socketPath)")
         if receiver == nil {
@@ -137,7 +131,7 @@ struct RunCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var droppedBytes: @Sendable () -> Int = { 0 }
         if let replay {
-            let format = try format.flatMap(SampleFormat.init(name:)) ?? Self.inferFormat(replay)
+            let format = format ?? SampleFormat(fileName: replay) ?? .cu8
             var configuration = ReplaySource.Configuration(path: replay, format: format, sampleRate: rate)
             configuration.throttle = throttle
             configuration.loop = loop
@@ -175,21 +169,15 @@ struct RunCommand: AsyncParsableCommand {
             try await group.run()
         } catch let error as SourceSupervisor.NoDongle {
             await feed.shutdown()
-            throw CommandError(error.description)
+            throw RuntimeError(error.description)
         } catch let error as IQFileReader.ReadError {
             await feed.shutdown()
-            throw CommandError(error.description)
+            throw RuntimeError(error.description)
         }
     }
 
     /// The radar options as the feed takes them.
     var radarConfiguration: RadarConfiguration {
         RadarConfiguration(headingDeg: heading, rangeKm: rangeKm, frameInterval: frameInterval)
-    }
-
-    /// The sample format a file's extension implies (`.cs16`/`.sc16`, `.cf32`/`.fc32`), else cu8.
-    static func inferFormat(_ path: String) throws -> SampleFormat {
-        let ext = (path as NSString).pathExtension
-        return SampleFormat(name: ext) ?? .cu8
     }
 }

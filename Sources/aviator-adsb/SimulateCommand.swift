@@ -20,10 +20,10 @@ struct SimulateCommand: ParsableCommand {
     var out: String
 
     @Option(name: .long, help: "Sample format: cu8 (RTL-SDR native), cs16 or cf32.")
-    var format: String = "cu8"
+    var format: SampleFormat = .cu8
 
     @Option(name: .long, help: ArgumentHelp("Sample rate: 2.0M or 2.4M (also 2400000 or 2.4).", valueName: "RATE"))
-    var sampleRate: String = "2.4M"
+    var sampleRate: SampleRate = .twoPointFourMega
 
     @Option(name: .long, help: ArgumentHelp("Length of the recording in seconds.", valueName: "S"))
     var duration: Double = 10
@@ -41,10 +41,18 @@ struct SimulateCommand: ParsableCommand {
     var snrMax: Double?
 
     @Option(name: .long, help: ArgumentHelp("Receiver position in degrees.", valueName: "LAT,LON"))
-    var receiver: String = "52.0,4.4"
+    var receiver = ReceiverArgument(point: GeoPoint(latitude: 52.0, longitude: 4.4))
 
     @Flag(name: .long, help: "A dense sky near an airport, where many bursts overlap.")
     var busy = false
+
+    func validate() throws {
+        do {
+            try makeSettings().validate()
+        } catch SimulationError.invalidSetting(let problem) {
+            throw ValidationError(problem)
+        }
+    }
 
     func run() throws {
         do {
@@ -52,18 +60,29 @@ struct SimulateCommand: ParsableCommand {
             let started = Date()
             let simulation = try Simulation(settings: settings)
             let rateText = settings.sampleRate == 2_400_000 ? "2.4" : "2.0"
-            log("simulate: \(simulation.scenario.aircraft.count) aircraft, \(simulation.transmissions.count) messages, "
-                + "\(settings.duration) s at \(rateText) MS/s \(settings.format.rawValue) -> \(out)")
+            // The plan is printed once the output file is open (at the first progress
+            // report), so that an output that cannot be created is the only line.
+            var announced = false
+            let announce = { [out] in
+                guard !announced else { return }
+                announced = true
+                log("simulate: \(simulation.scenario.aircraft.count) aircraft, \(simulation.transmissions.count) messages, "
+                    + "\(settings.duration) s at \(rateText) MS/s \(settings.format.rawValue) -> \(out)")
+            }
             let summary = try simulation.write(to: out) { fraction in
+                announce()
                 log("simulate: \(Int((fraction * 100).rounded()))%")
             }
+            announce()
             let elapsed = Date().timeIntervalSince(started)
             log("simulate: wrote \(summary.messages) messages (\(summary.overlapped) overlapping), "
                 + "\(settings.duration) s, \(summary.samples) samples, \(summary.bytes) bytes to \(out) "
                 + "and its truth to \(out).truth.jsonl in \(String(format: "%.2f", elapsed)) s"
                 + (summary.clipped > 0 ? "; \(summary.clipped) I/Q values clipped" : ""))
+        } catch SimulationError.invalidSetting(let problem) {
+            throw ValidationError(problem)
         } catch let error as SimulationError {
-            throw ValidationError(error.description)
+            throw RuntimeError(error.description)
         }
     }
 
@@ -73,11 +92,8 @@ struct SimulateCommand: ParsableCommand {
 
     private func makeSettings() throws -> Simulation.Settings {
         var settings = Simulation.Settings()
-        guard let format = SampleFormat(name: format) else {
-            throw ValidationError("unknown format '\(format)': use cu8, cs16 or cf32")
-        }
         settings.format = format
-        settings.sampleRate = try Self.parseSampleRate(sampleRate)
+        settings.sampleRate = sampleRate.hertz
         guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be positive") }
         settings.duration = duration
         if let aircraft, aircraft < 0 { throw ValidationError("--aircraft must not be negative") }
@@ -93,32 +109,11 @@ struct SimulateCommand: ParsableCommand {
         default:
             throw ValidationError("--snr-min and --snr-max go together")
         }
-        let parts = receiver.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
-            throw ValidationError("--receiver must be LAT,LON in degrees, e.g. 52.0,4.4")
+        guard receiver.altitudeMetres == nil else {
+            throw ValidationError("--receiver takes LAT,LON here: the simulated receiver is at height 0")
         }
-        settings.receiver = GeoPoint(latitude: lat, longitude: lon)
+        settings.receiver = receiver.point
         settings.busy = busy
         return settings
-    }
-
-    /// 2.4M, 2400000, 2.4 (MS/s) and the same for 2.0.
-    static func parseSampleRate(_ text: String) throws -> Int {
-        var body = text.trimmingCharacters(in: .whitespaces).lowercased()
-        var multiplier = 1.0
-        if body.hasSuffix("m") {
-            body.removeLast()
-            multiplier = 1e6
-        }
-        guard let value = Double(body), value > 0 else {
-            throw ValidationError("cannot read sample rate '\(text)': use 2.0M or 2.4M")
-        }
-        var rate = value * multiplier
-        if rate < 1000 { rate *= 1e6 } // "2.4" means MS/s
-        let hz = Int(rate.rounded())
-        guard hz == 2_000_000 || hz == 2_400_000 else {
-            throw ValidationError("sample rate must be 2.0M or 2.4M, not '\(text)'")
-        }
-        return hz
     }
 }

@@ -106,14 +106,14 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("bad.cu8").path
             let result = try BinaryRunner.run(["simulate", "--out", path, "--duration", "0.01"] + extra)
-            #expect(result.status != 0)
+            #expect(result.status == 64, "\(extra): \(result.stderr)")
             #expect(result.stderr.contains("Error"), "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: path))
         }
 
         @Test func unwritableOutputIsAClearError() throws {
             let result = try BinaryRunner.run(["simulate", "--out", "/nonexistent-folder/x.cu8", "--duration", "0.01"])
-            #expect(result.status != 0)
+            #expect(result.status == 1)
             #expect(result.stderr.contains("cannot write"), "\(result.stderr)")
         }
 

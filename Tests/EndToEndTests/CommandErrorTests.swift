@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// How the commands fail. An argument the command cannot take is a usage error: status
+    /// 64, the problem and a pointer to `--help`. Anything else (a file that is not there, an
+    /// output that cannot be written) is one `Error:` line and status 1, without usage.
+    @Suite struct CommandErrorTests {
+        @Test(arguments: [
+            (["decode", "/nonexistent/messages.txt"], "cannot open /nonexistent/messages.txt: No such file or directory"),
+            (["demod", "/nonexistent/recording.cu8"], "cannot open /nonexistent/recording.cu8: No such file or directory"),
+            (["simulate", "--out", "/nonexistent/sky.cu8", "--duration", "0.01"],
+             "cannot write /nonexistent/sky.cu8: No such file or directory"),
+        ])
+        func aMissingFileIsOneLineAndStatusOne(arguments: [String], message: String) throws {
+            let result = try BinaryRunner.run(arguments, input: Data())
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "Error: \(message)\n", "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+        }
+
+        @Test(arguments: [
+            ["run", "--sample-rate", "3.2M"], ["run", "--replay", "sky.cu8", "--format", "u12"],
+            ["demod", "sky.cu8", "--sample-rate", "3.2M"], ["demod", "sky.cu8", "--format", "u12"],
+            ["bench", "--sample-rate", "3.2M"], ["bench", "--format", "u12"],
+            ["simulate", "--out", "/nonexistent/sky.cu8", "--sample-rate", "3.2M"],
+            ["simulate", "--out", "/nonexistent/sky.cu8", "--format", "u12"],
+        ])
+        func aBadSampleRateOrFormatIsAUsageError(arguments: [String]) throws {
+            let result = try BinaryRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            let value = arguments.last!
+            #expect(result.stderr.hasPrefix("Error: The value '\(value)' is invalid for '\(arguments[arguments.count - 2])"),
+                    "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Usage: aviator-adsb \(arguments[0])"), "\(arguments): \(result.stderr)")
+        }
+
+        @Test(arguments: [
+            ["run", "--receiver", "95,4"], ["run", "--receiver", "52,4,high"],
+            ["decode", "--receiver", "95,4"], ["decode", "--receiver", "north"],
+            ["simulate", "--out", "/nonexistent/sky.cu8", "--receiver", "north"],
+            ["simulate", "--out", "/nonexistent/sky.cu8", "--receiver", "52,4,100"],
+        ])
+        func aBadReceiverIsAUsageError(arguments: [String]) throws {
+            let result = try BinaryRunner.run(arguments, input: Data())
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--receiver"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Usage: aviator-adsb \(arguments[0])"), "\(arguments): \(result.stderr)")
+        }
+
+        @Test(arguments: [
+            (["bench", "--repeat", "0"], "Error: --repeat must be at least 1"),
+            (["bench", "--seconds", "0"], "Error: --seconds must be in (0, 600]"),
+            (["bench", "--format", "cs16"], "Error: generated data is cu8 only"),
+            (["radar", "--once", "--heading", "400"], "Error: --heading must be between 0 and 360, got 400.0"),
+            (["radar", "--once", "--size", "3x3"], "Error: --size must be COLUMNSxROWS with at least 20x10, got 3x3"),
+        ])
+        func aBadOptionValueIsAUsageError(arguments: [String], message: String) throws {
+            let result = try BinaryRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").first.map(String.init) == message, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Usage: aviator-adsb \(arguments[0])"), "\(arguments): \(result.stderr)")
+        }
+    }
+}
