@@ -5,8 +5,8 @@
 # outputs byte for byte.
 #
 # Usage: scripts/demod-identical.sh [BASE [NEW]]
-#   BASE  a binary, or a git revision to build in a temporary worktree (default: main's parent
-#         of the working tree, i.e. HEAD)
+#   BASE  a binary, or a git revision to build in a temporary worktree (default: HEAD, the
+#         last commit, against which a working tree's changes are compared)
 #   NEW   a binary (default: .build/release/aviator-adsb, built by `make release`)
 # Exit status 0 when every output is identical, 1 otherwise.
 set -euo pipefail
