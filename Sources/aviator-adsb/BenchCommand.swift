@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ModeS
 import ModeSDemod
+import Simulator
 import Tracking
 
 /// `aviator-adsb bench`: throughput of the demodulator alone, on a recording held in memory
@@ -84,53 +85,12 @@ struct BenchCommand: ParsableCommand {
     /// DF17 reply every millisecond: the bulk of a real stream is noise, which is where a
     /// demodulator spends its time.
     static func generate(samples: Int, rate: SampleRate) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 2 * samples)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func uniform() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return (Double(state >> 11) + 0.5) / Double(1 << 53)
-        }
-        var noise = [Double](repeating: 0, count: 2 * samples)
-        let sigma = 4 / 2.squareRoot()
-        for index in stride(from: 0, to: noise.count, by: 2) {
-            let radius = (-2 * Foundation.log(uniform())).squareRoot() * sigma
-            let angle = 2 * Double.pi * uniform()
-            noise[index] = radius * Foundation.cos(angle)
-            noise[index + 1] = radius * Foundation.sin(angle)
-        }
-        let chip = Double(rate.hertz) / 2e6
-        var message = ModeSBits(bitCount: 112)
-        message.setField(1, 5, 17)
-        message.setField(6, 8, 5)
-        message.setField(9, 32, 0x4840D6)
-        message.setField(33, 88, 0x202CC371C32CE0)
-        message = CRC.withParity(message)
-        var chips: [Bool] = [true, false, true, false, false, false, false, true,
-                             false, true, false, false, false, false, false, false]
-        for number in 1...112 {
-            chips.append(message.bit(number) == 1)
-            chips.append(message.bit(number) == 0)
-        }
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: samples, seed: 0x9E37_79B9_7F4A_7C15)
+        let reply = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
         let period = rate.hertz / 1000
-        let length = Int((Double(chips.count) * chip).rounded(.up)) + 1
-        for start in stride(from: period / 2, to: samples - length - 1, by: period) {
-            // Each sample integrates the signal over its period: it gets the fraction of
-            // that period covered by "on" chips.
-            let angle = 2 * Double.pi * uniform()
-            for offset in 0..<length {
-                var covered = 0.0
-                for step in 0..<10 {
-                    let t = Double(offset) + (Double(step) + 0.5) / 10
-                    let index = Int(t / chip)
-                    if index < chips.count, chips[index] { covered += 0.1 }
-                }
-                noise[2 * (start + offset)] += 40 * covered * Foundation.cos(angle)
-                noise[2 * (start + offset) + 1] += 40 * covered * Foundation.sin(angle)
-            }
+        let bursts = stride(from: period / 2, to: samples - period, by: period).map {
+            RectangularSignal.Burst(bits: reply, start: Double($0), amplitude: 40)
         }
-        for index in noise.indices {
-            bytes[index] = UInt8(max(0, min(255, (noise[index] + 127.5).rounded())))
-        }
-        return bytes
+        return signal.bytes(bursts, format: .cu8)
     }
 }

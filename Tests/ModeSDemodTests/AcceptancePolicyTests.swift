@@ -1,6 +1,7 @@
 import Testing
 @testable import ModeS
 @testable import ModeSDemod
+import Simulator
 
 @Suite struct AcceptancePolicyTests {
     let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
@@ -8,7 +9,7 @@ import Testing
     let outside = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
     let inside = AcceptancePolicy.Place(inResidual: false, insideFrame: true)
     let residualInside = AcceptancePolicy.Place(inResidual: true, insideFrame: true)
-    let squitter = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+    let squitter = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
 
     /// A DF11 all-call reply from `address` whose parity carries interrogator code `code`.
     func allCall(address: UInt32, code: UInt32) -> ModeSBits {

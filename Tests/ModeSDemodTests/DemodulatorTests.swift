@@ -2,14 +2,15 @@ import Foundation
 import Testing
 @testable import ModeS
 @testable import ModeSDemod
+import Simulator
 
 @Suite struct DemodulatorTests {
     /// A recording with DF17 replies at several phases and a few spacings, at `rate`.
-    func recording(rate: SampleRate, count: Int = 10, amplitude: Double = 40) -> (TestSignal, [TestSignal.Burst]) {
-        let signal = TestSignal(sampleRate: rate, sampleCount: 6000 + count * 700, seed: 7)
-        var bursts = [TestSignal.Burst]()
+    func recording(rate: SampleRate, count: Int = 10, amplitude: Double = 40) -> (RectangularSignal, [RectangularSignal.Burst]) {
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 6000 + count * 700, seed: 7)
+        var bursts = [RectangularSignal.Burst]()
         for index in 0..<count {
-            let bits = TestSignal.extendedSquitter(address: 0x400000 + UInt32(index), payload: UInt64(index) * 0x1234_5678_9ABC)
+            let bits = RectangularSignal.extendedSquitter(address: 0x400000 + UInt32(index), payload: UInt64(index) * 0x1234_5678_9ABC)
             // Phases in 0.1-sample steps. At 2.0 MS/s a reply about half a sample off is
             // ambiguous with ideal rectangular pulses (each sample holds half of two chips:
             // a known limit of that rate), so phases 0.4-0.6 are left out there.
@@ -61,7 +62,7 @@ import Testing
 
     @Test func pureNoiseGivesNoFrames() {
         for rate in SampleRate.allCases {
-            let signal = TestSignal(sampleRate: rate, sampleCount: 600_000, seed: 99)
+            let signal = RectangularSignal(sampleRate: rate, sampleCount: 600_000, seed: 99)
             let frames = demodulate(signal.bytes([], format: .cu8), format: .cu8, rate: rate).frames
             #expect(frames.isEmpty, "\(frames.map(\.bits.hex))")
         }
@@ -80,10 +81,10 @@ import Testing
         // A strong reply, then a weaker one starting 40 µs into it: the second is found
         // once the search continues inside the first.
         let rate = SampleRate.twoPointFourMega
-        let signal = TestSignal(sampleRate: rate, sampleCount: 20_000, seed: 3)
-        let first = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
-        let second = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
-        let bursts: [TestSignal.Burst] = [
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 20_000, seed: 3)
+        let first = RectangularSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let second = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let bursts: [RectangularSignal.Burst] = [
             .init(bits: first, start: 5000, amplitude: 60),
             .init(bits: second, start: 5000 + 40e-6 * 2.4e6 + 0.4, amplitude: 20),
             .init(bits: second, start: 12000, amplitude: 20),
@@ -100,11 +101,11 @@ import Testing
     /// buried under the strong one's pulses; they do not overlap each other.
     func buriedReplies(format: SampleFormat) -> (bytes: [UInt8], strong: ModeSBits, before: ModeSBits, inside: ModeSBits) {
         let rate = SampleRate.twoPointFourMega
-        let signal = TestSignal(sampleRate: rate, sampleCount: 20_000, seed: 11)
-        let strong = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
-        let before = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
-        let inside = TestSignal.extendedSquitter(address: 0xA1B2C3, payload: 0x99_1234_5678_9ABC)
-        let bursts: [TestSignal.Burst] = [
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 20_000, seed: 11)
+        let strong = RectangularSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let before = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let inside = RectangularSignal.extendedSquitter(address: 0xA1B2C3, payload: 0x99_1234_5678_9ABC)
+        let bursts: [RectangularSignal.Burst] = [
             .init(bits: before, start: 8000 - 60e-6 * 2.4e6 + 0.3, amplitude: 25, frequencyOffset: -35_000),
             .init(bits: strong, start: 8000, amplitude: 75, frequencyOffset: 12_000),
             .init(bits: inside, start: 8000 + 70e-6 * 2.4e6 + 0.6, amplitude: 25, frequencyOffset: 41_000),
@@ -133,9 +134,9 @@ import Testing
         // 190 LSB is beyond a cu8 sample's full scale (127.5): the strong reply's pulses are
         // clipped, and subtracting its model there would leave its excess behind.
         let rate = SampleRate.twoPointFourMega
-        let signal = TestSignal(sampleRate: rate, sampleCount: 20_000, seed: 13)
-        let strong = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
-        let buried = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 20_000, seed: 13)
+        let strong = RectangularSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let buried = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
         let bytes = signal.bytes([
             .init(bits: buried, start: 8000 - 50e-6 * 2.4e6 + 0.4, amplitude: 30, frequencyOffset: 25_000),
             .init(bits: strong, start: 8000, amplitude: 190, frequencyOffset: -8_000),
@@ -212,8 +213,8 @@ import Testing
     /// Magnitudes of a recording with one reply of `amplitude` starting at sample 3000, and
     /// the mean magnitude of its noise (the floor).
     func magnitudes(amplitude: Double) -> (values: [UInt16], floor: UInt32) {
-        let signal = TestSignal(sampleRate: .twoPointFourMega, sampleCount: 4000, seed: 5)
-        let bits = TestSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
+        let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 4000, seed: 5)
+        let bits = RectangularSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
         let bytes = signal.bytes([.init(bits: bits, start: 3000, amplitude: amplitude)], format: .cu8)
         var values = [UInt16](repeating: 0, count: 4000)
         bytes.withUnsafeBytes { raw in
@@ -263,10 +264,10 @@ import Testing
         options.coherentRetry = coherent
         var counts = (stronger: 0, weaker: 0)
         for trial in 0..<20 {
-            let signal = TestSignal(sampleRate: rate, sampleCount: 12_000, seed: UInt64(100 + trial))
-            let strong = TestSignal.extendedSquitter(address: 0x3C6589 + UInt32(trial),
+            let signal = RectangularSignal(sampleRate: rate, sampleCount: 12_000, seed: UInt64(100 + trial))
+            let strong = RectangularSignal.extendedSquitter(address: 0x3C6589 + UInt32(trial),
                                                      payload: 0x58_B986_D0B3_BD25 &* UInt64(trial + 1))
-            let weak = TestSignal.extendedSquitter(address: 0x4840D6 + UInt32(trial),
+            let weak = RectangularSignal.extendedSquitter(address: 0x4840D6 + UInt32(trial),
                                                    payload: 0x20_2CC3_71C3_2CE0 &* UInt64(trial + 3))
             let delay = Double(20 + 5 * trial) * 2.4
             let bytes = signal.bytes([
@@ -297,7 +298,7 @@ import Testing
     /// Magnitudes of one clean reply starting at sample 100 + `offset`, at `rate`.
     func magnitudes(_ bits: ModeSBits, rate: SampleRate, offset: Double, amplitude: Double = 60,
                     seed: UInt64 = 3) -> [UInt16] {
-        let signal = TestSignal(sampleRate: rate, sampleCount: 600, seed: seed)
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 600, seed: seed)
         let bytes = signal.bytes([.init(bits: bits, start: 100 + offset, amplitude: amplitude)], format: .cu8)
         var values = [UInt16](repeating: 0, count: 600)
         bytes.withUnsafeBytes { raw in
@@ -312,7 +313,7 @@ import Testing
     func cleanRepliesComeOutWhole(rate: SampleRate) {
         let kernels = ReplyKernels(sampleRate: rate)
         let slicer = SequenceSlicer(kernels: kernels)
-        let long = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let long = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
         let short = ModeSBits(bytes: [0x5D, 0x48, 0x40, 0xD6, 0x00, 0x00, 0x00])!
         for (phase, offset) in kernels.phaseOffsets.enumerated() {
             for bits in [long, short] {

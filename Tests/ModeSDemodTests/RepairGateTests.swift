@@ -1,10 +1,11 @@
 import Testing
 @testable import ModeS
 @testable import ModeSDemod
+import Simulator
 
 @Suite struct ThreeBitRepairTests {
     let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
-    let original = TestSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+    let original = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
 
     /// Confidences of 1000 for every bit but the listed ones (1-based), which get 10, 20, …
     func confidences(weak: [Int]) -> [Int32] {

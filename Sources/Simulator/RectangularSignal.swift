@@ -1,30 +1,55 @@
 import Foundation
-@testable import ModeS
-@testable import ModeSDemod
+import ModeS
+import ModeSDemod
 
-/// Builds small IQ recordings for demodulator tests: Mode S replies with rectangular
-/// pulses at chosen positions and amplitudes, over deterministic Gaussian noise.
-struct TestSignal {
+/// IQ samples with Mode S replies of perfectly rectangular pulses, each at a chosen start,
+/// amplitude and carrier offset, over deterministic Gaussian noise.
+///
+/// Where `Simulation` models a whole sky through a receiver's band limit, this is the exact
+/// chip model the demodulator itself assumes (a sample integrates the signal over its own
+/// period), with every reply placed by hand: demodulator tests use it to put a reply at a
+/// known sub-sample phase or under another one, and `aviator-adsb bench` to make a stream of
+/// known content.
+public struct RectangularSignal: Sendable {
     /// One reply to place in the recording.
-    struct Burst {
-        var bits: ModeSBits
+    public struct Burst: Sendable {
+        public var bits: ModeSBits
         /// Start of the first preamble pulse, in (fractional) samples.
-        var start: Double
+        public var start: Double
         /// Pulse amplitude in cu8 LSB (full scale 127.5).
-        var amplitude: Double
+        public var amplitude: Double
         /// Carrier offset from the tuned frequency, Hz: transponders differ by tens of kHz,
         /// which is what lets overlapping replies be told apart by their carriers.
-        var frequencyOffset: Double = 0
+        public var frequencyOffset: Double = 0
+
+        /// A reply of `bits` starting at `start` (samples) with pulses `amplitude` LSB high.
+        public init(bits: ModeSBits, start: Double, amplitude: Double, frequencyOffset: Double = 0) {
+            self.bits = bits
+            self.start = start
+            self.amplitude = amplitude
+            self.frequencyOffset = frequencyOffset
+        }
     }
 
-    var sampleRate: SampleRate
-    var sampleCount: Int
-    /// Noise standard deviation per component, in cu8 LSB.
-    var noise: Double = 4 / 2.squareRoot()
-    var seed: UInt64 = 1
+    /// The sample rate of the recording.
+    public var sampleRate: SampleRate
+    /// How many complex samples it holds.
+    public var sampleCount: Int
+    /// Noise standard deviation per component, in cu8 LSB (4 LSB rms in all, as a dongle's).
+    public var noise: Double = 4 / 2.squareRoot()
+    /// Seed of the noise and of each reply's carrier phase: the same seed, the same samples.
+    public var seed: UInt64 = 1
+
+    /// A recording of `sampleCount` samples at `sampleRate`.
+    public init(sampleRate: SampleRate, sampleCount: Int, noise: Double = 4 / 2.squareRoot(), seed: UInt64 = 1) {
+        self.sampleRate = sampleRate
+        self.sampleCount = sampleCount
+        self.noise = noise
+        self.seed = seed
+    }
 
     /// The complex samples (I, Q interleaved) in cu8 LSB around zero.
-    func samples(_ bursts: [Burst]) -> [Double] {
+    public func samples(_ bursts: [Burst]) -> [Double] {
         var iq = [Double](repeating: 0, count: 2 * sampleCount)
         var state = seed
         func uniform() -> Double {
@@ -68,7 +93,7 @@ struct TestSignal {
     }
 
     /// The recording encoded as `format` bytes.
-    func bytes(_ bursts: [Burst], format: SampleFormat) -> [UInt8] {
+    public func bytes(_ bursts: [Burst], format: SampleFormat) -> [UInt8] {
         let iq = samples(bursts)
         var out = [UInt8]()
         switch format {
@@ -89,7 +114,7 @@ struct TestSignal {
     }
 
     /// A valid DF17 reply for `address` with a varying payload.
-    static func extendedSquitter(address: UInt32, payload: UInt64) -> ModeSBits {
+    public static func extendedSquitter(address: UInt32, payload: UInt64) -> ModeSBits {
         var bits = ModeSBits(bitCount: 112)
         bits.setField(1, 5, 17)
         bits.setField(6, 8, 5)
@@ -97,24 +122,4 @@ struct TestSignal {
         bits.setField(33, 88, payload & ((1 << 56) - 1))
         return CRC.withParity(bits)
     }
-}
-
-/// Runs a whole byte stream through a fresh demodulator in blocks of the given sizes
-/// (cycled), returning every frame.
-func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20],
-                options: StreamingDemodulator.Options = .init()) -> (frames: [Frame], leftover: Int) {
-    let demodulator = StreamingDemodulator(format: format, sampleRate: rate, options: options)
-    var frames = [Frame]()
-    bytes.withUnsafeBytes { raw in
-        var offset = 0
-        var turn = 0
-        while offset < raw.count {
-            let size = min(blockSizes[turn % blockSizes.count], raw.count - offset)
-            demodulator.process(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + size)])) { frames.append($0) }
-            offset += size
-            turn += 1
-        }
-    }
-    let leftover = demodulator.finish { frames.append($0) }
-    return (frames, leftover)
 }
