@@ -252,10 +252,10 @@ import Tracking
         let states = server.stateRequests
         #expect(states.first?.header("Authorization") == "Bearer tok-first")
         #expect(states.allSatisfy { $0.header("Authorization")?.hasPrefix("Bearer tok-") == true })
-        // Cached for half its life (measured at the server, a little late); when it is due is
-        // checked exactly by `refreshSchedule`.
-        let firstFetch = tokenRequests[0].time, secondFetch = tokenRequests[1].time
-        #expect(secondFetch - firstFetch >= .milliseconds(900))
+        // Cached: ten and more polls, two token requests, the first token used first and the
+        // second last. When the refresh is due is checked on given times by `refreshSchedule`
+        // (times measured here would depend on how busy the machine is).
+        #expect(states.last?.header("Authorization") == "Bearer tok-second")
         #expect(log.contains("authenticated as OpenSky client radar-client (secret hidden)"))
         for secret in ["s3cr", "tok-first", "tok-second"] {
             #expect(!log.text.contains(secret), "\(secret) was logged")
