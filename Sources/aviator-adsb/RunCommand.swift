@@ -137,11 +137,11 @@ struct RunCommand: AsyncParsableCommand {
             configuration.loop = loop
             configuration.demodulator.cancelOverlaps = cancelOverlaps
             let source = ReplaySource(configuration: configuration, logger: logger)
-            services.append(.init(service: SourceService(name: "replay", tracker: tracker) { try await source.run(into: $0) },
+            services.append(.init(service: SourceService(source, tracker: tracker),
                                   successTerminationBehavior: .ignore))
         } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
             let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
-            services.append(.init(service: SourceService(name: "beast", tracker: tracker) { try await input.run(into: $0) }))
+            services.append(.init(service: SourceService(input, tracker: tracker)))
         } else {
             var configuration = RTLSDRDevice.Configuration()
             configuration.selector = .init(device)

@@ -12,7 +12,7 @@ import Tracking
 /// Every frame is checked again by a `FrameValidator` (the sender's checks are not taken on
 /// trust), then merged into the tracker. The connection is retried with exponential backoff
 /// (1 s doubling to 30 s) whenever it cannot be made or is lost.
-public final class BeastInput: Sendable {
+public final class BeastInput: Source {
     /// Statistics of the input.
     public struct Counters: Sendable, Equatable {
         /// Frames that passed the validator.
@@ -32,6 +32,9 @@ public final class BeastInput: Sendable {
     private let logger: Logger
     private let counters = Mutex(Counters())
     private let maximumBackoff: Duration
+
+    /// "beast", the radar's source name while another receiver's Beast output feeds it.
+    public let name = "beast"
 
     /// An input from `host:port`.
     public init(host: String, port: Int, logger: Logger, maximumBackoff: Duration = .seconds(30)) {

@@ -13,7 +13,7 @@ import Tracking
 /// says. Each problem is one log line; the first data after a problem is one line too.
 /// `run` returns only when its task is cancelled. Without a receiver position there is no
 /// box to ask for: it says so once and stays idle.
-public struct OpenSkySource: FallbackSource {
+public struct OpenSkySource: Source {
     /// What to ask, where, and how often.
     public struct Configuration: Sendable {
         /// The API's base URL; tests point it at a local server.

@@ -10,7 +10,7 @@ import Tracking
 ///
 /// Two threads, not tasks: `rtlsdr_read_async` blocks for as long as the device streams, and
 /// the demodulator is a tight synchronous loop; neither belongs on the cooperative pool.
-public final class RTLSDRSource: Sendable {
+public final class RTLSDRSource: Source {
     /// The device stopped streaming without being asked to (typically: unplugged).
     public struct DeviceLost: Error, CustomStringConvertible {
         /// librtlsdr's status.
@@ -30,6 +30,9 @@ public final class RTLSDRSource: Sendable {
     }
     /// Drops of earlier device sessions, and the ring of the current one.
     private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
+
+    /// "rtl-sdr", the radar's source name while the dongle feeds it.
+    public let name = "rtl-sdr"
 
     /// A source for the device described by `configuration`, demodulated with
     /// `demodulatorOptions`.

@@ -8,7 +8,7 @@ import Tracking
 /// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
 /// and tracker as a live dongle: as fast as possible, or at the recording's own pace, once or
 /// in a loop.
-public struct ReplaySource: Sendable {
+public struct ReplaySource: Source {
     /// What to replay and how.
     public struct Configuration: Sendable {
         /// The recording, or "-" for standard input.
@@ -35,6 +35,9 @@ public struct ReplaySource: Sendable {
     /// The replay's settings.
     public let configuration: Configuration
     private let logger: Logger
+
+    /// "replay", the radar's source name while a recording feeds it.
+    public let name = "replay"
 
     /// A replay source.
     public init(configuration: Configuration, logger: Logger) {

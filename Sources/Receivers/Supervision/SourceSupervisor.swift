@@ -12,14 +12,14 @@ public struct SourceSupervisor: Service {
     }
 
     private let dongle: RTLSDRSource
-    private let fallback: any FallbackSource
+    private let fallback: any Source
     private let noFallback: Bool
     private let retryInterval: Duration
     private let tracker: LiveTracker
     private let logger: Logger
 
     /// A supervisor feeding `tracker` from `dongle`, or `fallback` while the dongle is away.
-    public init(dongle: RTLSDRSource, fallback: any FallbackSource, noFallback: Bool,
+    public init(dongle: RTLSDRSource, fallback: any Source, noFallback: Bool,
                 retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger) {
         self.dongle = dongle
         self.fallback = fallback
@@ -74,13 +74,13 @@ public struct SourceSupervisor: Service {
             await running.value
             fallbackTask = nil
         }
-        tracker.source = "rtl-sdr"
+        tracker.source = dongle.name
         if wasMissing { logger.notice("RTL-SDR device is back: switching from \(previous) to rtl-sdr") }
         do {
             try await dongle.run(into: tracker)
             return true
         } catch {
-            tracker.source = previous == "rtl-sdr" ? "none" : previous
+            tracker.source = previous == dongle.name ? "none" : previous
             throw error
         }
     }
