@@ -13,10 +13,8 @@ final class FeedClientHandler: ChannelInboundHandler {
     private(set) var view: RadarView
     private var outbox: FeedOutbox<ByteBuffer>
     private var context: ChannelHandlerContext?
-    /// Bytes of a command line not yet ended by a newline.
-    private var partialCommand: [UInt8] = []
-    /// Set after a line overflowed the limit: bytes are skipped up to the next newline.
-    private var discardingLongLine = false
+    /// The client's command lines, cut from the stream.
+    private var commands = LineSplitter(limit: FeedMessage.maxCommandBytes)
 
     init(hub: FeedHub) {
         self.hub = hub
@@ -58,33 +56,20 @@ final class FeedClientHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        guard let bytes = buffer.readBytes(length: buffer.readableBytes) else { return }
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                if discardingLongLine {
-                    discardingLongLine = false
-                } else {
-                    handle(commandLine: partialCommand)
-                }
-                partialCommand.removeAll(keepingCapacity: true)
-            } else if !discardingLongLine {
-                partialCommand.append(byte)
-                if partialCommand.count > FeedMessage.maxCommandBytes {
-                    reject("command longer than \(FeedMessage.maxCommandBytes) bytes; a command is one JSON object on one line")
-                    partialCommand.removeAll()
-                    discardingLongLine = true
-                }
+        let buffer = unwrapInboundIn(data)
+        for piece in commands.pieces(from: buffer.readableBytesView) {
+            switch piece {
+            case .line(let line): handle(commandLine: line)
+            case .overlong:
+                reject("command longer than \(FeedMessage.maxCommandBytes) bytes; a command is one JSON object on one line")
             }
         }
     }
 
     /// Applies one command line, answering with the new view or an error.
     private func handle(commandLine: [UInt8]) {
-        var line = commandLine[...]
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
-        switch FeedMessage.apply(commandLine: Array(line), to: view) {
+        if commandLine.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+        switch FeedMessage.apply(commandLine: commandLine, to: view) {
         case .success(let newView):
             view = newView
             sendControl(FeedMessage.viewAcknowledgement(newView))

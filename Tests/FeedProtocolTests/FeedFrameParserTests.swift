@@ -90,6 +90,14 @@ import TestSupport
         }
     }
 
+    @Test func anOverlongLineIsReportedOnceAndSkippedToItsEnd() {
+        var splitter = LineSplitter(limit: 4)
+        #expect(splitter.pieces(from: Array("ok\nabcdefgh".utf8)) == [.line(Array("ok".utf8)), .overlong])
+        #expect(splitter.pieces(from: Array("ijk".utf8)) == [])
+        #expect(splitter.pieces(from: Array("lm\nnxt\r\n".utf8)) == [.line(Array("nxt".utf8))])
+        #expect(splitter.pieces(from: Array("\n".utf8)) == [.line([])])
+    }
+
     @Test func linesAreSplitAcrossReads() {
         var splitter = LineSplitter(limit: 10)
         #expect(splitter.lines(from: Array("ab".utf8)) == [])
