@@ -18,7 +18,7 @@ import TestSupport
         await group.triggerGracefulShutdown()
         try await running.value
         #expect(!FileManager.default.fileExists(atPath: path))
-        await client.waitForLines(timeout: 2) { _ in client.isClosed }
+        await client.waitForLines(timeout: 15) { _ in client.isClosed }
         #expect(client.isClosed)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 import ModeS
 
 @Suite struct TCPBroadcastServerTests {
-    static func waitUntil(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+    static func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if condition() { return true }
@@ -68,7 +68,7 @@ import ModeS
         }
         await producer.value
         let total = chunk * chunks
-        #expect(await reader.waitFor(timeout: 5) { $0.bytes.count >= total }, "the reader got everything")
+        #expect(await reader.waitFor(timeout: 30) { $0.bytes.count >= total }, "the reader got everything")
         let received = reader.bytes
         #expect(received.count == total)
         var intact = true

@@ -45,7 +45,7 @@ final class TCPTestClient: Sendable {
 
     /// Waits until `condition` holds for the bytes received, or `timeout` seconds pass.
     @discardableResult
-    func waitFor(timeout: Double = 5, _ condition: @Sendable (State) -> Bool) async -> Bool {
+    func waitFor(timeout: Double = 30, _ condition: @Sendable (State) -> Bool) async -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if state.withLockedValue({ condition($0) }) { return true }

@@ -33,7 +33,7 @@ import TestSupport
 
         /// Waits up to `timeout` seconds for `condition`.
         @discardableResult
-        func wait(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+        func wait(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
             let end = Date().addingTimeInterval(timeout)
             while Date() < end {
                 if condition() { return true }
