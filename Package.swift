@@ -96,7 +96,11 @@ let package = Package(
         ),
 
         // Helpers several test targets share: ../shared data, test signals.
-        .target(name: "TestSupport", dependencies: ["ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol"],
+        .target(name: "TestSupport",
+                dependencies: ["ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol",
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
                 path: "Tests/TestSupport"),
         .testTarget(name: "ModeSTests", dependencies: ["ModeS", "TestSupport"]),
         .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),

@@ -44,11 +44,11 @@ import TestSupport
                                               stallTimeout: settings.stallTimeout)
         let server = try await FeedServer.bind(configuration: configuration,
                                                provider: TestSky.provider(TestSky.crowd(settings.aircraft)))
-        var readers: [FeedTestClient] = []
+        var readers: [SocketTestClient] = []
         for _ in 0..<settings.clients {
-            readers.append(try await FeedTestClient.connect(path: configuration.socketPath, keepLines: false))
+            readers.append(try await SocketTestClient.connect(path: configuration.socketPath, keep: .frameHeaders))
         }
-        let sleeper = try await FeedTestClient.connect(path: configuration.socketPath, reading: false)
+        let sleeper = try await SocketTestClient.connect(path: configuration.socketPath, reading: false)
         // Everyone greeted before the first frame, so everyone must see frame 1.
         for reader in readers { await reader.waitForLines { !$0.isEmpty } }
 

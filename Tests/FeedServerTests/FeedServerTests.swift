@@ -37,7 +37,7 @@ import TestSupport
         partial.squawk = nil
         let sky = [TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685), partial]
         try await withServer(sky) { _, path in
-            let client = try await FeedTestClient.connect(path: path)
+            let client = try await SocketTestClient.connect(path: path)
             let lines = await client.waitForLines { $0.count >= 3 }
             let hello = try #require(client.objects(ofType: "hello").first)
             #expect(hello["version"] as? Int == 1)
@@ -73,7 +73,7 @@ import TestSupport
 
     @Test func framesCountUpWithoutGaps() async throws {
         try await withServer(TestSky.crowd(5), interval: 0.05) { _, path in
-            let client = try await FeedTestClient.connect(path: path)
+            let client = try await SocketTestClient.connect(path: path)
             await client.waitForLines { $0.count >= 12 }
             let seqs = client.objects(ofType: "frame").compactMap { $0["seq"] as? Int }
             #expect(seqs.count >= 10)
@@ -87,9 +87,9 @@ import TestSupport
                    TestSky.aircraft(icao: 0x4840D7, latitude: 52.01, longitude: 4.41, altitudeFt: 0, onGround: true),
                    TestSky.aircraft(icao: 0x4840D8, latitude: 52.9, longitude: 4.4, altitudeFt: 35_000)]
         try await withServer(sky) { _, path in
-            let turned = try await FeedTestClient.connect(path: path)
-            let plain = try await FeedTestClient.connect(path: path)
-            try await turned.send(#"{"type":"view","heading_deg":90,"range_km":40,"hide_on_ground":true}"#)
+            let turned = try await SocketTestClient.connect(path: path)
+            let plain = try await SocketTestClient.connect(path: path)
+            try await turned.sendLine(#"{"type":"view","heading_deg":90,"range_km":40,"hide_on_ground":true}"#)
             let lines = await turned.waitForLines { lines in
                 guard let ack = lines.firstIndex(where: { $0.contains("\"type\":\"view\"") }) else { return false }
                 return lines[ack...].contains { $0.hasPrefix("{\"type\":\"frame\"") }
@@ -117,7 +117,7 @@ import TestSupport
 
     @Test func badCommandsGetErrorsAndTheConnectionStays() async throws {
         try await withServer(TestSky.crowd(2)) { server, path in
-            let client = try await FeedTestClient.connect(path: path)
+            let client = try await SocketTestClient.connect(path: path)
             let commands = [
                 "this is not json",
                 #"["view"]"#,
@@ -130,8 +130,8 @@ import TestSupport
                 #"{"type":"view","heading_deg":"north"}"#,
                 "{\"type\":\"view\",\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}",
             ]
-            for command in commands { try await client.send(command) }
-            try await client.send(#"{"type":"view","heading_deg":180}"#)
+            for command in commands { try await client.sendLine(command) }
+            try await client.sendLine(#"{"type":"view","heading_deg":180}"#)
             await client.waitForLines { lines in lines.contains { $0.hasPrefix("{\"type\":\"view\"") } }
             let errors = client.objects(ofType: "error").compactMap { $0["message"] as? String }
             #expect(errors.count == commands.count)
@@ -167,7 +167,7 @@ import TestSupport
             }
             #expect(FeedError.alreadyServing(path: path).description == "another aviator-adsb is already serving \(path)")
             // The first server is unharmed.
-            let client = try await FeedTestClient.connect(path: path)
+            let client = try await SocketTestClient.connect(path: path)
             await client.waitForLines { $0.count >= 2 }
             #expect(client.lines.count >= 2)
             await client.close()
@@ -179,7 +179,7 @@ import TestSupport
         try StaleSocket.make(at: path)
         #expect(FileManager.default.fileExists(atPath: path))
         try await withServer(TestSky.crowd(1), path: path) { _, _ in
-            let client = try await FeedTestClient.connect(path: path)
+            let client = try await SocketTestClient.connect(path: path)
             await client.waitForLines { $0.count >= 2 }
             #expect(client.lines.first?.hasPrefix("{\"type\":\"hello\"") == true)
             await client.close()
@@ -217,8 +217,8 @@ import TestSupport
                                               radar: RadarConfiguration(rangeKm: 200, frameInterval: 0.05), stallTimeout: 0.5)
         let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(TestSky.crowd(300)))
         let running = Task { try await server.run() }
-        let sleeper = try await FeedTestClient.connect(path: configuration.socketPath, reading: false)
-        let reader = try await FeedTestClient.connect(path: configuration.socketPath, keepLines: false)
+        let sleeper = try await SocketTestClient.connect(path: configuration.socketPath, reading: false)
+        let reader = try await SocketTestClient.connect(path: configuration.socketPath, keep: .frameHeaders)
         let deadline = Date().addingTimeInterval(30)
         while await server.statistics().clientsStalled == 0, Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))

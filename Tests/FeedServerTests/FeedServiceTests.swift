@@ -12,13 +12,13 @@ import TestSupport
         let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(TestSky.crowd(3)))
         let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "feed-test")))
         let running = Task { try await group.run() }
-        let client = try await FeedTestClient.connect(path: path)
+        let client = try await SocketTestClient.connect(path: path)
         await client.waitForLines { $0.count >= 2 }
         #expect(client.objects(ofType: "frame").count >= 1)
         await group.triggerGracefulShutdown()
         try await running.value
         #expect(!FileManager.default.fileExists(atPath: path))
-        await client.waitForLines(timeout: 15) { _ in client.isClosed }
+        await client.waitFor(timeout: 15) { $0.closed }
         #expect(client.isClosed)
     }
 }

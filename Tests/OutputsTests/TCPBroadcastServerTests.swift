@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import TestSupport
 @testable import Outputs
 import ModeS
 
@@ -18,8 +19,8 @@ import ModeS
         let server = try await TCPBroadcastServer.bind(.init(name: "test", host: "127.0.0.1", port: 0))
         #expect(server.port > 0)
         let running = Task { try await server.run() }
-        var clients: [TCPTestClient] = []
-        for _ in 0..<3 { clients.append(try await TCPTestClient.connect(port: server.port)) }
+        var clients: [SocketTestClient] = []
+        for _ in 0..<3 { clients.append(try await SocketTestClient.connect(port: server.port)) }
         #expect(await Self.waitUntil { server.statistics.clientsConnected == 3 })
         // What clients send is read and ignored.
         try await clients[0].send("garbage that must not disturb anything\n")
@@ -52,8 +53,8 @@ import ModeS
         let server = try await TCPBroadcastServer.bind(configuration)
         let running = Task { try await server.run() }
         defer { running.cancel() }
-        let dead = try await TCPTestClient.connect(port: server.port, reading: false)
-        let reader = try await TCPTestClient.connect(port: server.port)
+        let dead = try await SocketTestClient.connect(port: server.port, reading: false)
+        let reader = try await SocketTestClient.connect(port: server.port)
         #expect(await Self.waitUntil { server.statistics.clientsConnected == 2 })
 
         // About 2 MB/s for 3 s: far more than the dead client's buffers hold.
@@ -97,7 +98,7 @@ import ModeS
         #expect(!server.hasClients)
         server.append(bytes: Array("old\n".utf8))
         try await Task.sleep(for: .milliseconds(100))
-        let client = try await TCPTestClient.connect(port: server.port)
+        let client = try await SocketTestClient.connect(port: server.port)
         #expect(await Self.waitUntil { server.hasClients })
         server.append(bytes: Array("new\n".utf8))
         #expect(await client.waitFor { $0.bytes.count >= 4 })
