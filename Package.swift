@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
-        .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb", "FeedProtocol", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

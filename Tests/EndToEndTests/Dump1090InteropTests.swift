@@ -69,7 +69,7 @@ extension EndToEnd {
             guard Dump1090Peer.available() else { return }
             let folders = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folders.root) }
-            let ports = TCPSocket.freePorts(6)
+            let ports = BlockingSocket.freePorts(6)
             let peer = try Dump1090Peer(["--net-only"], ports: Array(ports[0..<5]), receiver: Self.receiver,
                                         jsonDirectory: folders.theirs)
             defer { peer.stop() }
@@ -80,10 +80,10 @@ extension EndToEnd {
             defer { _ = daemon.stop() }
             try #require(daemon.waitFor("Beast output on 127.0.0.1:\(beastOut)"), "\(daemon.stderr)")
 
-            let sink = try TCPSocket.connect(port: peer.beastInPort)
-            let source = try TCPSocket.connect(port: beastOut)
+            let sink = try BlockingSocket.connect(port: peer.beastInPort)
+            let source = try BlockingSocket.connect(port: beastOut)
             // Three seconds: every frame of the 0.8 s recording passes several times.
-            let copied = TCPSocket.relay(from: source, to: sink, for: 3)
+            let copied = BlockingSocket.relay(from: source, to: sink, for: 3)
             #expect(copied > 50_000, "relayed only \(copied) bytes")
             let stopped = daemon.stop()
             #expect(stopped.status == 0, "\(daemon.stderr)")
@@ -104,9 +104,9 @@ extension EndToEnd {
             // `--ifile -` with the pipe held open: a file of 0.8 s would end, and dump1090 exit,
             // before its first aircraft.json.
             let peer = try Dump1090Peer(["--ifile", "-", "--iformat", "UC8", "--throttle", "--net"],
-                                        ports: TCPSocket.freePorts(5), receiver: Self.receiver, jsonDirectory: folders.theirs)
+                                        ports: BlockingSocket.freePorts(5), receiver: Self.receiver, jsonDirectory: folders.theirs)
             defer { peer.stop() }
-            _ = try TCPSocket.connect(port: peer.beastOutPort)  // listening now
+            _ = try BlockingSocket.connect(port: peer.beastOutPort)  // listening now
 
             let socket = folders.root.appendingPathComponent("feed.sock").path
             let daemon = try Daemon(["--beast-in", "127.0.0.1:\(peer.beastOutPort)", "--receiver", "52.3,4.75",

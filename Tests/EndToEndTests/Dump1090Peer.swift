@@ -31,7 +31,7 @@ final class Dump1090Peer: @unchecked Sendable {
 
     /// Starts the peer with `arguments` plus its five ports (Beast in, Beast out, raw out, raw
     /// in, SBS), the receiver position and the JSON directory. The ports should be free ones
-    /// (`TCPSocket.freePorts`), so parallel runs and a real dump1090 on the standard ports do
+    /// (`BlockingSocket.freePorts`), so parallel runs and a real dump1090 on the standard ports do
     /// not collide.
     init(_ arguments: [String], ports: [Int], receiver: (Double, Double), jsonDirectory: URL) throws {
         precondition(ports.count == 5)

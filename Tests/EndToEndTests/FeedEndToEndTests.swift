@@ -38,7 +38,7 @@ extension EndToEnd {
             let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4",
                                      "--range-km", "300", "--frame-interval", "0.25", "--socket", socket])
             defer { _ = daemon.stop() }
-            let client = try UnixLineClient(path: socket)
+            let client = try BlockingSocket.connect(path: socket)
             let hello = try #require(client.nextObject())
             #expect(hello["type"] as? String == "hello")
             #expect(hello["source"] as? String == "replay")

@@ -60,7 +60,7 @@ extension EndToEnd {
         }
 
         @Test func aTakenPortIsOneErrorLineAndAFailedExit() throws {
-            let (holder, port) = TCPSocket.listener()
+            let (holder, port) = BlockingSocket.listener()
             defer { _ = holder }
             let socket = FileManager.default.temporaryDirectory.appendingPathComponent("outputs-\(UUID().uuidString.prefix(8)).sock").path
             let result = try BinaryRunner.run(["--replay", Self.sample, "--sbs-out", String(port), "--socket", socket])
@@ -95,15 +95,15 @@ extension EndToEnd {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outputs-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let ports = TCPSocket.freePorts(3)
+            let ports = BlockingSocket.freePorts(3)
             let daemon = try Daemon(["--replay", Self.sample, "--throttle", "--loop", "--receiver", "52,4.4",
                                      "--beast-out", String(ports[0]), "--sbs-out", String(ports[1]), "--avr-out", String(ports[2]),
                                      "--json-dir", folder.path, "--socket", folder.appendingPathComponent("feed.sock").path])
             defer { _ = daemon.stop() }
             try #require(daemon.waitFor("AVR output on 127.0.0.1:\(ports[2])"), "\(daemon.stderr)")
-            let beast = try TCPSocket.connect(port: ports[0])
-            let sbs = try TCPSocket.connect(port: ports[1])
-            let avr = try TCPSocket.connect(port: ports[2])
+            let beast = try BlockingSocket.connect(port: ports[0])
+            let sbs = try BlockingSocket.connect(port: ports[1])
+            let avr = try BlockingSocket.connect(port: ports[2])
             // Two passes of the 0.8 s recording on each connection, read in turn.
             var beastBytes: [UInt8] = [], sbsBytes: [UInt8] = [], avrBytes: [UInt8] = []
             let deadline = Date().addingTimeInterval(2)

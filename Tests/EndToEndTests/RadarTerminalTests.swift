@@ -23,7 +23,7 @@ extension EndToEnd {
         }
 
         /// Reads frames for `seconds` and returns the latest.
-        func latestFrame(_ client: UnixLineClient, seconds: Double = 0.3) -> [String: Any]? {
+        func latestFrame(_ client: BlockingSocket, seconds: Double = 0.3) -> [String: Any]? {
             var latest: [String: Any]?
             let end = Date().addingTimeInterval(seconds)
             while Date() < end, let object = client.nextObject() {
@@ -77,7 +77,7 @@ extension EndToEnd {
         }
 
         /// Waits until the screen matches the second client's frames; the last problems found.
-        func waitForMatch(_ tmux: TmuxSession, _ client: UnixLineClient, headingDeg: Int, timeout: Double = 15) throws -> [String] {
+        func waitForMatch(_ tmux: TmuxSession, _ client: BlockingSocket, headingDeg: Int, timeout: Double = 15) throws -> [String] {
             let deadline = Date().addingTimeInterval(timeout)
             var last = ["no frame"]
             while Date() < deadline {
@@ -99,8 +99,8 @@ extension EndToEnd {
 
             let daemon = try startDaemon(socket: socket)
             defer { _ = daemon.stop() }
-            let client = try UnixLineClient(path: socket)
-            client.send(#"{"type":"view","heading_deg":90,"range_km":75}"#)
+            let client = try BlockingSocket.connect(path: socket)
+            client.sendLine(#"{"type":"view","heading_deg":90,"range_km":75}"#)
             var problems = try waitForMatch(tmux, client, headingDeg: 90)
             #expect(problems.isEmpty, "\(problems)\n\(Self.text(tmux))")
             let screen = RadarScreenReading(try tmux.capture())
@@ -109,7 +109,7 @@ extension EndToEnd {
 
             // Nine presses of Left turn the radar back to north.
             for _ in 0..<9 { try tmux.send("Left") }
-            client.send(#"{"type":"view","heading_deg":0}"#)
+            client.sendLine(#"{"type":"view","heading_deg":0}"#)
             problems = try waitForMatch(tmux, client, headingDeg: 0)
             #expect(problems.isEmpty, "\(problems)\n\(Self.text(tmux))")
 
@@ -139,7 +139,7 @@ extension EndToEnd {
             let socket = socketPath()
             let daemon = try startDaemon(socket: socket)
             defer { _ = daemon.stop() }
-            _ = try UnixLineClient(path: socket)  // the daemon is up
+            _ = try BlockingSocket.connect(path: socket)  // the daemon is up
 
             // Colours by default: green on black.
             let coloured = try TmuxSession(command: "\(BinaryRunner.binary.path) radar --socket \(socket); sleep 60",
@@ -167,8 +167,8 @@ extension EndToEnd {
             let socket = socketPath()
             let daemon = try startDaemon(socket: socket)
             defer { _ = daemon.stop() }
-            let client = try UnixLineClient(path: socket)
-            client.send(#"{"type":"view","heading_deg":90,"range_km":75}"#)
+            let client = try BlockingSocket.connect(path: socket)
+            client.sendLine(#"{"type":"view","heading_deg":90,"range_km":75}"#)
             // Let the replay position a few aircraft first.
             Thread.sleep(forTimeInterval: 2)
             let result = try BinaryRunner.run(["radar", "--once", "--socket", socket, "--heading", "90", "--range-km", "75",

@@ -1,9 +1,13 @@
+import FeedProtocol
 import Foundation
 
-/// A minimal blocking TCP socket on the loopback interface, for end-to-end tests: free ports,
-/// waiting for a server to listen, and relaying bytes between two servers.
-final class TCPSocket: @unchecked Sendable {
+/// A minimal blocking socket for end-to-end tests of the binary: a TCP connection on the
+/// loopback interface or a Unix stream socket (the feed); free ports, waiting for a server to
+/// listen, relaying bytes between two servers, reading JSON lines.
+final class BlockingSocket: @unchecked Sendable {
     let descriptor: Int32
+    /// Bytes read but not yet returned as a line.
+    private var pending: [UInt8] = []
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -12,7 +16,7 @@ final class TCPSocket: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Connects to 127.0.0.1:`port`, retrying for up to `timeout` seconds while the server starts.
-    static func connect(port: Int, timeout: Double = 10) throws -> TCPSocket {
+    static func connect(port: Int, timeout: Double = 10) throws -> BlockingSocket {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -25,14 +29,34 @@ final class TCPSocket: @unchecked Sendable {
             if result == 0 {
                 var wait = timeval(tv_sec: 0, tv_usec: 200_000)
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-                return TCPSocket(descriptor: fd)
+                return BlockingSocket(descriptor: fd)
             }
             close(fd)
             guard Date() < deadline else {
-                throw NSError(domain: "TCPSocket", code: Int(errno),
+                throw NSError(domain: "BlockingSocket", code: Int(errno),
                               userInfo: [NSLocalizedDescriptionKey: "cannot connect to 127.0.0.1:\(port)"])
             }
             Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Connects to the Unix socket at `path`, retrying for up to `timeout` seconds while the
+    /// daemon starts; a read then waits up to 5 s.
+    static func connect(path: String, timeout: Double = 10) throws -> BlockingSocket {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            if SocketPath.connect(fd, to: path) == 0 {
+                var wait = timeval(tv_sec: 5, tv_usec: 0)
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+                return BlockingSocket(descriptor: fd)
+            }
+            close(fd)
+            guard Date() < deadline else {
+                throw NSError(domain: "BlockingSocket", code: Int(errno),
+                              userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(path)"])
+            }
+            Thread.sleep(forTimeInterval: 0.1)
         }
     }
 
@@ -67,7 +91,7 @@ final class TCPSocket: @unchecked Sendable {
     }
 
     /// A socket listening on a free loopback port, and the port: something already there.
-    static func listener() -> (socket: TCPSocket, port: Int) {
+    static func listener() -> (socket: BlockingSocket, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = loopback(port: 0)
         _ = withUnsafePointer(to: &address) {
@@ -79,7 +103,7 @@ final class TCPSocket: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        return (TCPSocket(descriptor: fd), Int(UInt16(bigEndian: bound.sin_port)))
+        return (BlockingSocket(descriptor: fd), Int(UInt16(bigEndian: bound.sin_port)))
     }
 
     /// Everything received within `seconds`.
@@ -113,7 +137,7 @@ final class TCPSocket: @unchecked Sendable {
     }
 
     /// Copies everything `source` sends into `destination` for `seconds`; returns the bytes copied.
-    static func relay(from source: TCPSocket, to destination: TCPSocket, for seconds: Double) -> Int {
+    static func relay(from source: BlockingSocket, to destination: BlockingSocket, for seconds: Double) -> Int {
         let deadline = Date().addingTimeInterval(seconds)
         var total = 0
         while Date() < deadline {
@@ -123,5 +147,23 @@ final class TCPSocket: @unchecked Sendable {
             total += bytes.count
         }
         return total
+    }
+
+    /// The next line parsed as a JSON object, or nil after the read timeout or at the end.
+    func nextObject() -> [String: Any]? {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = Data(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+            }
+            guard let more = read(), !more.isEmpty else { return nil }
+            pending += more
+        }
+    }
+
+    /// Sends one line.
+    func sendLine(_ line: String) {
+        _ = write(Array((line + "\n").utf8))
     }
 }
