@@ -15,48 +15,43 @@ final class BlockingSocket: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Connects to 127.0.0.1:`port`, retrying for up to `timeout` seconds while the server starts.
+    /// Connects to 127.0.0.1:`port`, retrying for up to `timeout` seconds while the server
+    /// starts; a read then waits up to 0.2 s.
     static func connect(port: Int, timeout: Double = 10) throws -> BlockingSocket {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try connect(domain: AF_INET, to: "127.0.0.1:\(port)", timeout: timeout, readTimeout: 0.2) { fd in
             var address = loopback(port: port)
-            let result = withUnsafePointer(to: &address) {
+            return withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            if result == 0 {
-                var wait = timeval(tv_sec: 0, tv_usec: 200_000)
-                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-                return BlockingSocket(descriptor: fd)
-            }
-            close(fd)
-            guard Date() < deadline else {
-                throw NSError(domain: "BlockingSocket", code: Int(errno),
-                              userInfo: [NSLocalizedDescriptionKey: "cannot connect to 127.0.0.1:\(port)"])
-            }
-            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 
     /// Connects to the Unix socket at `path`, retrying for up to `timeout` seconds while the
     /// daemon starts; a read then waits up to 5 s.
     static func connect(path: String, timeout: Double = 10) throws -> BlockingSocket {
+        try connect(domain: AF_UNIX, to: path, timeout: timeout, readTimeout: 5) { SocketPath.connect($0, to: path) }
+    }
+
+    /// Opens a stream socket of `domain` and calls `attempt` on it until it returns 0 or
+    /// `timeout` seconds pass; `name` is the address for the error.
+    private static func connect(domain: Int32, to name: String, timeout: Double, readTimeout: Double,
+                                attempt: (Int32) -> Int32) throws -> BlockingSocket {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            if SocketPath.connect(fd, to: path) == 0 {
-                var wait = timeval(tv_sec: 5, tv_usec: 0)
+            let fd = socket(domain, Int32(SOCK_STREAM.rawValue), 0)
+            if attempt(fd) == 0 {
+                var wait = timeval(tv_sec: Int(readTimeout), tv_usec: Int((readTimeout - readTimeout.rounded(.down)) * 1e6))
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
                 return BlockingSocket(descriptor: fd)
             }
             close(fd)
             guard Date() < deadline else {
                 throw NSError(domain: "BlockingSocket", code: Int(errno),
-                              userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(path)"])
+                              userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(name)"])
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 
