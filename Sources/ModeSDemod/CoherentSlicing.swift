@@ -43,7 +43,8 @@ extension ReplyCanceller {
                 let zi = w0 * d[1] + w1 * d[3] + w2 * d[5] + w3 * d[7]
                 let score = zr * cr + zi * ci
                 if score > 0 { next.flipBit(bit + 1) }
-                confidence[bit] = Int32(min(abs(score) * scale, Float(Int32.max / 2)))
+                // A score that is not a number (it cannot be, from finite samples) has no confidence.
+                confidence[bit] = score.isFinite ? Int32(min(abs(score) * scale, Float(Int32.max / 2))) : 0
             }
             // A changed length would need other samples: give up.
             guard (next.downlinkFormat >= 16) == (bits.downlinkFormat >= 16) else { return nil }

@@ -57,11 +57,22 @@ public struct MagnitudeConverter: Sendable {
         case .cf32:
             let scale = Float(Self.fullScale)
             for index in 0..<count {
-                let i = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: 8 * index, as: UInt32.self)))
-                let q = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: 8 * index + 4, as: UInt32.self)))
+                let i = Self.cf32Component(source, byteOffset: 8 * index)
+                let q = Self.cf32Component(source, byteOffset: 8 * index + 4)
                 destination[index] = Self.saturate((i * i + q * q).squareRoot() * scale)
             }
         }
+    }
+
+    /// One I or Q value of a cf32 sample at `byteOffset`. A float file can hold anything: an
+    /// infinity or NaN counts as silence, and a value is clamped to ±2 (twice full scale, beyond
+    /// which a real converter has long clipped) so that squares and products of samples stay
+    /// finite everywhere downstream.
+    @inline(__always)
+    public static func cf32Component(_ source: UnsafeRawPointer, byteOffset: Int) -> Float {
+        let value = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: byteOffset, as: UInt32.self)))
+        guard value.isFinite else { return 0 }
+        return min(2, max(-2, value))
     }
 
     /// Rounds and clamps a scaled magnitude into 0...65535 (NaN counts as silence).

@@ -172,12 +172,12 @@ final class ReplyCanceller {
             }
         case .cf32:
             for n in 0..<count {
-                let i = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * n, as: UInt32.self)))
-                let q = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * n + 4, as: UInt32.self)))
-                let finite = i.isFinite && q.isFinite
-                iq[2 * n] = finite ? i : 0
-                iq[2 * n + 1] = finite ? q : 0
-                clipped[n] = !finite || abs(i) >= Float(Self.clipLevel) || abs(q) >= Float(Self.clipLevel)
+                // Non-finite values are silence, as in the magnitudes the detector saw.
+                let i = MagnitudeConverter.cf32Component(raw, byteOffset: 8 * n)
+                let q = MagnitudeConverter.cf32Component(raw, byteOffset: 8 * n + 4)
+                iq[2 * n] = i
+                iq[2 * n + 1] = q
+                clipped[n] = abs(i) >= Float(Self.clipLevel) || abs(q) >= Float(Self.clipLevel)
             }
         }
     }

@@ -56,6 +56,30 @@ extension EndToEnd {
             #expect(withSequences.allSatisfy { sent.contains($0) })
         }
 
+        @Test func nonFiniteAndHugeFloatSamplesNeverStopIt() throws {
+            // A float recording can hold anything. Every 997th value of a busy sky becomes, in
+            // turn, the largest float (whose squares and products overflow to infinity), NaN,
+            // +inf or -inf: demod and replay carry on, and find the sky's frames.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poison-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("sky.cf32").path
+            let made = try BinaryRunner.run(["simulate", "--out", path, "--format", "cf32", "--duration", "1",
+                                             "--busy", "--seed", "5"])
+            #expect(made.status == 0, "\(made.stderr)")
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let poison: [Float] = [3.4e38, .nan, .infinity, -.infinity]
+            for (turn, value) in stride(from: 0, to: bytes.count / 4, by: 997).enumerated() {
+                withUnsafeBytes(of: poison[turn % 4].bitPattern.littleEndian) { raw in
+                    for offset in 0..<4 { bytes[4 * value + offset] = raw[offset] }
+                }
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let run = try BinaryRunner.run(["demod", path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").count > 500)
+        }
+
         @Test func realRecordingGivesThePeersFramesAsAVR() throws {
             guard let file = Self.shared("\(Self.recording).sc16"),
                   let peersFile = Self.shared("\(Self.recording).peers.hex") else { return }
