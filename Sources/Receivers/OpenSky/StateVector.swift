@@ -172,5 +172,25 @@ extension StateVector: Decodable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "longitude \(longitude) out of range"))
         }
+        for (name, value, range) in Self.physicalRanges(self) {
+            if let value, !range.contains(value) {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "\(name) \(value) out of range"))
+            }
+        }
+    }
+
+    /// What no aircraft reports: heights from below the Dead Sea to well above any airliner
+    /// (m), speeds up to Mach 3 (m/s), climb or descent up to 300 m/s, tracks in degrees and
+    /// times from 1970 to 2100. A value outside makes the row malformed, so nothing absurd
+    /// (nor a number too large for the tracker's integers) enters the tracker.
+    static func physicalRanges(_ row: StateVector) -> [(String, Double?, ClosedRange<Double>)] {
+        [("baro_altitude", row.baroAltitude, -1_000...30_000),
+         ("geo_altitude", row.geoAltitude, -1_000...30_000),
+         ("velocity", row.velocity, 0...1_000),
+         ("true_track", row.trueTrack, -360...360),
+         ("vertical_rate", row.verticalRate, -300...300),
+         ("time_position", row.timePosition, 0...4_102_444_800),
+         ("last_contact", row.lastContact, 0...4_102_444_800)]
     }
 }

@@ -103,6 +103,28 @@ import Testing
         #expect(response.firstSkipReason?.contains("5 fields") == true)
     }
 
+    @Test func valuesBeyondPhysicalBoundsMakeTheRowMalformed() throws {
+        // Fields 8 (baro_altitude), 10 (velocity), 11 (true_track), 12 (vertical_rate) and
+        // 14 (geo_altitude): numbers no aircraft reports, some too large for an integer.
+        let rows = [
+            #"["4b1810","X","Nowhere",1,2,3,4,1e19,false,6,7,8,null,9,null,false,0]"#,
+            #"["4b1811","X","Nowhere",1,2,3,4,5,false,6,7,8,null,-1e20,null,false,0]"#,
+            #"["4b1812","X","Nowhere",1,2,3,4,5,false,6,7,1e300,null,9,null,false,0]"#,
+            #"["4b1813","X","Nowhere",1,2,3,4,5,false,5e307,7,8,null,9,null,false,0]"#,
+            #"["4b1814","X","Nowhere",1,2,3,4,5,false,6,-1e308,8,null,9,null,false,0]"#,
+            #"["4b1815","X","Nowhere",1,2,3,4,5,false,-6,7,8,null,9,null,false,0]"#,
+            #"["4b1816","X","Nowhere",1,2,3,4,-3e15,false,6,7,8,null,9,null,false,0]"#,
+            OpenSkyFixtures.cruising(at: 100),
+        ]
+        let response = try decode(OpenSkyFixtures.body(rows))
+        #expect(response.states.map(\.icao24) == ["4b1805"])
+        #expect(response.skippedRows == 7)
+        #expect(response.firstSkipReason?.contains("baro_altitude") == true)
+        // What passes converts to the tracker's units without trouble.
+        let state = try #require(response.states.first?.aircraftState(now: 100))
+        #expect(state.altitudeBaroFt == 10_000)
+    }
+
     @Test func extraTrailingFieldsAreIgnored() throws {
         let row = #"["4b1805","SWR8KR  ","Switzerland",1,2,8.6,47.4,3048,false,100,271.5,0,null,3100,"1000",false,0,3,"future",42]"#
         let response = try decode(OpenSkyFixtures.body([row]))
