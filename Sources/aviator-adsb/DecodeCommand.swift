@@ -24,11 +24,17 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Receiver position for local CPR decoding and range checks.", valueName: "lat,lon"))
     var receiver: ReceiverArgument?
 
-    @Option(name: .customLong("max-range-km"), help: "Reject positions farther than this from the receiver.")
+    @Option(name: .customLong("max-range-km"), help: "Reject positions farther than this from the receiver (at most 20000).")
     var maxRangeKm: Double = 500
 
     @Flag(help: "Accept address/parity replies (DF0/4/5/16/20/21) only from addresses already confirmed by a CRC-checked message, as a live receiver does.")
     var strict = false
+
+    func validate() throws {
+        if !(maxRangeKm.isFinite && maxRangeKm > 0 && maxRangeKm <= 20_000) {
+            throw ValidationError("--max-range-km must be more than 0 and at most 20000, got \(maxRangeKm)")
+        }
+    }
 
     mutating func run() throws {
         let reader: TextLineReader

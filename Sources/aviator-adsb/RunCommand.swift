@@ -75,10 +75,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
-    @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines.", valueName: "s"))
+    @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines (0.1 to 86400).", valueName: "s"))
     var statsInterval: Double = 60
 
-    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle.", valueName: "s"))
+    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle (0.1 to 3600).", valueName: "s"))
     var retryInterval: Double = 5
 
     @OptionGroup var openSky: OpenSkyOptions
@@ -96,7 +96,14 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005")
         }
         if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
-        if statsInterval <= 0 || retryInterval <= 0 { throw ValidationError("intervals must be positive") }
+        // Finite and within bounds: a NaN or a huge number would trap in the conversion to a
+        // Duration, a tiny one flood the log or spin on the dongle.
+        if !(statsInterval.isFinite && (0.1...86_400).contains(statsInterval)) {
+            throw ValidationError("--stats-interval must be between 0.1 and 86400 seconds, got \(statsInterval)")
+        }
+        if !(retryInterval.isFinite && (0.1...3_600).contains(retryInterval)) {
+            throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
+        }
         if let problem = radarConfiguration.problem { throw ValidationError(problem) }
     }
 

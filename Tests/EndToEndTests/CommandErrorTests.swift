@@ -20,6 +20,17 @@ extension EndToEnd {
         }
 
         @Test(arguments: [
+            ["run", "--stats-interval", "nan"], ["run", "--stats-interval", "inf"], ["run", "--stats-interval", "1e300"],
+            ["run", "--stats-interval", "1e-12"], ["run", "--retry-interval", "nan"], ["run", "--retry-interval", "1e300"],
+            ["decode", "--max-range-km", "nan"], ["decode", "--max-range-km=-5"],
+        ])
+        func aNumberOutsideItsBoundsIsAUsageError(arguments: [String]) throws {
+            let result = try BinaryRunner.run(arguments, input: Data())
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("must be"), "\(arguments): \(result.stderr)")
+        }
+
+        @Test(arguments: [
             ["run", "--sample-rate", "3.2M"], ["run", "--replay", "sky.cu8", "--format", "u12"],
             ["demod", "sky.cu8", "--sample-rate", "3.2M"], ["demod", "sky.cu8", "--format", "u12"],
             ["bench", "--sample-rate", "3.2M"], ["bench", "--format", "u12"],
