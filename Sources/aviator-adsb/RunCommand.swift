@@ -48,7 +48,7 @@ struct RunCommand: AsyncParsableCommand {
     var loop = false
 
     @Flag(inversion: .prefixedNo,
-          help: "Subtract each frame that overlaps another signal and look for the reply beneath it: more frames in a busy sky, for about an eighth more CPU time (little next to a live stream's needs).")
+          help: "Subtract each frame that overlaps another signal and look for the reply beneath it: more frames in a busy sky, for a little more CPU time (docs/demodulator.md has the figures).")
     var cancelOverlaps = true
 
     @Option(name: .customLong("beast-in"), help: ArgumentHelp("Read frames from a Beast TCP feed (dump1090, readsb).", valueName: "host:port"))
