@@ -77,6 +77,22 @@ import SkyProjection
     }
 }
 
+@Suite struct JSONNumberBoundsTests {
+    @Test func hugeFiniteNumbersStayValidJSON() throws {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.add("a", 1e308, decimals: 3)
+        w.add("b", -1.7e308, decimals: 5)
+        w.add("c", 123_456_789_012_345_678.0, decimals: 1)
+        w.addAngle("d", 1e308, decimals: 2)
+        w.add("e", Double.infinity, decimals: 1)
+        #expect(!w.result.contains("inf"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(w.result.utf8)) as? [String: Any])
+        #expect((object["a"] as? Double) == 1e308)
+        #expect((object["b"] as? Double) == -1.7e308)
+        #expect(object["e"] is NSNull)
+    }
+}
+
 @Suite struct FeedAngleTests {
     @Test func anglesStayBelow360AfterRounding() {
         var w = JSONObjectWriter(nullForMissing: true)

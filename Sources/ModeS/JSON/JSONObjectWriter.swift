@@ -84,7 +84,10 @@ public struct JSONObjectWriter: Sendable {
         text += "\":"
     }
 
+    /// `value` rounded to `decimals` places. Beyond 1e15 a double has no fractional digits to
+    /// round, and scaling it could overflow to infinity (which JSON cannot hold): it is kept.
     private static func round(_ value: Double, decimals: Int) -> Double {
+        guard abs(value) < 1e15 else { return value }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         return (value * scale).rounded() / scale
