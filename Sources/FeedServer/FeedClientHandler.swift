@@ -33,7 +33,7 @@ final class FeedClientHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         hub.register(self)
         hub.configuration.logger.debug("feed client connected", metadata: ["clients": "\(hub.statistics.clients)"])
-        let hello = FeedHello(receiver: hub.observer?.feedPosition, source: hub.source,
+        let hello = FeedHello(receiver: hub.observer, source: hub.source,
                               frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
         sendControl(hello.jsonLine)
         context.fireChannelActive()

@@ -14,7 +14,7 @@ public struct LiveTrackerSnapshotProvider: RadarSnapshotProvider {
     /// degree at typical distances).
     public init(tracker: LiveTracker, heightMetres: Double = 0) {
         self.tracker = tracker
-        observer = tracker.receiver.map { Observer($0, heightMetres: heightMetres) }
+        observer = tracker.receiver.map { Observer($0, altitudeMetres: heightMetres) }
     }
 
     /// The tracker's aircraft now.

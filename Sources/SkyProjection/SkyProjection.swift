@@ -29,7 +29,7 @@ public struct SkyProjection: Sendable {
     public init(observer: Observer) {
         self.observer = observer
         origin = Geodesy.ecef(latitude: observer.latitude, longitude: observer.longitude,
-                              height: observer.heightMetres)
+                              height: observer.altitudeMetres)
     }
 
     /// Where a point at `latitude`, `longitude` (degrees) is, and, when its height in metres

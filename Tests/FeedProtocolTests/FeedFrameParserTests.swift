@@ -11,7 +11,7 @@ import TestSupport
     @Test func readsTheServersHello() throws {
         var view = RadarView(headingDeg: 0, rangeKm: 50)
         view.headingDeg = 45
-        let line = FeedHello(receiver: TestSky.observer.feedPosition, source: "replay", frameIntervalSeconds: 0.5,
+        let line = FeedHello(receiver: TestSky.observer, source: "replay", frameIntervalSeconds: 0.5,
                              view: view).jsonLine
         let parsed = try FeedLine(parsing: line.trimmingCharacters(in: .newlines))
         #expect(parsed == .hello(FeedHello(version: 1, receiver: FeedPosition(latitude: 52, longitude: 4.4, altitudeMetres: 10),

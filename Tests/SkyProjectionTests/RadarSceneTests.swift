@@ -96,7 +96,7 @@ import TestSupport
                                         lastSeen: Date().timeIntervalSince1970))
         let snapshot = await LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: 12).radarSnapshot()
         #expect(snapshot.source == "replay")
-        #expect(snapshot.observer == Observer(latitude: 52, longitude: 4.4, heightMetres: 12))
+        #expect(snapshot.observer == Observer(latitude: 52, longitude: 4.4, altitudeMetres: 12))
         #expect(snapshot.aircraft.map(\.icao) == [0x4840D6])
         let frame = RadarScene(seq: 1, time: 0, snapshot: snapshot).frame(for: RadarView())
         #expect(frame.aircraft.count == 1)

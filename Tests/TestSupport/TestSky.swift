@@ -5,7 +5,7 @@ import ModeS
 
 /// Made-up skies for feed tests.
 public enum TestSky {
-    public static let observer = Observer(latitude: 52.0, longitude: 4.4, heightMetres: 10)
+    public static let observer = Observer(latitude: 52.0, longitude: 4.4, altitudeMetres: 10)
 
     /// A fully known airborne aircraft.
     public static func aircraft(icao: UInt32, latitude: Double, longitude: Double, altitudeFt: Int?,
