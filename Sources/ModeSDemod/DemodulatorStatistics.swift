@@ -3,6 +3,9 @@ import ModeS
 public struct DemodulatorStatistics: Sendable, Equatable {
     /// Complex samples consumed.
     public var samples: Int = 0
+    /// Samples the receiver lost before they reached the demodulator (see
+    /// `StreamingDemodulator.resume(afterDropping:emit:)`); not part of `samples`.
+    public var droppedSamples: Int = 0
     /// Sample positions that passed the cheap gate and had their preamble scored.
     public var candidates: Int = 0
     /// Slicing attempts (one per phase tried).

@@ -77,6 +77,14 @@ public struct NoiseFloorEstimator: Sendable {
         absorbedCount = (absorbedCount / Self.windowLength + 1) * Self.windowLength
     }
 
+    /// Starts measuring again at absolute sample `index`, after a gap in the stream. The
+    /// last floor is kept as the trimming reference: the receiver's gain did not change.
+    public mutating func restart(at index: Int) {
+        absorbedCount = index
+        sum = 0
+        kept = 0
+    }
+
     /// The noise floor (mean noise magnitude) around absolute sample `index`; only valid
     /// once the window holding `index` is complete.
     @inline(__always)

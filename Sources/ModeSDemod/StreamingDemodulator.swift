@@ -173,6 +173,29 @@ public final class StreamingDemodulator {
         search(final: false, emit: emit)
     }
 
+    /// Continues the stream after `count` samples were lost (a receiver that fell behind
+    /// dropped them), emitting what is completed. What came before the gap is examined to
+    /// its end as if the stream stopped there, and the search starts afresh after it, as at
+    /// the start of a stream: a reply cut by the gap must not be spliced from the samples on
+    /// either side of it. Timestamps go on counting the lost samples, so they stay on the
+    /// receiver's sample clock (multilateration compares them between receivers).
+    public func resume(afterDropping count: Int, emit: (Frame) -> Void) {
+        precondition(!finished, "resume after finish")
+        guard count > 0 else { return }
+        let end = bufferStart + filled
+        // Half a sample before the gap cannot be completed by the bytes after it.
+        carryCount = 0
+        noise.finish()
+        search(final: true, emit: emit)
+        pending.release(before: Int.max, emit: emit)
+        let restart = end + count
+        bufferStart = restart
+        filled = 0
+        nextCandidate = restart
+        noise.restart(at: restart)
+        statistics.droppedSamples += count
+    }
+
     /// Ends the stream: examines the last positions and returns how many bytes of an
     /// incomplete final sample were left over (0 for a well-formed stream).
     @discardableResult
