@@ -34,7 +34,7 @@ public struct FeedAircraft: Sendable, Equatable {
     public var positionAgeSeconds: Double?
     /// Whether its position is old; drawn faded.
     public var stale: Bool
-    /// Where its data comes from: "adsb", "mode-s" or "opensky".
+    /// Where its data comes from: "adsb", "mlat", "mode-s" or "opensky".
     public var source: String?
     /// Direction from the observer, degrees from true north.
     public var azimuthDeg: Double?

@@ -45,7 +45,7 @@ public struct AircraftJSONWriter: Sendable {
     static func object(for plane: AircraftState, now: Double, rssi: Double?) -> String {
         var w = JSONObjectWriter()
         w.add("hex", plane.icaoHex)
-        w.add("type", plane.source == .adsb ? "adsb_icao" : plane.source == .opensky ? "other" : "mode_s")
+        w.add("type", typeName(of: plane.source))
         if let callsign = plane.callsign, !callsign.isEmpty { w.add("flight", paddedCallsign(callsign)) }
         if plane.onGround == true {
             w.add("alt_baro", "ground")
@@ -66,13 +66,24 @@ public struct AircraftJSONWriter: Sendable {
             w.add("lon", position.longitude, decimals: 6)
             w.add("seen_pos", max(0, now - (plane.positionTime ?? now)), decimals: 1)
         }
-        // Which fields came from multilateration or TIS-B: none, but readers expect the lists.
-        w.addRaw("mlat", "[]")
+        // Which fields came from multilateration or TIS-B (none of the latter is decoded, but
+        // readers expect both lists).
+        w.addRaw("mlat", "[" + plane.mlatFields.jsonNames.map { "\"\($0)\"" }.joined(separator: ",") + "]")
         w.addRaw("tisb", "[]")
         w.add("messages", plane.messageCount)
         w.add("seen", max(0, plane.age(at: now)), decimals: 1)
         w.add("rssi", rssi, decimals: 1)
         return w.result
+    }
+
+    /// The `type` aircraft.json readers know for each source.
+    static func typeName(of source: DataSource) -> String {
+        switch source {
+        case .adsb: "adsb_icao"
+        case .mlat: "mlat"
+        case .modeS: "mode_s"
+        case .opensky: "other"
+        }
     }
 
     /// A callsign padded with spaces to the 8 characters of the identification message.

@@ -4,16 +4,21 @@ import ModeS
 public enum DataSource: String, Sendable, Equatable, Codable, Comparable {
     /// ADS-B extended squitter (DF17/18) from our own receiver.
     case adsb
+    /// Positions and movement worked out by a multilateration server from several
+    /// receivers' timestamps, and sent back to us marked as such.
+    case mlat
     /// Other Mode S replies (DF0/4/5/11/16/20/21) from our own receiver.
     case modeS = "mode-s"
     /// The OpenSky Network REST API.
     case opensky
 
     /// How directly the source hears the aircraft: its own ADS-B position reports first,
-    /// then other replies our receiver heard, then an aggregator's state vectors.
+    /// then positions multilaterated from its replies, then other replies our receiver heard,
+    /// then an aggregator's state vectors.
     public var directness: Int {
         switch self {
-        case .adsb: 3
+        case .adsb: 4
+        case .mlat: 3
         case .modeS: 2
         case .opensky: 1
         }
@@ -62,6 +67,9 @@ public struct AircraftState: Sendable, Equatable {
     public var sourceTime: Double
     /// Messages received from this aircraft.
     public var messageCount: Int
+    /// The fields whose latest value came from multilateration rather than from the
+    /// aircraft's own reports (aircraft.json lists them, as readers expect).
+    public var mlatFields: MLATFields = []
 
     /// A state that knows only the address.
     public init(icao: UInt32, lastSeen: Double, source: DataSource) {

@@ -7,6 +7,11 @@ import Synchronization
 ///
 /// Receivers hand over frames with their time; publishers take snapshots. Both are short
 /// critical sections, so a plain mutex beats hopping onto an actor for every frame.
+///
+/// Its clock is the wall clock, and nothing from outside moves it: a frame's time is taken
+/// as given only when it is not in the future (a sender's timestamp, a replay running ahead
+/// of real time or a skewed peer are cut back to now), so one bad frame can never age every
+/// aircraft out of the map.
 public final class LiveTracker: Sendable {
     /// Counters for the statistics line.
     public struct Counters: Sendable, Equatable {
@@ -25,7 +30,6 @@ public final class LiveTracker: Sendable {
         var tracker: Tracker
         var counters = Counters()
         var source = "none"
-        var latestTime = 0.0
     }
 
     /// Called for every accepted frame, on the receiving thread, after the tracker merged it.
@@ -37,21 +41,31 @@ public final class LiveTracker: Sendable {
     private let decoder = MessageDecoder()
     /// The receiver's position, if configured.
     public let receiver: GeoPoint?
+    /// The tracker's clock: seconds since 1970.
+    private let clock: @Sendable () -> Double
 
-    /// A tracker for a receiver at `receiver`.
-    public init(receiver: GeoPoint?, maxRangeKm: Double = 500) {
+    /// The wall clock, in seconds since 1970.
+    public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+    /// A tracker for a receiver at `receiver`, keeping time by `clock` (the wall clock; tests
+    /// pass their own).
+    public init(receiver: GeoPoint?, maxRangeKm: Double = 500,
+                clock: @escaping @Sendable () -> Double = LiveTracker.wallClock) {
         self.receiver = receiver
+        self.clock = clock
         state = Mutex(State(tracker: Tracker(receiver: receiver, maxRangeKm: maxRangeKm)))
     }
 
-    /// Decodes `frame` and merges it, received at `time` (seconds since 1970).
+    /// Decodes `frame` and merges it, received at `time` (seconds since 1970; a time in the
+    /// future counts as now).
     public func accept(_ frame: Frame, at time: Double) {
         let message = decoder.decode(frame)
+        let now = clock()
+        let received = time.isFinite ? min(time, now) : now
         let merged = state.withLock { state in
-            let update = state.tracker.merge(message, at: time)
+            let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
-            state.latestTime = max(state.latestTime, time)
             return update
         }
         guard var update = merged else { return }
@@ -64,12 +78,17 @@ public final class LiveTracker: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
-    /// Merges a complete state from another source (OpenSky).
+    /// Merges a complete state from another source (OpenSky); its times are cut back to now
+    /// when they lie in the future.
     public func accept(_ update: AircraftState) {
+        let now = clock()
+        var update = update
+        update.lastSeen = update.lastSeen.isFinite ? min(update.lastSeen, now) : now
+        update.positionTime = update.positionTime.map { $0.isFinite ? min($0, update.lastSeen) : update.lastSeen }
+        update.sourceTime = update.lastSeen
         state.withLock { state in
             state.tracker.merge(update)
             state.counters.stateUpdates += 1
-            state.latestTime = max(state.latestTime, update.lastSeen)
         }
     }
 
@@ -80,30 +99,23 @@ public final class LiveTracker: Sendable {
         set { state.withLock { $0.source = newValue } }
     }
 
-    /// The tracker's notion of now: the wall clock, or the time of the latest message when a
-    /// fast replay runs ahead of it.
-    public var now: Double {
-        let wall = Date().timeIntervalSince1970
-        return state.withLock { max(wall, $0.latestTime) }
-    }
+    /// The tracker's notion of now: its clock.
+    public var now: Double { clock() }
 
     /// Every aircraft heard recently, with the time the snapshot was taken. A read only:
     /// aircraft are forgotten by `expire`, on a timer.
     public func snapshot() -> (time: Double, aircraft: [AircraftState]) {
-        let wall = Date().timeIntervalSince1970
-        return state.withLock { state in
-            let now = max(wall, state.latestTime)
-            return (now, state.tracker.snapshot(at: now))
-        }
+        let now = clock()
+        return state.withLock { state in (now, state.tracker.snapshot(at: now)) }
     }
 
     /// Forgets aircraft not heard for `Tracker.expireAfter` seconds; returns how many.
     @discardableResult
     public func expire() -> Int {
-        let wall = Date().timeIntervalSince1970
+        let now = clock()
         return state.withLock { state in
             let before = state.tracker.count
-            state.tracker.expire(at: max(wall, state.latestTime))
+            state.tracker.expire(at: now)
             return before - state.tracker.count
         }
     }

@@ -27,13 +27,15 @@ public struct Tracker: Sendable {
 
     /// Merges one decoded message received at `time` (seconds): the message with its position
     /// resolved, and the aircraft's state after it. Messages whose parity failed
-    /// (`crcOK == false`) are ignored (nil).
+    /// (`crcOK == false`) are ignored (nil). A `multilaterated` message is a result a
+    /// multilateration server sent back: its source is `.mlat`, and the fields it sets are
+    /// marked as such.
     @discardableResult
-    public mutating func merge(_ message: Message, at time: Double) -> TrackUpdate? {
+    public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
         resolver.resolve(&message, time: time)
-        let source: DataSource = message.df == 17 || message.df == 18 ? .adsb : .modeS
+        let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
         var state = aircraft[message.icao] ?? AircraftState(icao: message.icao, lastSeen: time, source: source)
         state.lastSeen = time
         state.hear(from: source, at: time, timeout: Self.sourceTimeout)
@@ -44,7 +46,10 @@ public struct Tracker: Sendable {
         if let squawk = message.squawk { state.squawk = squawk }
         if let emergency = message.emergency { state.emergency = emergency }
         if let onGround = message.onGround { state.onGround = onGround }
-        if let altitude = message.altitudeBaroFt { state.altitudeBaroFt = altitude }
+        if let altitude = message.altitudeBaroFt {
+            state.altitudeBaroFt = altitude
+            state.mlatFields.set(.altitude, multilaterated: multilaterated)
+        }
         if let altitude = message.altitudeGeoFt { state.altitudeGeoFt = altitude }
         if let difference = message.geoMinusBaroFt, let baro = state.altitudeBaroFt {
             state.altitudeGeoFt = baro + difference
@@ -52,14 +57,20 @@ public struct Tracker: Sendable {
         if let latitude = message.latitude, let longitude = message.longitude {
             state.position = GeoPoint(latitude: latitude, longitude: longitude)
             state.positionTime = time
+            state.mlatFields.set(.position, multilaterated: multilaterated)
         }
         if let speed = message.groundSpeedKt, message.df == 17 || message.df == 18 || state.groundSpeedKt == nil {
             state.groundSpeedKt = speed
+            state.mlatFields.set(.groundSpeed, multilaterated: multilaterated)
         }
         if let track = message.trackDeg, message.df == 17 || message.df == 18 || state.trackDeg == nil {
             state.trackDeg = track
+            state.mlatFields.set(.track, multilaterated: multilaterated)
         }
-        if let rate = message.verticalRateFpm { state.verticalRateFpm = rate }
+        if let rate = message.verticalRateFpm {
+            state.verticalRateFpm = rate
+            state.mlatFields.set(.verticalRate, multilaterated: multilaterated)
+        }
         aircraft[message.icao] = state
         return TrackUpdate(message: message, aircraft: state)
     }

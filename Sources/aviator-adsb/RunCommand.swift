@@ -137,6 +137,7 @@ struct RunCommand: AsyncParsableCommand {
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var droppedBytes: @Sendable () -> Int = { 0 }
+        var sourceDetails: @Sendable () -> String? = { nil }
         if let replay {
             let format = format ?? SampleFormat(fileName: replay) ?? .cu8
             var configuration = ReplaySource.Configuration(path: replay, format: format, sampleRate: rate)
@@ -148,6 +149,7 @@ struct RunCommand: AsyncParsableCommand {
                                   successTerminationBehavior: .ignore))
         } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
             let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
+            sourceDetails = { input.statistics.summary }
             services.append(.init(service: SourceService(input, tracker: tracker)))
         } else {
             var configuration = RTLSDRDevice.Configuration()
@@ -168,7 +170,7 @@ struct RunCommand: AsyncParsableCommand {
         services.append(contentsOf: outputServices)
         services.append(.init(service: StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
-            droppedBytes: droppedBytes, logger: logger)))
+            droppedBytes: droppedBytes, sourceDetails: sourceDetails, logger: logger)))
 
         let group = ServiceGroup(configuration: .init(
             services: services, cancellationSignals: [.sigterm, .sigint], logger: logger))

@@ -242,4 +242,34 @@ import TestSupport
         #expect(fanout.drain() == 1)
         #expect(fanout.droppedUpdates == 11)
     }
+
+    @Test func multilaterationResultsAreNeverSentOn() throws {
+        let tracker = LiveTracker(receiver: nil)
+        let signals = SignalLevels()
+        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals)
+        fanout.attach(to: tracker)
+        var frames = try OutputTestFrames.busyAirport().prefix(2).map(\.frame)
+        frames[0].isMultilaterated = true
+        for frame in frames { tracker.accept(frame, at: 1) }
+        #expect(fanout.drain() == 2)
+        let levels = signals.levels(keeping: frames.map(\.address))
+        #expect(levels[frames[0].address] == nil || frames[0].address == frames[1].address)
+        #expect(levels[frames[1].address] != nil)
+    }
+}
+
+/// The aircraft.json view of multilaterated aircraft.
+@Suite struct MultilaterationJSONTests {
+    @Test func anMLATAircraftSaysSoAndListsItsFields() throws {
+        var plane = AircraftState(icao: 0x485020, lastSeen: 100, source: .mlat)
+        plane.position = GeoPoint(latitude: 52, longitude: 4)
+        plane.positionTime = 100
+        plane.altitudeBaroFt = 3_000
+        plane.mlatFields = [.position, .altitude]
+        let json = AircraftJSONWriter.aircraftJSON(now: 100, messages: 1, aircraft: [plane], rssi: [:])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let aircraft = try #require((root["aircraft"] as? [[String: Any]])?.first)
+        #expect(aircraft["type"] as? String == "mlat")
+        #expect(aircraft["mlat"] as? [String] == ["lat", "lon", "alt_baro"])
+    }
 }

@@ -123,6 +123,33 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         #expect(counters.accepted == 3)
     }
 
+    @Test func sendersTimestampsNeverMoveTheClockAndMultilaterationIsMarked() async throws {
+        // One frame at the counter's maximum, one at a random time, then a multilateration
+        // result (the marker instead of a time) for an aircraft heard from nowhere else.
+        let script = beastFrame("8D40621D58C386435CC412692AD6", timestamp: 0xFFFF_FFFF_FFFF)
+            + beastFrame("8D4840D6202CC371C32CE0576098", timestamp: 0x5A5A_1234_9876)
+            + beastFrame("8D485020994409940838175B284F", timestamp: BeastFrameParser.multilaterationMarker)
+        let server = try ScriptedServer(scripts: [script])
+        let tracker = LiveTracker(receiver: nil)
+        let input = BeastInput(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
+                               maximumBackoff: .milliseconds(200))
+        let task = Task { try await input.run(into: tracker) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while tracker.snapshot().aircraft.count < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        try await task.value
+        let wall = Date().timeIntervalSince1970
+        let snapshot = tracker.snapshot()
+        #expect(abs(snapshot.time - wall) < 5, "the tracker's clock is the wall clock")
+        #expect(snapshot.aircraft.map(\.icaoHex) == ["40621d", "4840d6", "485020"])
+        #expect(snapshot.aircraft.allSatisfy { abs($0.lastSeen - wall) < 60 })
+        #expect(snapshot.aircraft.map(\.source) == [.adsb, .adsb, .mlat])
+        #expect(input.statistics.multilaterated == 1)
+        #expect(input.statistics.summary.contains("1 of them mlat"))
+    }
+
     @Test func aRefusedConnectionIsRetriedNotFatal() async throws {
         let tracker = LiveTracker(receiver: nil)
         // Nothing listens on this port: the input must keep retrying until cancelled.

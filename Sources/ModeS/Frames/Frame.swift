@@ -16,16 +16,22 @@ public struct Frame: Sendable, Hashable {
     /// address/parity frame whose recovered address was recently confirmed. False only for
     /// address/parity frames accepted on trust (input that was checked elsewhere).
     public var parityVerified: Bool
+    /// True for a multilateration result: a message a multilateration server made up from
+    /// the position it worked out, not one any receiver heard. Such frames are tracked as
+    /// `mlat` and never sent on as if received.
+    public var isMultilaterated: Bool
 
     /// A frame from its parts.
     public init(bits: ModeSBits, address: UInt32, correctedBits: Int = 0,
-                timestamp: UInt64 = 0, signalLevel: Double = 0, parityVerified: Bool = true) {
+                timestamp: UInt64 = 0, signalLevel: Double = 0, parityVerified: Bool = true,
+                isMultilaterated: Bool = false) {
         self.bits = bits
         self.address = address
         self.correctedBits = correctedBits
         self.timestamp = timestamp
         self.signalLevel = signalLevel
         self.parityVerified = parityVerified
+        self.isMultilaterated = isMultilaterated
     }
 
     /// The downlink format.

@@ -16,7 +16,14 @@ public struct BeastFrameParser: Sendable {
         public var timestamp: UInt64
         /// Signal level in dBFS from the sender's signal byte (√power scaled to 255).
         public var signalLevel: Double
+
+        /// Whether the timestamp is the marker multilateration results carry instead of a
+        /// time (the bytes FF 00 then "MLAT"): the frame was computed, not received.
+        public var isMultilaterated: Bool { timestamp == BeastFrameParser.multilaterationMarker }
     }
+
+    /// The timestamp that marks a frame as a multilateration result.
+    public static let multilaterationMarker: UInt64 = 0xFF00_4D4C_4154
 
     private enum State: Sendable {
         case seekingStart

@@ -21,8 +21,16 @@ public final class BeastInput: Source {
         public var rejected = 0
         /// Frames the parser dropped as malformed.
         public var malformed = 0
+        /// Accepted frames that were multilateration results.
+        public var multilaterated = 0
         /// Connections made.
         public var connections = 0
+
+        /// The counters for the statistics line.
+        public var summary: String {
+            "beast in: \(accepted) frames, \(multilaterated) of them mlat, \(rejected) failed the parity check, "
+                + "\(malformed) malformed, \(connections) connections"
+        }
     }
 
     /// Host to connect to.
@@ -86,26 +94,25 @@ public final class BeastInput: Source {
         counters.withLock { $0.connections += 1 }
         logger.info("Beast input connected to \(host):\(port)")
         var parser = BeastFrameParser()
-        let start = Date().timeIntervalSince1970
-        var firstTimestamp: UInt64?
+        let malformedBefore = counters.withLock { $0.malformed }
         try await channel.executeThenClose { inbound, _ in
             for try await buffer in inbound {
-                var accepted = 0, rejected = 0
+                var accepted = 0, rejected = 0, multilaterated = 0
+                // The sender's timestamps count its own receiver's samples: they are passed on
+                // with the frame (multilateration wants them) but say nothing about when we
+                // received it, which is now.
+                let arrival = Date().timeIntervalSince1970
                 buffer.withUnsafeReadableBytes { bytes in
                     parser.parse(bytes) { received in
-                        // The sender's clock fixes the spacing of frames; the wall clock at
-                        // connection time anchors it.
-                        let origin = firstTimestamp ?? received.timestamp
-                        firstTimestamp = origin
-                        let elapsed = received.timestamp >= origin ? Double(received.timestamp - origin) / 12e6 : 0
-                        let time = max(start + elapsed, Date().timeIntervalSince1970 - 1)
-                        guard var frame = validator.validate(received.bits, time: time) else {
+                        guard var frame = validator.validate(received.bits, time: arrival) else {
                             rejected += 1
                             return
                         }
                         frame.timestamp = received.timestamp
                         frame.signalLevel = received.signalLevel
-                        tracker.accept(frame, at: time)
+                        frame.isMultilaterated = received.isMultilaterated
+                        if frame.isMultilaterated { multilaterated += 1 }
+                        tracker.accept(frame, at: arrival)
                         accepted += 1
                     }
                 }
@@ -113,7 +120,8 @@ public final class BeastInput: Source {
                 counters.withLock {
                     $0.accepted += accepted
                     $0.rejected += rejected
-                    $0.malformed = malformed
+                    $0.multilaterated += multilaterated
+                    $0.malformed = malformedBefore + malformed
                 }
             }
         }

@@ -4,19 +4,24 @@ import ServiceLifecycle
 import Tracking
 
 /// Logs one line of receiver statistics every interval and once more at shutdown: messages
-/// per second, aircraft, aircraft with a position, dropped samples, current source.
+/// per second, aircraft, aircraft with a position, dropped samples, current source, and
+/// what the source itself counts (a Beast input's rejected and malformed frames).
 public struct StatisticsReporter: Service {
     private let tracker: LiveTracker
     private let interval: Duration
     private let droppedBytes: @Sendable () -> Int
+    private let sourceDetails: @Sendable () -> String?
     private let logger: Logger
 
-    /// A reporter over `tracker`; `droppedBytes` reads the sample bytes lost so far.
+    /// A reporter over `tracker`; `droppedBytes` reads the sample bytes lost so far and
+    /// `sourceDetails` the source's own counters, appended to the line when not nil.
     public init(tracker: LiveTracker, interval: Duration = .seconds(60),
-                droppedBytes: @escaping @Sendable () -> Int, logger: Logger) {
+                droppedBytes: @escaping @Sendable () -> Int,
+                sourceDetails: @escaping @Sendable () -> String? = { nil }, logger: Logger) {
         self.tracker = tracker
         self.interval = interval
         self.droppedBytes = droppedBytes
+        self.sourceDetails = sourceDetails
         self.logger = logger
     }
 
@@ -54,5 +59,6 @@ public struct StatisticsReporter: Service {
             + "\(messages) messages (\(rate)/s), \(counters.correctedFrames - earlier.correctedFrames) repaired, "
             + "\(snapshot.aircraft.count) aircraft, \(withPosition) with position, "
             + "\(samples) samples dropped, source \(tracker.source)"
+            + (sourceDetails().map { " (\($0))" } ?? "")
     }
 }
