@@ -11,7 +11,9 @@ final class Daemon: @unchecked Sendable {
     /// Everything the daemon has written to standard error so far.
     var stderr: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts the daemon with `arguments` and `environment` added to this process's; its
+    /// standard input is `standardInput` when given (else this process's).
+    init(_ arguments: [String], environment: [String: String] = [:], standardInput: Pipe? = nil) throws {
         process.executableURL = BinaryRunner.binary
         // A socket of its own, so tests never meet each other's daemon or a real one.
         let socket = FileManager.default.temporaryDirectory
@@ -22,6 +24,7 @@ final class Daemon: @unchecked Sendable {
         process.environment = merged
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
+        if let standardInput { process.standardInput = standardInput }
         errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }

@@ -99,12 +99,8 @@ public final class RTLSDRSource: Source {
     /// The demodulation loop: drains the ring until it is closed and empty.
     private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
                                    into tracker: LiveTracker) {
-        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate, options: options)
-        let start = Date().timeIntervalSince1970
-        let emit: (Frame) -> Void = { frame in
-            tracker.accept(frame, at: start + Double(frame.timestamp) / 12_000_000)
-        }
-        while ring.pop({ demodulator.process($0, emit: emit) }) {}
-        demodulator.finish(emit: emit)
+        let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker)
+        while ring.pop({ stream.process($0) }) {}
+        stream.finish()
     }
 }

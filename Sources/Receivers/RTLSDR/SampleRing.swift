@@ -7,21 +7,38 @@ import Foundation
 /// loop loses samples inside the driver anyway. So when every slot is full, the new block is
 /// dropped and counted instead. Slots are allocated once; the producer copies into a free slot
 /// and the consumer reads it in place, so there is no allocation per block.
+///
+/// Each block keeps the wall-clock time it was pushed and the number of samples dropped
+/// right before it, so the consumer's clock can count them (see `IQBlock`, `SampleClock`).
 public final class SampleRing: @unchecked Sendable {
     private let condition = NSCondition()
     private let slots: [UnsafeMutableRawBufferPointer]
     private var lengths: [Int]
+    private var arrivals: [Double]
+    private var droppedBefore: [Int]
+    /// Bytes per sample (2 for the dongle's cu8); drops are reported in samples.
+    private let bytesPerSample: Int
+    /// Bytes dropped since the last block that got a slot.
+    private var droppedSinceLast = 0
+    /// The wall clock, in seconds since 1970 (replaceable for tests).
+    private let now: @Sendable () -> Double
     private var head = 0      // next slot to read
     private var count = 0     // filled slots
     private var closed = false
     private var dropped = 0
 
-    /// A ring of `slotCount` slots of `slotSize` bytes each.
-    public init(slotCount: Int = 16, slotSize: Int = 16 * 16_384) {
+    /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
+    /// `bytesPerSample` bytes, stamping blocks with `now`.
+    public init(slotCount: Int = 16, slotSize: Int = 16 * 16_384, bytesPerSample: Int = 2,
+                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         slots = (0..<slotCount).map { _ in
             UnsafeMutableRawBufferPointer.allocate(byteCount: slotSize, alignment: 16)
         }
         lengths = Array(repeating: 0, count: slotCount)
+        arrivals = Array(repeating: 0, count: slotCount)
+        droppedBefore = Array(repeating: 0, count: slotCount)
+        self.bytesPerSample = bytesPerSample
+        self.now = now
     }
 
     deinit {
@@ -34,13 +51,17 @@ public final class SampleRing: @unchecked Sendable {
     /// Copies `bytes` into a free slot, or drops them (counted) when none is free. Never
     /// blocks. Blocks larger than a slot are split.
     public func push(_ bytes: UnsafeRawBufferPointer) {
+        let arrival = now()
         var offset = 0
         while offset < bytes.count {
             let slotSize = slots[0].count
             let length = min(slotSize, bytes.count - offset)
             condition.lock()
             if closed || count == slots.count {
-                dropped += closed ? 0 : bytes.count - offset
+                if !closed {
+                    dropped += bytes.count - offset
+                    droppedSinceLast += bytes.count - offset
+                }
                 condition.unlock()
                 return
             }
@@ -50,6 +71,9 @@ public final class SampleRing: @unchecked Sendable {
             slots[index].copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
             condition.lock()
             lengths[index] = length
+            arrivals[index] = arrival
+            droppedBefore[index] = droppedSinceLast / bytesPerSample
+            droppedSinceLast %= bytesPerSample
             count += 1
             condition.signal()
             condition.unlock()
@@ -59,7 +83,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Waits for the next block and passes it to `body` (valid only during the call); returns
     /// false once the ring is closed and empty.
-    public func pop(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    public func pop(_ body: (IQBlock) -> Void) -> Bool {
         condition.lock()
         while count == 0 && !closed { condition.wait() }
         if count == 0 {
@@ -67,9 +91,10 @@ public final class SampleRing: @unchecked Sendable {
             return false
         }
         let index = head
-        let length = lengths[index]
+        let block = IQBlock(bytes: UnsafeRawBufferPointer(rebasing: slots[index][0..<lengths[index]]),
+                            arrival: arrivals[index], droppedSamples: droppedBefore[index])
         condition.unlock()
-        body(UnsafeRawBufferPointer(rebasing: slots[index][0..<length]))
+        body(block)
         condition.lock()
         head = (head + 1) % slots.count
         count -= 1

@@ -34,10 +34,13 @@ public final class IQFileReader {
             descriptor = 0
             ownsDescriptor = false
         } else {
-            let fd = open(path, O_RDONLY)
+            // Without O_NONBLOCK, opening a FIFO waits for a writer, and nothing could stop
+            // that wait. Reads block again afterwards: `forEachBlock` waits in poll instead.
+            let fd = open(path, O_RDONLY | O_NONBLOCK)
             guard fd >= 0 else {
                 throw ReadError(description: "cannot open \(path): \(Self.errorText())")
             }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             var info = stat()
             if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
@@ -54,10 +57,25 @@ public final class IQFileReader {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// Reads the whole input, handing each block to `body` in order.
-    public func forEachBlock(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Summary {
+    /// How long one wait for input lasts before `isCancelled` is asked again.
+    static let pollMilliseconds: Int32 = 100
+
+    /// Reads the whole input, handing each block to `body` in order. While no input is
+    /// ready (a pipe or FIFO whose writer is slow or absent), asks `isCancelled` every
+    /// tenth of a second and throws `CancellationError` once it says yes, so a replay can
+    /// always be stopped.
+    public func forEachBlock(isCancelled: () -> Bool = { false },
+                             _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Summary {
         var total = 0
         while true {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, Self.pollMilliseconds)
+            if isCancelled() { throw CancellationError() }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(description: "cannot wait for \(path): \(Self.errorText())")
+            }
+            if ready == 0 { continue }
             let count = read(descriptor, buffer, blockSize)
             if count < 0 {
                 if errno == EINTR { continue }

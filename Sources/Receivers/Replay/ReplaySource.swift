@@ -73,45 +73,39 @@ public struct ReplaySource: Source {
         }
     }
 
-    /// The replay loop, on its own thread.
+    /// The replay loop, on its own thread. The first pass is logged at info, later passes of
+    /// a loop at debug: a short recording loops thousands of times a day.
     private static func replay(_ configuration: Configuration, into tracker: LiveTracker, logger: Logger,
                                isCancelled: () -> Bool) throws {
         let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
-        let start = Date().timeIntervalSince1970
-        var offsetSeconds = 0.0
         var pass = 0
         repeat {
             pass += 1
             let reader = try IQFileReader(path: configuration.path)
-            let demodulator = StreamingDemodulator(format: configuration.format, sampleRate: configuration.sampleRate,
-                                                   options: configuration.demodulator)
-            let passStart = start + offsetSeconds
-            var frames = 0
-            let emit: (Frame) -> Void = { frame in
-                frames += 1
-                tracker.accept(frame, at: passStart + Double(frame.timestamp) / 12_000_000)
-            }
+            let stream = SampleStream(format: configuration.format, sampleRate: configuration.sampleRate,
+                                      options: configuration.demodulator, into: tracker)
+            let passStart = Date().timeIntervalSince1970
             var delivered = 0
-            let summary = try reader.forEachBlock { block in
-                if isCancelled() { throw CancellationError() }
-                demodulator.process(block, emit: emit)
+            let summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
                 delivered += block.count
                 if configuration.throttle {
-                    let due = passStart + Double(delivered) / bytesPerSecond
-                    let wait = due - Date().timeIntervalSince1970
+                    // A block is due when its last sample would have been received live.
+                    let wait = passStart + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
                     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                    if isCancelled() { throw CancellationError() }
                 }
+                stream.process(IQBlock(bytes: block, arrival: Date().timeIntervalSince1970))
             }
-            let leftover = demodulator.finish(emit: emit)
-            if leftover > 0 {
+            let leftover = stream.finish()
+            guard summary.bytes >= configuration.format.bytesPerSample else {
+                throw IQFileReader.ReadError(description: "\(configuration.path) holds no whole sample (\(summary.bytes) bytes)")
+            }
+            if leftover > 0 && pass == 1 {
                 logger.warning("\(configuration.path): ignored a truncated final sample (\(leftover) bytes)")
             }
-            guard summary.bytes > 0 else {
-                throw IQFileReader.ReadError(description: "\(configuration.path) is empty")
-            }
             let seconds = Double(summary.bytes) / bytesPerSecond
-            logger.info("replay of \(configuration.path) (pass \(pass)): \(frames) frames in \(String(format: "%.1f", seconds)) s of samples")
-            offsetSeconds += seconds
+            logger.log(level: pass == 1 ? .info : .debug,
+                       "replay of \(configuration.path) (pass \(pass)): \(stream.frames) frames in \(String(format: "%.1f", seconds)) s of samples")
         } while configuration.loop && configuration.path != "-" && !isCancelled()
     }
 }

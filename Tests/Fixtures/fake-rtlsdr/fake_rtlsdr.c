@@ -11,6 +11,9 @@
  *   AVIATOR_FAKE_RTLSDR_PRESENT_FILE  devices exist only while this file exists (hot-plug)
  *   AVIATOR_FAKE_RTLSDR_FAIL_OPEN     "1": rtlsdr_open fails, as for a device in use
  *   AVIATOR_FAKE_RTLSDR_UNPLUG_AFTER  bytes after which rtlsdr_read_async fails, as on unplug
+ *   AVIATOR_FAKE_RTLSDR_STALL_AFTER   bytes after which delivery stops for STALL_SECONDS, once;
+ *   AVIATOR_FAKE_RTLSDR_STALL_SECONDS the samples of that time are lost unreported, as when
+ *                                     the USB buffers overflow under a stopped process
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +155,10 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
     int realtime = env("AVIATOR_FAKE_RTLSDR_REALTIME") != NULL;
     const char *unplug = env("AVIATOR_FAKE_RTLSDR_UNPLUG_AFTER");
     long long unplug_after = unplug ? atoll(unplug) : -1;
+    const char *stall = env("AVIATOR_FAKE_RTLSDR_STALL_AFTER");
+    long long stall_after = stall ? atoll(stall) : -1;
+    const char *stall_for = env("AVIATOR_FAKE_RTLSDR_STALL_SECONDS");
+    double stall_seconds = stall_for ? atof(stall_for) : 0;
     long long delivered = 0;
     double start = now_seconds();
     double bytes_per_second = 2.0 * (dev->sample_rate ? dev->sample_rate : 2400000);
@@ -162,6 +169,22 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
         if (unplug_after >= 0 && delivered >= unplug_after) {
             status = -4; /* LIBUSB_ERROR_NO_DEVICE */
             break;
+        }
+        if (stall_after >= 0 && delivered >= stall_after) {
+            stall_after = -1;
+            usleep((useconds_t)(stall_seconds * 1e6));
+            /* The dongle went on sampling: skip what it produced meanwhile. */
+            long long lost = (long long)(stall_seconds * bytes_per_second) & ~1LL;
+            while (file && lost > 0) {
+                size_t chunk = lost < (long long)buf_len ? (size_t)lost : buf_len;
+                size_t got = fread(buffer, 1, chunk, file);
+                lost -= (long long)got;
+                if (got == 0) {
+                    if (!loop) break;
+                    rewind(file);
+                }
+            }
+            start += stall_seconds;
         }
         size_t filled = 0;
         while (file && filled < buf_len) {
