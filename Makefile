@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance conformance-check bench samples identical clean
+.PHONY: help deps build release run test conformance conformance-check bench samples identical soak clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
+	@echo "make soak         30 min of hostile clients, peers and servers against three daemons (SOAK_MINUTES=30)"
 
 deps:
 	@if ! pkg-config --exists librtlsdr 2>/dev/null; then \
@@ -72,6 +73,12 @@ bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	bash scripts/bench.sh
 	bash scripts/bench-daemon.sh
+
+# Not part of `make test`: half an hour of replay, churning clients, a flapping hostile Beast
+# peer and a misbehaving OpenSky stand-in, all on loopback; memory and descriptors must stay flat.
+SOAK_MINUTES ?= 30
+soak: release
+	python3 scripts/soak.py --binary $(RELEASE) --minutes $(SOAK_MINUTES)
 
 samples: release
 	bash scripts/make-samples.sh
