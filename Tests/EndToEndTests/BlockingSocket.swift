@@ -85,6 +85,11 @@ final class BlockingSocket: @unchecked Sendable {
         return address
     }
 
+    /// A socket `accept` returned, to write to.
+    static func adopt(_ descriptor: Int32) -> BlockingSocket {
+        BlockingSocket(descriptor: descriptor)
+    }
+
     /// A socket listening on a free loopback port, and the port: something already there.
     static func listener() -> (socket: BlockingSocket, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

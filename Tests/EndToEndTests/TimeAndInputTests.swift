@@ -1,4 +1,5 @@
 import Foundation
+import ModeS
 import Testing
 import TestSupport
 
@@ -77,6 +78,50 @@ extension EndToEnd {
             Thread.sleep(forTimeInterval: 2)
             #expect(daemon.stop().status == 0)
             #expect(!daemon.stderr.contains("(pass 2)"))
+        }
+
+        @Test func aHostileBeastSenderNeitherEmptiesTheMapNorGetsItsMLATResent() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-hostile-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (listener, port) = BlockingSocket.listener()
+            let outPort = BlockingSocket.freePorts(1)[0]
+            let daemon = try Daemon(["--beast-in", "127.0.0.1:\(port)", "--beast-out", "\(outPort)",
+                                     "--json-dir", folder.path])
+            // accept waits no longer than the receive timeout: a daemon that never connects
+            // fails the test instead of hanging it.
+            var wait = timeval(tv_sec: 15, tv_usec: 0)
+            setsockopt(listener.descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            let connection = accept(listener.descriptor, nil, nil)
+            #expect(connection >= 0)
+            defer { close(connection) }
+            let sender = BlockingSocket.adopt(connection)
+            #expect(daemon.waitFor("Beast output on"))
+            let reader = try BlockingSocket.connect(port: outPort)
+            // Real frames, then one stamped at the 12 MHz counter's maximum (it moved the
+            // tracker's clock months ahead), then a multilateration result.
+            var bytes: [UInt8] = []
+            for (index, frame) in try OutputTestFrames.busyAirport().prefix(400).enumerated() {
+                var frame = frame.frame
+                frame.timestamp = index == 200 ? 0xFFFF_FFFF_FFFF : UInt64(index) * 12_000
+                BeastEncoder.append(frame, to: &bytes)
+            }
+            let result = OutputTestFrames.extendedSquitter("8D485020994409940838175B284F",
+                                                           timestamp: BeastFrameParser.multilaterationMarker)
+            BeastEncoder.append(result, to: &bytes)
+            #expect(sender.write(bytes))
+            let forwarded = reader.collect(for: 3)
+            let planes = try aircraft(in: folder)
+            #expect(daemon.stop().status == 0)
+            #expect(planes.count > 20, "one absurd timestamp must not age every aircraft out")
+            #expect(planes.allSatisfy { ($0["seen"] as? Double).map { $0 < 10 } == true })
+            let mlat = planes.first { $0["hex"] as? String == "485020" }
+            #expect(mlat?["type"] as? String == "mlat")
+            // The marker's bytes never leave on the Beast output (0x1A in it would be doubled,
+            // but FF 00 4D 4C 41 54 has none).
+            let marker: [UInt8] = [0xFF, 0x00, 0x4D, 0x4C, 0x41, 0x54]
+            #expect(forwarded.count > 1_000)
+            #expect(!forwarded.indices.dropLast(5).contains { Array(forwarded[$0..<($0 + 6)]) == marker })
         }
     }
 }
