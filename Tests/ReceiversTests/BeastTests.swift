@@ -99,21 +99,28 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         }
     }
 
-    @Test func readsRealFramesRejectsGarbageAndReconnects() async throws {
-        let first = beastFrame("8D40621D58C386435CC412692AD6") + [0x1A, 0x33, 0x00, 0x1A, 0x77]
-            + beastFrame("8DFFFFFF202CC371C32CE0576098")  // fails its CRC
-        let second = beastFrame("8D40621D58C382D690C8AC2863A7") + beastFrame("8D4840D6202CC371C32CE0576098")
-        let server = try ScriptedServer(scripts: [first, second])
+    /// Serves `scripts` to a Beast input (one per connection) until its tracker holds
+    /// `count` aircraft (or 30 s pass); returns the tracker and the stopped input.
+    func receive(_ scripts: [[UInt8]], untilAircraft count: Int) async throws -> (LiveTracker, BeastInput) {
+        let server = try ScriptedServer(scripts: scripts)
         let tracker = LiveTracker(receiver: nil)
         let input = BeastInput(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
                                maximumBackoff: .milliseconds(200))
         let task = Task { try await input.run(into: tracker) }
         let deadline = ContinuousClock.now + .seconds(30)
-        while tracker.snapshot().aircraft.count < 2, ContinuousClock.now < deadline {
+        while tracker.snapshot().aircraft.count < count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
         task.cancel()
         try await task.value
+        return (tracker, input)
+    }
+
+    @Test func readsRealFramesRejectsGarbageAndReconnects() async throws {
+        let first = beastFrame("8D40621D58C386435CC412692AD6") + [0x1A, 0x33, 0x00, 0x1A, 0x77]
+            + beastFrame("8DFFFFFF202CC371C32CE0576098")  // fails its CRC
+        let second = beastFrame("8D40621D58C382D690C8AC2863A7") + beastFrame("8D4840D6202CC371C32CE0576098")
+        let (tracker, input) = try await receive([first, second], untilAircraft: 2)
         let aircraft = tracker.snapshot().aircraft
         #expect(aircraft.map(\.icaoHex) == ["40621d", "4840d6"])
         #expect(aircraft.first?.position != nil, "the even/odd pair came over two connections")
@@ -129,17 +136,7 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         let script = beastFrame("8D40621D58C386435CC412692AD6", timestamp: 0xFFFF_FFFF_FFFF)
             + beastFrame("8D4840D6202CC371C32CE0576098", timestamp: 0x5A5A_1234_9876)
             + beastFrame("8D485020994409940838175B284F", timestamp: BeastFrameParser.multilaterationMarker)
-        let server = try ScriptedServer(scripts: [script])
-        let tracker = LiveTracker(receiver: nil)
-        let input = BeastInput(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
-                               maximumBackoff: .milliseconds(200))
-        let task = Task { try await input.run(into: tracker) }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while tracker.snapshot().aircraft.count < 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        task.cancel()
-        try await task.value
+        let (tracker, input) = try await receive([script], untilAircraft: 3)
         let wall = Date().timeIntervalSince1970
         let snapshot = tracker.snapshot()
         #expect(abs(snapshot.time - wall) < 5, "the tracker's clock is the wall clock")
