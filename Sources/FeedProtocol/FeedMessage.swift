@@ -42,6 +42,10 @@ public enum FeedMessage {
         guard case .object(let fields) = value else {
             return .failure(FeedCommandError("a command must be a JSON object, got \(value.kindName)"))
         }
+        // The decoder keeps one of two equal keys silently; which one must not decide the command.
+        if let key = JSONDuplicateKey.first(in: line) {
+            return .failure(FeedCommandError("duplicate key \"\(excerpt(key))\" in command; each key may appear once"))
+        }
         guard let type = fields["type"] else {
             return .failure(FeedCommandError("command has no \"type\" field (known types: \(commandTypes.joined(separator: ", ")))"))
         }

@@ -24,6 +24,10 @@ public struct RadarView: Sendable, Hashable {
         /// Largest radius: well past the radio horizon of any aircraft (about 450 km at
         /// 45,000 ft) so a whole-receiver view is possible.
         public static let maxRangeKm = 1000.0
+        /// Smallest radius, and smallest distance filter: 100 m, a few aircraft lengths. A
+        /// radius far below it would be written as 0 (distances have three decimals) and
+        /// would make every position a division by almost nothing.
+        public static let minRangeKm = 0.1
         /// Lowest altitude filter in feet: below the lowest airfields (about −1,300 ft).
         public static let minAltitudeFt = -2000.0
         /// Highest altitude filter in feet: above anything that flies with a transponder.
@@ -46,8 +50,8 @@ public struct RadarView: Sendable, Hashable {
         if !headingDeg.isFinite || headingDeg < 0 || headingDeg > 360 {
             return "heading_deg must be between 0 and 360, got \(Self.show(headingDeg))"
         }
-        if !rangeKm.isFinite || rangeKm <= 0 || rangeKm > Limits.maxRangeKm {
-            return "range_km must be more than 0 and at most \(Self.show(Limits.maxRangeKm)), got \(Self.show(rangeKm))"
+        if !Self.isDistance(rangeKm) {
+            return "range_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(rangeKm))"
         }
         for (name, value) in [("min_alt_ft", minAltitudeFt), ("max_alt_ft", maxAltitudeFt)] {
             if let value, !value.isFinite || value < Limits.minAltitudeFt || value > Limits.maxAltitudeFt {
@@ -57,10 +61,15 @@ public struct RadarView: Sendable, Hashable {
         if let low = minAltitudeFt, let high = maxAltitudeFt, low > high {
             return "min_alt_ft (\(Self.show(low))) is above max_alt_ft (\(Self.show(high)))"
         }
-        if let distance = maxDistanceKm, !distance.isFinite || distance <= 0 || distance > Limits.maxRangeKm {
-            return "max_distance_km must be more than 0 and at most \(Self.show(Limits.maxRangeKm)), got \(Self.show(distance))"
+        if let distance = maxDistanceKm, !Self.isDistance(distance) {
+            return "max_distance_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(distance))"
         }
         return nil
+    }
+
+    /// Whether `km` is a usable radius or distance filter: finite and within the limits.
+    public static func isDistance(_ km: Double) -> Bool {
+        km.isFinite && km >= Limits.minRangeKm && km <= Limits.maxRangeKm
     }
 
     /// The view as a JSON object with every field present.

@@ -8,20 +8,37 @@ import Darwin
 /// Where the feed socket lives and how a client reaches it; the server side (claiming the
 /// path before binding) is in FeedServer.
 public enum SocketPath {
-    /// File name of the default socket.
+    /// File name of the default socket in `XDG_RUNTIME_DIR`.
     public static let fileName = "aviator-adsb.sock"
+
+    /// File name of the default socket inside the per-user directory (`privateDirectory`).
+    public static let privateFileName = "radar.sock"
 
     /// Longest path a Unix socket address holds (`sun_path` less its terminating zero).
     public static let maxLength: Int = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// `$XDG_RUNTIME_DIR/aviator-adsb.sock` (the per-user runtime directory, private to the
-    /// user and cleaned at logout), else `aviator-adsb.sock` in the temporary directory.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    /// user and cleaned at logout), else `radar.sock` in the user's own directory in the
+    /// temporary directory (`privateDirectory`).
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                   user: UInt32 = UInt32(geteuid())) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return (runtime as NSString).appendingPathComponent(fileName)
         }
+        let directory = privateDirectory(environment: environment, user: user) ?? "/tmp"
+        return (directory as NSString).appendingPathComponent(privateFileName)
+    }
+
+    /// The per-user directory the default socket lives in when there is no `XDG_RUNTIME_DIR`:
+    /// `aviator-adsb-UID` in `$TMPDIR`, else in `/tmp`. Every user may create files there, so
+    /// the socket is not put there directly (another user could take its name first): the
+    /// daemon creates this directory with mode 700, and it and its clients refuse one that is
+    /// not theirs (`PrivateDirectory`). Nil when `XDG_RUNTIME_DIR` is set.
+    public static func privateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                        user: UInt32 = UInt32(geteuid())) -> String? {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return nil }
         let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return (temporary as NSString).appendingPathComponent(fileName)
+        return (temporary as NSString).appendingPathComponent("aviator-adsb-\(user)")
     }
 
     /// Connects socket `fd` to the Unix socket at `path` (which must fit `sun_path`); the

@@ -15,6 +15,8 @@ final class FeedClientHandler: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     /// The client's command lines, cut from the stream.
     private var commands = LineSplitter(limit: FeedMessage.maxCommandBytes)
+    /// Whether the hub took this client in (a client over the limit is only told so).
+    private var registered = false
 
     init(hub: FeedHub) {
         self.hub = hub
@@ -31,7 +33,15 @@ final class FeedClientHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        hub.register(self)
+        guard hub.register(self) else {
+            // One line in the feed's own format, so a client can tell the user why, then close.
+            let line = FeedMessage.error("the feed is serving its maximum of \(hub.configuration.maxClients) clients; try again later")
+            let written = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line)), promise: written)
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            return
+        }
+        registered = true
         hub.configuration.logger.debug("feed client connected", metadata: ["clients": "\(hub.statistics.clients)"])
         let hello = FeedHello(receiver: hub.observer, source: hub.source,
                               frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
@@ -40,8 +50,10 @@ final class FeedClientHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        hub.unregister(self)
-        hub.configuration.logger.debug("feed client left", metadata: ["clients": "\(hub.statistics.clients)"])
+        if registered {
+            hub.unregister(self)
+            hub.configuration.logger.debug("feed client left", metadata: ["clients": "\(hub.statistics.clients)"])
+        }
         context.fireChannelInactive()
     }
 
@@ -56,6 +68,7 @@ final class FeedClientHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard registered else { return }
         let buffer = unwrapInboundIn(data)
         for piece in commands.pieces(from: buffer.readableBytesView) {
             switch piece {

@@ -1,3 +1,4 @@
+import FeedProtocol
 
 /// Why the feed server cannot start; each description is one line for the daemon's stderr.
 public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -9,6 +10,8 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case notASocket(path: String)
     /// The path does not fit in a Unix socket address.
     case pathTooLong(path: String, limit: Int)
+    /// The per-user socket directory is not the user's own, or cannot be made.
+    case unsafeDirectory(PrivateDirectory.Problem)
     /// The options are out of range.
     case invalidConfiguration(String)
     /// A system call failed.
@@ -25,6 +28,8 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot create feed socket \(path): a file that is not a socket is in the way"
         case let .pathTooLong(path, limit):
             "feed socket path \(path) is too long (at most \(limit) bytes)"
+        case let .unsafeDirectory(problem):
+            problem.description
         case let .invalidConfiguration(message):
             message
         case let .system(operation, path, message):

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import FeedProtocol
 import SkyProjection
@@ -11,6 +12,8 @@ final class FeedHub {
     private(set) var source = "none"
     var statistics = FeedStatistics()
     private var clients: [ObjectIdentifier: FeedClientHandler] = [:]
+    private var refusals = LogThrottle()
+    private var acceptPauses = LogThrottle()
 
     init(configuration: FeedConfiguration) {
         self.configuration = configuration
@@ -22,11 +25,44 @@ final class FeedHub {
         self.source = source
     }
 
-    func register(_ client: FeedClientHandler) {
+    /// Takes a new client in; false when `maxClients` are already connected (the refusal is
+    /// counted and, at most every few seconds, logged).
+    func register(_ client: FeedClientHandler) -> Bool {
+        guard clients.count < configuration.maxClients else {
+            statistics.clientsRefused += 1
+            if let count = refusals.record(now: .now()) {
+                configuration.logger.warning(
+                    "feed: \(count == 1 ? "a client" : "\(count) clients") refused: \(configuration.maxClients) connected, the most --max-clients allows",
+                    metadata: ["refused": "\(statistics.clientsRefused)"])
+            }
+            return false
+        }
         clients[ObjectIdentifier(client)] = client
         statistics.clientsAccepted += 1
         statistics.clients = clients.count
+        return true
     }
+
+    /// The listening socket could not accept: how long to wait before trying again. Out of
+    /// descriptors (or kernel memory), accepting pauses for a second, counted and logged at
+    /// most every few seconds; other errors (a client that gave up while queued) retry at once.
+    func acceptFailed(_ error: IOError) -> TimeAmount? {
+        switch error.errnoCode {
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+            statistics.acceptsPaused += 1
+            if let count = acceptPauses.record(now: .now()) {
+                configuration.logger.warning(
+                    "feed: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                    metadata: ["times": "\(count)"])
+            }
+            return .seconds(1)
+        default:
+            return nil
+        }
+    }
+
+    /// Clients connected now.
+    var clientCount: Int { clients.count }
 
     func unregister(_ client: FeedClientHandler) {
         clients[ObjectIdentifier(client)] = nil

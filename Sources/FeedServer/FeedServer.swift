@@ -43,7 +43,15 @@ public final class FeedServer: Service, Sendable {
                             group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> FeedServer {
         if let problem = configuration.radar.problem { throw FeedError.invalidConfiguration(problem) }
         if let problem = configuration.radar.defaultView.problem { throw FeedError.invalidConfiguration(problem) }
+        if configuration.maxClients < 1 { throw FeedError.invalidConfiguration("the feed must allow at least 1 client") }
         let path = configuration.socketPath
+        if let directory = configuration.privateDirectory {
+            do throws(PrivateDirectory.Problem) {
+                try PrivateDirectory.create(directory)
+            } catch {
+                throw FeedError.unsafeDirectory(error)
+            }
+        }
         try SocketPath.prepare(path)
 
         let loop = group.next()
@@ -55,7 +63,15 @@ public final class FeedServer: Service, Sendable {
         }.get()
 
         let bootstrap = ServerBootstrap(group: loop)
-            .serverChannelOption(.backlog, value: 256)
+            // When accept finds no free descriptor, wait a second before the next attempt
+            // instead of retrying at once in a busy loop; the listening socket stays open.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
+                        shouldForwardIOErrorCaught: false,
+                        backoffProvider: { error in hub.value.acceptFailed(error) }))
+                }
+            }
             // Above 256 KiB of unwritten bytes a client stops taking control lines until it
             // drains below 64 KiB; frames are bounded separately, one in flight at a time.
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
@@ -64,23 +80,14 @@ public final class FeedServer: Service, Sendable {
                     try channel.pipeline.syncOperations.addHandler(FeedClientHandler(hub: hub.value))
                 }
             }
+        let descriptor = try SocketListener.open(path: path, mode: configuration.socketMode, backlog: 256)
+        let identity = SocketPath.identity(of: path)
         let channel: any Channel
         do {
-            channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            // Another daemon bound the path between the check and the bind.
-            throw FeedError.alreadyServing(path: path)
-        } catch let error as IOError {
-            throw FeedError.system(operation: "bind", path: path, message: String(cString: strerror(error.errnoCode)))
+            channel = try await bootstrap.withBoundSocket(descriptor).get()
         } catch {
-            throw FeedError.system(operation: "bind", path: path, message: "\(error)")
-        }
-        let identity = SocketPath.identity(of: path)
-        if chmod(path, mode_t(configuration.socketMode)) != 0 {
-            let message = String(cString: strerror(errno))
-            try? await channel.close()
             SocketPath.remove(path, ifStill: identity)
-            throw FeedError.system(operation: "chmod", path: path, message: message)
+            throw FeedError.system(operation: "listen", path: path, message: "\(error)")
         }
         return FeedServer(configuration: configuration, provider: provider, loop: loop, channel: channel,
                           hub: hub, socketIdentity: identity)

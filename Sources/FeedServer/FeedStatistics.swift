@@ -13,6 +13,10 @@ public struct FeedStatistics: Sendable, Equatable {
     public var framesDropped: UInt64 = 0
     /// Clients disconnected because they stopped reading.
     public var clientsStalled: UInt64 = 0
+    /// Clients refused because `maxClients` were already connected.
+    public var clientsRefused: UInt64 = 0
+    /// Times accepting paused because the process had no file descriptor left.
+    public var acceptsPaused: UInt64 = 0
     /// Commands answered with an error.
     public var commandsRejected: UInt64 = 0
 

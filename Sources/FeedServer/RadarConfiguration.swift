@@ -32,8 +32,8 @@ public struct RadarConfiguration: Sendable, Equatable {
         if !headingDeg.isFinite || headingDeg < 0 || headingDeg > 360 {
             return "--heading must be between 0 and 360 degrees, got \(RadarView.show(headingDeg))"
         }
-        if !rangeKm.isFinite || rangeKm <= 0 || rangeKm > RadarView.Limits.maxRangeKm {
-            return "--range-km must be more than 0 and at most \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))"
+        if !RadarView.isDistance(rangeKm) {
+            return "--range-km must be between \(RadarView.show(RadarView.Limits.minRangeKm)) and \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))"
         }
         if !frameInterval.isFinite || frameInterval < Self.minFrameInterval || frameInterval > Self.maxFrameInterval {
             return "--frame-interval must be between \(Self.minFrameInterval) and \(RadarView.show(Self.maxFrameInterval)) seconds, got \(frameInterval)"

@@ -11,13 +11,20 @@ final class BroadcastClientHandler: ChannelInboundHandler {
         self.registry = registry
     }
 
+    /// Whether the registry took this client in (one over the limit is closed at once).
+    private var registered = false
+
     func channelActive(context: ChannelHandlerContext) {
-        registry.add(context.channel)
+        guard registry.add(context.channel) else {
+            context.close(promise: nil)
+            return
+        }
+        registered = true
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        registry.remove(context.channel)
+        if registered { registry.remove(context.channel) }
         context.fireChannelInactive()
     }
 

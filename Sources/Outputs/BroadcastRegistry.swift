@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 
@@ -13,20 +14,55 @@ final class BroadcastRegistry {
     private var clients: [ObjectIdentifier: Client] = [:]
     private let shared: SharedCounters
     private let name: String
+    private let maxClients: Int
     private let logger: Logger
+    private var refusals = LogThrottle()
+    private var acceptPauses = LogThrottle()
 
-    init(shared: SharedCounters, name: String, logger: Logger) {
+    init(shared: SharedCounters, name: String, maxClients: Int, logger: Logger) {
         self.shared = shared
         self.name = name
+        self.maxClients = maxClients
         self.logger = logger
     }
 
-    func add(_ channel: any Channel) {
+    /// Takes a new client in; false when `maxClients` are already connected (the refusal is
+    /// counted and, at most every few seconds, logged).
+    func add(_ channel: any Channel) -> Bool {
+        guard clients.count < maxClients else {
+            let total = shared.statistics.withLock { statistics in
+                statistics.clientsRefused += 1
+                return statistics.clientsRefused
+            }
+            if let count = refusals.record(now: .now()) {
+                logger.warning("\(name) output: \(count == 1 ? "a client" : "\(count) clients") refused: \(maxClients) connected, the most --max-clients allows",
+                               metadata: ["refused": "\(total)"])
+            }
+            return false
+        }
         clients[ObjectIdentifier(channel)] = Client(channel: channel)
         shared.connected.store(clients.count, ordering: .relaxed)
         shared.statistics.withLock { $0.clientsAccepted += 1 }
         logger.info("\(name) output: client connected", metadata: ["peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
                                                                  "clients": "\(clients.count)"])
+        return true
+    }
+
+    /// The listening socket could not accept: how long to wait before trying again. Out of
+    /// descriptors (or kernel memory), accepting pauses for a second, counted and logged at
+    /// most every few seconds; other errors (a client that gave up while queued) retry at once.
+    func acceptFailed(_ error: IOError) -> TimeAmount? {
+        switch error.errnoCode {
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+            shared.statistics.withLock { $0.acceptsPaused += 1 }
+            if let count = acceptPauses.record(now: .now()) {
+                logger.warning("\(name) output: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                               metadata: ["times": "\(count)"])
+            }
+            return .seconds(1)
+        default:
+            return nil
+        }
     }
 
     func remove(_ channel: any Channel) {

@@ -18,6 +18,8 @@ public struct OutputConfiguration: Sendable, Equatable {
     public var avrPort: Int?
     /// Directory for aircraft.json and receiver.json, nil when off.
     public var jsonDirectory: String?
+    /// Most clients each TCP output serves at once; one more is closed at once.
+    public var maxClients = TCPBroadcastServer.Configuration.defaultMaxClients
 
     /// Everything off.
     public init() {}

@@ -37,7 +37,9 @@ public final class Outputs: Service, Sendable {
         func open(_ name: String, _ port: Int?) async throws -> TCPBroadcastServer? {
             guard let port else { return nil }
             do {
-                let server = try await TCPBroadcastServer.bind(.init(name: name, host: configuration.host, port: port))
+                var settings = TCPBroadcastServer.Configuration(name: name, host: configuration.host, port: port)
+                settings.maxClients = configuration.maxClients
+                let server = try await TCPBroadcastServer.bind(settings)
                 opened.append(server)
                 return server
             } catch {

@@ -41,6 +41,13 @@ public final class TCPBroadcastServer: Sendable {
         /// Bytes accumulated between two flushes beyond which appends are dropped (the event
         /// loop is late); a busy sky produces a few kilobytes per flush.
         public var maximumPendingBytes = 1024 * 1024
+        /// Most clients served at once; one more is closed as soon as it is accepted (the
+        /// formats have no way to say why). Each client holds a file descriptor, and a flood
+        /// of idle connections must not use up the ones the daemon needs elsewhere.
+        public var maxClients = Configuration.defaultMaxClients
+        /// Default of `maxClients`: more feeders and tools than one receiver ever has, and a
+        /// small part of the usual limit of 1,024 descriptors per process.
+        public static let defaultMaxClients = 256
         /// Kernel send buffer of each client socket (nil: the system's default).
         public var sendBufferBytes: Int?
         /// Where clients arriving and slow clients cut off are logged.
@@ -62,6 +69,10 @@ public final class TCPBroadcastServer: Sendable {
         public var clientsConnected = 0
         /// Clients disconnected because they stopped reading.
         public var clientsDisconnectedSlow = 0
+        /// Clients closed at once because `maxClients` were already connected.
+        public var clientsRefused = 0
+        /// Times accepting paused because the process had no file descriptor left.
+        public var acceptsPaused = 0
         /// Bytes written to clients, summed over the clients.
         public var bytesBroadcast = 0
         /// Frames or lines dropped because the event loop fell behind.
@@ -98,11 +109,25 @@ public final class TCPBroadcastServer: Sendable {
         let loop = group.next()
         let shared = SharedCounters()
         let registry = try await loop.submit {
-            NIOLoopBound(BroadcastRegistry(shared: shared, name: configuration.name, logger: configuration.logger),
+            NIOLoopBound(BroadcastRegistry(shared: shared, name: configuration.name, maxClients: configuration.maxClients,
+                                           logger: configuration.logger),
                          eventLoop: loop)
         }.get()
+        if configuration.maxClients < 1 {
+            throw OutputError.cannotListen(output: configuration.name, host: configuration.host, port: configuration.port,
+                                           reason: "it must allow at least 1 client")
+        }
         var bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)
+            // When accept finds no free descriptor, wait a second before the next attempt
+            // instead of retrying at once in a busy loop; the listening socket stays open.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
+                        shouldForwardIOErrorCaught: false,
+                        backoffProvider: { error in registry.value.acceptFailed(error) }))
+                }
+            }
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.writeBufferWaterMark,

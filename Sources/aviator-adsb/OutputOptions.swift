@@ -37,6 +37,12 @@ struct OutputOptions: ParsableArguments {
         return configuration
     }
 
+    /// How many TCP outputs are configured.
+    var tcpServerCount: Int {
+        let configuration = configuration
+        return [configuration.beastPort, configuration.sbsPort, configuration.avrPort].compactMap { $0 }.count
+    }
+
     func validate() throws {
         if let problem = configuration.problem { throw ValidationError(problem) }
         if bind.isEmpty { throw ValidationError("--bind needs an address, e.g. 127.0.0.1 or 0.0.0.0") }
@@ -51,8 +57,9 @@ struct OutputOptions: ParsableArguments {
 
     /// Opens the configured outputs on `tracker` and returns them as lifecycle services (none
     /// when no output is configured). A port already taken is one `RuntimeError` line.
-    func services(for tracker: LiveTracker, logger: Logger) async throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        let configuration = configuration
+    func services(for tracker: LiveTracker, maxClients: Int, logger: Logger) async throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        var configuration = configuration
+        configuration.maxClients = maxClients
         guard !configuration.isEmpty else { return [] }
         let outputs: Outputs
         do {
@@ -67,7 +74,7 @@ struct OutputOptions: ParsableArguments {
             if let server { logger.info("\(name) output on \(host):\(server.port)") }
         }
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
-        return [.init(service: outputs)]
+        return [.init(service: NamedService("outputs", outputs))]
     }
 }
 

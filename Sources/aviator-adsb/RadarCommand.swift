@@ -17,7 +17,7 @@ struct RadarCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).")
+    @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in ${TMPDIR:-/tmp}/aviator-adsb-UID, which must be yours and mode 700).")
     var socket: String?
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours (also when NO_COLOR is set).")
@@ -29,7 +29,7 @@ struct RadarCommand: ParsableCommand {
     @Option(help: "Degrees from true north the top of the radar points to (default: the daemon's).")
     var heading: Double?
 
-    @Option(name: .customLong("range-km"), help: "Radius of the radar in kilometres, up to 1000 (default: the daemon's).")
+    @Option(name: .customLong("range-km"), help: "Radius of the radar in kilometres, 0.1 to 1000 (default: the daemon's).")
     var rangeKm: Double?
 
     @Option(help: "With --once: seconds to wait for a frame before giving up.")
@@ -42,8 +42,8 @@ struct RadarCommand: ParsableCommand {
         if let heading, !(heading.isFinite && heading >= 0 && heading <= 360) {
             throw ValidationError("--heading must be between 0 and 360, got \(heading)")
         }
-        if let rangeKm, !(rangeKm.isFinite && rangeKm > 0 && rangeKm <= 1000) {
-            throw ValidationError("--range-km must be more than 0 and at most 1000, got \(rangeKm)")
+        if let rangeKm, !RadarView.isDistance(rangeKm) {
+            throw ValidationError("--range-km must be between \(RadarView.show(RadarView.Limits.minRangeKm)) and \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))")
         }
         if !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be more than 0, got \(timeout)") }
         if let size, parsedSize(size) == nil {
@@ -53,6 +53,17 @@ struct RadarCommand: ParsableCommand {
 
     func run() throws {
         let path = socket ?? SocketPath.defaultPath()
+        // The default directory is in a place every user can write to: talk only to a daemon
+        // behind a directory that is this user's own.
+        if socket == nil, let directory = SocketPath.privateDirectory() {
+            do throws(PrivateDirectory.Problem) {
+                try PrivateDirectory.check(directory)
+            } catch .missing {
+                // Not there: no daemon has started yet; the client says so as for any missing socket.
+            } catch {
+                throw RuntimeError(error.description)
+            }
+        }
         let settings = RadarSettings(headingDeg: heading ?? 0, rangeKm: rangeKm ?? 50)
         if once {
             try printOnce(path: path, settings: settings)

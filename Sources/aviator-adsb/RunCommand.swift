@@ -18,8 +18,16 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it \
             says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying \
-            the dongle. --replay plays a recording through the same path instead. SIGINT or \
-            SIGTERM stops it cleanly.
+            the dongle. --replay plays a recording through the same path instead.
+
+            Signals: SIGINT or SIGTERM stops it cleanly (the feed socket is removed). SIGHUP \
+            logs that there is nothing to reload (options are read at start only) and carries \
+            on; SIGUSR1 logs the statistics line at once.
+
+            Clients: the feed and each TCP output serve at most --max-clients at once; one \
+            more is refused (the feed sends it an error line, a TCP output closes it) and \
+            counted, with at most one log line every 10 s. When the process runs out of file \
+            descriptors, accepting pauses for a second and resumes; the daemon keeps running.
             """
     )
 
@@ -60,13 +68,16 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres.", valueName: "lat,lon[,alt_m]"))
     var receiver: ReceiverArgument?
 
-    @Option(help: ArgumentHelp("Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else in the temporary directory).", valueName: "path"))
+    @Option(help: ArgumentHelp("Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in a directory of your own, ${TMPDIR:-/tmp}/aviator-adsb-UID, mode 700).", valueName: "path"))
     var socket: String?
+
+    @Option(name: .customLong("max-clients"), help: ArgumentHelp("Most clients the feed and each TCP output serve at once (1 to 65536).", valueName: "n"))
+    var maxClients: Int = FeedConfiguration.defaultMaxClients
 
     @Option(help: ArgumentHelp("Degrees from true north the top of the radar points to, for clients that send no view.", valueName: "deg"))
     var heading: Double = 0
 
-    @Option(name: .customLong("range-km"), help: ArgumentHelp("Radius of the radar in kilometres (the zoom); aircraft beyond it are left out.", valueName: "km"))
+    @Option(name: .customLong("range-km"), help: ArgumentHelp("Radius of the radar in kilometres (the zoom), 0.1 to 1000; aircraft beyond it are left out.", valueName: "km"))
     var rangeKm: Double = 50
 
     @Option(name: .customLong("frame-interval"), help: ArgumentHelp("Seconds between radar frames on the feed.", valueName: "s"))
@@ -105,9 +116,13 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
         }
         if let problem = radarConfiguration.problem { throw ValidationError(problem) }
+        if !(1...65_536).contains(maxClients) {
+            throw ValidationError("--max-clients must be between 1 and 65536, got \(maxClients)")
+        }
     }
 
     func run() async throws {
+        SignalActions.ignoreDefaultActions()
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -117,12 +132,18 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "aviator-adsb")
         let rate = sampleRate
         let tracker = LiveTracker(receiver: receiver?.point)
-        let outputServices = try await outputs.services(for: tracker, logger: logger)
+        let descriptors = DescriptorLimit.raise()
+        let servers = 1 + outputs.tcpServerCount
+        if servers * maxClients + DescriptorLimit.reserve > descriptors {
+            logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
+        }
+        let outputServices = try await outputs.services(for: tracker, maxClients: maxClients, logger: logger)
 
         // Claim the socket first: a bad path or a running daemon is a clear error before
         // anything else starts.
         let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
-                                                  radar: radarConfiguration)
+                                                  radar: radarConfiguration, maxClients: maxClients,
+                                                  privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
         let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
         let feed: FeedServer
         do {
@@ -145,12 +166,12 @@ struct RunCommand: AsyncParsableCommand {
             configuration.loop = loop
             configuration.demodulator.cancelOverlaps = cancelOverlaps
             let source = ReplaySource(configuration: configuration, logger: logger)
-            services.append(.init(service: SourceService(source, tracker: tracker),
+            services.append(.init(service: NamedService("replay", SourceService(source, tracker: tracker)),
                                   successTerminationBehavior: .ignore))
         } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
             let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
             sourceDetails = { input.statistics.summary }
-            services.append(.init(service: SourceService(input, tracker: tracker)))
+            services.append(.init(service: NamedService("beast-in", SourceService(input, tracker: tracker))))
         } else {
             var configuration = RTLSDRDevice.Configuration()
             configuration.selector = .init(device)
@@ -161,16 +182,21 @@ struct RunCommand: AsyncParsableCommand {
             demodulatorOptions.cancelOverlaps = cancelOverlaps
             let dongle = RTLSDRSource(configuration: configuration, demodulatorOptions: demodulatorOptions, logger: logger)
             droppedBytes = { dongle.droppedBytes }
-            services.append(.init(service: SourceSupervisor(
+            services.append(.init(service: NamedService("rtl-sdr", SourceSupervisor(
                 dongle: dongle, fallback: try openSky.source(receiver: receiver?.point, logger: logger), noFallback: noFallback,
-                retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
+                retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         }
-        services.append(.init(service: feed))
-        services.append(.init(service: TrackerExpiry(tracker: tracker)))
+        services.append(.init(service: NamedService("feed", feed)))
+        services.append(.init(service: NamedService("expiry", TrackerExpiry(tracker: tracker))))
         services.append(contentsOf: outputServices)
-        services.append(.init(service: StatisticsReporter(
+        let statistics = StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
-            droppedBytes: droppedBytes, sourceDetails: sourceDetails, logger: logger)))
+            droppedBytes: droppedBytes, sourceDetails: sourceDetails, logger: logger)
+        services.append(.init(service: NamedService("statistics", statistics)))
+        let started = ContinuousClock.now
+        services.append(.init(service: SignalActions(logger: logger) {
+            statistics.line(since: LiveTracker.Counters(), elapsed: ContinuousClock.now - started, total: true)
+        }))
 
         let group = ServiceGroup(configuration: .init(
             services: services, cancellationSignals: [.sigterm, .sigint], logger: logger))

@@ -21,11 +21,15 @@ struct BinaryRunner {
             .deletingLastPathComponent()
     }
 
-    /// Runs the binary with `arguments`, feeding `input` on standard input.
-    static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    /// Runs the binary with `arguments`, feeding `input` on standard input; `environment`
+    /// adds to or replaces variables of the test's own environment.
+    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -23,6 +23,8 @@ extension EndToEnd {
             ["run", "--stats-interval", "nan"], ["run", "--stats-interval", "inf"], ["run", "--stats-interval", "1e300"],
             ["run", "--stats-interval", "1e-12"], ["run", "--retry-interval", "nan"], ["run", "--retry-interval", "1e300"],
             ["decode", "--max-range-km", "nan"], ["decode", "--max-range-km=-5"],
+            ["run", "--max-clients", "0"], ["run", "--max-clients", "100000"],
+            ["run", "--range-km", "5e-324"], ["radar", "--range-km", "0.05"],
         ])
         func aNumberOutsideItsBoundsIsAUsageError(arguments: [String]) throws {
             let result = try BinaryRunner.run(arguments, input: Data())

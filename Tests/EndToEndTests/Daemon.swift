@@ -11,14 +11,24 @@ final class Daemon: @unchecked Sendable {
     /// Everything the daemon has written to standard error so far.
     var stderr: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
 
-    /// Starts the daemon with `arguments` and `environment` added to this process's; its
-    /// standard input is `standardInput` when given (else this process's).
-    init(_ arguments: [String], environment: [String: String] = [:], standardInput: Pipe? = nil) throws {
-        process.executableURL = BinaryRunner.binary
+    /// Starts `aviator-adsb` with `arguments` (and `--socket` in the temporary directory unless
+    /// they name one or `defaultSocket` asks for the daemon's default), with at most
+    /// `fileLimit` open files when set (through `ulimit -n` in a shell that then becomes the
+    /// daemon, so signals reach the daemon itself); its standard input is `standardInput`
+    /// when given (else this process's).
+    init(_ arguments: [String], environment: [String: String] = [:], defaultSocket: Bool = false,
+         fileLimit: Int? = nil, standardInput: Pipe? = nil) throws {
         // A socket of its own, so tests never meet each other's daemon or a real one.
         let socket = FileManager.default.temporaryDirectory
             .appendingPathComponent("aviator-test-\(UUID().uuidString.prefix(8)).sock").path
-        process.arguments = arguments.contains("--socket") ? arguments : arguments + ["--socket", socket]
+        let arguments = arguments.contains("--socket") || defaultSocket ? arguments : arguments + ["--socket", socket]
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + arguments
+        } else {
+            process.executableURL = BinaryRunner.binary
+            process.arguments = arguments
+        }
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         process.environment = merged

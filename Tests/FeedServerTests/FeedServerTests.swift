@@ -136,7 +136,7 @@ import TestSupport
             let errors = client.objects(ofType: "error").compactMap { $0["message"] as? String }
             #expect(errors.count == commands.count)
             let expected = ["invalid JSON", "must be a JSON object", "no \"type\" field", "unknown command type \"zoom\"",
-                            "heading_deg must be between 0 and 360, got 400", "range_km must be more than 0",
+                            "heading_deg must be between 0 and 360, got 400", "range_km must be between 0.1 and 1000",
                             "is above max_alt_ft", "unknown field \"rang_km\"", "heading_deg must be a number, got a string",
                             "command longer than 4096 bytes"]
             for (message, fragment) in zip(errors, expected) {
@@ -207,8 +207,11 @@ import TestSupport
 
     @Test func defaultPathFollowsTheRuntimeDirectory() {
         #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000/aviator-adsb.sock")
-        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": ""]) == "/tmp/aviator-adsb.sock")
-        #expect(SocketPath.defaultPath(environment: ["TMPDIR": "/var/tmp"]) == "/var/tmp/aviator-adsb.sock")
+        #expect(SocketPath.privateDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == nil)
+        // Without it, never directly in a directory every user can write to.
+        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": ""], user: 1000) == "/tmp/aviator-adsb-1000/radar.sock")
+        #expect(SocketPath.defaultPath(environment: ["TMPDIR": "/var/tmp"], user: 0) == "/var/tmp/aviator-adsb-0/radar.sock")
+        #expect(SocketPath.privateDirectory(environment: [:], user: 7) == "/tmp/aviator-adsb-7")
     }
 
     @Test func aClientThatStopsReadingIsDisconnected() async throws {

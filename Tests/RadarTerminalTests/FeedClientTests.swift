@@ -115,7 +115,7 @@ import TestSupport
         } catch let error as FeedClientError {
             // Refused, not failed: the fetcher gives up at once instead of retrying.
             #expect(error.kind == .refused)
-            #expect(error.message.contains("the daemon refused the view: range_km must be more than 0"))
+            #expect(error.message.contains("the daemon refused the view: range_km must be between 0.1 and 1000"))
         }
         server.cancel()
         _ = await server.result

@@ -46,8 +46,9 @@ public struct StatisticsReporter: Service {
         }
     }
 
-    /// One statistics line for the counters gained since `earlier` over `elapsed`.
-    func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
+    /// One statistics line for the counters gained since `earlier` over `elapsed` ("totals:"
+    /// instead of "statistics:" when `total`); the daemon also logs one on SIGUSR1.
+    public func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
         let counters = tracker.counters
         let seconds = max(elapsed.inSeconds, 1e-9)
         let messages = counters.frames - earlier.frames
