@@ -97,7 +97,7 @@ public struct PositionResolver: Sendable {
 
     private func resolveLocally(_ track: Track, frame: CPRFrame, time: Double) -> GeoPoint? {
         if let last = recentPosition(track, time: time) {
-            let position = CPR.localDecode(frame, reference: last)
+            guard let position = CPR.localDecode(frame, reference: last) else { return nil }
             let limit = frame.isSurface ? Self.surfaceLocalLimitKm : Self.airborneLocalLimitKm
             guard CPR.distanceKm(position, last) < limit,
                   isPlausible(position, track: track, time: time) else { return nil }
@@ -107,7 +107,7 @@ public struct PositionResolver: Sendable {
         let limit = frame.isSurface ? Self.surfaceLocalLimitKm : Self.airborneLocalLimitKm
         // Unambiguous only when nothing can be received beyond half a zone.
         guard frame.isSurface || maxRangeKm <= limit else { return nil }
-        let position = CPR.localDecode(frame, reference: receiver)
+        guard let position = CPR.localDecode(frame, reference: receiver) else { return nil }
         guard CPR.distanceKm(position, receiver) <= min(limit, maxRangeKm) else { return nil }
         return position
     }
