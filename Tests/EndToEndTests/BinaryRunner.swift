@@ -21,13 +21,19 @@ struct BinaryRunner {
             .deletingLastPathComponent()
     }
 
-    /// Runs the binary with `arguments`, feeding `input` on standard input.
-    static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    /// Runs the binary with `arguments`, feeding `input` on standard input. With
+    /// `standardOutput` (a file such as /dev/full), its output goes there instead of being
+    /// collected, and `stdout` is empty.
+    static func run(_ arguments: [String], input: Data? = nil, standardOutput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
+        if let standardOutput {
+            process.standardOutput = standardOutput
+        } else {
+            process.standardOutput = out
+        }
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
@@ -37,6 +43,7 @@ struct BinaryRunner {
         errThread.start()
         if let input { inPipe.fileHandleForWriting.write(input) }
         try inPipe.fileHandleForWriting.close()
+        if standardOutput != nil { try out.fileHandleForWriting.close() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errThread.isExecuting || !errThread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
