@@ -131,37 +131,9 @@ public struct AircraftJSONWriter: Sendable {
         }
     }
 
-    /// Replaces the file at `path` with `text`: writes `path.tmp` beside it, then renames it
-    /// over `path` (rename within a directory is atomic).
+    /// Replaces the file at `path` with `text` in one step, never following a link planted
+    /// in the directory (see `FileReplacement`).
     static func replace(path: String, with text: String) throws {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("create", temporary) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = failure("write", temporary)
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            offset += written
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let error = failure("rename", temporary)
-            unlink(temporary)
-            throw error
-        }
-    }
-
-    private static func failure(_ operation: String, _ path: String) -> OutputError {
-        OutputError.unusableDirectory(path: (path as NSString).deletingLastPathComponent,
-                                      reason: "\(operation) \((path as NSString).lastPathComponent): \(String(cString: strerror(errno)))")
+        try FileReplacement.replace(path: path, with: text)
     }
 }

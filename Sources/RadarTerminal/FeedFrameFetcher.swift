@@ -54,7 +54,7 @@ public enum FeedFrameFetcher {
             for line in lines where !line.isEmpty {
                 switch try? FeedLine(parsing: line) {
                 case .viewAcknowledged?: waitingForAcknowledgement = false
-                case .error(let message)?: return .failure(FeedClientError("the daemon refused the view: \(message)", kind: .refused))
+                case .error(let message)?: return .failure(FeedClientError("the daemon refused the view: \(TerminalText.printable(message))", kind: .refused))
                 case .frame(let frame)? where !waitingForAcknowledgement: return .success(frame)
                 default: continue
                 }

@@ -1,6 +1,8 @@
 
 /// A grid of character cells the radar is drawn on, column 0 / row 0 at the top left.
-/// Drawing outside the grid is silently clipped, so the renderer need not check bounds.
+/// Drawing outside the grid is silently clipped, so the renderer need not check bounds, and
+/// every character drawn is made printable, so a callsign or a message cannot send the
+/// terminal a control sequence.
 public struct RadarCanvas: Sendable, Equatable {
     /// Columns.
     public let width: Int
@@ -30,10 +32,11 @@ public struct RadarCanvas: Sendable, Equatable {
         column >= 0 && column < width && row >= 0 && row < height
     }
 
-    /// Puts `character` at a position, keeping the cell's glow.
+    /// Puts `character` at a position, keeping the cell's glow. Whatever is put is made
+    /// printable first (`TerminalText`): no text from outside reaches the terminal raw.
     public mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle) {
         guard contains(column: column, row: row) else { return }
-        cells[row * width + column].character = character
+        cells[row * width + column].character = TerminalText.printable(character)
         cells[row * width + column].style = style
     }
 

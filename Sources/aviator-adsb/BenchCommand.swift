@@ -77,8 +77,10 @@ struct BenchCommand: ParsableCommand {
             frames = count
         }
         let duration = Double(samples) / Double(input.rate.hertz)
-        print("bench: \(samples) samples (\(fixed(duration, 1)) s at \(fixed(Double(input.rate.hertz) / 1e6, 1)) MS/s \(input.format.rawValue)), \(frames) frames")
-        print("bench: demodulator \(fixed(Double(samples) / best / 1e6, 1)) MS/s (best of \(runs)), \(fixed(duration / best, 1))x real time")
+        var output = LineWriter()
+        output.write(line: "bench: \(samples) samples (\(fixed(duration, 1)) s at \(fixed(Double(input.rate.hertz) / 1e6, 1)) MS/s \(input.format.rawValue)), \(frames) frames")
+        output.write(line: "bench: demodulator \(fixed(Double(samples) / best / 1e6, 1)) MS/s (best of \(runs)), \(fixed(duration / best, 1))x real time")
+        try output.flush()
     }
 
     /// Receiver noise (complex Gaussian, 4 LSB rms) in cu8 with a clean

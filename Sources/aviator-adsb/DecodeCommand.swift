@@ -14,7 +14,9 @@ struct DecodeCommand: ParsableCommand {
             CSV rows "unixtime,...,hex,...". Positions are resolved across the stream by pairing \
             even and odd CPR frames of each aircraft, using each line's time when it has one \
             (lines without a time are taken to be 10 ms apart). Malformed lines are reported on \
-            standard error with their line number and skipped. Fields: docs/decode.md.
+            standard error with their line number and skipped; lines over 4096 bytes are \
+            malformed too (only the first is reported). Output that cannot be written stops \
+            the command with status 1. Fields: docs/decode.md.
             """
     )
 
@@ -46,10 +48,26 @@ struct DecodeCommand: ParsableCommand {
         var validator = FrameValidator(trustAddressParity: !strict)
         let decoder = MessageDecoder()
         var resolver = PositionResolver(receiver: receiver?.point, maxRangeKm: maxRangeKm)
+        var output = LineWriter()
         var counts = (lines: 0, decoded: 0, malformed: 0, failedParity: 0, positions: 0)
 
-        while let line = reader.nextLine() {
+        var overlongReported = false
+        while true {
+            // Before waiting on a live stream, show what is decoded so far.
+            if !reader.hasBufferedInput { try output.flush() }
+            guard let next = reader.next() else { break }
             counts.lines += 1
+            let line: String
+            switch next {
+            case .text(let text): line = text
+            case .overlong(let bytes):
+                counts.malformed += 1
+                if !overlongReported {
+                    standardError("aviator-adsb: line \(counts.lines): \(bytes) bytes, over the \(reader.maximumLineBytes)-byte limit (further overlong lines are counted only)")
+                    overlongReported = true
+                }
+                continue
+            }
             let parsed: MessageLine
             switch MessageLine.parse(line[...]) {
             case .success(let value): parsed = value
@@ -63,15 +81,20 @@ struct DecodeCommand: ParsableCommand {
                 counts.failedParity += 1
                 var rejected = Message(df: parsed.bits.downlinkFormat, icao: CRC.syndrome(of: parsed.bits), crcOK: false)
                 if [11, 17, 18].contains(rejected.df) { rejected.icao = UInt32(parsed.bits.field(9, 32)) }
-                print(rejected.json(hex: parsed.bits.hex, time: parsed.time))
+                output.write(line: rejected.json(hex: parsed.bits.hex, time: parsed.time))
+                try output.check()
                 continue
             }
             var message = decoder.decode(frame)
             resolver.resolve(&message, time: time)
             if message.latitude != nil { counts.positions += 1 }
             counts.decoded += 1
-            print(message.json(hex: parsed.bits.hex, time: parsed.time))
+            output.write(line: message.json(hex: parsed.bits.hex, time: parsed.time))
+            // Output that cannot be written ends the run at once, with one error line.
+            try output.check()
         }
+        try output.flush()
+        if let failure = reader.readFailure { throw RuntimeError("reading \(file == "-" ? "standard input" : file): \(failure)") }
         standardError("aviator-adsb: decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
                    + "\(counts.failedParity) failed parity, \(counts.malformed) malformed")
         if counts.decoded == 0 && counts.lines > 0 { throw ExitCode(1) }

@@ -11,7 +11,8 @@ import Glibc
 struct DemodCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demod",
-        abstract: "Frames from an IQ file as AVR lines (*HEX;), with a summary on stderr.")
+        abstract: "Frames from an IQ file as AVR lines (*HEX;), with a summary on stderr.",
+        discussion: "Output that cannot be written (a full disk) stops the command with status 1 and one error line.")
 
     @Argument(help: "The IQ recording to read, or - for standard input.")
     var file: String
@@ -103,13 +104,18 @@ struct DemodCommand: ParsableCommand {
         do {
             summary = try reader.forEachBlock { block in
                 demodulator.process(block) { emit($0) }
+                // Output that cannot be written ends the run at once, not at the end of the file.
+                try output.check()
             }
+        } catch let error as RuntimeError {
+            throw error
         } catch {
-            output.flush()
+            // The input's failure is the one to report; the output gets what was decoded.
+            try? output.flush()
             throw RuntimeError("\(error)")
         }
         let leftover = demodulator.finish { emit($0) }
-        output.flush()
+        try output.flush()
         let elapsed = clock.now - started
         let stats = demodulator.statistics
         if summary.bytes == 0 { throw RuntimeError("\(file) is empty: no samples to demodulate") }
@@ -157,25 +163,4 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     var fractionText = String(fraction)
     while fractionText.count < digits { fractionText = "0" + fractionText }
     return (value < 0 && scaled > 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + fractionText : "")
-}
-
-/// Buffers AVR lines and writes them to standard output in large pieces.
-struct LineWriter {
-    private var buffer: [UInt8] = []
-
-    init() { buffer.reserveCapacity(1 << 16) }
-
-    /// Appends the AVR line for `frame` (`*HEX;`, or `@TTTTTTTTTTTTHEX;` with its 12 MHz
-    /// timestamp), as `AVREncoder` writes it.
-    mutating func writeAVR(_ frame: Frame, timestamp: Bool = false) {
-        AVREncoder.append(frame.bits, timestamp: timestamp ? frame.timestamp : nil, to: &buffer)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    /// Writes out what is buffered.
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { bytes in writeAll(1, bytes) }
-        buffer.removeAll(keepingCapacity: true)
-    }
 }

@@ -99,7 +99,9 @@ struct RadarCommand: ParsableCommand {
         let model = RadarModel(frame: frame, connected: true, socketPath: path)
         let canvas = RadarRenderer(settings: shown, colour: false, sweep: false)
             .render(model, time: frame.time, width: dimensions.0, height: dimensions.1)
-        print(canvas.plainLines.joined(separator: "\n"))
+        var output = LineWriter()
+        for line in canvas.plainLines { output.write(line: line) }
+        try output.flush()
     }
 
     private func parsedSize(_ text: String) -> (Int, Int)? {

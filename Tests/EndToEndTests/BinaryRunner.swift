@@ -22,8 +22,11 @@ struct BinaryRunner {
     }
 
     /// Runs the binary with `arguments`, feeding `input` on standard input; `environment`
-    /// adds to or replaces variables of the test's own environment.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// adds to or replaces variables of the test's own environment. With `standardOutput` (a
+    /// file such as /dev/full), its output goes there instead of being collected, and
+    /// `stdout` is empty.
+    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+                    standardOutput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -31,7 +34,11 @@ struct BinaryRunner {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
+        if let standardOutput {
+            process.standardOutput = standardOutput
+        } else {
+            process.standardOutput = out
+        }
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
@@ -41,6 +48,7 @@ struct BinaryRunner {
         errThread.start()
         if let input { inPipe.fileHandleForWriting.write(input) }
         try inPipe.fileHandleForWriting.close()
+        if standardOutput != nil { try out.fileHandleForWriting.close() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errThread.isExecuting || !errThread.isFinished { Thread.sleep(forTimeInterval: 0.01) }

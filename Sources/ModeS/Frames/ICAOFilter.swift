@@ -7,7 +7,14 @@
 /// Two generations of sets make expiry cheap: an address is known while it is in either, and
 /// the older generation is dropped every `expiry` seconds, so an address stays known for
 /// between one and two `expiry` periods after it was last confirmed.
+///
+/// Times from outside may be wrong, so they cannot hold memory hostage: a time before the
+/// current generation began (after one far in the future, say) starts the generation again
+/// from there, a time that is not finite does not move the clock, and a generation that
+/// reaches `maximumGeneration` addresses is retired early whatever the times.
 public struct ICAOFilter: Sendable {
+    /// The most addresses one generation holds: far more than a sky's worth in a minute.
+    public static let maximumGeneration = 100_000
     /// How long (seconds) an address stays known at least after its last confirmation.
     public let expiry: Double
     private var current = Set<UInt32>()
@@ -22,6 +29,10 @@ public struct ICAOFilter: Sendable {
     /// Records that `address` was confirmed at `time` (seconds, any monotonic origin).
     public mutating func confirm(_ address: UInt32, at time: Double) {
         advance(to: time)
+        if current.count >= Self.maximumGeneration {
+            swap(&previous, &current)
+            current.removeAll(keepingCapacity: true)
+        }
         current.insert(address)
     }
 
@@ -35,7 +46,8 @@ public struct ICAOFilter: Sendable {
     public var count: Int { current.union(previous).count }
 
     private mutating func advance(to time: Double) {
-        guard let start = generationStart else {
+        guard time.isFinite else { return }
+        guard let start = generationStart, time >= start else {
             generationStart = time
             return
         }

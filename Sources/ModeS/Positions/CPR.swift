@@ -69,7 +69,8 @@ public enum CPR {
     /// two frames straddle a longitude-zone boundary (they cannot be paired) or are invalid.
     ///
     /// Surface frames leave a fourfold ambiguity (zones are 90° wide): `reference` picks the
-    /// solution nearest to it and is required for them.
+    /// solution nearest to it and is required for them. Every result has |latitude| ≤ 90 and
+    /// a longitude in [−180, 180).
     public static func globalDecode(even: CPRFrame, odd: CPRFrame, useOdd: Bool,
                                     reference: GeoPoint? = nil) -> GeoPoint? {
         guard even.isSurface == odd.isSurface else { return nil }
@@ -93,6 +94,7 @@ public enum CPR {
             if rlatEven >= 270 { rlatEven -= 360 }
             if rlatOdd >= 270 { rlatOdd -= 360 }
         }
+        // A latitude past a pole is not a position: the pair is inconsistent.
         guard abs(rlatEven) <= 90, abs(rlatOdd) <= 90 else { return nil }
         // Both frames must fall in the same longitude zone count, or the pair is inconsistent.
         guard nl(rlatEven) == nl(rlatOdd) else { return nil }
@@ -110,13 +112,20 @@ public enum CPR {
         } else {
             longitude = normalizedLongitude(longitude)
         }
+        guard longitude.isFinite, latitude.isFinite else { return nil }
         return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
     /// Local decode of one frame relative to `reference`, which must lie within half a zone
     /// of the true position (about 180 NM airborne, 45 NM on the surface) for the answer to
     /// be right; callers check that bound.
-    public static func localDecode(_ frame: CPRFrame, reference: GeoPoint) -> GeoPoint {
+    ///
+    /// Nil when the zone nearest the reference would put the frame beyond a pole: near a pole
+    /// the formula's nearest zone can lie past ±90°, which no transmitted position encodes
+    /// (zones do not wrap over the pole), so such a frame is not within half a zone of the
+    /// reference and has no answer. Every result has |latitude| ≤ 90 and a longitude in
+    /// [−180, 180).
+    public static func localDecode(_ frame: CPRFrame, reference: GeoPoint) -> GeoPoint? {
         let span = frame.isSurface ? 90.0 : 360.0
         let odd = frame.isOdd ? 1 : 0
         let lat = Double(frame.lat) / scale, lon = Double(frame.lon) / scale
@@ -125,11 +134,14 @@ public enum CPR {
         let j = (refLat / dLat).rounded(.down)
             + (0.5 + positiveModulo(refLat, dLat) / dLat - lat).rounded(.down)
         let latitude = dLat * (j + lat)
+        guard latitude.isFinite, abs(latitude) <= 90 else { return nil }
         let ni = max(nl(latitude) - odd, 1)
         let dLon = span / Double(ni)
         let m = (refLon / dLon).rounded(.down)
             + (0.5 + positiveModulo(refLon, dLon) / dLon - lon).rounded(.down)
-        return GeoPoint(latitude: latitude, longitude: normalizedLongitude(dLon * (m + lon)))
+        let longitude = normalizedLongitude(dLon * (m + lon))
+        guard longitude.isFinite else { return nil }
+        return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
     /// Great-circle distance in kilometres (spherical Earth, good to 0.5% for range checks).

@@ -11,6 +11,13 @@
 /// Every result passes plausibility checks before it is kept: within `maxRangeKm` of the
 /// receiver (when known), and reachable from the last position at airliner speeds. A pair
 /// failing them is discarded rather than guessed at.
+///
+/// Its memory is bounded whatever the times say. Every `pruneEvery` messages it forgets the
+/// aircraft whose last message is more than ten minutes from the current message's time, in
+/// either direction, so one line with a time far in the future or the past cannot stop the
+/// pruning. The count of aircraft is also capped at `maximumAircraft`: beyond it the half
+/// heard least recently, in message order rather than by their times, is forgotten. A
+/// message without a finite time is not resolved and leaves no trace.
 public struct PositionResolver: Sendable {
     /// The receiver's position, used as a reference and for the range check.
     public var receiver: GeoPoint?
@@ -23,6 +30,14 @@ public struct PositionResolver: Sendable {
     static let airborneLocalLimitKm = 333.0
     /// Half a surface zone (1.5°/2 ≈ 83 km, 45 NM).
     static let surfaceLocalLimitKm = 83.0
+    /// The most aircraft remembered at once: several times what any receiver hears, or what
+    /// a worldwide feed carries in ten minutes, so it binds only on garbage input.
+    public static let maximumAircraft = 20_000
+    /// Messages between two prunings by time: often enough to keep memory to the aircraft of
+    /// the last ten minutes, rarely enough that pruning costs little per message.
+    public static let pruneEvery = 4096
+    /// Aircraft whose last message is this many seconds from the current one are forgotten.
+    static let forgetAfter = 600.0
 
     private struct Sighting: Sendable {
         var frame: CPRFrame
@@ -35,12 +50,18 @@ public struct PositionResolver: Sendable {
         var position: GeoPoint?
         var positionTime: Double = -.infinity
         var lastSeen: Double = -.infinity
+        /// The number of the last message that updated the track, in arrival order.
+        var lastMessage = 0
         /// Consecutive pairs rejected as implausible against `position`.
         var rejections = 0
     }
 
     private var tracks: [UInt32: Track] = [:]
-    private var lastPrune: Double = -.infinity
+    /// Messages with CPR fields seen so far.
+    private var messages = 0
+
+    /// How many aircraft are remembered now: at most `maximumAircraft`.
+    public var rememberedAircraft: Int { tracks.count }
 
     /// A resolver, optionally knowing where the receiver is.
     public init(receiver: GeoPoint? = nil, maxRangeKm: Double = 500) {
@@ -54,9 +75,13 @@ public struct PositionResolver: Sendable {
         guard let frame = message.cpr else { return }
         // A frame with zero lat and lon fields is how some transponders say "no position".
         if frame.lat == 0 && frame.lon == 0 && !frame.isSurface { return }
+        guard time.isFinite else { return }
+        messages += 1
         pruneIfDue(time)
+        if tracks[message.icao] == nil && tracks.count >= Self.maximumAircraft { forgetLeastRecent() }
         var track = tracks[message.icao] ?? Track()
         track.lastSeen = time
+        track.lastMessage = messages
         let sighting = Sighting(frame: frame, time: time)
         if frame.isOdd { track.odd = sighting } else { track.even = sighting }
 
@@ -97,7 +122,7 @@ public struct PositionResolver: Sendable {
 
     private func resolveLocally(_ track: Track, frame: CPRFrame, time: Double) -> GeoPoint? {
         if let last = recentPosition(track, time: time) {
-            let position = CPR.localDecode(frame, reference: last)
+            guard let position = CPR.localDecode(frame, reference: last) else { return nil }
             let limit = frame.isSurface ? Self.surfaceLocalLimitKm : Self.airborneLocalLimitKm
             guard CPR.distanceKm(position, last) < limit,
                   isPlausible(position, track: track, time: time) else { return nil }
@@ -107,7 +132,7 @@ public struct PositionResolver: Sendable {
         let limit = frame.isSurface ? Self.surfaceLocalLimitKm : Self.airborneLocalLimitKm
         // Unambiguous only when nothing can be received beyond half a zone.
         guard frame.isSurface || maxRangeKm <= limit else { return nil }
-        let position = CPR.localDecode(frame, reference: receiver)
+        guard let position = CPR.localDecode(frame, reference: receiver) else { return nil }
         guard CPR.distanceKm(position, receiver) <= min(limit, maxRangeKm) else { return nil }
         return position
     }
@@ -130,10 +155,17 @@ public struct PositionResolver: Sendable {
         return true
     }
 
-    /// Forgets aircraft not heard for ten minutes, at most once a minute.
+    /// Every `pruneEvery` messages, forgets the aircraft whose last message is more than ten
+    /// minutes before or after `time`.
     private mutating func pruneIfDue(_ time: Double) {
-        guard time - lastPrune >= 60 else { return }
-        lastPrune = time
-        tracks = tracks.filter { time - $0.value.lastSeen < 600 }
+        guard messages % Self.pruneEvery == 0 else { return }
+        tracks = tracks.filter { abs(time - $0.value.lastSeen) < Self.forgetAfter }
+    }
+
+    /// Forgets the half of the aircraft heard least recently, by message order.
+    private mutating func forgetLeastRecent() {
+        let order = tracks.values.map(\.lastMessage).sorted()
+        let cut = order[order.count / 2]
+        tracks = tracks.filter { $0.value.lastMessage >= cut }
     }
 }

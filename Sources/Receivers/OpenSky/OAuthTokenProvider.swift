@@ -7,7 +7,9 @@ import NIOCore
 /// The token is fetched with a form-encoded POST to the token URL, cached, and fetched again
 /// `refreshMargin` before it expires (or at half its lifetime, for tokens shorter than twice
 /// the margin), so a request never goes out with a token about to lapse. `invalidate()`
-/// drops it when the API refuses it. Neither the secret nor the token appears in any error
+/// drops it when the API refuses it. A redirect is an error, never followed, so the secret
+/// reaches only the configured URL (the HTTP client it is given must not follow redirects
+/// itself: `OpenSkySource` makes one that does not). Neither the secret nor the token appears in any error
 /// text or log line. An actor: the cache is shared state.
 public actor OAuthTokenProvider {
     /// An OpenSky API client's id and secret.
@@ -99,6 +101,13 @@ public actor OAuthTokenProvider {
         case 400, 401, 403:
             throw OpenSkyError(.credentialsRejected,
                                "OpenSky token endpoint refused the client credentials (HTTP \(response.status)): check OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET",
+                               status: response.status)
+        case 300...399:
+            // The secret is in the body: it goes to the configured endpoint and nowhere else.
+            let target = RedirectTarget(location: response.headers["location"], requestURL: tokenURL)
+            let whereTo = target.map { " to \($0.printableOrigin)" } ?? ""
+            throw OpenSkyError(.redirected,
+                               "OpenSky token endpoint answered HTTP \(response.status) (a redirect\(whereTo)); not followed, so the client secret goes nowhere else: check the token URL",
                                status: response.status)
         case 429:
             let wait = RetryPolicy().retryAfter(header: response.headers["x-rate-limit-retry-after-seconds"]

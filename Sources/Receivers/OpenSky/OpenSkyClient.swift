@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Anonymous, or with a bearer token from an `OAuthTokenProvider`. A 200 is decoded (rows
 /// that do not decode are skipped and counted by `StateVectorResponse`); everything else
-/// becomes an `OpenSkyError` saying what happened, for the caller to retry.
+/// becomes an `OpenSkyError` saying what happened, for the caller to retry. The HTTP client
+/// it is given must not follow redirects itself (`OpenSkySource` makes one that does not):
+/// this client follows them, and only within the API's own origin.
 public struct OpenSkyClient: Sendable {
     /// Sent with every request so the API's operators can tell who is asking.
     static let userAgent = "aviator-adsb"
@@ -36,16 +38,44 @@ public struct OpenSkyClient: Sendable {
         "\(baseURL)/api/states/all?\(query.queryString)"
     }
 
+    /// The most redirects followed for one states request.
+    static let maximumRedirects = 5
+
     /// The state vectors in `query`'s box. Throws `OpenSkyError`, or `CancellationError`.
+    ///
+    /// A redirect is followed only within the API's own scheme, host and port, at most
+    /// `maximumRedirects` times; one anywhere else is an `OpenSkyError` of kind `.redirected`
+    /// and nothing (least of all the token) is sent there.
     public func states(in query: OpenSkyQuery) async throws -> StateVectorResponse {
-        var request = HTTPClientRequest(url: url(for: query))
-        request.method = .GET
-        request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "User-Agent", value: Self.userAgent)
-        if let tokens {
-            request.headers.add(name: "Authorization", value: "Bearer \(try await tokens.token())")
+        var address = url(for: query)
+        var redirects = 0
+        var response: HTTPExchange.Response
+        while true {
+            var request = HTTPClientRequest(url: address)
+            request.method = .GET
+            request.headers.add(name: "Accept", value: "application/json")
+            request.headers.add(name: "User-Agent", value: Self.userAgent)
+            if let tokens {
+                request.headers.add(name: "Authorization", value: "Bearer \(try await tokens.token())")
+            }
+            response = try await exchange.perform(request, what: "states request")
+            guard (300...399).contains(response.status) else { break }
+            guard let target = RedirectTarget(location: response.headers["location"], requestURL: address) else {
+                throw OpenSkyError(.redirected, "OpenSky answered HTTP \(response.status) without a usable location",
+                                   status: response.status)
+            }
+            guard target.isSameOrigin else {
+                throw OpenSkyError(.redirected,
+                                   "OpenSky answered HTTP \(response.status), a redirect to another server (\(target.printableOrigin)); not followed",
+                                   status: response.status)
+            }
+            redirects += 1
+            guard redirects <= Self.maximumRedirects else {
+                throw OpenSkyError(.redirected, "OpenSky redirected the states request more than \(Self.maximumRedirects) times",
+                                   status: response.status)
+            }
+            address = target.url
         }
-        let response = try await exchange.perform(request, what: "states request")
         switch response.status {
         case 200:
             do {

@@ -21,6 +21,9 @@ public struct OpenSkyError: Error, Sendable, CustomStringConvertible, Equatable 
         case unexpectedStatus
         /// HTTP 200 whose body is empty or not the expected JSON.
         case malformed
+        /// A redirect that was not followed: any redirect of the token request, or one of
+        /// the states request to another scheme, host or port (or too many in a row).
+        case redirected
     }
 
     /// What went wrong.

@@ -8,9 +8,9 @@ import Tracking
 /// The fallback source: polls the OpenSky Network for the aircraft in a box around the
 /// receiver and feeds their state vectors to the tracker, while the dongle is away.
 ///
-/// It never gives up: timeouts, connection errors, 5xx, 200 with no usable data and anything
-/// else are retried with exponential backoff and jitter, and a 429 waits as long as the API
-/// says. Each problem is one log line; the first data after a problem is one line too.
+/// It never gives up: timeouts, connection errors, 5xx, 200 with no usable data, refused
+/// redirects and anything else are retried with exponential backoff and jitter, and a 429
+/// waits as long as the API says, within [poll interval, 1 h]. Each problem is one log line; the first data after a problem is one line too.
 /// `run` returns only when its task is cancelled. Without a receiver position there is no
 /// box to ask for: it says so once and stays idle.
 public struct OpenSkySource: Source {
@@ -89,6 +89,10 @@ public struct OpenSkySource: Source {
         // source's own backoff decides when to try again (the client would otherwise retry
         // quietly until the request's deadline and report only a timeout).
         httpConfiguration.connectionPool.retryConnectionEstablishment = false
+        // Redirects are never followed by the HTTP client: the token request must not carry
+        // the client secret anywhere else, and `OpenSkyClient` follows the states request's
+        // redirects itself, within the API's own scheme, host and port.
+        httpConfiguration.redirectConfiguration = .disallow
         let http = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: httpConfiguration)
         let tokens = configuration.credentials.map {
             OAuthTokenProvider(tokenURL: configuration.tokenURL, credentials: $0, client: http,
@@ -133,9 +137,7 @@ public struct OpenSkySource: Source {
             } catch let error as OpenSkyError {
                 failures += 1
                 let backoff = configuration.retry.delay(afterFailures: failures)
-                // A 429 says when to come back; never sooner than the first backoff step, so a
-                // "0" does not turn into a tight loop.
-                wait = error.retryAfter.map { max($0, configuration.retry.initial) } ?? backoff
+                wait = error.kind == .rateLimited ? rateLimitWait(error.retryAfter, backoff: backoff) : backoff
                 logger.warning("\(error); retrying in \(HTTPExchange.seconds(wait)) (failure \(failures) in a row)")
             } catch {
                 if Task.isCancelled { return }
@@ -145,6 +147,15 @@ public struct OpenSkySource: Source {
             }
             do { try await Task.sleep(for: wait) } catch { return }
         }
+    }
+
+    /// How long to wait after a 429: what the server asked for (or the backoff when it did
+    /// not say), but never less than the poll interval, so a "0" or a date in the past cannot
+    /// make the source ask faster than it does when all is well, and never more than the
+    /// policy's `maximumRetryAfter`.
+    func rateLimitWait(_ asked: Duration?, backoff: Duration) -> Duration {
+        let ceiling = max(configuration.retry.maximumRetryAfter, pollInterval)
+        return min(max(asked ?? backoff, pollInterval), ceiling)
     }
 
     private func startLine(client: OpenSkyClient, query: OpenSkyQuery) -> String {

@@ -6,21 +6,24 @@ import Tracking
 /// Exponential backoff with jitter, capped: after the n-th consecutive failure the wait is
 /// `initial · 2^(n−1)`, at most `maximum`, multiplied by a random factor in [0.5, 1] so that
 /// many receivers that lost the API at the same moment do not all come back at the same
-/// moment. A 429 answer says when to come back (`X-Rate-Limit-Retry-After-Seconds`), and that
-/// wins over the backoff.
+/// moment. A 429 answer says when to come back (`X-Rate-Limit-Retry-After-Seconds`, or
+/// `Retry-After` in seconds or as an HTTP date), and that wins over the backoff, within
+/// bounds the source sets: never sooner than its poll interval, never later than
+/// `maximumRetryAfter`.
 public struct RetryPolicy: Sendable, Equatable {
     /// The wait after the first failure, before jitter.
     public var initial: Duration
     /// The longest wait, before jitter.
     public var maximum: Duration
-    /// The longest wait a server's retry-after header is allowed to impose: OpenSky asks for
-    /// hours when a daily quota is spent, and that is honoured, but an absurd value (years)
-    /// is not.
+    /// The longest wait a server's retry-after header is allowed to impose: an hour by
+    /// default. OpenSky asks for many hours when a daily quota is spent; asking again after
+    /// an hour costs one more refused request, while a wrong or hostile header cannot keep
+    /// the fallback silent for a day.
     public var maximumRetryAfter: Duration
 
-    /// A policy; the defaults are 2 s doubling to 2 min.
+    /// A policy; the defaults are 2 s doubling to 2 min, and retry-after headers up to 1 h.
     public init(initial: Duration = .seconds(2), maximum: Duration = .seconds(120),
-                maximumRetryAfter: Duration = .seconds(86_400)) {
+                maximumRetryAfter: Duration = .seconds(3600)) {
         self.initial = initial
         self.maximum = max(maximum, initial)
         self.maximumRetryAfter = maximumRetryAfter
@@ -40,12 +43,31 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The wait a `X-Rate-Limit-Retry-After-Seconds` (or `Retry-After`) header value asks
-    /// for, capped at `maximumRetryAfter`; nil when the value is missing or not a
-    /// non-negative number of seconds.
-    public func retryAfter(header value: String?) -> Duration? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), let seconds = Double(text),
-              seconds.isFinite, seconds >= 0 else { return nil }
+    /// for at `now`, capped at `maximumRetryAfter`: a non-negative number of seconds, or an
+    /// HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), a date already past meaning zero. Nil
+    /// when the value is missing or neither.
+    public func retryAfter(header value: String?, now: Date = Date()) -> Duration? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces) else { return nil }
+        let seconds: Double
+        if let number = Double(text) {
+            guard number.isFinite, number >= 0 else { return nil }
+            seconds = number
+        } else if let date = Self.httpDate(text) {
+            seconds = max(0, date.timeIntervalSince(now))
+        } else {
+            return nil
+        }
         let cap = maximumRetryAfter.inSeconds
         return .milliseconds(Int64((min(seconds, cap) * 1000).rounded()))
+    }
+
+    /// The date of an HTTP date in its preferred form (RFC 9110, IMF-fixdate); nil for
+    /// anything else.
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
     }
 }
