@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance conformance-check bench samples identical soak clean
+.PHONY: help deps build release run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
@@ -18,6 +18,8 @@ help:
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 	@echo "make soak         30 min of hostile clients, peers and servers against three daemons (SOAK_MINUTES=30)"
+	@echo "make fuzz         libFuzzer on every parser of outside data, FUZZ_SECONDS (60) each; crashes go to Fuzz/Crashes"
+	@echo "make fuzz-smoke   the fuzz targets' seed corpus replayed through the fuzzer builds, no fuzzing"
 
 deps:
 	@if ! pkg-config --exists librtlsdr 2>/dev/null; then \
@@ -87,5 +89,20 @@ samples: release
 identical: release
 	bash scripts/demod-identical.sh HEAD
 
+# libFuzzer builds of the targets in Fuzz/Targets (docs/fuzzing.md), in a build folder of
+# their own: every module they reach is instrumented, which the normal builds must not be.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= message-line beast feed opensky demod
+FUZZ_BUILD   ?= .build-fuzz
+fuzz-build:
+	@for target in $(FUZZ_TARGETS); do \
+		$(SWIFT) build --sanitize=fuzzer -c release --scratch-path $(FUZZ_BUILD) --product fuzz-$$target || exit 1; done
+
+fuzz: fuzz-build
+	FUZZ_BUILD=$(FUZZ_BUILD) bash scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	FUZZ_BUILD=$(FUZZ_BUILD) bash scripts/fuzz.sh smoke $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build .build-fuzz $(VENV)

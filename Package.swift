@@ -95,6 +95,16 @@ let package = Package(
             ]
         ),
 
+        // Fuzzing: the body of each fuzz target as a plain function, which the libFuzzer
+        // executables below and FuzzTargetsTests (replaying Fuzz/Corpus) share. Built with
+        // `--sanitize=fuzzer` only by `make fuzz`; in a normal build the executables do nothing.
+        .target(name: "FuzzTargets", dependencies: ["ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol"]),
+        .executableTarget(name: "fuzz-message-line", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-message-line"),
+        .executableTarget(name: "fuzz-beast", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-beast"),
+        .executableTarget(name: "fuzz-feed", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-feed"),
+        .executableTarget(name: "fuzz-opensky", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-opensky"),
+        .executableTarget(name: "fuzz-demod", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-demod"),
+
         // Helpers several test targets share: ../shared data, test signals.
         .target(name: "TestSupport",
                 dependencies: ["ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol",
@@ -126,6 +136,7 @@ let package = Package(
         ),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
         .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb", "FeedProtocol", "TestSupport"]),
     ],
