@@ -166,11 +166,14 @@ struct RunCommand: AsyncParsableCommand {
             configuration.loop = loop
             configuration.demodulator.cancelOverlaps = cancelOverlaps
             let source = ReplaySource(configuration: configuration, logger: logger)
+            // Named now, not when its service starts: a client may connect before that.
+            tracker.source = source.name
             services.append(.init(service: NamedService("replay", SourceService(source, tracker: tracker)),
                                   successTerminationBehavior: .ignore))
         } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
             let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
             sourceDetails = { input.statistics.summary }
+            tracker.source = input.name
             services.append(.init(service: NamedService("beast-in", SourceService(input, tracker: tracker))))
         } else {
             var configuration = RTLSDRDevice.Configuration()
