@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import FeedProtocol
 import SkyProjection
+import Tracking
 
 /// The feed's shared state on its event loop: the connected clients, the latest receiver and
 /// source (for greetings), and the counters. Confined to the server's one event loop, so it
@@ -30,7 +31,7 @@ final class FeedHub {
     func register(_ client: FeedClientHandler) -> Bool {
         guard clients.count < configuration.maxClients else {
             statistics.clientsRefused += 1
-            if let count = refusals.record(now: .now()) {
+            if let count = refusals.record(now: .now) {
                 configuration.logger.warning(
                     "feed: \(count == 1 ? "a client" : "\(count) clients") refused: \(configuration.maxClients) connected, the most --max-clients allows",
                     metadata: ["refused": "\(statistics.clientsRefused)"])
@@ -50,7 +51,7 @@ final class FeedHub {
         switch error.errnoCode {
         case EMFILE, ENFILE, ENOBUFS, ENOMEM:
             statistics.acceptsPaused += 1
-            if let count = acceptPauses.record(now: .now()) {
+            if let count = acceptPauses.record(now: .now) {
                 configuration.logger.warning(
                     "feed: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
                     metadata: ["times": "\(count)"])

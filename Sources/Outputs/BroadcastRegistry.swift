@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import Tracking
 
 /// The clients of one `TCPBroadcastServer`, on its event loop: who is connected, and since
 /// when each one has been too far behind to take more.
@@ -34,7 +35,7 @@ final class BroadcastRegistry {
                 statistics.clientsRefused += 1
                 return statistics.clientsRefused
             }
-            if let count = refusals.record(now: .now()) {
+            if let count = refusals.record(now: .now) {
                 logger.warning("\(name) output: \(count == 1 ? "a client" : "\(count) clients") refused: \(maxClients) connected, the most --max-clients allows",
                                metadata: ["refused": "\(total)"])
             }
@@ -55,7 +56,7 @@ final class BroadcastRegistry {
         switch error.errnoCode {
         case EMFILE, ENFILE, ENOBUFS, ENOMEM:
             shared.statistics.withLock { $0.acceptsPaused += 1 }
-            if let count = acceptPauses.record(now: .now()) {
+            if let count = acceptPauses.record(now: .now) {
                 logger.warning("\(name) output: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
                                metadata: ["times": "\(count)"])
             }

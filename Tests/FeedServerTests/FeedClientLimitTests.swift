@@ -3,6 +3,7 @@ import Testing
 import NIOCore
 @testable import FeedServer
 import FeedProtocol
+import Tracking
 import TestSupport
 
 @Suite struct FeedClientLimitTests {
@@ -54,9 +55,9 @@ import TestSupport
 
     @Test func aBurstOfRefusalsIsOneLogLine() {
         var throttle = LogThrottle(interval: .seconds(10))
-        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        let start = ContinuousClock.now
         #expect(throttle.record(now: start) == 1)
-        for step in 1...999 { #expect(throttle.record(now: start + .milliseconds(Int64(step))) == nil) }
+        for step in 1...999 { #expect(throttle.record(now: start + .milliseconds(step)) == nil) }
         // The next line, once the interval has passed, covers everything since the last one.
         #expect(throttle.record(now: start + .seconds(11)) == 1000)
         #expect(throttle.record(now: start + .seconds(12)) == nil)
