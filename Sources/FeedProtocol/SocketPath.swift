@@ -41,9 +41,9 @@ public enum SocketPath {
         return (temporary as NSString).appendingPathComponent("aviator-adsb-\(user)")
     }
 
-    /// Connects socket `fd` to the Unix socket at `path` (which must fit `sun_path`); the
-    /// result of `connect(2)`, with `errno` set on failure.
-    public static func connect(_ fd: Int32, to path: String) -> Int32 {
+    /// The Unix socket address of `path` (cut to what `sun_path` holds; callers check the
+    /// length against `maxLength` first), for `connect` here and `bind` on the server.
+    public static func address(of path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -51,6 +51,13 @@ public enum SocketPath {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
+        return address
+    }
+
+    /// Connects socket `fd` to the Unix socket at `path` (which must fit `sun_path`); the
+    /// result of `connect(2)`, with `errno` set on failure.
+    public static func connect(_ fd: Int32, to path: String) -> Int32 {
+        var address = address(of: path)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))

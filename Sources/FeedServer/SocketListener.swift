@@ -24,13 +24,7 @@ enum SocketListener {
         let fd = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw .system(operation: "socket", path: path, message: String(cString: strerror(errno))) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8.prefix(raw.count - 1))
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
+        var address = SocketPath.address(of: path)
         let (result, code) = umaskLock.withLock { _ -> (Int32, Int32) in
             let previous = umask(mode_t(~mode & 0o777))
             defer { umask(previous) }
