@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "ReceiversTests",
             dependencies: [
-                "Receivers", "Tracking", "ModeS",
+                "Receivers", "Tracking", "ModeS", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,21 +1,10 @@
 import Testing
+import TestSupport
 @testable import ModeS
 
 /// Positions near the poles and the antimeridian: every decoded position is on the Earth
 /// (|latitude| ≤ 90, longitude in [−180, 180)) or there is none.
 @Suite struct CPRPoleTests {
-    /// A small deterministic generator, so a failing sweep can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func isOnEarth(_ point: GeoPoint?) -> Bool {
         guard let point else { return true }
         return point.latitude.isFinite && point.longitude.isFinite && abs(point.latitude) <= 90

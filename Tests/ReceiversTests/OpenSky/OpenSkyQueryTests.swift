@@ -1,5 +1,6 @@
 import ModeS
 import Testing
+import TestSupport
 @testable import Receivers
 
 @Suite struct OpenSkyQueryTests {
@@ -40,18 +41,6 @@ import Testing
 }
 
 @Suite struct RetryPolicyTests {
-    /// A deterministic generator (SplitMix64), so jittered delays can be checked.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func delaysDoubleWithJitterUpToTheCap() {
         let policy = RetryPolicy(initial: .seconds(2), maximum: .seconds(60))
         var generator = SplitMix(state: 7)
