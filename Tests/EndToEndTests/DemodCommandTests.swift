@@ -28,17 +28,24 @@ extension EndToEnd {
             return url
         }
 
+        /// Simulates a recording named `file` with `arguments` into a fresh temporary folder;
+        /// returns its path and the folder, which the caller removes.
+        func simulated(_ file: String, _ arguments: [String]) throws -> (path: String, folder: URL) {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demod-sky-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent(file).path
+            let made = try BinaryRunner.run(["simulate", "--out", path] + arguments)
+            #expect(made.status == 0, "\(made.stderr)")
+            return (path, folder)
+        }
+
         @Test func sequenceDecisionsFindMoreAtTwoMegasamples() throws {
             // At 2.0 MS/s a reply half a sample off blurs every bit into its neighbour's; the
             // most likely sequence (`SequenceSlicer`) recovers replies that bit-by-bit
             // decisions lose, and adds no frame that was not sent.
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sequence-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (path, folder) = try simulated("sky.cu8", ["--sample-rate", "2.0M", "--duration", "10",
+                                                           "--aircraft", "20", "--seed", "61", "--snr-min", "8", "--snr-max", "14"])
             defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("sky.cu8").path
-            let made = try BinaryRunner.run(["simulate", "--out", path, "--sample-rate", "2.0M", "--duration", "10",
-                                             "--aircraft", "20", "--seed", "61", "--snr-min", "8", "--snr-max", "14"])
-            #expect(made.status == 0, "\(made.stderr)")
             let truth = try String(contentsOfFile: path + ".truth.jsonl", encoding: .utf8)
             var sent = Set<String>()
             for line in truth.split(separator: "\n") where line.contains("\"type\":\"message\"") {
@@ -60,13 +67,8 @@ extension EndToEnd {
             // A float recording can hold anything. Every 997th value of a busy sky becomes, in
             // turn, the largest float (whose squares and products overflow to infinity), NaN,
             // +inf or -inf: demod and replay carry on, and find the sky's frames.
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poison-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (path, folder) = try simulated("sky.cf32", ["--format", "cf32", "--duration", "1", "--busy", "--seed", "5"])
             defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("sky.cf32").path
-            let made = try BinaryRunner.run(["simulate", "--out", path, "--format", "cf32", "--duration", "1",
-                                             "--busy", "--seed", "5"])
-            #expect(made.status == 0, "\(made.stderr)")
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             let poison: [Float] = [3.4e38, .nan, .infinity, -.infinity]
             for (turn, value) in stride(from: 0, to: bytes.count / 4, by: 997).enumerated() {
