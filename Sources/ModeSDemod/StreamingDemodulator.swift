@@ -142,6 +142,9 @@ public final class StreamingDemodulator {
         confidence.deallocate()
     }
 
+    /// Bytes of an incomplete sample held over for the next block (0 after a whole sample).
+    public var carriedBytes: Int { carryCount }
+
     /// Feeds the next bytes of the stream; `emit` receives every frame completed so far.
     public func process(_ bytes: UnsafeRawBufferPointer, emit: (Frame) -> Void) {
         precondition(!finished, "process after finish")

@@ -15,9 +15,6 @@ public final class SampleStream {
     /// Frames handed to the tracker so far.
     public private(set) var frames = 0
     private let tracker: LiveTracker
-    /// Bytes of an incomplete sample at the end of the blocks so far (the demodulator
-    /// carries them over to the next block).
-    private var partialBytes = 0
 
     /// A stream of `format` samples at `sampleRate`, demodulated with `options` into `tracker`.
     public init(format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
@@ -29,14 +26,12 @@ public final class SampleStream {
 
     /// Demodulates `block`; after a loss, what came before it is finished first.
     public func process(_ block: IQBlock) {
-        let size = demodulator.format.bytesPerSample
-        if block.droppedSamples > 0 { partialBytes = 0 }
-        let count = (partialBytes + block.bytes.count) / size
-        partialBytes = (partialBytes + block.bytes.count) % size
         if block.droppedSamples > 0 {
             // What came before the gap is timed by the block it came in.
             demodulator.resume(afterDropping: block.droppedSamples) { deliver($0) }
         }
+        // Whole samples this block completes, with the bytes of one split across blocks.
+        let count = (demodulator.carriedBytes + block.bytes.count) / demodulator.format.bytesPerSample
         clock.advance(count: count, arrival: block.arrival, dropped: block.droppedSamples)
         demodulator.process(block.bytes) { deliver($0) }
     }
