@@ -18,6 +18,17 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
+        // The web server: HTTP/1.1, TLS and WebSocket on swift-nio. Its default traits pull in
+        // swift-configuration and the full Foundation, which the daemon does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The self-signed certificate for phones: an ECDSA P-256 key and an X.509 certificate.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // gzip for the web app's text assets, compressed once at start.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
@@ -70,6 +81,27 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The web server: the radar app, the feed over WebSocket, /data/*.json, over HTTP(S).
+        .target(
+            name: "Web",
+            dependencies: [
+                "FeedProtocol", "FeedServer", "Tracking", "Outputs",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            resources: [.embedInCode("App")]
+        ),
         // The ecosystem's outputs: Beast, SBS and AVR over TCP, aircraft.json.
         .target(
             name: "Outputs",
@@ -88,7 +120,7 @@ let package = Package(
             name: "aviator-adsb",
             dependencies: [
                 "ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol",
-                "FeedServer", "Outputs", "RadarTerminal", "Simulator",
+                "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -133,6 +165,17 @@ let package = Package(
             dependencies: ["FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "ModeS", "TestSupport",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "WebTests",
+            dependencies: ["Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Outputs", "TestSupport",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),

@@ -25,6 +25,13 @@ public struct FeedPosition: Sendable, Equatable, Hashable {
         w.add("alt_m", altitudeMetres, decimals: 1)
         return w.result
     }
+
+    /// Reads a position object: `lat` and `lon` required, `alt_m` 0 when absent or null
+    /// (the height of a phone's user is rarely known, and matters little).
+    public init(_ fields: JSONFields) throws(FeedParseError) {
+        self.init(latitude: try fields.requiredNumber("lat"), longitude: try fields.requiredNumber("lon"),
+                  altitudeMetres: try fields.number("alt_m") ?? 0)
+    }
 }
 
 /// The greeting the server sends on connect: who serves the feed, where the receiver is,

@@ -60,9 +60,14 @@ public enum FeedMessage {
     }
 
     /// The fields a `view` command may carry.
-    public static let viewFields = ["heading_deg", "range_km", "min_alt_ft", "max_alt_ft", "max_distance_km", "hide_on_ground"]
+    public static let viewFields = ["heading_deg", "range_km", "min_alt_ft", "max_alt_ft", "max_distance_km", "hide_on_ground",
+                                    "observer"]
 
-    /// A `view` command changes only the fields it names; `null` clears a filter.
+    /// The fields of a view's `observer` object.
+    public static let observerFields = ["lat", "lon", "alt_m"]
+
+    /// A `view` command changes only the fields it names; `null` clears a filter, and a
+    /// `null` observer goes back to the receiver's position.
     private static func applyView(_ values: [String: JSONValue], to current: RadarView) -> Result<RadarView, FeedCommandError> {
         var view = current
         for key in values.keys.sorted() where key != "type" && !viewFields.contains(key) {
@@ -80,6 +85,16 @@ public enum FeedMessage {
                     throw FeedParseError("hide_on_ground must be true or false, got null")
                 }
                 view.hideOnGround = flag
+            }
+            if values["observer"] != nil {
+                if let position = try fields.object("observer") {
+                    for key in position.values.keys.sorted() where !observerFields.contains(key) {
+                        throw FeedParseError("unknown field \"\(excerpt(key))\" in observer (known: \(observerFields.joined(separator: ", ")))")
+                    }
+                    view.observer = try FeedPosition(position)
+                } else {
+                    view.observer = nil
+                }
             }
         } catch {
             return .failure(FeedCommandError(error.message))

@@ -18,6 +18,10 @@ public struct RadarView: Sendable, Hashable {
     public var maxDistanceKm: Double?
     /// Leave out aircraft known to be on the ground.
     public var hideOnGround: Bool
+    /// Where this client sees the sky from (a phone in the garden rather than the antenna in
+    /// the loft); nil means the receiver. Azimuth, elevation, distances, x and y and the
+    /// distance filters are all taken from here. Private to the client: never logged.
+    public var observer: FeedPosition?
 
     /// Limits the server accepts, so a typo cannot produce a meaningless radar.
     public enum Limits {
@@ -32,17 +36,24 @@ public struct RadarView: Sendable, Hashable {
         public static let minAltitudeFt = -2000.0
         /// Highest altitude filter in feet: above anything that flies with a transponder.
         public static let maxAltitudeFt = 100_000.0
+        /// Lowest observer height in metres above the ellipsoid: below the Dead Sea shore
+        /// (about −430 m) and the geoid's deepest dip (about −106 m) together.
+        public static let minObserverAltitudeM = -600.0
+        /// Highest observer height in metres: a person on a mountain or in an aircraft cabin.
+        public static let maxObserverAltitudeM = 15_000.0
     }
 
     /// A view; by default north up, 50 km, no filters.
     public init(headingDeg: Double = 0, rangeKm: Double = 50, minAltitudeFt: Double? = nil,
-                maxAltitudeFt: Double? = nil, maxDistanceKm: Double? = nil, hideOnGround: Bool = false) {
+                maxAltitudeFt: Double? = nil, maxDistanceKm: Double? = nil, hideOnGround: Bool = false,
+                observer: FeedPosition? = nil) {
         self.headingDeg = headingDeg
         self.rangeKm = rangeKm
         self.minAltitudeFt = minAltitudeFt
         self.maxAltitudeFt = maxAltitudeFt
         self.maxDistanceKm = maxDistanceKm
         self.hideOnGround = hideOnGround
+        self.observer = observer
     }
 
     /// Why the view is unusable, as a sentence for an `error` reply; nil when it is valid.
@@ -64,6 +75,19 @@ public struct RadarView: Sendable, Hashable {
         if let distance = maxDistanceKm, !Self.isDistance(distance) {
             return "max_distance_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(distance))"
         }
+        if let observer {
+            // The values are the client's own; quoting them back to it reveals nothing.
+            if !observer.latitude.isFinite || abs(observer.latitude) > 90 {
+                return "observer lat must be between -90 and 90, got \(Self.show(observer.latitude))"
+            }
+            if !observer.longitude.isFinite || abs(observer.longitude) > 180 {
+                return "observer lon must be between -180 and 180, got \(Self.show(observer.longitude))"
+            }
+            if !observer.altitudeMetres.isFinite || observer.altitudeMetres < Limits.minObserverAltitudeM
+                || observer.altitudeMetres > Limits.maxObserverAltitudeM {
+                return "observer alt_m must be between \(Self.show(Limits.minObserverAltitudeM)) and \(Self.show(Limits.maxObserverAltitudeM)), got \(Self.show(observer.altitudeMetres))"
+            }
+        }
         return nil
     }
 
@@ -81,6 +105,7 @@ public struct RadarView: Sendable, Hashable {
         w.add("max_alt_ft", maxAltitudeFt, decimals: 0)
         w.add("max_distance_km", maxDistanceKm, decimals: 3)
         w.add("hide_on_ground", hideOnGround)
+        w.addRaw("observer", observer?.json ?? "null")
         return w.result
     }
 
@@ -88,7 +113,8 @@ public struct RadarView: Sendable, Hashable {
     init(_ fields: JSONFields) throws(FeedParseError) {
         self.init(headingDeg: try fields.requiredNumber("heading_deg"), rangeKm: try fields.requiredNumber("range_km"),
                   minAltitudeFt: try fields.number("min_alt_ft"), maxAltitudeFt: try fields.number("max_alt_ft"),
-                  maxDistanceKm: try fields.number("max_distance_km"), hideOnGround: try fields.bool("hide_on_ground") ?? false)
+                  maxDistanceKm: try fields.number("max_distance_km"), hideOnGround: try fields.bool("hide_on_ground") ?? false,
+                  observer: try fields.object("observer").map { fields throws(FeedParseError) in try FeedPosition(fields) })
     }
 
     /// Numbers in error texts: integers without a fraction, others as Swift prints them.

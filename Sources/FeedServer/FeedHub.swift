@@ -12,7 +12,7 @@ final class FeedHub {
     private(set) var observer: Observer?
     private(set) var source = "none"
     var statistics = FeedStatistics()
-    private var clients: [ObjectIdentifier: FeedClientHandler] = [:]
+    private var clients: [ObjectIdentifier: any FeedSubscriber] = [:]
     private var refusals = LogThrottle()
     private var acceptPauses = LogThrottle()
 
@@ -28,7 +28,7 @@ final class FeedHub {
 
     /// Takes a new client in; false when `maxClients` are already connected (the refusal is
     /// counted and, at most every few seconds, logged).
-    func register(_ client: FeedClientHandler) -> Bool {
+    func register(_ client: any FeedSubscriber) -> Bool {
         guard clients.count < configuration.maxClients else {
             statistics.clientsRefused += 1
             if let count = refusals.record(now: .now) {
@@ -42,6 +42,11 @@ final class FeedHub {
         statistics.clientsAccepted += 1
         statistics.clients = clients.count
         return true
+    }
+
+    /// The `error` line a client over the limit is sent before it is closed.
+    var refusal: String {
+        FeedMessage.error("the feed is serving its maximum of \(configuration.maxClients) clients; try again later")
     }
 
     /// The listening socket could not accept: how long to wait before trying again. Out of
@@ -65,7 +70,7 @@ final class FeedHub {
     /// Clients connected now.
     var clientCount: Int { clients.count }
 
-    func unregister(_ client: FeedClientHandler) {
+    func unregister(_ client: any FeedSubscriber) {
         clients[ObjectIdentifier(client)] = nil
         statistics.clients = clients.count
     }

@@ -136,6 +136,20 @@ public final class FeedServer: Service, Sendable {
         SocketPath.remove(configuration.socketPath, ifStill: socketIdentity)
     }
 
+    /// Opens a session for a client of another transport (the WebSocket feed): it joins the
+    /// same hub as the socket's clients, within the same client limit. When the feed is full
+    /// the session comes back with a `refusal` to send and nothing else. Throws only when the
+    /// server's event loop has stopped.
+    public func openSession() async throws -> FeedSession {
+        let hub = self.hub
+        let loop = self.loop
+        return try await loop.submit {
+            let core = FeedSessionCore(hub: hub.value, loop: loop)
+            let refusal: ByteBuffer? = core.start() ? nil : ByteBuffer(string: String(hub.value.refusal.dropLast()))
+            return FeedSession(core: NIOLoopBound(core, eventLoop: loop), refusal: refusal)
+        }.get()
+    }
+
     /// The server's counters.
     public func statistics() async -> FeedStatistics {
         let hub = self.hub

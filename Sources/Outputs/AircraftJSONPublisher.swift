@@ -6,9 +6,7 @@ import Tracking
 public struct AircraftJSONPublisher: Sendable {
     /// The writer for the target directory.
     public let writer: AircraftJSONWriter
-    private let tracker: LiveTracker
-    private let signals: SignalLevels
-    private let version: String
+    private let documents: AircraftJSONDocuments
     private let interval: Duration
     private let onError: @Sendable (String) -> Void
 
@@ -18,9 +16,8 @@ public struct AircraftJSONPublisher: Sendable {
     public init(directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
                 interval: Duration = .seconds(1), onError: @escaping @Sendable (String) -> Void) {
         writer = AircraftJSONWriter(directory: directory)
-        self.tracker = tracker
-        self.signals = signals
-        self.version = version
+        documents = AircraftJSONDocuments(tracker: tracker, signals: signals, version: version,
+                                          refreshMilliseconds: Int((interval.inSeconds * 1000).rounded()))
         self.interval = interval
         self.onError = onError
     }
@@ -33,9 +30,8 @@ public struct AircraftJSONPublisher: Sendable {
             if text != lastError { onError(text) }
             lastError = text
         }
-        let milliseconds = Int((interval.inSeconds * 1000).rounded())
         do {
-            try writer.writeReceiver(version: version, refreshMilliseconds: milliseconds, receiver: tracker.receiver)
+            try writer.write("receiver.json", documents.receiverJSON())
         } catch {
             report(error)
         }
@@ -56,9 +52,6 @@ public struct AircraftJSONPublisher: Sendable {
 
     /// Writes `aircraft.json` once, now.
     public func publishOnce() throws {
-        let snapshot = tracker.snapshot()
-        let levels = signals.levels(keeping: snapshot.aircraft.map(\.icao))
-        try writer.writeAircraft(now: snapshot.time, messages: tracker.counters.frames,
-                                 aircraft: snapshot.aircraft, rssi: levels)
+        try writer.write("aircraft.json", documents.aircraftJSON())
     }
 }

@@ -107,15 +107,18 @@ public struct AircraftJSONWriter: Sendable {
 
     /// Writes `aircraft.json`.
     public func writeAircraft(now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double]) throws {
-        try Self.replace(path: directory + "/aircraft.json",
-                         with: Self.aircraftJSON(now: now, messages: messages, aircraft: aircraft, rssi: rssi))
+        try write("aircraft.json", Self.aircraftJSON(now: now, messages: messages, aircraft: aircraft, rssi: rssi))
     }
 
     /// Writes `receiver.json`.
     public func writeReceiver(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) throws {
-        try Self.replace(path: directory + "/receiver.json",
-                         with: Self.receiverJSON(version: version, refreshMilliseconds: refreshMilliseconds,
-                                                 receiver: receiver))
+        try write("receiver.json", Self.receiverJSON(version: version, refreshMilliseconds: refreshMilliseconds,
+                                                     receiver: receiver))
+    }
+
+    /// Replaces the file `name` of the directory with `text`.
+    public func write(_ name: String, _ text: String) throws {
+        try Self.replace(path: directory + "/" + name, with: text)
     }
 
     /// Checks that `path` is a directory this process can create files in; throws an

@@ -18,6 +18,9 @@ public struct OutputConfiguration: Sendable, Equatable {
     public var avrPort: Int?
     /// Directory for aircraft.json and receiver.json, nil when off.
     public var jsonDirectory: String?
+    /// Whether aircraft.json is also served from memory (by the web server), so signal
+    /// levels are kept even without a directory.
+    public var servesJSON = false
     /// Most clients each TCP output serves at once; one more is closed at once.
     public var maxClients = TCPBroadcastServer.Configuration.defaultMaxClients
 
@@ -25,7 +28,7 @@ public struct OutputConfiguration: Sendable, Equatable {
     public init() {}
 
     /// Whether no output is configured.
-    public var isEmpty: Bool { beastPort == nil && sbsPort == nil && avrPort == nil && jsonDirectory == nil }
+    public var isEmpty: Bool { beastPort == nil && sbsPort == nil && avrPort == nil && jsonDirectory == nil && !servesJSON }
 
     /// A problem with the settings (a port out of range or used twice), or nil.
     public var problem: String? {

@@ -18,9 +18,12 @@ public final class Outputs: Service, Sendable {
     public let json: AircraftJSONPublisher?
     /// The encoder between the tracker and the outputs.
     public let fanout: FrameFanout
+    /// aircraft.json and receiver.json in memory, when a directory or the web server wants them.
+    public let documents: AircraftJSONDocuments?
 
     private init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?,
-                 json: AircraftJSONPublisher?, fanout: FrameFanout) {
+                 json: AircraftJSONPublisher?, fanout: FrameFanout, documents: AircraftJSONDocuments?) {
+        self.documents = documents
         self.beast = beast
         self.sbs = sbs
         self.avr = avr
@@ -50,13 +53,14 @@ public final class Outputs: Service, Sendable {
         let beast = try await open("Beast", configuration.beastPort)
         let sbs = try await open("SBS", configuration.sbsPort)
         let avr = try await open("AVR", configuration.avrPort)
-        let signals = configuration.jsonDirectory == nil ? nil : SignalLevels()
+        let signals = configuration.jsonDirectory == nil && !configuration.servesJSON ? nil : SignalLevels()
         let json = configuration.jsonDirectory.map {
             AircraftJSONPublisher(directory: $0, tracker: tracker, signals: signals!, version: version, onError: onError)
         }
         let fanout = FrameFanout(beast: beast, sbs: sbs, avr: avr, signals: signals)
         fanout.attach(to: tracker)
-        return Outputs(beast: beast, sbs: sbs, avr: avr, json: json, fanout: fanout)
+        let documents = signals.map { AircraftJSONDocuments(tracker: tracker, signals: $0, version: version) }
+        return Outputs(beast: beast, sbs: sbs, avr: avr, json: json, fanout: fanout, documents: documents)
     }
 
     /// Serves every output until the task is cancelled or, inside a `ServiceGroup`, a graceful

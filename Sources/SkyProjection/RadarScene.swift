@@ -40,9 +40,18 @@ public struct RadarScene: Sendable {
         }
     }
 
-    /// This scene as seen through `view`: filtered, with radar placements.
+    /// This scene as seen through `view`: filtered, with radar placements. A view with an
+    /// observer of its own has every aircraft placed again in that observer's sky.
     public func frame(for view: RadarView) -> RadarFrame {
-        let shown = aircraft.filter(view.includes).map { ProjectedAircraft($0, view: view, now: now) }
+        let shown = seen(from: view.observer).filter(view.includes).map { ProjectedAircraft($0, view: view, now: now) }
         return RadarFrame(seq: seq, time: time, source: source, view: view, aircraft: shown)
+    }
+
+    /// The aircraft placed in the sky of `other` (the scene's own placements when it is nil
+    /// or the scene's observer).
+    private func seen(from other: Observer?) -> [SceneAircraft] {
+        guard let other, other != observer else { return aircraft }
+        let projection = SkyProjection(observer: other)
+        return aircraft.map { SceneAircraft(state: $0.state, sky: projection.place($0.state)) }
     }
 }

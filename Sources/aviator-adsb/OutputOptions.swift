@@ -56,11 +56,14 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Opens the configured outputs on `tracker` and returns them as lifecycle services (none
-    /// when no output is configured). A port already taken is one `RuntimeError` line.
-    func services(for tracker: LiveTracker, maxClients: Int, logger: Logger) async throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
+    /// when no output is configured), with the in-memory JSON documents when a directory or
+    /// `servesJSON` (the web server) wants them. A port already taken is one `RuntimeError` line.
+    func services(for tracker: LiveTracker, maxClients: Int, servesJSON: Bool, logger: Logger) async throws
+        -> (services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?) {
         var configuration = configuration
         configuration.maxClients = maxClients
-        guard !configuration.isEmpty else { return [] }
+        configuration.servesJSON = servesJSON
+        guard !configuration.isEmpty else { return ([], nil) }
         let outputs: Outputs
         do {
             outputs = try await Outputs.start(configuration, tracker: tracker, version: "aviator-adsb") { message in
@@ -74,7 +77,7 @@ struct OutputOptions: ParsableArguments {
             if let server { logger.info("\(name) output on \(host):\(server.port)") }
         }
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
-        return [.init(service: NamedService("outputs", outputs))]
+        return ([.init(service: NamedService("outputs", outputs))], outputs.documents)
     }
 }
 

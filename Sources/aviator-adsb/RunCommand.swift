@@ -97,6 +97,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Outputs")
     var outputs: OutputOptions
 
+    @OptionGroup(title: "Web")
+    var web: WebOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
@@ -137,7 +140,8 @@ struct RunCommand: AsyncParsableCommand {
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
             logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
         }
-        let outputServices = try await outputs.services(for: tracker, maxClients: maxClients, logger: logger)
+        let (outputServices, documents) = try await outputs.services(for: tracker, maxClients: maxClients,
+                                                                      servesJSON: web.http != nil, logger: logger)
 
         // Claim the socket first: a bad path or a running daemon is a clear error before
         // anything else starts.
@@ -190,6 +194,7 @@ struct RunCommand: AsyncParsableCommand {
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         }
         services.append(.init(service: NamedService("feed", feed)))
+        if let webService = web.service(feed: feed, documents: documents, logger: logger) { services.append(webService) }
         services.append(.init(service: NamedService("expiry", TrackerExpiry(tracker: tracker))))
         services.append(contentsOf: outputServices)
         let statistics = StatisticsReporter(

@@ -1,0 +1,117 @@
+import FeedProtocol
+import FeedServer
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// The radar feed over WebSocket at `/feed`: the same protocol as the Unix socket (hello,
+/// frame, view, error), one JSON object per text message, served by the same hub through a
+/// `FeedSession`, so the view rules, the slow-client policy and the client limit are the
+/// socket's own.
+struct FeedSocket: Sendable {
+    let feed: FeedServer
+    let counters: WebCounters
+    let maxMessageBytes: Int
+
+    /// The path the feed answers on.
+    static let path = "/feed"
+
+    /// Whether a request becomes a WebSocket: only for `/feed`. A page of another site is
+    /// upgraded only to be told why it may not read the feed and closed (1008, policy).
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        guard Self.isFeed(request) else { return .dontUpgrade }
+        guard Self.isSameOrigin(request) else {
+            return .upgrade([:]) { _, outbound, _ in
+                counters.count { $0.foreignOrigins += 1 }
+                let refusal = FeedMessage.error("the feed does not serve pages of other sites").dropLast()
+                try? await outbound.write(.text(String(refusal)))
+                try? await outbound.close(.policyViolation, reason: "foreign origin")
+            }
+        }
+        return .upgrade([:]) { inbound, outbound, _ in
+            await FrameErrorCounter.install(on: channel, counters: counters)
+            await serve(inbound: inbound, outbound: outbound)
+        }
+    }
+
+    /// Whether the request is for the feed's path (any query ignored).
+    static func isFeed(_ request: HTTPRequest) -> Bool {
+        request.path.map { $0.split(separator: "?", maxSplits: 1).first == Substring(path) } ?? false
+    }
+
+    /// Browsers name the page that opens a WebSocket in `Origin` (always `http(s)://…`, or
+    /// `null` for sandboxed and local pages); a page of another site must not read the radar
+    /// through the visitor's browser. Other clients send no origin or one of their own
+    /// making, and are let in: only browsers enforce origins, and only they need this guard.
+    static func isSameOrigin(_ request: HTTPRequest) -> Bool {
+        guard let origin = request.headerFields[.origin]?.lowercased() else { return true }
+        if origin == "null" { return false }
+        for scheme in ["http://", "https://"] where origin.hasPrefix(scheme) {
+            guard let authority = request.authority?.lowercased() else { return false }
+            return origin.dropFirst(scheme.count) == Substring(authority)
+        }
+        return true
+    }
+
+    /// Runs one session until either side ends it.
+    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        guard let session = try? await feed.openSession() else { return }
+        if let refusal = session.refusal {
+            counters.count { $0.webSocketsRefused += 1 }
+            try? await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: refusal)))
+            // 1013, "try again later".
+            try? await outbound.close(.unknown(1013), reason: "feed full")
+            return
+        }
+        counters.count { $0.webSockets += 1 }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await read(inbound, into: session, outbound: outbound) }
+            group.addTask {
+                while let message = await session.next() {
+                    do {
+                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: message)))
+                    } catch {
+                        break
+                    }
+                }
+            }
+            group.addTask { await session.ended() }
+            // Whichever finishes first (the client left, the writer failed, the hub let the
+            // client go) ends the session; the others then return.
+            await group.next()
+            await session.end()
+            group.cancelAll()
+        }
+    }
+
+    /// Hands the client's text messages to the session as commands.
+    private func read(_ inbound: WebSocketInboundStream, into session: FeedSession, outbound: WebSocketOutboundWriter) async {
+        do {
+            for try await message in inbound.messages(maxSize: maxMessageBytes) {
+                switch message {
+                case .text(let text):
+                    await session.receive(command: Array(text.utf8))
+                case .binary:
+                    counters.count { $0.binaryMessages += 1 }
+                    await session.reject("commands are JSON objects in text messages; a binary message is not read")
+                }
+            }
+        } catch {
+            if Self.isOversize(error) {
+                counters.count { $0.oversizeMessages += 1 }
+                try? await outbound.close(.messageTooLarge, reason: "message over \(maxMessageBytes) bytes")
+            } else if !(error is CancellationError) {
+                counters.count { $0.malformedFrames += 1 }
+            }
+        }
+    }
+
+    /// Whether the WebSocket layer gave up on a message of several frames over the size
+    /// limit (it closes with 1009 "message too big"); its error type is internal, so the close
+    /// code is read from the error's description.
+    static func isOversize(_ error: any Error) -> Bool {
+        String(describing: error).contains("messageTooLarge")
+    }
+}

@@ -1,0 +1,23 @@
+/// The web app the server shows at `/`: the files of `Sources/Web/App`, embedded in the
+/// binary at build time so the daemon needs nothing beside it. Every file of that folder must
+/// be listed here (a test checks).
+enum WebApp {
+    /// The app's files by the path they are served under.
+    static let assets: [String: EmbeddedAsset] = {
+        let files: [(String, [UInt8])] = [
+            ("index.html", PackageResources.index_html),
+            ("app.js", PackageResources.app_js),
+            ("style.css", PackageResources.style_css),
+            ("manifest.webmanifest", PackageResources.manifest_webmanifest),
+        ]
+        var table: [String: EmbeddedAsset] = [:]
+        for (name, bytes) in files {
+            let asset = EmbeddedAsset(name: name, bytes: bytes)
+            table[asset.path] = asset
+        }
+        return table
+    }()
+
+    /// The names of the embedded files.
+    static var fileNames: [String] { assets.keys.map { String($0.dropFirst()) }.sorted() }
+}

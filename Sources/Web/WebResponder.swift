@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Answers every plain HTTP request: the web app's files, `/data/*.json`, and a clear refusal
+/// for everything else. WebSocket upgrades to `/feed` never reach it (`FeedSocket` takes
+/// them). Every answer carries the security headers.
+struct WebResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let documents: any DataDocuments
+    let counters: WebCounters
+    let corsOrigin: String?
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        counters.count { $0.requests += 1 }
+        var response = await answer(request)
+        SecurityHeaders.apply(to: &response.headers)
+        if request.method == .head { response.body = ResponseBody() }
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        guard request.method == .get || request.method == .head else {
+            counters.count { $0.badMethods += 1 }
+            var response = Self.text(.methodNotAllowed, "only GET and HEAD are served here\n")
+            response.headers[.allow] = "GET, HEAD"
+            return response
+        }
+        let path = request.uri.path
+        switch path {
+        case FeedSocket.path:
+            // A browser that opened the feed as a page, or a client without the upgrade.
+            counters.count { $0.feedWithoutUpgrade += 1 }
+            var response = Self.text(.upgradeRequired,
+                                     "/feed is the radar feed over WebSocket: connect with ws:// or wss://\n")
+            response.headers[.upgrade] = "websocket"
+            return response
+        case "/data/aircraft.json":
+            return data(await documents.aircraftJSON())
+        case "/data/receiver.json":
+            return data(await documents.receiverJSON())
+        default:
+            guard let asset = WebApp.assets[path == "/" ? "/index.html" : path] else {
+                counters.count { $0.notFound += 1 }
+                return Self.text(.notFound, "not found\n")
+            }
+            return serve(asset, request: request)
+        }
+    }
+
+    /// A file of the app: revalidated by ETag on every use (the app changes only with the
+    /// binary, and a stale app that talks to a newer daemon is worse than one round trip),
+    /// gzipped when the client takes it and it pays.
+    private func serve(_ asset: EmbeddedAsset, request: Request) -> Response {
+        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache"]
+        if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == asset.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if let packed = asset.gzipped, Self.acceptsGzip(request.headers[.acceptEncoding]) {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: packed))
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.body))
+    }
+
+    /// A JSON document under `/data`: never cached, readable by other sites only when the
+    /// user named one.
+    private func data(_ json: String) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-cache"]
+        if let corsOrigin {
+            headers[.accessControlAllowOrigin] = corsOrigin
+            headers[.crossOriginResourcePolicy] = "cross-origin"
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    }
+
+    /// Whether an `Accept-Encoding` value allows gzip (and does not refuse it with q=0).
+    static func acceptsGzip(_ value: String?) -> Bool {
+        guard let value else { return false }
+        for item in value.lowercased().split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first == "gzip" || parts.first == "*" else { continue }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+        return false
+    }
+
+    /// A short plain-text answer.
+    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: message)))
+    }
+}

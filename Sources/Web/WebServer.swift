@@ -1,0 +1,104 @@
+import FeedServer
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+
+/// The daemon's web server (`--http`): the radar app at `/`, the feed over WebSocket at
+/// `/feed`, and `aircraft.json` / `receiver.json` under `/data`, over HTTP or HTTPS.
+///
+/// Use: make it with the running `FeedServer` and a `DataDocuments`, and add it to the
+/// daemon's `ServiceGroup`; `run()` listens until the group shuts down. The address it
+/// listens on is logged once it does (`--http 0` picks a free port).
+public final class WebServer: Service, Sendable {
+    /// How it was configured.
+    public let configuration: WebConfiguration
+    private let feed: FeedServer
+    private let documents: any DataDocuments
+    private let tls: TLSConfiguration?
+    private let counters = WebCounters()
+
+    /// A server for `feed` and `documents`, with TLS when `tls` is given.
+    public init(configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
+                tls: TLSConfiguration? = nil) {
+        self.configuration = configuration
+        self.feed = feed
+        self.documents = documents
+        self.tls = tls
+    }
+
+    /// Listens and serves until cancelled or a graceful shutdown; throws a `WebError` when it
+    /// cannot listen or the TLS setup is unusable.
+    public func run() async throws {
+        let configuration = self.configuration
+        let counters = self.counters
+        let socket = FeedSocket(feed: feed, counters: counters, maxMessageBytes: configuration.maxMessageBytes)
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))),
+            ws: .init(maxFrameSize: configuration.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                      closeTimeout: .seconds(5)))
+        let deadline = TimeAmount.milliseconds(Int64(configuration.requestHeadTimeout * 1000))
+        let tls = self.tls
+        let server = HTTPServerBuilder { responder -> any ServerChildChannel in
+            let http = DeadlineChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { request, channel, _ in
+                    socket.shouldUpgrade(request, channel: channel)
+                },
+                timeout: deadline, counters: counters)
+            guard let tls else { return http }
+            return try TLSChannel(http, tlsConfiguration: tls)
+        }
+        let scheme = tls == nil ? "http" : "https"
+        let logger = configuration.logger
+        let application = Application(
+            responder: WebResponder(documents: documents, counters: counters, corsOrigin: configuration.corsOrigin),
+            server: server,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: ConnectionLimit(maximum: configuration.maxConnections, counters: counters)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                configuration.onListening?(port)
+                logger.info("web: serving the radar on \(scheme)://\(WebServer.hostForURL(configuration.host)):\(port)/")
+            },
+            logger: Self.quietLogger(configuration.logger))
+        do {
+            try await application.run()
+        } catch {
+            throw WebError.cannotServe(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+    }
+
+    /// The server's counters.
+    public func statistics() -> WebStatistics { counters.snapshot }
+
+    /// IPv6 addresses go in brackets in a URL.
+    static func hostForURL(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// Hummingbird logs each connection and request at debug and its start at info; the
+    /// daemon says what matters itself, so the library speaks only for warnings.
+    private static func quietLogger(_ logger: Logger) -> Logger {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)
+        return quiet
+    }
+}
+
+/// Why the web server could not start; one line for the log.
+public enum WebError: Error, CustomStringConvertible {
+    /// Listening failed (address in use, no permission, bad address) or TLS was unusable.
+    case cannotServe(host: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotServe(let host, let port, let reason):
+            "web: cannot serve on \(WebServer.hostForURL(host)):\(port): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP connection to 127.0.0.1 that sends exactly the bytes a test gives it, for
+/// clients no library would be: slow senders, broken WebSocket frames, clients that never read.
+final class RawConnection {
+    private let descriptor: Int32
+    /// Bytes read past what the last `read(until:)` asked for.
+    private var pending: [UInt8] = []
+
+    init(port: Int, receiveBuffer: Int? = nil) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw TestFailure("connect: \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// Reads until the peer closes or `timeout` passes; the bytes and whether it closed.
+    func readAll(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+        var received = pending
+        pending = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&poller, 1, min(left, 100)) > 0 else { continue }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return (received, true) }
+            received += buffer[0..<count]
+        }
+        return (received, false)
+    }
+
+    /// Reads until `marker` has arrived and returns what came up to and including it (what
+    /// follows stays for the next read); nil when `timeout` passes first.
+    func read(until marker: String, timeout: Double) -> String? {
+        var received = pending
+        pending = []
+        if let found = split(&received, at: marker) { return found }
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+            if let found = split(&received, at: marker) { return found }
+        }
+        pending = received
+        return nil
+    }
+
+    /// The text up to the end of `marker`, keeping the rest in `pending`.
+    private func split(_ received: inout [UInt8], at marker: String) -> String? {
+        let needle = Array(marker.utf8)
+        guard received.count >= needle.count else { return nil }
+        for start in 0...(received.count - needle.count) where received[start..<start + needle.count].elementsEqual(needle) {
+            let end = start + needle.count
+            pending = Array(received[end...])
+            return String(decoding: received[..<end], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// The WebSocket handshake for `path`, with an `Origin` when given; the server's answer head.
+    func upgrade(path: String = "/feed", origin: String? = nil) -> String? {
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let origin { request += "Origin: \(origin)\r\n" }
+        send(request + "\r\n")
+        return read(until: "\r\n\r\n", timeout: 5)
+    }
+
+    /// A masked client frame (clients must mask) with `opcode` and `payload`.
+    static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
+        var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let mask: UInt8 = masked ? 0x80 : 0
+        if payload.count < 126 {
+            bytes.append(mask | UInt8(payload.count))
+        } else if payload.count < 65_536 {
+            bytes += [mask | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            bytes.append(mask | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((payload.count >> shift) & 0xFF)) }
+        }
+        guard masked else { return bytes + payload }
+        let key: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        bytes += key
+        bytes += payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+        return bytes
+    }
+}
