@@ -56,13 +56,18 @@ run: release
 # Every suite in parallel; the conformance check then runs on the debug binary the tests
 # built, so the dependency graph is built once.
 DEBUG := .build/debug/aviator-adsb
-test:
+test: $(VENV)/.pymap3d
 	$(SWIFT) test
 	$(MAKE) conformance-check BINARY=$(DEBUG)
 
 $(VENV)/.pymodes:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check pymodes==3.6.1
+	touch $@
+
+# pymap3d: the independent geodesy the projection tests compare with (scripts/aer.py).
+$(VENV)/.pymap3d: $(VENV)/.pymodes
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check pymap3d==3.1.0
 	touch $@
 
 conformance: release

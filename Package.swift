@@ -181,7 +181,10 @@ let package = Package(
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
-        .testTarget(name: "EndToEndTests", dependencies: ["aviator-adsb", "FeedProtocol", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "aviator-adsb", "FeedProtocol", "TestSupport",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,6 +38,13 @@ import SkyProjection
         ("{\"type\":\"view\",\"heading_deg\":1,\"heading\\u005fdeg\":2}", "duplicate key \"heading_deg\""),
         ("{\"type\":\"view\",\"x\":{\"a\":1,\"a\":2}}", "duplicate key \"a\""),
         ("{\"type\":\"view\",\"hide_on_ground\":1}", "hide_on_ground must be true or false, got a number"),
+        ("{\"type\":\"view\",\"observer\":{\"lat\":91,\"lon\":4}}", "observer lat must be between -90 and 90, got 91"),
+        ("{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":-180.5}}", "observer lon must be between -180 and 180"),
+        ("{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":4,\"alt_m\":90000}}", "observer alt_m must be between -600 and 15000"),
+        ("{\"type\":\"view\",\"observer\":{\"lat\":52}}", "observer has no \"lon\" number"),
+        ("{\"type\":\"view\",\"observer\":{\"lat\":\"52\",\"lon\":4}}", "observer: \"lat\" must be a number, got a string"),
+        ("{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":4,\"height\":3}}", "unknown field \"height\" in observer"),
+        ("{\"type\":\"view\",\"observer\":[52,4]}", "observer must be an object, got an array"),
         ("{\"type\":\"view\",\"zoom\":2}", "unknown field \"zoom\" in view command"),
     ])
     func refusesBadCommandsClearly(_ line: String, _ fragment: String) {
@@ -45,6 +52,20 @@ import SkyProjection
         case .success: Issue.record("accepted \(line)")
         case .failure(let error): #expect(error.message.contains(fragment), "\(error.message)")
         }
+    }
+
+    @Test func aViewMayCarryItsOwnObserverAndGoBackToTheReceiver() throws {
+        let moved = try apply(#"{"type":"view","observer":{"lat":52.1,"lon":4.6,"alt_m":30}}"#).get()
+        #expect(moved.observer == FeedPosition(latitude: 52.1, longitude: 4.6, altitudeMetres: 30))
+        let heightless = try apply(#"{"type":"view","observer":{"lat":-33.9,"lon":151.2}}"#).get()
+        #expect(heightless.observer == FeedPosition(latitude: -33.9, longitude: 151.2, altitudeMetres: 0))
+        // Other fields leave it alone; null gives the receiver back.
+        #expect(try apply(#"{"type":"view","heading_deg":90}"#, to: moved).get().observer == moved.observer)
+        #expect(try apply(#"{"type":"view","observer":null}"#, to: moved).get().observer == nil)
+        // The acknowledgement carries it, and a client reads it back.
+        let line = FeedMessage.viewAcknowledgement(moved)
+        #expect(line.contains(#""observer":{"lat":52.1,"lon":4.6,"alt_m":30}"#))
+        #expect(FeedMessage.viewAcknowledgement(RadarView()).contains(#""observer":null"#))
     }
 
     @Test func refusesInvalidUTF8() {

@@ -30,6 +30,26 @@ import TestSupport
         #expect(icaos(scene.frame(for: RadarView(rangeKm: 100))) == [1, 2, 3, 4])
     }
 
+    @Test func aViewWithItsOwnObserverSeesTheSkyFromThere() throws {
+        // The receiver at 52.0 N; the client 0.4° north, beyond `far` (52.4) and `beyond` (52.6).
+        let scene = scene([Self.near, Self.far, Self.beyond])
+        let client = Observer(latitude: 52.5, longitude: 4.4, altitudeMetres: 0)
+        let frame = scene.frame(for: RadarView(rangeKm: 50, observer: client))
+        // From there `near` (~44 km south) and `beyond` (~11 km north) are in range, `far` too.
+        #expect(icaos(frame) == [1, 2, 3])
+        let seen = Dictionary(uniqueKeysWithValues: frame.aircraft.map { ($0.state.icao, $0) })
+        let near = try #require(seen[1]?.sky)
+        let beyond = try #require(seen[3]?.sky)
+        #expect(abs(near.azimuthDeg - 180) < 0.01)
+        #expect(abs(beyond.azimuthDeg) < 0.01 || abs(beyond.azimuthDeg - 360) < 0.01)
+        #expect(abs(near.groundKm - 44.5) < 0.5)
+        #expect(abs(beyond.groundKm - 11.1) < 0.2)
+        // Placement follows: `near` is at the bottom of a north-up radar.
+        #expect(try #require(seen[1]?.radar).y < -0.8)
+        // The same scene for the receiver is unchanged.
+        #expect(icaos(scene.frame(for: RadarView(rangeKm: 50))) == [1, 2])
+    }
+
     @Test func filters() {
         let scene = scene([Self.near, Self.far, Self.beyond, Self.ground])
         #expect(icaos(scene.frame(for: RadarView(rangeKm: 100, hideOnGround: true))) == [1, 2, 3])
