@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak clean
+.PHONY: help deps build release run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak web-load clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
+	@echo "make web-load     200 WebSocket clients and a sleeper on a 300-aircraft replay (WEB_LOAD_SECONDS=30)"
 	@echo "make soak         30 min of hostile clients, peers and servers against three daemons (SOAK_MINUTES=30)"
 	@echo "make fuzz         libFuzzer on every parser of outside data, FUZZ_SECONDS (60) each; crashes go to Fuzz/Crashes"
 	@echo "make fuzz-smoke   the fuzz targets' seed corpus replayed through the fuzzer builds, no fuzzing"
@@ -80,6 +81,12 @@ bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	bash scripts/bench.sh
 	bash scripts/bench-daemon.sh
+
+# Not part of `make test`: 200 WebSocket clients and one that never reads on a 300-aircraft
+# replay; prints latency, CPU and memory (WEB_LOAD_SECONDS, 30 by default).
+WEB_LOAD_SECONDS ?= 30
+web-load:
+	WEB_LOAD_SECONDS=$(WEB_LOAD_SECONDS) $(SWIFT) test --filter WebLoadEndToEndTests
 
 # Not part of `make test`: half an hour of replay, churning clients, a flapping hostile Beast
 # peer and a misbehaving OpenSky stand-in, all on loopback; memory and descriptors must stay flat.

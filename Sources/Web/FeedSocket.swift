@@ -32,7 +32,7 @@ struct FeedSocket: Sendable {
         }
         return .upgrade([:]) { inbound, outbound, _ in
             await FrameErrorCounter.install(on: channel, counters: counters)
-            await serve(inbound: inbound, outbound: outbound)
+            await serve(inbound: inbound, outbound: outbound, channel: channel)
         }
     }
 
@@ -56,7 +56,7 @@ struct FeedSocket: Sendable {
     }
 
     /// Runs one session until either side ends it.
-    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async {
         guard let session = try? await feed.openSession() else { return }
         if let refusal = session.refusal {
             counters.count { $0.webSocketsRefused += 1 }
@@ -66,22 +66,33 @@ struct FeedSocket: Sendable {
             return
         }
         counters.count { $0.webSockets += 1 }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await read(inbound, into: session, outbound: outbound) }
+        /// Which side finished first.
+        enum Finish { case clientLeft, writeFailed, letGo }
+        await withTaskGroup(of: Finish.self) { group in
+            group.addTask {
+                await read(inbound, into: session, outbound: outbound)
+                return .clientLeft
+            }
             group.addTask {
                 while let message = await session.next() {
                     do {
                         try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: message)))
                     } catch {
-                        break
+                        return .writeFailed
                     }
                 }
+                return .letGo
             }
-            group.addTask { await session.ended() }
-            // Whichever finishes first (the client left, the writer failed, the hub let the
-            // client go) ends the session; the others then return.
-            await group.next()
+            group.addTask {
+                await session.ended()
+                return .letGo
+            }
+            // Whichever finishes first ends the session. A client the hub let go (it stopped
+            // reading, or the server is stopping) may have a write stuck on its full socket:
+            // its connection is closed outright, which also ends that write.
+            let first = await group.next()
             await session.end()
+            if first == .letGo { try? await channel.close() }
             group.cancelAll()
         }
     }

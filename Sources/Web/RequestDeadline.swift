@@ -83,7 +83,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 }
 
-/// The HTTP channel with a `RequestDeadlineHandler` in front of it.
+/// The HTTP channel with a `RequestDeadlineHandler` in front of it and a bounded kernel send
+/// buffer. The kernel would otherwise grow a connection's buffer to megabytes, so a phone that
+/// stopped reading could swallow half a minute of radar frames before anything noticed; with
+/// `sendBufferBytes` it falls behind within a few frames and the feed's stall rule lets it go.
 struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -91,8 +94,12 @@ struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     let timeout: TimeAmount
     let counters: WebCounters
 
+    /// A few large radar frames; the kernel doubles it for its own bookkeeping.
+    static var sendBufferBytes: Int { 256 * 1024 }
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: Self.sendBufferBytes)
             try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: timeout, counters: counters))
         }.flatMap {
             base.setup(channel: channel, logger: logger)

@@ -250,6 +250,7 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(await server.feed.statistics().clientsStalled == 1)
+        #expect(sleeper.readAll(timeout: 10).closed, "its connection is closed")
         let frames = try await reader.value.filter { $0.contains("\"type\":\"frame\"") }
         #expect(frames.count >= 59, "the reading client was served throughout")
     }

@@ -5,14 +5,16 @@ import Glibc
 
 /// A blocking TCP connection to 127.0.0.1 that sends exactly the bytes a test gives it, for
 /// clients no library would be: slow senders, broken WebSocket frames, clients that never read.
-final class RawConnection {
+public final class RawConnection {
     private let descriptor: Int32
     /// Bytes read past what the last `read(until:)` asked for.
     private var pending: [UInt8] = []
 
-    init(port: Int, receiveBuffer: Int? = nil) throws {
+    /// Connects; `receiveBuffer` shrinks the socket's receive buffer first (a client that
+    /// stops reading then holds up its sender sooner).
+    public init(port: Int, receiveBuffer: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        guard descriptor >= 0 else { throw RawConnectionError("socket: errno \(errno)") }
         if var size = receiveBuffer.map(Int32.init) {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -25,13 +27,13 @@ final class RawConnection {
         }
         guard result == 0 else {
             close(descriptor)
-            throw TestFailure("connect: \(errno)")
+            throw RawConnectionError("connect: errno \(errno)")
         }
     }
 
     deinit { close(descriptor) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -40,10 +42,10 @@ final class RawConnection {
         }
     }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
     /// Reads until the peer closes or `timeout` passes; the bytes and whether it closed.
-    func readAll(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+    public func readAll(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
         var received = pending
         pending = []
         let deadline = Date().addingTimeInterval(timeout)
@@ -61,7 +63,7 @@ final class RawConnection {
 
     /// Reads until `marker` has arrived and returns what came up to and including it (what
     /// follows stays for the next read); nil when `timeout` passes first.
-    func read(until marker: String, timeout: Double) -> String? {
+    public func read(until marker: String, timeout: Double) -> String? {
         var received = pending
         pending = []
         if let found = split(&received, at: marker) { return found }
@@ -92,7 +94,7 @@ final class RawConnection {
     }
 
     /// The WebSocket handshake for `path`, with an `Origin` when given; the server's answer head.
-    func upgrade(path: String = "/feed", origin: String? = nil) -> String? {
+    public func upgrade(path: String = "/feed", origin: String? = nil) -> String? {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
@@ -101,7 +103,7 @@ final class RawConnection {
     }
 
     /// A masked client frame (clients must mask) with `opcode` and `payload`.
-    static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
+    public static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let mask: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
@@ -118,4 +120,10 @@ final class RawConnection {
         bytes += payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
         return bytes
     }
+}
+
+/// Why a raw connection could not be made.
+public struct RawConnectionError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }
