@@ -29,6 +29,19 @@ public struct WebStatistics: Sendable, Equatable {
 
     /// All zero.
     public init() {}
+
+    /// The counters for the statistics line: WebSockets opened, then each kind of refusal
+    /// that happened, as `name count` pairs.
+    public var summary: String {
+        let refusals: [(String, UInt64)] = [
+            ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins), ("oversize_messages", oversizeMessages),
+            ("malformed_frames", malformedFrames), ("binary_messages", binaryMessages), ("slow_requests", slowRequests),
+            ("feed_without_upgrade", feedWithoutUpgrade), ("bad_methods", badMethods), ("not_found", notFound),
+            ("connections_deferred", connectionsDeferred),
+        ]
+        return (["web: \(requests) requests, \(webSockets) websockets"]
+            + refusals.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }).joined(separator: ", ")
+    }
 }
 
 /// The counters, shared by every connection's event loop.

@@ -194,7 +194,11 @@ struct RunCommand: AsyncParsableCommand {
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         }
         services.append(.init(service: NamedService("feed", feed)))
-        if let webService = web.service(feed: feed, documents: documents, logger: logger) { services.append(webService) }
+        if let server = web.server(feed: feed, documents: documents, logger: logger) {
+            services.append(.init(service: NamedService("web", server)))
+            let source = sourceDetails
+            sourceDetails = { [source(), server.statistics().summary].compactMap { $0 }.joined(separator: "; ") }
+        }
         services.append(.init(service: NamedService("expiry", TrackerExpiry(tracker: tracker))))
         services.append(contentsOf: outputServices)
         let statistics = StatisticsReporter(

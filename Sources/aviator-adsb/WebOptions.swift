@@ -2,7 +2,6 @@ import ArgumentParser
 import FeedServer
 import Logging
 import Outputs
-import ServiceLifecycle
 import Web
 
 /// The options of the web server: where it listens, TLS, and who may read its data.
@@ -26,11 +25,11 @@ struct WebOptions: ParsableArguments {
         }
     }
 
-    /// The web server as a lifecycle service, when `--http` is given.
-    func service(feed: FeedServer, documents: AircraftJSONDocuments?, logger: Logger) -> ServiceGroupConfiguration.ServiceConfiguration? {
+    /// The web server, when `--http` is given.
+    func server(feed: FeedServer, documents: AircraftJSONDocuments?, logger: Logger) -> WebServer? {
         guard let http, let documents else { return nil }
         let configuration = WebConfiguration(host: http.host, port: http.port, corsOrigin: httpCORS,
                                              maxConnections: maxConnections, logger: logger)
-        return .init(service: NamedService("web", WebServer(configuration: configuration, feed: feed, documents: documents)))
+        return WebServer(configuration: configuration, feed: feed, documents: documents)
     }
 }

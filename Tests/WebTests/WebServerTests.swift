@@ -110,6 +110,7 @@ import TestSupport
         #expect(counts.badMethods == 1)
         #expect(counts.feedWithoutUpgrade == 1)
         #expect(counts.foreignOrigins == 1)
+        #expect(counts.summary.contains("foreign_origins 1, feed_without_upgrade 1, bad_methods 1, not_found 1"))
     }
 
     /// Connects a WebSocket client, sends `commands` once the hello has arrived, and
