@@ -54,6 +54,8 @@ public struct FeedAircraft: Sendable, Equatable {
     public var rotationDeg: Double?
     /// Icon size, 0.7 (high) to 2 (low).
     public var scale: Double?
+    /// Origin and destination, from the route service when one is configured.
+    public var route: FeedRoute?
 
     /// An aircraft with only its address known and any other fields given; the rest are unknown.
     public init(icao: String, callsign: String? = nil, altitudeBaroFt: Double? = nil, altitudeGeoFt: Double? = nil,
@@ -114,6 +116,7 @@ public struct FeedAircraft: Sendable, Equatable {
         w.add("y", y, decimals: 4)
         w.addAngle("rotation_deg", rotationDeg, decimals: 1)
         w.add("scale", scale, decimals: 3)
+        w.addRaw("route", route?.json ?? "null")
         return w.result
     }
 
@@ -147,5 +150,6 @@ public struct FeedAircraft: Sendable, Equatable {
         y = try fields.number("y")
         rotationDeg = try fields.number("rotation_deg")
         scale = try fields.number("scale")
+        route = try fields.object("route").map { fields throws(FeedParseError) in try FeedRoute(fields) }
     }
 }
