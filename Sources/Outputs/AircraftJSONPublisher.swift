@@ -57,8 +57,8 @@ public struct AircraftJSONPublisher: Sendable {
     /// Writes `aircraft.json` once, now.
     public func publishOnce() throws {
         let snapshot = tracker.snapshot()
-        let levels = signals.levels(keeping: snapshot.aircraft.map(\.icao))
+        let levels = signals.levels(keeping: snapshot.aircraft.map(\.key))
         try writer.writeAircraft(now: snapshot.time, messages: tracker.counters.frames,
-                                 aircraft: snapshot.aircraft, rssi: levels)
+                                 aircraft: snapshot.aircraft, rssi: levels, receiver: tracker.receiver)
     }
 }
