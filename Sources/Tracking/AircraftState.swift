@@ -55,6 +55,8 @@ public struct AircraftState: Sendable, Equatable {
     public var altitudeBaroFt: Int?
     /// GNSS height in feet.
     public var altitudeGeoFt: Int?
+    /// GNSS height minus pressure altitude in feet, from the latest velocity message.
+    public var geoMinusBaroFt: Int?
     /// Ground speed in knots.
     public var groundSpeedKt: Double?
     /// Track over ground, degrees from true north.

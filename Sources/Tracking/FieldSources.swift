@@ -10,7 +10,7 @@
 public struct FieldSources: Sendable, Equatable {
     /// The fields whose source is kept, each named as aircraft.json names it.
     public enum Field: Int, CaseIterable, Sendable {
-        case position, altitudeBaro, altitudeGeom, groundSpeed, track, baroRate, geomRate
+        case position, altitudeBaro, altitudeGeom, geomDelta, groundSpeed, track, baroRate, geomRate
         case callsign, squawk, emergency, category
         case indicatedAirspeed, trueAirspeed, mach, magneticHeading, trueHeading, roll, trackRate
         case navQNH, navAltitudeMCP, navAltitudeFMS, navHeading, navModes
@@ -22,6 +22,7 @@ public struct FieldSources: Sendable, Equatable {
             case .position: ["lat", "lon"]
             case .altitudeBaro: ["alt_baro"]
             case .altitudeGeom: ["alt_geom"]
+            case .geomDelta: []
             case .groundSpeed: ["gs"]
             case .track: ["track"]
             case .baroRate: ["baro_rate"]
@@ -79,6 +80,11 @@ public struct FieldSources: Sendable, Equatable {
         if let stamp = stamps[field.rawValue], type > stamp.type, time - stamp.time <= timeout { return false }
         stamps[field.rawValue] = Stamp(type: type, time: time)
         return true
+    }
+
+    /// Gives `field` the source and time of another field it was derived from.
+    public mutating func stamp(_ field: Field, as stamp: Stamp) {
+        stamps[field.rawValue] = stamp
     }
 
     /// The aircraft.json names of the fields whose value came by a source matching `where`,

@@ -68,9 +68,8 @@ public struct Tracker: Sendable {
         take(message.spi, .spi, \.spi)
         take(message.altitudeBaroFt, .altitudeBaro, \.altitudeBaroFt)
         take(message.altitudeGeoFt, .altitudeGeom, \.altitudeGeoFt)
-        if let difference = message.geoMinusBaroFt, let baro = state.altitudeBaroFt {
-            take(baro + difference, .altitudeGeom, \.altitudeGeoFt)
-        }
+        take(message.geoMinusBaroFt, .geomDelta, \.geoMinusBaroFt)
+        deriveGeometricAltitude(&state, at: time)
         if let latitude = message.latitude, let longitude = message.longitude,
            state.fieldSources.accept(.position, from: type, at: time, timeout: sourceTimeout) {
             state.position = GeoPoint(latitude: latitude, longitude: longitude)
@@ -140,6 +139,19 @@ public struct Tracker: Sendable {
         }
         take(message.gva, .gva, \.gva)
         take(message.sda, .sda, \.sda)
+    }
+
+    /// Sets the GNSS altitude to the pressure altitude plus the latest difference between the
+    /// two (from velocity messages) whenever the pressure altitude is the newer of the two
+    /// altitudes, so a climbing aircraft's GNSS altitude follows its pressure altitude
+    /// between velocity messages. The difference must itself be recent.
+    private static func deriveGeometricAltitude(_ state: inout AircraftState, at time: Double) {
+        guard let baro = state.altitudeBaroFt, let difference = state.geoMinusBaroFt,
+              let baroStamp = state.fieldSources[.altitudeBaro], let differenceStamp = state.fieldSources[.geomDelta],
+              time - differenceStamp.time <= sourceTimeout,
+              baroStamp.time >= state.fieldSources[.altitudeGeom]?.time ?? -.infinity else { return }
+        state.altitudeGeoFt = baro + difference
+        state.fieldSources.stamp(.altitudeGeom, as: baroStamp)
     }
 
     /// Replaces what is known about an aircraft with a complete state from another source
