@@ -175,5 +175,74 @@ extension EndToEnd {
                   + comparison.matched.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                   + "; GNSS heights read differently: \(comparison.gnssHeightConvention)")
         }
+
+        /// DF18 frames of every kind (non-transponder ADS-B, TIS-B, ADS-R, with and without
+        /// ICAO addresses) reach us on a Beast input and readsb through our Beast output: both
+        /// name each aircraft alike, `~` and `type` included, and keep its callsign.
+        @Test(.timeLimit(.minutes(1)))
+        func readsbNamesRelayedAndAnonymousAircraftAsWeDo() throws {
+            guard let peerPath = ReadsbPeer.path() else { return }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readsb-df18-\(UUID().uuidString.prefix(8))")
+            let ours = folder.appendingPathComponent("ours"), theirs = folder.appendingPathComponent("theirs")
+            try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+
+            let (listener, inputPort) = BlockingSocket.listener()
+            let beastPort = BlockingSocket.freePorts(1)[0]
+            let daemon = try Daemon(["--beast-in", "127.0.0.1:\(inputPort)", "--beast-out", String(beastPort), "--receiver", "52.3,4.75",
+                                     "--json-dir", ours.path, "--socket", folder.appendingPathComponent("feed.sock").path])
+            defer { _ = daemon.stop() }
+            var wait = timeval(tv_sec: 15, tv_usec: 0)
+            setsockopt(listener.descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            let connection = accept(listener.descriptor, nil, nil)
+            try #require(connection >= 0)
+            let sender = BlockingSocket.adopt(connection)
+            try #require(daemon.waitFor("Beast output on 127.0.0.1:\(beastPort)"), "\(daemon.stderr)")
+            let peer = try ReadsbPeer(path: peerPath, beastPort: beastPort, receiver: Self.receiver, jsonDirectory: theirs)
+            defer { peer.stop() }
+            try #require(daemon.waitFor("Beast output: client connected"), "readsb did not connect: \(daemon.stderr)")
+
+            // (control field, IMF bit, address, with an identification): the identification
+            // format has no IMF bit, so it is sent only where the control field alone says.
+            let kinds: [(cf: UInt64, imf: Bool, address: UInt32, identified: Bool)] = [
+                (0, false, 0xA0_0001, true), (1, false, 0xA0_0002, true), (2, false, 0xA0_0003, true),
+                (2, true, 0xA0_0004, false), (5, false, 0xA0_0005, true), (6, false, 0xA0_0006, true),
+                (6, true, 0xA0_0007, false),
+            ]
+            let even = "8D40621D58C382D690C8AC2863A7", odd = "8D40621D58C386435CC412692AD6"
+            let identification = "8D4840D6202CC371C32CE0576098"
+            func frame(_ hex: String, _ kind: (cf: UInt64, imf: Bool, address: UInt32, identified: Bool), tick: UInt64) -> Frame {
+                var bits = ModeSBits(hex: hex)!
+                bits.setField(1, 5, 18)
+                bits.setField(6, 8, kind.cf)
+                bits.setField(9, 32, UInt64(kind.address))
+                if hex != identification { bits.setBit(40, kind.imf) }  // ME bit 8 of a position
+                return Frame(bits: CRC.withParity(bits), address: kind.address, timestamp: tick * 1_200_000, signalLevel: -12)
+            }
+            var tick: UInt64 = 0
+            for _ in 0..<6 {
+                var bytes: [UInt8] = []
+                for kind in kinds {
+                    for hex in [even, odd] + (kind.identified ? [identification] : []) {
+                        tick += 1
+                        BeastEncoder.append(frame(hex, kind, tick: tick), to: &bytes)
+                    }
+                }
+                #expect(sender.write(bytes))
+                Thread.sleep(forTimeInterval: 0.4)
+            }
+            let mine = try #require(AircraftFile.settled(in: ours), "we wrote no aircraft.json")
+            let peers = try #require(AircraftFile.settled(in: theirs), "readsb wrote no aircraft.json")
+            #expect(Set(mine.aircraft.keys) == Set(peers.aircraft.keys))
+            #expect(mine.aircraft.keys.filter { $0.hasPrefix("~") }.count == 4, "\(mine.aircraft.keys.sorted())")
+            for (hex, plane) in mine.aircraft {
+                let peer = peers.aircraft[hex]
+                #expect(plane["type"] as? String == peer?["type"] as? String, "\(hex)")
+                #expect(plane["flight"] as? String == peer?["flight"] as? String, "\(hex)")
+                #expect(plane["lat"] != nil && peer?["lat"] != nil, "\(hex) position")
+            }
+            print("readsb interop, DF18: " + mine.aircraft.keys.sorted().map { "\($0) \(mine.aircraft[$0]?["type"] ?? "?")" }.joined(separator: ", "))
+        }
     }
 }
