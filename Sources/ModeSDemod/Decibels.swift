@@ -9,6 +9,13 @@ public enum Decibels {
         return 20 * log10(amplitude / fullScale)
     }
 
+    /// 10·log10(power): the level of a power relative to full scale (1.0) in dB. Non-positive
+    /// input gives -infinity.
+    public static func fromPower(_ power: Double) -> Double {
+        guard power > 0 else { return -.infinity }
+        return 10 * log10(power)
+    }
+
     /// The base-10 logarithm of a positive finite `x`.
     public static func log10(_ x: Double) -> Double {
         naturalLog(x) / 2.302585092994046

@@ -541,8 +541,7 @@ public final class StreamingDemodulator {
         var frame = validated
         let offset = kernels.phaseOffsets[phase]
         frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
-        frame.signalLevel = Decibels.fromAmplitude(detector.pulseAmplitude(at: samples, phase: phase),
-                                                   fullScale: MagnitudeConverter.fullScale)
+        frame.signalLevel = kernels.signalLevel(at: samples, phase: phase, bitCount: frame.bits.bitCount)
         let span = kernels.span(bitCount: frame.bits.bitCount)
         guard recent.insert(frame.bits, at: position, within: span) else {
             statistics.duplicates += 1

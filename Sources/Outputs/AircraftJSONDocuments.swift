@@ -21,9 +21,9 @@ public struct AircraftJSONDocuments: Sendable {
     /// `aircraft.json` now.
     public func aircraftJSON() -> String {
         let snapshot = tracker.snapshot()
-        let levels = signals.levels(keeping: snapshot.aircraft.map(\.icao))
+        let levels = signals.levels(keeping: snapshot.aircraft.map(\.key))
         return AircraftJSONWriter.aircraftJSON(now: snapshot.time, messages: tracker.counters.frames,
-                                               aircraft: snapshot.aircraft, rssi: levels)
+                                               aircraft: snapshot.aircraft, rssi: levels, receiver: tracker.receiver)
     }
 
     /// `receiver.json`.

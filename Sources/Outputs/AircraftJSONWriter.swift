@@ -28,12 +28,12 @@ public struct AircraftJSONWriter: Sendable {
     }
 
     /// The text of `aircraft.json` at `now` (seconds since 1970) after `messages` messages,
-    /// with each aircraft's recent signal level from `rssi` (dBFS, by address).
+    /// with each aircraft's recent signal level from `rssi` (dBFS, by `AircraftState.key`).
     public static func aircraftJSON(now: Double, messages: Int, aircraft: [AircraftState],
-                                    rssi: [UInt32: Double]) -> String {
+                                    rssi: [UInt32: Double], receiver: GeoPoint? = nil) -> String {
         var list: [String] = []
         list.reserveCapacity(aircraft.count)
-        for plane in aircraft { list.append(object(for: plane, now: now, rssi: rssi[plane.icao])) }
+        for plane in aircraft { list.append(object(for: plane, now: now, rssi: rssi[plane.key], receiver: receiver)) }
         var root = JSONObjectWriter()
         root.add("now", now, decimals: 1)
         root.add("messages", messages)
@@ -41,11 +41,13 @@ public struct AircraftJSONWriter: Sendable {
         return root.result + "\n"
     }
 
-    /// The JSON object of one aircraft.
-    static func object(for plane: AircraftState, now: Double, rssi: Double?) -> String {
+    /// The JSON object of one aircraft: readsb's keys, units and order, each left out when
+    /// unknown. With the `receiver`'s position, a fresh position also gets its distance
+    /// (`r_dst`, nautical miles) and bearing (`r_dir`, degrees) from the receiver.
+    static func object(for plane: AircraftState, now: Double, rssi: Double?, receiver: GeoPoint? = nil) -> String {
         var w = JSONObjectWriter()
-        w.add("hex", plane.icaoHex)
-        w.add("type", typeName(of: plane.source))
+        w.add("hex", (plane.addressType.isICAO ? "" : "~") + plane.icaoHex)
+        w.add("type", plane.addressType.jsonName)
         if let callsign = plane.callsign, !callsign.isEmpty { w.add("flight", paddedCallsign(callsign)) }
         if plane.onGround == true {
             w.add("alt_baro", "ground")
@@ -54,36 +56,78 @@ public struct AircraftJSONWriter: Sendable {
         }
         w.add("alt_geom", plane.altitudeGeoFt)
         w.add("gs", plane.groundSpeedKt, decimals: 1)
-        w.add("track", plane.trackDeg, decimals: 1)
-        w.add("baro_rate", plane.verticalRateFpm)
+        w.add("ias", plane.indicatedAirspeedKt)
+        w.add("tas", plane.trueAirspeedKt)
+        w.add("mach", plane.mach, decimals: 3)
+        if let weather = AirData(plane, now: now) {
+            w.addAngle("wd", weather.windDirectionDeg, decimals: 0)
+            w.add("ws", weather.windSpeedKt, decimals: 0)
+            w.add("oat", weather.staticTemperatureC, decimals: 0)
+            w.add("tat", weather.totalTemperatureC, decimals: 0)
+        }
+        w.addAngle("track", plane.trackDeg, decimals: 2)
+        w.add("track_rate", plane.trackRateDegPerS, decimals: 2)
+        w.add("roll", plane.rollDeg, decimals: 2)
+        w.addAngle("mag_heading", plane.magneticHeadingDeg, decimals: 2)
+        w.addAngle("true_heading", plane.trueHeadingDeg, decimals: 2)
+        w.add("baro_rate", plane.baroRateFpm)
+        w.add("geom_rate", plane.geomRateFpm)
         w.add("squawk", plane.squawk)
         if let state = plane.emergency, emergencyNames.indices.contains(state) {
             w.add("emergency", emergencyNames[state])
         }
         w.add("category", plane.category)
-        if let position = plane.position, !plane.positionIsStale(at: now) {
+        w.add("nav_qnh", plane.navQNHHpa, decimals: 1)
+        w.add("nav_altitude_mcp", plane.navAltitudeMCPFt)
+        w.add("nav_altitude_fms", plane.navAltitudeFMSFt)
+        w.addAngle("nav_heading", plane.navHeadingDeg, decimals: 2)
+        if let modes = plane.navModes { w.addRaw("nav_modes", stringArray(modes.names)) }
+        let position = plane.positionIsStale(at: now) ? nil : plane.position
+        if let position {
             w.add("lat", position.latitude, decimals: 6)
             w.add("lon", position.longitude, decimals: 6)
-            w.add("seen_pos", max(0, now - (plane.positionTime ?? now)), decimals: 1)
         }
-        // Which fields came from multilateration or TIS-B (none of the latter is decoded, but
-        // readers expect both lists).
-        w.addRaw("mlat", "[" + plane.mlatFields.jsonNames.map { "\"\($0)\"" }.joined(separator: ",") + "]")
-        w.addRaw("tisb", "[]")
+        w.add("nic", plane.nic)
+        w.add("rc", plane.radiusOfContainmentM)
+        if let position {
+            w.add("seen_pos", max(0, now - (plane.positionTime ?? now)), decimals: 1)
+            if let receiver {
+                w.add("r_dst", CPR.distanceKm(receiver, position) / 1.852, decimals: 3)
+                w.addAngle("r_dir", bearingDeg(from: receiver, to: position), decimals: 1)
+            }
+        }
+        w.add("version", plane.adsbVersion)
+        w.add("nic_baro", plane.nicBaro)
+        w.add("nac_p", plane.nacP)
+        w.add("nac_v", plane.nacV)
+        w.add("sil", plane.sil)
+        if plane.sil != nil { w.add("sil_type", plane.silPerSample.map { $0 ? "persample" : "perhour" } ?? "unknown") }
+        w.add("gva", plane.gva)
+        w.add("sda", plane.sda)
+        w.add("alert", plane.alert.map { $0 ? 1 : 0 })
+        w.add("spi", plane.spi.map { $0 ? 1 : 0 })
+        w.addRaw("mlat", stringArray(plane.fieldSources.jsonNames { $0 == .mlat }))
+        w.addRaw("tisb", stringArray(plane.fieldSources.jsonNames { $0.isTISB }))
         w.add("messages", plane.messageCount)
         w.add("seen", max(0, plane.age(at: now)), decimals: 1)
         w.add("rssi", rssi, decimals: 1)
         return w.result
     }
 
-    /// The `type` aircraft.json readers know for each source.
-    static func typeName(of source: DataSource) -> String {
-        switch source {
-        case .adsb: "adsb_icao"
-        case .mlat: "mlat"
-        case .modeS: "mode_s"
-        case .opensky: "other"
-        }
+    /// The initial great-circle bearing from `a` to `b`, degrees clockwise from true north.
+    static func bearingDeg(from a: GeoPoint, to b: GeoPoint) -> Double {
+        let radians = Double.pi / 180
+        let dLon = (b.longitude - a.longitude) * radians
+        let y = sin(dLon) * cos(b.latitude * radians)
+        let x = cos(a.latitude * radians) * sin(b.latitude * radians)
+            - sin(a.latitude * radians) * cos(b.latitude * radians) * cos(dLon)
+        let degrees = atan2(y, x) / radians
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    /// A JSON array of plain names (none needs escaping).
+    static func stringArray(_ names: [String]) -> String {
+        "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 
     /// A callsign padded with spaces to the 8 characters of the identification message.
@@ -106,8 +150,10 @@ public struct AircraftJSONWriter: Sendable {
     }
 
     /// Writes `aircraft.json`.
-    public func writeAircraft(now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double]) throws {
-        try write("aircraft.json", Self.aircraftJSON(now: now, messages: messages, aircraft: aircraft, rssi: rssi))
+    public func writeAircraft(now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double],
+                              receiver: GeoPoint? = nil) throws {
+        try write("aircraft.json", Self.aircraftJSON(now: now, messages: messages, aircraft: aircraft, rssi: rssi,
+                                                     receiver: receiver))
     }
 
     /// Writes `receiver.json`.

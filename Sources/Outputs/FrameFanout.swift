@@ -82,7 +82,7 @@ public final class FrameFanout: Sendable {
     /// not received: it goes into the tracker but is never sent on as if we had heard it.
     func handle(_ frame: Frame, _ message: Message, _ aircraft: AircraftState) {
         guard !frame.isMultilaterated else { return }
-        signals?.record(icao: message.icao, dBFS: frame.signalLevel)
+        signals?.record(key: aircraft.key, dBFS: frame.signalLevel)
         if let beast, beast.hasClients {
             beast.append { BeastEncoder.append(frame, to: &$0) }
         }

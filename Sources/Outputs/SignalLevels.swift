@@ -30,17 +30,18 @@ public final class SignalLevels: Sendable {
     /// An empty record.
     public init() {}
 
-    /// Records a message from `icao` received at `dBFS`.
-    public func record(icao: UInt32, dBFS: Double) {
+    /// Records a message received at `dBFS` from the aircraft with tracker key `key`
+    /// (`AircraftState.key`).
+    public func record(key: UInt32, dBFS: Double) {
         guard dBFS.isFinite else { return }
         let power = pow(10, dBFS / 10)
-        levels.withLock { $0[icao, default: Recent()].add(power) }
+        levels.withLock { $0[key, default: Recent()].add(power) }
     }
 
-    /// The mean level of the recent messages from each of `icaos`, in dBFS; aircraft not in
-    /// `icaos` are forgotten (they expired from the tracker).
-    public func levels(keeping icaos: [UInt32]) -> [UInt32: Double] {
-        let wanted = Set(icaos)
+    /// The mean level of the recent messages from each aircraft in `keys`, in dBFS; aircraft
+    /// not in `keys` are forgotten (they expired from the tracker).
+    public func levels(keeping keys: [UInt32]) -> [UInt32: Double] {
+        let wanted = Set(keys)
         return levels.withLock { levels in
             levels = levels.filter { wanted.contains($0.key) }
             return levels.compactMapValues { recent in

@@ -26,6 +26,16 @@ public enum DataSource: String, Sendable, Equatable, Codable, Comparable {
 
     /// Less direct sources order first.
     public static func < (a: DataSource, b: DataSource) -> Bool { a.directness < b.directness }
+
+    /// The address type of a state that comes whole from this source (OpenSky's is `other`).
+    public var addressType: AddressType {
+        switch self {
+        case .adsb: .adsbICAO
+        case .mlat: .mlat
+        case .modeS: .modeS
+        case .opensky: .other
+        }
+    }
 }
 
 /// Everything known about one aircraft, merged from all its messages: the tracker's output and
@@ -45,16 +55,78 @@ public struct AircraftState: Sendable, Equatable {
     public var altitudeBaroFt: Int?
     /// GNSS height in feet.
     public var altitudeGeoFt: Int?
+    /// GNSS height minus pressure altitude in feet, from the latest velocity message.
+    public var geoMinusBaroFt: Int?
     /// Ground speed in knots.
     public var groundSpeedKt: Double?
     /// Track over ground, degrees from true north.
     public var trackDeg: Double?
-    /// Vertical rate in feet per minute, positive up.
+    /// Vertical rate in feet per minute, positive up: the latest of `baroRateFpm` and
+    /// `geomRateFpm`.
     public var verticalRateFpm: Int?
+    /// Rate of change of the pressure altitude, ft/min.
+    public var baroRateFpm: Int?
+    /// Rate of change of the GNSS (or inertial) height, ft/min.
+    public var geomRateFpm: Int?
     /// On the ground, when known.
     public var onGround: Bool?
     /// Emergency state from ADS-B (0 none).
     public var emergency: Int?
+
+    /// Indicated airspeed, knots.
+    public var indicatedAirspeedKt: Int?
+    /// True airspeed, knots.
+    public var trueAirspeedKt: Int?
+    /// Mach number.
+    public var mach: Double?
+    /// Heading, degrees clockwise from magnetic north.
+    public var magneticHeadingDeg: Double?
+    /// Heading, degrees clockwise from true north.
+    public var trueHeadingDeg: Double?
+    /// Roll angle, degrees, negative for a left bank.
+    public var rollDeg: Double?
+    /// Rate of change of the track, degrees per second.
+    public var trackRateDegPerS: Double?
+
+    /// Altimeter setting, hPa.
+    public var navQNHHpa: Double?
+    /// Altitude selected on the mode control panel / flight control unit, feet.
+    public var navAltitudeMCPFt: Int?
+    /// Altitude selected in the flight management system, feet.
+    public var navAltitudeFMSFt: Int?
+    /// Selected heading, degrees.
+    public var navHeadingDeg: Double?
+    /// Engaged automation modes.
+    public var navModes: NavigationModes?
+
+    /// Navigation integrity category of the latest position.
+    public var nic: Int?
+    /// Radius of containment of the latest position, metres.
+    public var radiusOfContainmentM: Int?
+    /// ADS-B version (0, 1 or 2).
+    public var adsbVersion: Int?
+    /// NIC supplement A, from the operational status (refines `nic` of later positions).
+    public var nicSupplementA: Bool?
+    /// NIC baro: 1 when the pressure altitude is cross-checked.
+    public var nicBaro: Int?
+    /// Navigation accuracy category for position.
+    public var nacP: Int?
+    /// Navigation accuracy category for velocity.
+    public var nacV: Int?
+    /// Source integrity level.
+    public var sil: Int?
+    /// Whether the SIL is a probability per sample (true) or per hour (false).
+    public var silPerSample: Bool?
+    /// Geometric vertical accuracy.
+    public var gva: Int?
+    /// System design assurance.
+    public var sda: Int?
+    /// Whether headings from this aircraft's ADS-B are true (true) or magnetic (false).
+    public var headingReferenceTrue: Bool?
+    /// Flight status alert bit (the squawk was changed).
+    public var alert: Bool?
+    /// Flight status special position identification bit (ident pressed).
+    public var spi: Bool?
 
     /// When anything was last heard from the aircraft (seconds, the tracker's clock).
     public var lastSeen: Double
@@ -65,30 +137,49 @@ public struct AircraftState: Sendable, Equatable {
     public var source: DataSource
     /// When `source` was last heard.
     public var sourceTime: Double
+    /// The kind of address and the most direct way it was heard recently (aircraft.json's
+    /// `type`), moving towards less direct kinds only after `Tracker.sourceTimeout`.
+    public var addressType: AddressType
+    /// When `addressType` was last heard.
+    public var addressTypeTime: Double
     /// Messages received from this aircraft.
     public var messageCount: Int
-    /// The fields whose latest value came from multilateration rather than from the
-    /// aircraft's own reports (aircraft.json lists them, as readers expect).
-    public var mlatFields: MLATFields = []
+    /// Where each field's latest value came from (aircraft.json lists the multilaterated and
+    /// the TIS-B ones).
+    public var fieldSources = FieldSources()
 
     /// A state that knows only the address.
-    public init(icao: UInt32, lastSeen: Double, source: DataSource) {
+    public init(icao: UInt32, lastSeen: Double, source: DataSource, addressType: AddressType? = nil) {
         self.icao = icao
         self.lastSeen = lastSeen
         self.source = source
         self.sourceTime = lastSeen
+        self.addressType = addressType ?? source.addressType
+        self.addressTypeTime = lastSeen
         self.messageCount = 0
     }
 
     /// The address as six lower-case hex digits.
     public var icaoHex: String { Message.hex(address: icao) }
 
+    /// The tracker's key: the address, with bit 24 set when it is not an ICAO address (the
+    /// same 24 bits from a transponder are another aircraft).
+    public var key: UInt32 { Self.key(icao: icao, isICAO: addressType.isICAO) }
+
+    /// The key of `icao` as an ICAO address or not.
+    public static func key(icao: UInt32, isICAO: Bool) -> UInt32 { isICAO ? icao : icao | 1 << 24 }
+
     /// Takes `heard` as the aircraft's source at `time` when it is at least as direct as the
-    /// current one, or when the current one has not been heard for `timeout` seconds.
-    mutating func hear(from heard: DataSource, at time: Double, timeout: Double) {
+    /// current one, or when the current one has not been heard for `timeout` seconds; the
+    /// same for the address type `type`.
+    mutating func hear(from heard: DataSource, as type: AddressType, at time: Double, timeout: Double) {
         if heard >= source || time - sourceTime > timeout {
             source = heard
             sourceTime = max(sourceTime, time)
+        }
+        if type <= addressType || time - addressTypeTime > timeout {
+            addressType = type
+            addressTypeTime = max(addressTypeTime, time)
         }
     }
 

@@ -11,8 +11,9 @@ public struct Tracker: Sendable {
     public static let expireAfter = 60.0
     /// Seconds after which a position is stale.
     public static let staleAfter = 15.0
-    /// Seconds a more direct source keeps its claim on an aircraft against less direct ones
-    /// (an ADS-B aircraft answering Mode S interrogations stays ADS-B).
+    /// Seconds a more direct source keeps its claim on an aircraft, and on each of its fields,
+    /// against less direct ones (an ADS-B aircraft answering Mode S interrogations stays
+    /// ADS-B, and keeps its ADS-B ground speed against a Comm-B one).
     public static let sourceTimeout = 15.0
 
     private var aircraft: [UInt32: AircraftState] = [:]
@@ -30,57 +31,135 @@ public struct Tracker: Sendable {
     /// (`crcOK == false`) are ignored (nil). A `multilaterated` message is a result a
     /// multilateration server sent back: its source is `.mlat`, and the fields it sets are
     /// marked as such.
+    ///
+    /// Each field takes the message's value unless a more direct source set it within
+    /// `sourceTimeout` (see `FieldSources`).
     @discardableResult
     public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
         resolver.resolve(&message, time: time)
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
-        var state = aircraft[message.icao] ?? AircraftState(icao: message.icao, lastSeen: time, source: source)
-        state.lastSeen = time
-        state.hear(from: source, at: time, timeout: Self.sourceTimeout)
-        state.messageCount += 1
+        let type = AddressType(of: message, multilaterated: multilaterated)
+        let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
+        let fresh = AircraftState(icao: message.icao, lastSeen: time, source: source, addressType: type)
+        Self.merge(message, as: type, from: source, at: time, into: &aircraft[key, default: fresh])
         messageCount += 1
-        if let callsign = message.callsign, !callsign.isEmpty { state.callsign = callsign }
-        if let category = message.category { state.category = category }
-        if let squawk = message.squawk { state.squawk = squawk }
-        if let emergency = message.emergency { state.emergency = emergency }
+        return TrackUpdate(message: message, aircraft: aircraft[key]!)
+    }
+
+    /// Merges `message`, heard as `type` from `source` at `time`, into `state` in place.
+    private static func merge(_ message: Message, as type: AddressType, from source: DataSource, at time: Double,
+                              into state: inout AircraftState) {
+        state.lastSeen = time
+        state.hear(from: source, as: type, at: time, timeout: sourceTimeout)
+        state.messageCount += 1
+        /// Takes `value` into `path` unless a more direct source holds `field`.
+        func take<Value>(_ value: Value?, _ field: FieldSources.Field, _ path: WritableKeyPath<AircraftState, Value?>) {
+            guard let value, state.fieldSources.accept(field, from: type, at: time, timeout: sourceTimeout) else { return }
+            state[keyPath: path] = value
+        }
+        if let callsign = message.callsign, !callsign.isEmpty { take(callsign, .callsign, \.callsign) }
+        take(message.category, .category, \.category)
+        take(message.squawk, .squawk, \.squawk)
+        take(message.emergency, .emergency, \.emergency)
         if let onGround = message.onGround { state.onGround = onGround }
-        if let altitude = message.altitudeBaroFt {
-            state.altitudeBaroFt = altitude
-            state.mlatFields.set(.altitude, multilaterated: multilaterated)
-        }
-        if let altitude = message.altitudeGeoFt { state.altitudeGeoFt = altitude }
-        if let difference = message.geoMinusBaroFt, let baro = state.altitudeBaroFt {
-            state.altitudeGeoFt = baro + difference
-        }
-        if let latitude = message.latitude, let longitude = message.longitude {
+        take(message.alert, .alert, \.alert)
+        take(message.spi, .spi, \.spi)
+        take(message.altitudeBaroFt, .altitudeBaro, \.altitudeBaroFt)
+        take(message.altitudeGeoFt, .altitudeGeom, \.altitudeGeoFt)
+        take(message.geoMinusBaroFt, .geomDelta, \.geoMinusBaroFt)
+        deriveGeometricAltitude(&state, at: time)
+        if let latitude = message.latitude, let longitude = message.longitude,
+           state.fieldSources.accept(.position, from: type, at: time, timeout: sourceTimeout) {
             state.position = GeoPoint(latitude: latitude, longitude: longitude)
             state.positionTime = time
-            state.mlatFields.set(.position, multilaterated: multilaterated)
         }
-        if let speed = message.groundSpeedKt, message.df == 17 || message.df == 18 || state.groundSpeedKt == nil {
-            state.groundSpeedKt = speed
-            state.mlatFields.set(.groundSpeed, multilaterated: multilaterated)
+        if message.cpr != nil, let typeCode = message.typeCode,
+           let integrity = NavigationIntegrity.of(typeCode: typeCode, supplementA: state.nicSupplementA ?? false,
+                                                  supplementB: message.nicSupplementB ?? false),
+           state.fieldSources.accept(.integrity, from: type, at: time, timeout: sourceTimeout) {
+            state.nic = integrity.nic
+            state.radiusOfContainmentM = integrity.rcMeters
         }
-        if let track = message.trackDeg, message.df == 17 || message.df == 18 || state.trackDeg == nil {
-            state.trackDeg = track
-            state.mlatFields.set(.track, multilaterated: multilaterated)
-        }
+        take(message.groundSpeedKt, .groundSpeed, \.groundSpeedKt)
+        take(message.trackDeg, .track, \.trackDeg)
         if let rate = message.verticalRateFpm {
-            state.verticalRateFpm = rate
-            state.mlatFields.set(.verticalRate, multilaterated: multilaterated)
+            if message.verticalRateSource == .gnss {
+                take(rate, .geomRate, \.geomRateFpm)
+            } else {
+                take(rate, .baroRate, \.baroRateFpm)
+            }
         }
-        aircraft[message.icao] = state
-        return TrackUpdate(message: message, aircraft: state)
+        take(message.baroVerticalRateFpm, .baroRate, \.baroRateFpm)
+        take(message.inertialVerticalRateFpm, .geomRate, \.geomRateFpm)
+        state.verticalRateFpm = state.baroRateFpm ?? state.geomRateFpm
+        if let airspeed = message.airspeedKt {
+            if message.airspeedType == .tas {
+                take(airspeed, .trueAirspeed, \.trueAirspeedKt)
+            } else {
+                take(airspeed, .indicatedAirspeed, \.indicatedAirspeedKt)
+            }
+        }
+        if let heading = message.headingDeg {
+            if state.headingReferenceTrue == true {
+                take(heading, .trueHeading, \.trueHeadingDeg)
+            } else {
+                take(heading, .magneticHeading, \.magneticHeadingDeg)
+            }
+        }
+        take(message.trueAirspeedKt, .trueAirspeed, \.trueAirspeedKt)
+        take(message.indicatedAirspeedKt, .indicatedAirspeed, \.indicatedAirspeedKt)
+        take(message.mach, .mach, \.mach)
+        take(message.magneticHeadingDeg, .magneticHeading, \.magneticHeadingDeg)
+        take(message.rollDeg, .roll, \.rollDeg)
+        take(message.trackRateDegPerS, .trackRate, \.trackRateDegPerS)
+        if let selected = message.selectedAltitudeFt {
+            if message.selectedAltitudeSource == "fms" {
+                take(selected, .navAltitudeFMS, \.navAltitudeFMSFt)
+            } else {
+                take(selected, .navAltitudeMCP, \.navAltitudeMCPFt)
+            }
+        }
+        take(message.fmsSelectedAltitudeFt, .navAltitudeFMS, \.navAltitudeFMSFt)
+        take(message.baroSettingHpa, .navQNH, \.navQNHHpa)
+        take(message.selectedHeadingDeg, .navHeading, \.navHeadingDeg)
+        take(message.navModes, .navModes, \.navModes)
+        if message.adsbVersion != nil, state.fieldSources.accept(.version, from: type, at: time, timeout: sourceTimeout) {
+            state.adsbVersion = message.adsbVersion
+            state.nicSupplementA = message.nicSupplementA ?? state.nicSupplementA
+            state.headingReferenceTrue = message.headingReferenceTrue ?? state.headingReferenceTrue
+        }
+        take(message.nicBaro, .nicBaro, \.nicBaro)
+        take(message.nacP, .nacP, \.nacP)
+        take(message.nacV, .nacV, \.nacV)
+        if message.sil != nil, state.fieldSources.accept(.sil, from: type, at: time, timeout: sourceTimeout) {
+            state.sil = message.sil
+            state.silPerSample = message.silPerSample ?? state.silPerSample
+        }
+        take(message.gva, .gva, \.gva)
+        take(message.sda, .sda, \.sda)
+    }
+
+    /// Sets the GNSS altitude to the pressure altitude plus the latest difference between the
+    /// two (from velocity messages) whenever the pressure altitude is the newer of the two
+    /// altitudes, so a climbing aircraft's GNSS altitude follows its pressure altitude
+    /// between velocity messages. The difference must itself be recent.
+    private static func deriveGeometricAltitude(_ state: inout AircraftState, at time: Double) {
+        guard let baro = state.altitudeBaroFt, let difference = state.geoMinusBaroFt,
+              let baroStamp = state.fieldSources[.altitudeBaro], let differenceStamp = state.fieldSources[.geomDelta],
+              time - differenceStamp.time <= sourceTimeout,
+              baroStamp.time >= state.fieldSources[.altitudeGeom]?.time ?? -.infinity else { return }
+        state.altitudeGeoFt = baro + difference
+        state.fieldSources.stamp(.altitudeGeom, as: baroStamp)
     }
 
     /// Replaces what is known about an aircraft with a complete state from another source
     /// (such as an OpenSky state vector), keeping fields the update does not carry.
     public mutating func merge(_ update: AircraftState) {
-        var state = aircraft[update.icao] ?? update
+        var state = aircraft[update.key] ?? update
         state.lastSeen = max(state.lastSeen, update.lastSeen)
-        state.hear(from: update.source, at: update.lastSeen, timeout: Self.sourceTimeout)
+        state.hear(from: update.source, as: update.addressType, at: update.lastSeen, timeout: Self.sourceTimeout)
         state.messageCount += 1
         messageCount += 1
         state.callsign = update.callsign ?? state.callsign
@@ -96,7 +175,7 @@ public struct Tracker: Sendable {
         state.trackDeg = update.trackDeg ?? state.trackDeg
         state.verticalRateFpm = update.verticalRateFpm ?? state.verticalRateFpm
         state.onGround = update.onGround ?? state.onGround
-        aircraft[update.icao] = state
+        aircraft[update.key] = state
     }
 
     /// Drops aircraft not heard for `expireAfter` seconds as of `now`.
@@ -104,13 +183,15 @@ public struct Tracker: Sendable {
         aircraft = aircraft.filter { now - $0.value.lastSeen <= Self.expireAfter }
     }
 
-    /// Every aircraft heard within `expireAfter` seconds of `now`, sorted by address.
+    /// Every aircraft heard within `expireAfter` seconds of `now`, sorted by key (ICAO
+    /// addresses first, then the others).
     public func snapshot(at now: Double) -> [AircraftState] {
-        aircraft.values.filter { now - $0.lastSeen <= Self.expireAfter }.sorted { $0.icao < $1.icao }
+        aircraft.values.filter { now - $0.lastSeen <= Self.expireAfter }.sorted { $0.key < $1.key }
     }
 
-    /// The state of one aircraft, if known.
-    public func state(of icao: UInt32) -> AircraftState? { aircraft[icao] }
+    /// The state of one aircraft by its key (`AircraftState.key`: the ICAO address itself for
+    /// an ICAO address), if known.
+    public func state(of key: UInt32) -> AircraftState? { aircraft[key] }
 
     /// How many aircraft are currently tracked.
     public var count: Int { aircraft.count }

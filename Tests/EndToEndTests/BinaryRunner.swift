@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the `aviator-adsb` binary built beside the test bundle, as a user would.
 struct BinaryRunner {
@@ -19,6 +20,15 @@ struct BinaryRunner {
     static var projectRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
+    }
+
+    /// Simulates a recording `file` with `arguments` into `folder` (`aviator-adsb simulate`);
+    /// returns its location (its truth is beside it, `.truth.jsonl` added).
+    static func simulate(into folder: URL, file: String = "sky.cu8", arguments: [String]) throws -> URL {
+        let url = folder.appendingPathComponent(file)
+        let made = try run(["simulate", "--out", url.path] + arguments)
+        #expect(made.status == 0, "\(made.stderr)")
+        return url
     }
 
     /// Runs the binary with `arguments`, feeding `input` on standard input; `environment`

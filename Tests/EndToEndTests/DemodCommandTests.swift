@@ -33,10 +33,7 @@ extension EndToEnd {
         func simulated(_ file: String, _ arguments: [String]) throws -> (path: String, folder: URL) {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demod-sky-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let path = folder.appendingPathComponent(file).path
-            let made = try BinaryRunner.run(["simulate", "--out", path] + arguments)
-            #expect(made.status == 0, "\(made.stderr)")
-            return (path, folder)
+            return (try BinaryRunner.simulate(into: folder, file: file, arguments: arguments).path, folder)
         }
 
         @Test func sequenceDecisionsFindMoreAtTwoMegasamples() throws {

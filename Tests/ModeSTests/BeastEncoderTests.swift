@@ -80,7 +80,7 @@ import TestSupport
         #expect(BeastEncoder.signalByte(dBFS: 3) == 255)  // saturates
         #expect(BeastEncoder.signalByte(dBFS: 20 * log10(0.5)) == 128)  // 127.5 rounds up
         #expect(BeastEncoder.signalByte(dBFS: 20 * log10(10.0 / 255)) == 10)
-        #expect(BeastEncoder.signalByte(dBFS: -80) == 0)
+        #expect(BeastEncoder.signalByte(dBFS: -80) == 1)  // a received frame never reads as "no level"
         #expect(BeastEncoder.signalByte(dBFS: -.infinity) == 0)
         #expect(BeastEncoder.signalByte(dBFS: .nan) == 0)
         // Monotonic over the useful range.

@@ -6,13 +6,21 @@ import Testing
 import TestSupport
 
 @Suite struct AircraftJSONWriterTests {
-    /// The aircraft fields dump1090-fa documents (README-json) that this writer may emit, with
-    /// the JSON type each must have.
+    /// The aircraft fields dump1090-fa and readsb document (README-json) that this writer may
+    /// emit, with the JSON type each must have; `r_dst` and `r_dir` are readsb's distance and
+    /// bearing from the receiver.
     static let documentedFields: [String: String] = [
         "hex": "string", "type": "string", "flight": "string", "alt_baro": "number|ground", "alt_geom": "number",
-        "gs": "number", "track": "number", "baro_rate": "number", "squawk": "string", "emergency": "string",
-        "category": "string", "lat": "number", "lon": "number", "seen_pos": "number", "seen": "number",
-        "messages": "number", "rssi": "number", "mlat": "array", "tisb": "array",
+        "gs": "number", "ias": "number", "tas": "number", "mach": "number", "wd": "number", "ws": "number",
+        "oat": "number", "tat": "number", "track": "number", "track_rate": "number", "roll": "number",
+        "mag_heading": "number", "true_heading": "number", "baro_rate": "number", "geom_rate": "number",
+        "squawk": "string", "emergency": "string", "category": "string", "nav_qnh": "number",
+        "nav_altitude_mcp": "number", "nav_altitude_fms": "number", "nav_heading": "number", "nav_modes": "array",
+        "lat": "number", "lon": "number", "nic": "number", "rc": "number", "seen_pos": "number",
+        "r_dst": "number", "r_dir": "number", "version": "number", "nic_baro": "number", "nac_p": "number",
+        "nac_v": "number", "sil": "number", "sil_type": "string", "gva": "number", "sda": "number",
+        "alert": "number", "spi": "number", "seen": "number", "messages": "number", "rssi": "number",
+        "mlat": "array", "tisb": "array",
     ]
 
     static let emergencies: Set<String> = ["none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"]
@@ -36,7 +44,32 @@ import TestSupport
         full.altitudeGeoFt = 38550
         full.groundSpeedKt = 159.2
         full.trackDeg = 182.88
+        full.baroRateFpm = -832
+        full.geomRateFpm = -800
         full.verticalRateFpm = -832
+        full.indicatedAirspeedKt = 151
+        full.trueAirspeedKt = 160
+        full.mach = 0.244
+        full.magneticHeadingDeg = 181.05
+        full.rollDeg = -1.4
+        full.trackRateDegPerS = 0.03
+        full.navQNHHpa = 1013.6
+        full.navAltitudeMCPFt = 4000
+        full.navAltitudeFMSFt = 4992
+        full.navHeadingDeg = 182.81
+        full.navModes = [.autopilot, .vnav, .lnav]
+        full.nic = 8
+        full.radiusOfContainmentM = 186
+        full.adsbVersion = 2
+        full.nicBaro = 1
+        full.nacP = 9
+        full.nacV = 1
+        full.sil = 3
+        full.silPerSample = false
+        full.gva = 2
+        full.sda = 2
+        full.alert = false
+        full.spi = true
         full.onGround = false
         full.emergency = 1
         full.messageCount = 321
@@ -99,7 +132,31 @@ import TestSupport
                 #expect(object["alt_baro"] as? Int == state.altitudeBaroFt)
             }
             #expect(object["alt_geom"] as? Int == state.altitudeGeoFt)
-            #expect(object["baro_rate"] as? Int == state.verticalRateFpm)
+            #expect(object["baro_rate"] as? Int == state.baroRateFpm)
+            #expect(object["geom_rate"] as? Int == state.geomRateFpm)
+            #expect(object["ias"] as? Int == state.indicatedAirspeedKt)
+            #expect(object["tas"] as? Int == state.trueAirspeedKt)
+            #expect(object["mach"] as? Double == state.mach)
+            #expect(object["mag_heading"] as? Double == state.magneticHeadingDeg)
+            #expect(object["roll"] as? Double == state.rollDeg)
+            #expect(object["track_rate"] as? Double == state.trackRateDegPerS)
+            #expect(object["nav_qnh"] as? Double == state.navQNHHpa)
+            #expect(object["nav_altitude_mcp"] as? Int == state.navAltitudeMCPFt)
+            #expect(object["nav_altitude_fms"] as? Int == state.navAltitudeFMSFt)
+            #expect(object["nav_heading"] as? Double == state.navHeadingDeg)
+            #expect(object["nav_modes"] as? [String] == state.navModes?.names)
+            #expect(object["nic"] as? Int == state.nic)
+            #expect(object["rc"] as? Int == state.radiusOfContainmentM)
+            #expect(object["version"] as? Int == state.adsbVersion)
+            #expect(object["nic_baro"] as? Int == state.nicBaro)
+            #expect(object["nac_p"] as? Int == state.nacP)
+            #expect(object["nac_v"] as? Int == state.nacV)
+            #expect(object["sil"] as? Int == state.sil)
+            #expect(object["sil_type"] as? String == state.silPerSample.map { $0 ? "persample" : "perhour" })
+            #expect(object["gva"] as? Int == state.gva)
+            #expect(object["sda"] as? Int == state.sda)
+            #expect(object["alert"] as? Int == state.alert.map { $0 ? 1 : 0 })
+            #expect(object["spi"] as? Int == state.spi.map { $0 ? 1 : 0 })
             #expect(object["squawk"] as? String == state.squawk)
             #expect(object["category"] as? String == state.category)
             #expect(object["messages"] as? Int == state.messageCount)
@@ -124,6 +181,40 @@ import TestSupport
             }
         }
         #expect(aircraft[0]["emergency"] as? String == "general")
+        #expect(aircraft[0]["nav_modes"] as? [String] == ["autopilot", "vnav", "lnav"])
+        #expect(aircraft[0]["sil_type"] as? String == "perhour")
+        #expect(aircraft[0]["spi"] as? Int == 1)
+    }
+
+    @Test func aNonICAOAddressIsWrittenWithATildeAndItsKind() throws {
+        var plane = AircraftState(icao: 0x0A1B2C, lastSeen: Self.now, source: .adsb, addressType: .tisbTrackfile)
+        plane.callsign = "N123"
+        var icao = AircraftState(icao: 0x0A1B2C, lastSeen: Self.now, source: .adsb, addressType: .adsbICAO)
+        icao.callsign = "KLM1"
+        #expect(plane.key != icao.key)
+        let json = AircraftJSONWriter.aircraftJSON(now: Self.now, messages: 2, aircraft: [icao, plane],
+                                                   rssi: [plane.key: -20, icao.key: -10])
+        let aircraft = try #require(try Self.parse(Data(json.utf8))["aircraft"] as? [[String: Any]])
+        #expect(aircraft.map { $0["hex"] as? String } == ["0a1b2c", "~0a1b2c"])
+        #expect(aircraft.map { $0["type"] as? String } == ["adsb_icao", "tisb_trackfile"])
+        #expect(aircraft.map { $0["flight"] as? String } == ["KLM1    ", "N123    "])
+        #expect(aircraft.map { $0["rssi"] as? Double } == [-10, -20])
+    }
+
+    @Test func distanceAndBearingFromTheReceiverFollowThePosition() throws {
+        var plane = AircraftState(icao: 0x4840D6, lastSeen: Self.now, source: .adsb)
+        // One degree of latitude due north, then due east along the equator.
+        plane.position = GeoPoint(latitude: 1, longitude: 0)
+        plane.positionTime = Self.now
+        let north = AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil, receiver: GeoPoint(latitude: 0, longitude: 0))
+        let object = try Self.parse(Data(north.utf8))
+        #expect(abs(try #require(object["r_dst"] as? Double) - 60.04) < 0.05)  // 111.2 km in nautical miles
+        #expect(object["r_dir"] as? Double == 0)
+        plane.position = GeoPoint(latitude: 0, longitude: -1)
+        let west = try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil,
+                                                                    receiver: GeoPoint(latitude: 0, longitude: 0)).utf8))
+        #expect(west["r_dir"] as? Double == 270)
+        #expect(try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil).utf8))["r_dst"] == nil)
     }
 
     @Test func receiverJSONCarriesVersionRefreshHistoryAndPosition() throws {
@@ -186,12 +277,12 @@ import TestSupport
 
     @Test func signalLevelIsTheMeanPowerOfTheLastMessages() throws {
         let levels = SignalLevels()
-        levels.record(icao: 1, dBFS: -10)
-        levels.record(icao: 1, dBFS: -20)
+        levels.record(key: 1, dBFS: -10)
+        levels.record(key: 1, dBFS: -20)
         // Older messages fall out of the window.
-        for _ in 0..<SignalLevels.window { levels.record(icao: 2, dBFS: -40) }
-        for _ in 0..<SignalLevels.window { levels.record(icao: 2, dBFS: -6) }
-        levels.record(icao: 3, dBFS: -3)
+        for _ in 0..<SignalLevels.window { levels.record(key: 2, dBFS: -40) }
+        for _ in 0..<SignalLevels.window { levels.record(key: 2, dBFS: -6) }
+        levels.record(key: 3, dBFS: -3)
         let result = levels.levels(keeping: [1, 2])
         let expected = 10 * log10((pow(10, -1.0) + pow(10, -2.0)) / 2)
         #expect(abs(try #require(result[1]) - expected) < 1e-9)
@@ -265,7 +356,9 @@ import TestSupport
         plane.position = GeoPoint(latitude: 52, longitude: 4)
         plane.positionTime = 100
         plane.altitudeBaroFt = 3_000
-        plane.mlatFields = [.position, .altitude]
+        let tookPosition = plane.fieldSources.accept(.position, from: .mlat, at: 100, timeout: 15)
+        let tookAltitude = plane.fieldSources.accept(.altitudeBaro, from: .mlat, at: 100, timeout: 15)
+        #expect(tookPosition && tookAltitude)
         let json = AircraftJSONWriter.aircraftJSON(now: 100, messages: 1, aircraft: [plane], rssi: [:])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let aircraft = try #require((root["aircraft"] as? [[String: Any]])?.first)

@@ -3,9 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-/// A blocking TCP connection to 127.0.0.1 that sends exactly the bytes a test gives it, for
-/// clients no library would be: slow senders, broken WebSocket frames, clients that never read.
-public final class RawConnection {
+/// A TCP connection to 127.0.0.1 that sends exactly the bytes a test gives it, for clients no
+/// library would be: slow senders, broken WebSocket frames, clients that never read. Its reads
+/// wait on a thread of their own (`onOwnThread`), never on the cooperative pool the server
+/// under test needs. One test uses a connection at a time.
+public final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
     /// Bytes read past what the last `read(until:)` asked for.
     private var pending: [UInt8] = []
@@ -45,7 +47,11 @@ public final class RawConnection {
     public func send(_ text: String) { send(Array(text.utf8)) }
 
     /// Reads until the peer closes or `timeout` passes; the bytes and whether it closed.
-    public func readAll(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+    public func readAll(timeout: Double) async -> (bytes: [UInt8], closed: Bool) {
+        (try? await onOwnThread { self.blockingReadAll(timeout: timeout) }) ?? ([], false)
+    }
+
+    private func blockingReadAll(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
         var received = pending
         pending = []
         let deadline = Date().addingTimeInterval(timeout)
@@ -63,7 +69,11 @@ public final class RawConnection {
 
     /// Reads until `marker` has arrived and returns what came up to and including it (what
     /// follows stays for the next read); nil when `timeout` passes first.
-    public func read(until marker: String, timeout: Double) -> String? {
+    public func read(until marker: String, timeout: Double) async -> String? {
+        (try? await onOwnThread { self.blockingRead(until: marker, timeout: timeout) }) ?? nil
+    }
+
+    private func blockingRead(until marker: String, timeout: Double) -> String? {
         var received = pending
         pending = []
         if let found = split(&received, at: marker) { return found }
@@ -94,12 +104,12 @@ public final class RawConnection {
     }
 
     /// The WebSocket handshake for `path`, with an `Origin` when given; the server's answer head.
-    public func upgrade(path: String = "/feed", origin: String? = nil) -> String? {
+    public func upgrade(path: String = "/feed", origin: String? = nil) async -> String? {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         send(request + "\r\n")
-        return read(until: "\r\n\r\n", timeout: 5)
+        return await read(until: "\r\n\r\n", timeout: 10)
     }
 
     /// A masked client frame (clients must mask) with `opcode` and `payload`.

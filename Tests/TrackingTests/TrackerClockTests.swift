@@ -64,14 +64,17 @@ import Testing
         tracker.merge(try message("8D485020994409940838175B284F"), at: 11, multilaterated: true)
         var state = try #require(tracker.state(of: 0x40621D))
         #expect(state.source == .mlat)
-        #expect(state.mlatFields == [.position, .altitude])
-        #expect(state.mlatFields.jsonNames == ["lat", "lon", "alt_baro"])
-        #expect(try #require(tracker.state(of: 0x485020)).mlatFields == [.groundSpeed, .track, .verticalRate])
+        #expect(state.addressType == .mlat)
+        #expect(state.fieldSources.jsonNames { $0 == .mlat } == ["lat", "lon", "alt_baro", "nic", "rc"])
+        #expect(try #require(tracker.state(of: 0x485020)).fieldSources.jsonNames { $0 == .mlat }
+                == ["gs", "track", "geom_rate", "nac_v"])
         // The aircraft's own report replaces the altitude and takes the source.
         tracker.merge(try message("8D40621D58C382D690C8AC2863A7"), at: 12)
         state = try #require(tracker.state(of: 0x40621D))
         #expect(state.source == .adsb)
-        #expect(!state.mlatFields.contains(.altitude))
+        #expect(state.addressType == .adsbICAO)
+        #expect(state.fieldSources[.altitudeBaro]?.type == .adsbICAO)
+        #expect(!state.fieldSources.jsonNames { $0 == .mlat }.contains("alt_baro"))
     }
 
     func message(_ hex: String) throws -> Message {

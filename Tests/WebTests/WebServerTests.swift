@@ -99,8 +99,8 @@ import TestSupport
         #expect(plain.status == 426)
         #expect(String(buffer: plain.body).contains("WebSocket"))
         let connection = try RawConnection(port: server.port)
-        #expect(connection.upgrade(origin: "https://evil.example")?.hasPrefix("HTTP/1.1 101") == true)
-        let refused = connection.readAll(timeout: 5)
+        #expect(await connection.upgrade(origin: "https://evil.example")?.hasPrefix("HTTP/1.1 101") == true)
+        let refused = await connection.readAll(timeout: 10)
         #expect(refused.closed)
         let said = String(decoding: refused.bytes, as: UTF8.self)
         #expect(said.contains("does not serve pages of other sites"))
@@ -154,13 +154,13 @@ import TestSupport
         let server = try await WebTestServer.start()
         defer { Task { await server.stop() } }
         let connection = try RawConnection(port: server.port)
-        let head = try #require(connection.upgrade())
+        let head = try #require(await connection.upgrade())
         #expect(head.hasPrefix("HTTP/1.1 101"))
         connection.send(RawConnection.frame(opcode: 0x2, payload: [1, 2, 3]))
         connection.send(RawConnection.frame(opcode: 0x1, payload: Array(#"{"type":"view","heading_deg":400}"#.utf8)))
-        let text = try #require(connection.read(until: "heading_deg must be between", timeout: 5))
+        let text = try #require(await connection.read(until: "heading_deg must be between", timeout: 10))
         #expect(text.contains("binary message"))
-        #expect(connection.read(until: "\"type\":\"frame\"", timeout: 5) != nil, "frames keep coming")
+        #expect(await connection.read(until: "\"type\":\"frame\"", timeout: 10) != nil, "frames keep coming")
         #expect(server.web.statistics().binaryMessages == 1)
         #expect(await server.feed.statistics().commandsRejected == 2)
     }
@@ -172,25 +172,25 @@ import TestSupport
 
         // Each waits for its hello: the session is then fully set up, counters included.
         let big = try RawConnection(port: server.port)
-        #expect(big.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
-        #expect(big.read(until: "hello", timeout: 5) != nil)
+        #expect(await big.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
+        #expect(await big.read(until: "hello", timeout: 10) != nil)
         big.send(RawConnection.frame(opcode: 0x1, payload: [UInt8](repeating: 0x20, count: 70_000)))
-        #expect(big.readAll(timeout: 5).closed)
+        #expect(await big.readAll(timeout: 10).closed)
 
         let fragmented = try RawConnection(port: server.port)
-        #expect(fragmented.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
-        #expect(fragmented.read(until: "hello", timeout: 5) != nil)
+        #expect(await fragmented.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
+        #expect(await fragmented.read(until: "hello", timeout: 10) != nil)
         let piece = [UInt8](repeating: 0x20, count: 30_000)
         fragmented.send(RawConnection.frame(opcode: 0x1, payload: piece, fin: false))
         for _ in 0..<2 { fragmented.send(RawConnection.frame(opcode: 0x0, payload: piece, fin: false)) }
-        #expect(fragmented.readAll(timeout: 5).closed)
+        #expect(await fragmented.readAll(timeout: 10).closed)
 
         let broken = try RawConnection(port: server.port)
-        #expect(broken.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
-        #expect(broken.read(until: "hello", timeout: 5) != nil)
+        #expect(await broken.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
+        #expect(await broken.read(until: "hello", timeout: 10) != nil)
         // A ping split into fragments: control frames may not be.
         broken.send(RawConnection.frame(opcode: 0x9, payload: [1, 2], fin: false))
-        #expect(broken.readAll(timeout: 5).closed)
+        #expect(await broken.readAll(timeout: 10).closed)
 
         let frames = try await bystander.value.filter { $0.contains("\"type\":\"frame\"") }
         #expect(frames.count >= 11, "the other client kept getting frames")
@@ -205,17 +205,17 @@ import TestSupport
         let slow = try RawConnection(port: server.port)
         slow.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         let started = Date()
-        let result = slow.readAll(timeout: 5)
+        let result = await slow.readAll(timeout: 10)
         #expect(result.closed)
         #expect(Date().timeIntervalSince(started) < 3)
         #expect(result.bytes.isEmpty, "no answer to half a request")
         // A quick client on a kept-alive connection is not cut off between requests.
         let quick = try RawConnection(port: server.port)
         quick.send("GET /data/receiver.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(quick.read(until: "\"version\"", timeout: 5) != nil)
+        #expect(await quick.read(until: "\"version\"", timeout: 10) != nil)
         try await Task.sleep(for: .seconds(1))
         quick.send("GET /data/receiver.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(quick.read(until: "\"version\"", timeout: 5) != nil)
+        #expect(await quick.read(until: "\"version\"", timeout: 10) != nil)
         #expect(server.web.statistics().slowRequests == 1)
     }
 
@@ -223,13 +223,13 @@ import TestSupport
         let server = try await WebTestServer.start(maxClients: 2)
         defer { Task { await server.stop() } }
         let first = try RawConnection(port: server.port)
-        #expect(first.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
+        #expect(await first.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
         let second = try RawConnection(port: server.port)
-        #expect(second.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
-        #expect(second.read(until: "hello", timeout: 5) != nil)
+        #expect(await second.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
+        #expect(await second.read(until: "hello", timeout: 10) != nil)
         let third = try RawConnection(port: server.port)
-        #expect(third.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
-        let refused = third.readAll(timeout: 5)
+        #expect(await third.upgrade()?.hasPrefix("HTTP/1.1 101") == true)
+        let refused = await third.readAll(timeout: 10)
         #expect(refused.closed)
         let text = String(decoding: refused.bytes, as: UTF8.self)
         #expect(text.contains("maximum of 2 clients"))
@@ -251,7 +251,7 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(await server.feed.statistics().clientsStalled == 1)
-        #expect(sleeper.readAll(timeout: 10).closed, "its connection is closed")
+        #expect(await sleeper.readAll(timeout: 10).closed, "its connection is closed")
         let frames = try await reader.value.filter { $0.contains("\"type\":\"frame\"") }
         #expect(frames.count >= 59, "the reading client was served throughout")
     }

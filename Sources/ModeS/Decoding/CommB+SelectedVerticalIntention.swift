@@ -24,7 +24,7 @@ extension CommB {
               case let .some(mcp) = f.statusValue(1, 2, 13),
               case let .some(fms) = f.statusValue(14, 15, 26),
               case let .some(baro) = f.statusValue(27, 28, 39),
-              case .some = f.statusValue(48, 49, 51),
+              case let .some(modeBits) = f.statusValue(48, 49, 51),
               case .some = f.statusValue(54, 55, 56) else { return nil }
         guard mcp != nil || fms != nil || baro != nil else { return nil }
         let mcpFt = mcp.map { Int($0) * 16 }, fmsFt = fms.map { Int($0) * 16 }
@@ -37,9 +37,14 @@ extension CommB {
             if let mcpFt {
                 message.selectedAltitudeFt = mcpFt
                 message.selectedAltitudeSource = "mcp"
+                message.fmsSelectedAltitudeFt = fmsFt
             } else if let fmsFt {
                 message.selectedAltitudeFt = fmsFt
                 message.selectedAltitudeSource = "fms"
+            }
+            if let modeBits {
+                let modes: [(UInt64, NavigationModes)] = [(4, .vnav), (2, .altitudeHold), (1, .approach)]
+                message.navModes = modes.reduce(into: NavigationModes()) { if modeBits & $1.0 != 0 { $0.insert($1.1) } }
             }
             if let hpa { message.baroSettingHpa = (hpa * 10).rounded() / 10 }
         }

@@ -5,7 +5,7 @@ import Foundation
 /// | ME bits | field |
 /// | --- | --- |
 /// | 6–7 | surveillance status (alert, SPI) |
-/// | 8 | single antenna flag |
+/// | 8 | NIC supplement B (ADS-B version 2; single antenna flag before); IMF in TIS-B/ADS-R |
 /// | 9–20 | altitude: 25 ft units with the Q bit, or Gillham code (12 bits) |
 /// | 21 | time synchronisation flag |
 /// | 22 | CPR format: 0 even, 1 odd |
@@ -23,6 +23,7 @@ extension ExtendedSquitter {
             message.altitudeBaroFt = feet
         }
         message.onGround = false
+        message.nicSupplementB = me(8, 8) == 1
         message.cpr = CPRFrame(isOdd: me(22, 22) == 1, isSurface: false,
                                lat: UInt32(me(23, 39)), lon: UInt32(me(40, 56)))
         let nicByType = [9: 11, 10: 10, 11: 8, 12: 7, 13: 6, 14: 5, 15: 4, 16: 2, 17: 1, 18: 0,

@@ -6,7 +6,7 @@ import Foundation
 /// | ME bits | field |
 /// | --- | --- |
 /// | 6–8 | subtype |
-/// | 9 | intent change flag |
+/// | 9 | intent change flag; IMF in TIS-B/ADS-R |
 /// | 10 | IFR capability |
 /// | 11–13 | navigation accuracy for velocity (NACv) |
 /// | 14 | subtypes 1–2: east-west direction (1: west); 3–4: heading status |
@@ -25,6 +25,7 @@ extension ExtendedSquitter {
         let subtype = Int(me(6, 8))
         guard (1...4).contains(subtype) else { return }
         message.velocitySubtype = subtype
+        message.nacV = Int(me(11, 13))
         // Subtypes 2 and 4 are the supersonic variants: same layout, four times the unit.
         let factor = subtype == 2 || subtype == 4 ? 4.0 : 1.0
         if subtype <= 2 {

@@ -32,7 +32,14 @@ extension ExtendedSquitter {
         if baro != 0 { message.baroSettingHpa = 800 + Double(baro - 1) * 0.8 }
         if me(30, 30) == 1 { message.selectedHeadingDeg = Double(me(31, 39)) * 180 / 256 }
         message.nacP = Int(me(40, 43))
+        message.nicBaro = Int(me(44, 44))
         message.sil = Int(me(45, 46))
-        if me(47, 47) == 1 { message.autopilot = me(48, 48) == 1 }
+        if me(47, 47) == 1 {
+            message.autopilot = me(48, 48) == 1
+            // Bit 51 is the IMF of a rebroadcast, not a mode.
+            let modes: [(Int, NavigationModes)] = [(48, .autopilot), (49, .vnav), (50, .altitudeHold),
+                                                   (52, .approach), (53, .tcas), (54, .lnav)]
+            message.navModes = modes.reduce(into: NavigationModes()) { if me($1.0, $1.0) == 1 { $0.insert($1.1) } }
+        }
     }
 }

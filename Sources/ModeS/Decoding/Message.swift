@@ -20,6 +20,9 @@ public struct Message: Sendable, Equatable {
     public var flightStatus: Int?
     /// Interrogator identifier from a DF11 parity overlay (0 when none).
     public var interrogator: Int?
+    /// DF18 TIS-B and ADS-R: the IMF bit, set when the address is not an ICAO address (an
+    /// anonymous address or a ground station's track file number).
+    public var nonICAOAddress: Bool?
 
     /// Callsign with trailing spaces removed.
     public var callsign: String?
@@ -50,6 +53,9 @@ public struct Message: Sendable, Equatable {
     public var longitude: Double?
     /// Navigation uncertainty / integrity category implied by the type code.
     public var nic: Int?
+    /// NIC supplement B of an airborne position (ME bit 8; the single antenna flag before
+    /// ADS-B version 2): with supplement A it refines the NIC of type codes 11, 13 and 16.
+    public var nicSupplementB: Bool?
 
     /// Ground speed in knots.
     public var groundSpeedKt: Double?
@@ -67,6 +73,8 @@ public struct Message: Sendable, Equatable {
     public var verticalRateSource: AltitudeSource?
     /// Velocity subtype (1–4) of a type code 19 message.
     public var velocitySubtype: Int?
+    /// Navigation accuracy category for velocity (type code 19).
+    public var nacV: Int?
 
     /// Emergency state of a type code 28 message (0 = none).
     public var emergency: Int?
@@ -78,14 +86,33 @@ public struct Message: Sendable, Equatable {
     public var baroSettingHpa: Double?
     /// Selected heading in degrees.
     public var selectedHeadingDeg: Double?
+    /// FMS selected altitude in feet when a BDS 4,0 report carries it beside the MCP/FCU one
+    /// (then `selectedAltitudeFt` holds the latter).
+    public var fmsSelectedAltitudeFt: Int?
     /// Autopilot engaged, from target state (TC29) or BDS 4,0.
     public var autopilot: Bool?
+    /// Engaged automation modes (TC29, BDS 4,0).
+    public var navModes: NavigationModes?
     /// Navigation accuracy category for position.
     public var nacP: Int?
     /// Source integrity level.
     public var sil: Int?
+    /// SIL supplement: whether the SIL's probability is per sample (true) or per hour (false).
+    public var silPerSample: Bool?
     /// ADS-B version number (operational status, TC31).
     public var adsbVersion: Int?
+    /// NIC supplement A (operational status, TC31).
+    public var nicSupplementA: Bool?
+    /// NIC baro: 1 when the barometric altitude is cross-checked against another source
+    /// (operational status, target state).
+    public var nicBaro: Int?
+    /// Geometric vertical accuracy (operational status, airborne).
+    public var gva: Int?
+    /// System design assurance (operational status, ADS-B version 2).
+    public var sda: Int?
+    /// Horizontal reference direction (operational status): headings the aircraft reports
+    /// are true (true) or magnetic (false).
+    public var headingReferenceTrue: Bool?
 
     /// Comm-B register identified in a DF20/21 reply, e.g. "4,0".
     public var bds: String?

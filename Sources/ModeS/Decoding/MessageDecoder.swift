@@ -32,9 +32,10 @@ public struct MessageDecoder: Sendable {
         case 18:
             let controlField = Int(bits.field(6, 8))
             message.capability = controlField
-            // CF 0/1: ADS-B from non-transponder devices; 2: fine TIS-B; 6: ADS-R. These share
-            // the DF17 ME layouts. CF 3 (coarse TIS-B) and the rest have their own layouts.
-            if [0, 1, 2, 6].contains(controlField) { ExtendedSquitter.decode(bits, into: &message) }
+            // CF 0/1: ADS-B from non-transponder devices; 2 and 5: fine TIS-B; 6: ADS-R. These
+            // share the DF17 ME layouts. CF 3 (coarse TIS-B) and the rest have their own layouts.
+            if [0, 1, 2, 5, 6].contains(controlField) { ExtendedSquitter.decode(bits, into: &message) }
+            if [2, 3, 6].contains(controlField) { setAddressKind(bits, into: &message) }
         default:
             break
         }
@@ -59,6 +60,20 @@ public struct MessageDecoder: Sendable {
         }
         message.alert = [2, 3, 4].contains(status)
         message.spi = status == 4 || status == 5
+    }
+
+    /// The IMF bit of a TIS-B or ADS-R message: set when the address field holds something
+    /// other than an ICAO address. It sits where the format has a bit to spare: ME bit 8 of an
+    /// airborne position, 21 of a surface position, 9 of a velocity; other formats do not say.
+    private func setAddressKind(_ bits: ModeSBits, into message: inout Message) {
+        let imfBit: Int
+        switch message.typeCode ?? 0 {
+        case 5...8: imfBit = 21
+        case 9...18, 20...22: imfBit = 8
+        case 19: imfBit = 9
+        default: return
+        }
+        message.nonICAOAddress = bits.field(imfBit + 32, imfBit + 32) == 1
     }
 
     private func setCapability(_ bits: ModeSBits, into message: inout Message) {

@@ -17,13 +17,14 @@ public enum BeastEncoder {
     /// Largest encoded frame: 2 + (6 + 1 + 14) bytes, every body byte doubled in the worst case.
     public static let maximumFrameBytes = 2 + 2 * 21
 
-    /// The signal byte for a level in dBFS: the amplitude relative to full scale, scaled to
-    /// 255 and rounded (Beast receivers read it back as √power × 255). Levels above 0 dBFS
-    /// saturate at 255; very weak or unknown levels give 0.
+    /// The signal byte for a level in dBFS, as dump1090 and readsb write it: the square root
+    /// of the power relative to full scale (the RMS amplitude), times 255, rounded. Readers
+    /// square it back into a power. A level at or above 0 dBFS saturates at 255; any received
+    /// level gives at least 1, since 0 reads as "no signal level"; an unknown level gives 0.
     public static func signalByte(dBFS level: Double) -> UInt8 {
         guard level.isFinite else { return 0 }
         let amplitude = pow(10, level / 20) * 255
-        return UInt8(min(255, max(0, amplitude.rounded())))
+        return UInt8(min(255, max(1, amplitude.rounded())))
     }
 
     /// Appends `frame` to `bytes` (no allocation when `bytes` has room).
