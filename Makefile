@@ -29,6 +29,9 @@ deps:
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 		echo "installing python3-venv"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-venv; fi
+	@if ! command -v openssl >/dev/null 2>&1; then \
+		echo "installing openssl (the TLS tests compare certificate fingerprints with it)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq openssl; fi
 	@if ! command -v tmux >/dev/null 2>&1; then \
 		echo "installing tmux (the terminal radar's end-to-end test runs under it)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; fi
@@ -104,7 +107,7 @@ identical: release
 # libFuzzer builds of the targets in Fuzz/Targets (docs/fuzzing.md), in a build folder of
 # their own: every module they reach is instrumented, which the normal builds must not be.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= message-line beast feed opensky demod
+FUZZ_TARGETS ?= message-line beast feed opensky demod routes
 FUZZ_BUILD   ?= .build-fuzz
 fuzz-build:
 	@for target in $(FUZZ_TARGETS); do \

@@ -27,6 +27,7 @@ let package = Package(
         // The self-signed certificate for phones: an ECDSA P-256 key and an X.509 certificate.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // gzip for the web app's text assets, compressed once at start.
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
@@ -97,6 +98,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
@@ -136,6 +138,7 @@ let package = Package(
         .executableTarget(name: "fuzz-feed", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-feed"),
         .executableTarget(name: "fuzz-opensky", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-opensky"),
         .executableTarget(name: "fuzz-demod", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-demod"),
+        .executableTarget(name: "fuzz-routes", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-routes"),
 
         // Helpers several test targets share: ../shared data, test signals.
         .target(name: "TestSupport",
@@ -172,6 +175,9 @@ let package = Package(
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -184,6 +190,8 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: [
             "aviator-adsb", "FeedProtocol", "TestSupport",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
     ],
     swiftLanguageModes: [.v6]

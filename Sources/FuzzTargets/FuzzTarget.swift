@@ -20,6 +20,8 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
     /// IQ samples in every format and at both rates through the streaming demodulator, in
     /// one block and cut into blocks of varying size.
     case demod
+    /// A route service's answer for a callsign, as the route lookup reads it.
+    case routes
 
     /// Runs the target on `input`; throws when an invariant does not hold.
     public func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -29,6 +31,7 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
         case .feed: try FeedTarget.run(input)
         case .opensky: try OpenSkyTarget.run(input)
         case .demod: try DemodTarget.run(input)
+        case .routes: try RouteTarget.run(input)
         }
     }
 

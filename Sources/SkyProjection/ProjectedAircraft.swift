@@ -55,6 +55,16 @@ public struct ProjectedAircraft: Sendable {
         wire.azimuthDeg = sky?.azimuthDeg
         wire.elevationDeg = sky?.elevationDeg
         wire.slantKm = sky?.slantKm
+        wire.route = state.route.map { route in
+            FeedRoute(origin: FeedAirport(route.origin), destination: FeedAirport(route.destination))
+        }
         return wire
+    }
+}
+
+extension FeedAirport {
+    /// The feed's form of a route's airport.
+    init(_ airport: FlightRoute.Airport) {
+        self.init(icao: airport.icao, iata: airport.iata, name: airport.name)
     }
 }

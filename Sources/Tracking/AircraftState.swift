@@ -47,6 +47,9 @@ public struct AircraftState: Sendable, Equatable {
     public var callsign: String?
     /// Emitter category, e.g. "A3".
     public var category: String?
+    /// Origin and destination for its callsign, when a route service knows them; set on
+    /// snapshots by `LiveTracker`, never by a frame.
+    public var route: FlightRoute?
     /// Mode A code, four octal digits.
     public var squawk: String?
     /// Last known position.

@@ -30,6 +30,8 @@ public final class LiveTracker: Sendable {
         var tracker: Tracker
         var counters = Counters()
         var source = "none"
+        /// Routes by callsign, from the route service.
+        var routes: [String: FlightRoute] = [:]
     }
 
     /// Called for every accepted frame, on the receiving thread, after the tracker merged it.
@@ -106,7 +108,27 @@ public final class LiveTracker: Sendable {
     /// aircraft are forgotten by `expire`, on a timer.
     public func snapshot() -> (time: Double, aircraft: [AircraftState]) {
         let now = clock()
-        return state.withLock { state in (now, state.tracker.snapshot(at: now)) }
+        return state.withLock { state in
+            var aircraft = state.tracker.snapshot(at: now)
+            if !state.routes.isEmpty {
+                for index in aircraft.indices {
+                    if let callsign = aircraft[index].callsign { aircraft[index].route = state.routes[callsign] }
+                }
+            }
+            return (now, aircraft)
+        }
+    }
+
+    /// Replaces the known routes (by callsign, as the aircraft report it); the next
+    /// snapshots carry them.
+    public func setRoutes(_ routes: [String: FlightRoute]) {
+        state.withLock { $0.routes = routes }
+    }
+
+    /// The callsigns of the aircraft tracked now, each once.
+    public func callsigns() -> [String] {
+        let now = clock()
+        return state.withLock { state in Array(Set(state.tracker.snapshot(at: now).compactMap(\.callsign))) }
     }
 
     /// Forgets aircraft not heard for `Tracker.expireAfter` seconds; returns how many.

@@ -19,12 +19,12 @@ public final class WebServer: Service, Sendable {
     public let configuration: WebConfiguration
     private let feed: FeedServer
     private let documents: any DataDocuments
-    private let tls: TLSConfiguration?
+    private let tls: TLSCredentials?
     private let counters = WebCounters()
 
-    /// A server for `feed` and `documents`, with TLS when `tls` is given.
+    /// A server for `feed` and `documents`, over HTTPS when `tls` is given.
     public init(configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
-                tls: TLSConfiguration? = nil) {
+                tls: TLSCredentials? = nil) {
         self.configuration = configuration
         self.feed = feed
         self.documents = documents
@@ -42,7 +42,7 @@ public final class WebServer: Service, Sendable {
             ws: .init(maxFrameSize: configuration.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
                       closeTimeout: .seconds(5)))
         let deadline = TimeAmount.milliseconds(Int64(configuration.requestHeadTimeout * 1000))
-        let tls = self.tls
+        let tls = self.tls?.serverConfiguration()
         let server = HTTPServerBuilder { responder -> any ServerChildChannel in
             let http = DeadlineChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { request, channel, _ in

@@ -7,6 +7,7 @@ import Logging
 import FeedProtocol
 import FeedServer
 import Outputs
+import Web
 import ServiceLifecycle
 
 /// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a
@@ -93,6 +94,9 @@ struct RunCommand: AsyncParsableCommand {
     var retryInterval: Double = 5
 
     @OptionGroup var openSky: OpenSkyOptions
+
+    @Option(name: .customLong("route-api"), help: ArgumentHelp("Look up each callsign's origin and destination at this adsbdb-compatible service (GET URL/callsign/CALLSIGN); only the callsign is sent. Off by default.", valueName: "url"))
+    var routeAPI: String?
 
     @OptionGroup(title: "Outputs")
     var outputs: OutputOptions
@@ -194,12 +198,22 @@ struct RunCommand: AsyncParsableCommand {
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         }
         services.append(.init(service: NamedService("feed", feed)))
-        if let server = web.server(feed: feed, documents: documents, logger: logger) {
+        let webServer: WebServer?
+        do {
+            webServer = try web.server(feed: feed, documents: documents, logger: logger)
+        } catch {
+            await feed.shutdown()
+            throw error
+        }
+        if let server = webServer {
             services.append(.init(service: NamedService("web", server)))
             let source = sourceDetails
             sourceDetails = { [source(), server.statistics().summary].compactMap { $0 }.joined(separator: "; ") }
         }
         services.append(.init(service: NamedService("expiry", TrackerExpiry(tracker: tracker))))
+        if let routes = try routeLookup(tracker: tracker, logger: logger) {
+            services.append(.init(service: NamedService("routes", routes)))
+        }
         services.append(contentsOf: outputServices)
         let statistics = StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
@@ -221,6 +235,20 @@ struct RunCommand: AsyncParsableCommand {
             await feed.shutdown()
             throw RuntimeError(error.description)
         }
+    }
+
+    /// The route service, when `--route-api` is given.
+    func routeLookup(tracker: LiveTracker, logger: Logger) throws -> RouteLookup? {
+        guard let routeAPI else { return nil }
+        let configuration: RouteLookup.Configuration
+        do throws(RouteError) {
+            configuration = try RouteLookup.Configuration(baseURL: routeAPI)
+        } catch {
+            throw RuntimeError("--route-api: \(error.message)")
+        }
+        logger.info("routes from \(configuration.host): only callsigns are sent")
+        return RouteLookup(configuration: configuration, callsigns: { tracker.callsigns() },
+                           publish: { tracker.setRoutes($0) }, logger: logger)
     }
 
     /// The radar options as the feed takes them.

@@ -54,10 +54,8 @@ struct WebLoadEndToEndTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-load-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let recording = folder.appendingPathComponent("sky300.cu8").path
-        let made = try BinaryRunner.run(["simulate", "--out", recording, "--duration", "6", "--aircraft", "300",
-                                         "--seed", "42", "--receiver", "52.3,4.75"])
-        #expect(made.status == 0, "\(made.stderr)")
+        let recording = try BinaryRunner.simulate(into: folder, file: "sky300.cu8",
+                                                  arguments: ["--duration", "6", "--aircraft", "300", "--seed", "42", "--receiver", "52.3,4.75"]).path
 
         let daemon = try Daemon(["--replay", recording, "--throttle", "--loop", "--receiver", "52.3,4.75",
                                  "--http", "127.0.0.1:0", "--range-km", "400", "--max-clients", "256"])

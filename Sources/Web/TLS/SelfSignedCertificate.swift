@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// A new ECDSA P-256 key and a self-signed X.509 v3 certificate for it, made for the hosts
+/// and addresses of a `CertificateSubject`, in the form phones accept.
+///
+/// Phones give a web page the compass and the location only over HTTPS, and a certificate a
+/// user installs by hand must meet their rules:
+/// - the names are in the subject alternative names (DNS names and IP addresses); the
+///   common name is only a label;
+/// - the validity is at most 825 days, the longest Apple platforms accept for a TLS server
+///   certificate, counted from `notValidBefore`; it starts an hour in the past so that a
+///   phone whose clock is a little behind accepts it at once;
+/// - it is a CA (basicConstraints CA:true, keyUsage keyCertSign): iOS offers full trust for
+///   an installed profile's certificate under "Certificate Trust Settings" only for a CA.
+///   It also signs the TLS handshake (keyUsage digitalSignature, extendedKeyUsage
+///   serverAuth);
+/// - the serial number is random, so a new certificate never repeats an old one's.
+public struct SelfSignedCertificate: Sendable {
+    /// The longest validity, 825 days.
+    public static let validity: TimeInterval = 825 * 86_400
+    /// How far before the moment of making the validity starts.
+    public static let backdating: TimeInterval = 3_600
+
+    /// The certificate.
+    public let certificate: Certificate
+    /// Its private key.
+    public let privateKey: Certificate.PrivateKey
+    /// The certificate in PEM.
+    public let certificatePEM: String
+    /// The private key in PEM (PKCS #8).
+    public let keyPEM: String
+
+    /// Makes a new key and certificate for `subject`, valid from an hour before `now`.
+    public init(subject: CertificateSubject, now: Date = Date()) throws(TLSSetupError) {
+        let key = P256.Signing.PrivateKey()
+        let publicKey = Certificate.PublicKey(key.publicKey)
+        let notBefore = now.addingTimeInterval(-Self.backdating)
+        do {
+            let name = try DistinguishedName {
+                CommonName(subject.commonName)
+                OrganizationName("aviator-adsb")
+            }
+            let alternativeNames = SubjectAlternativeNames(
+                subject.dnsNames.map { GeneralName.dnsName($0) }
+                    + subject.ipAddresses.map { GeneralName.ipAddress(ASN1OctetString(contentBytes: $0.bytes[...])) })
+            let extensions = try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectKeyIdentifier(hash: publicKey)
+                alternativeNames
+            }
+            certificate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
+                notValidBefore: notBefore, notValidAfter: notBefore.addingTimeInterval(Self.validity),
+                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: extensions, issuerPrivateKey: Certificate.PrivateKey(key))
+            certificatePEM = try certificate.serializeAsPEM().pemString
+        } catch {
+            throw .generation(String(describing: error))
+        }
+        privateKey = Certificate.PrivateKey(key)
+        keyPEM = key.pemRepresentation
+    }
+}

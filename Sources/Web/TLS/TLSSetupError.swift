@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the web server's TLS certificate could not be loaded or made. Each description is
+/// one line for stderr that names the file and says what to do; the daemon stops on any of
+/// them rather than serve plain HTTP when HTTPS was asked for.
+public enum TLSSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// There is no file at the path; `what` names it ("TLS certificate", "TLS key").
+    case missing(String, what: String)
+    /// The file exists but cannot be read.
+    case unreadable(String, what: String, reason: String)
+    /// The file holds no PEM block of the expected kind.
+    case notPEM(String, what: String)
+    /// The file is PEM but its content cannot be used.
+    case unusable(String, what: String, reason: String)
+    /// The key does not belong to the certificate.
+    case keyMismatch(certificate: String, key: String)
+    /// A symbolic link stands where the certificate store expects a file or directory.
+    case symbolicLink(String)
+    /// Something other than a directory stands where the state directory should be.
+    case notADirectory(String)
+    /// The file or directory belongs to another user.
+    case foreignOwner(String, owner: UInt32)
+    /// The private key can be read by group or others, or the directory written by them.
+    case openPermissions(String, mode: UInt32, required: String)
+    /// No state directory could be found for the self-signed certificate.
+    case noStateDirectory
+    /// A system call failed.
+    case system(String, operation: String, reason: String)
+    /// Making the certificate failed.
+    case generation(String)
+
+    /// One line naming the file and what to do.
+    public var description: String {
+        switch self {
+        case let .missing(path, what):
+            "\(what) file \(path) does not exist"
+        case let .unreadable(path, what, reason):
+            "cannot read \(what) file \(path): \(reason)"
+        case let .notPEM(path, what):
+            "\(what) file \(path) is not PEM (expected a -----BEGIN ...----- block)"
+        case let .unusable(path, what, reason):
+            "\(what) file \(path) cannot be used: \(reason)"
+        case let .keyMismatch(certificate, key):
+            "TLS key \(key) does not match the certificate \(certificate)"
+        case let .symbolicLink(path):
+            "refusing \(path): it is a symbolic link"
+        case let .notADirectory(path):
+            "refusing state directory \(path): it is not a directory"
+        case let .foreignOwner(path, owner):
+            "refusing \(path): it belongs to user \(owner), not to this user (\(geteuid()))"
+        case let .openPermissions(path, mode, required):
+            "refusing \(path): mode \(String(mode & 0o7777, radix: 8)) lets others in; it must be \(required) (chmod \(required) \(path))"
+        case .noStateDirectory:
+            "no state directory for the TLS certificate: set STATE_DIRECTORY, XDG_STATE_HOME or HOME, or use --state-dir"
+        case let .system(path, operation, reason):
+            "\(path): \(operation) failed: \(reason)"
+        case let .generation(reason):
+            "cannot make the self-signed TLS certificate: \(reason)"
+        }
+    }
+
+    /// The text of the current `errno`.
+    static var errnoText: String { String(cString: strerror(errno)) }
+}
