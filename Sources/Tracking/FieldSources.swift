@@ -82,6 +82,11 @@ public struct FieldSources: Sendable, Equatable {
         return true
     }
 
+    /// Forgets `field`'s source (its value was moved or dropped).
+    public mutating func clear(_ field: Field) {
+        stamps[field.rawValue] = nil
+    }
+
     /// Gives `field` the source and time of another field it was derived from.
     public mutating func stamp(_ field: Field, as stamp: Stamp) {
         stamps[field.rawValue] = stamp

@@ -117,7 +117,8 @@ public struct Tracker: Sendable {
         }
         take(message.baroVerticalRateFpm, .baroRate, \.baroRateFpm)
         take(message.inertialVerticalRateFpm, .geomRate, \.geomRateFpm)
-        state.verticalRateFpm = state.baroRateFpm ?? state.geomRateFpm
+        let baroIsNewer = (state.fieldSources[.baroRate]?.time ?? -.infinity) >= (state.fieldSources[.geomRate]?.time ?? -.infinity)
+        state.verticalRateFpm = baroIsNewer ? state.baroRateFpm ?? state.geomRateFpm : state.geomRateFpm
         if let airspeed = message.airspeedKt {
             if message.airspeedType == .tas {
                 take(airspeed, .trueAirspeed, \.trueAirspeedKt)
@@ -153,6 +154,14 @@ public struct Tracker: Sendable {
             state.adsbVersion = message.adsbVersion
             state.nicSupplementA = message.nicSupplementA ?? state.nicSupplementA
             state.headingReferenceTrue = message.headingReferenceTrue ?? state.headingReferenceTrue
+            // A heading the aircraft's ADS-B sent before it said its headings are true.
+            if state.headingReferenceTrue == true, let heading = state.magneticHeadingDeg,
+               let stamp = state.fieldSources[.magneticHeading], stamp.type != .modeS {
+                state.trueHeadingDeg = heading
+                state.fieldSources.stamp(.trueHeading, as: stamp)
+                state.magneticHeadingDeg = nil
+                state.fieldSources.clear(.magneticHeading)
+            }
         }
         take(message.nicBaro, .nicBaro, \.nicBaro)
         take(message.nacP, .nacP, \.nacP)
@@ -198,6 +207,8 @@ public struct Tracker: Sendable {
         state.groundSpeedKt = update.groundSpeedKt ?? state.groundSpeedKt
         state.trackDeg = update.trackDeg ?? state.trackDeg
         state.verticalRateFpm = update.verticalRateFpm ?? state.verticalRateFpm
+        // An aggregator's vertical rate is the barometric one aircraft.json has always shown.
+        state.baroRateFpm = update.baroRateFpm ?? update.verticalRateFpm ?? state.baroRateFpm
         state.onGround = update.onGround ?? state.onGround
         aircraft[update.key] = state
     }

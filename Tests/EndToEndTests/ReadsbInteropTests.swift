@@ -150,10 +150,8 @@ extension EndToEnd {
         @Test(.timeLimit(.minutes(3)))
         func readsbSeesOurSkyAsWeDo() throws {
             guard let peerPath = ReadsbPeer.path() else { return }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readsb-\(UUID().uuidString.prefix(8))")
-            let ours = folder.appendingPathComponent("ours"), theirs = folder.appendingPathComponent("theirs")
-            try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+            // The same layout as the dump1090 interop tests: ours/ and theirs/ in one folder.
+            let (folder, ours, theirs) = try Dump1090InteropTests.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             // Eight seconds of an ordinary sky, long enough for every aircraft to send
             // positions, velocities and status several times (a looped recording would jump
@@ -207,10 +205,8 @@ extension EndToEnd {
         @Test(.timeLimit(.minutes(1)))
         func readsbNamesRelayedAndAnonymousAircraftAsWeDo() throws {
             guard let peerPath = ReadsbPeer.path() else { return }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readsb-df18-\(UUID().uuidString.prefix(8))")
-            let ours = folder.appendingPathComponent("ours"), theirs = folder.appendingPathComponent("theirs")
-            try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+            // The same layout as the dump1090 interop tests: ours/ and theirs/ in one folder.
+            let (folder, ours, theirs) = try Dump1090InteropTests.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
 
             let (listener, inputPort) = BlockingSocket.listener()
