@@ -25,9 +25,13 @@ struct AirData: Equatable {
     /// The speed of sound in knots at 1 kelvin (661.47 kt at 288.15 K, over √288.15).
     static let soundSpeedPerRootKelvin = 661.47 / 288.15.squareRoot()
 
+    /// Where the wind blows from, degrees from true north.
     var windDirectionDeg: Double?
+    /// Wind speed, knots.
     var windSpeedKt: Double?
+    /// Static (outside) air temperature, °C.
     var staticTemperatureC: Double?
+    /// Total air temperature, °C.
     var totalTemperatureC: Double?
 
     /// What can be derived for `plane` at `now`, nil when nothing can.

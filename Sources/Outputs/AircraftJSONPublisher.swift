@@ -1,8 +1,8 @@
 import Foundation
 import Tracking
 
-/// Rewrites `aircraft.json` from the live tracker once a second (and `receiver.json` once at
-/// the start), until cancelled.
+/// Rewrites `aircraft.json` and `stats.json` from the live tracker once a second (and
+/// `receiver.json` once at the start), until cancelled.
 public struct AircraftJSONPublisher: Sendable {
     /// The writer for the target directory.
     public let writer: AircraftJSONWriter
@@ -37,9 +37,11 @@ public struct AircraftJSONPublisher: Sendable {
         }
         let clock = ContinuousClock()
         var deadline = clock.now
+        var history = StatsJSON.History(start: statsSnapshot())
         while !Task.isCancelled {
             do {
                 try publishOnce()
+                try writer.writeStats(history.record(statsSnapshot()))
                 lastError = nil
             } catch {
                 report(error)
@@ -48,6 +50,11 @@ public struct AircraftJSONPublisher: Sendable {
             if deadline < clock.now { deadline = clock.now }
             do { try await Task.sleep(until: deadline, clock: clock) } catch { break }
         }
+    }
+
+    /// The counts stats.json is made of, now.
+    func statsSnapshot() -> StatsJSON.Snapshot {
+        StatsJSON.Snapshot(time: tracker.now, statistics: tracker.statistics, processSeconds: StatsJSON.Snapshot.processSeconds())
     }
 
     /// Writes `aircraft.json` once, now.

@@ -156,6 +156,11 @@ public struct AircraftJSONWriter: Sendable {
                                                      receiver: receiver))
     }
 
+    /// Writes `stats.json` with `text` (see `StatsJSON`).
+    public func writeStats(_ text: String) throws {
+        try Self.replace(path: directory + "/stats.json", with: text)
+    }
+
     /// Writes `receiver.json`.
     public func writeReceiver(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) throws {
         try write("receiver.json", Self.receiverJSON(version: version, refreshMilliseconds: refreshMilliseconds,

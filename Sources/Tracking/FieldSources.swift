@@ -10,10 +10,15 @@
 public struct FieldSources: Sendable, Equatable {
     /// The fields whose source is kept, each named as aircraft.json names it.
     public enum Field: Int, CaseIterable, Sendable {
+        /// Position, altitudes (and the GNSS minus pressure difference), speed, track, rates.
         case position, altitudeBaro, altitudeGeom, geomDelta, groundSpeed, track, baroRate, geomRate
+        /// Identity and status.
         case callsign, squawk, emergency, category
+        /// Air data: airspeeds, Mach, headings, roll and turn rate.
         case indicatedAirspeed, trueAirspeed, mach, magneticHeading, trueHeading, roll, trackRate
+        /// What the autopilot is set to.
         case navQNH, navAltitudeMCP, navAltitudeFMS, navHeading, navModes
+        /// Integrity and accuracy figures, and the flight status bits.
         case integrity, version, nicBaro, nacP, nacV, sil, gva, sda, alert, spi
 
         /// The aircraft.json keys the field fills.
@@ -80,6 +85,11 @@ public struct FieldSources: Sendable, Equatable {
         if let stamp = stamps[field.rawValue], type > stamp.type, time - stamp.time <= timeout { return false }
         stamps[field.rawValue] = Stamp(type: type, time: time)
         return true
+    }
+
+    /// Forgets `field`'s source (its value was moved or dropped).
+    public mutating func clear(_ field: Field) {
+        stamps[field.rawValue] = nil
     }
 
     /// Gives `field` the source and time of another field it was derived from.

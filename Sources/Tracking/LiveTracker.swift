@@ -29,9 +29,27 @@ public final class LiveTracker: Sendable {
     private struct State: Sendable {
         var tracker: Tracker
         var counters = Counters()
+        var local = LocalStatistics()
         var source = "none"
         /// Routes by callsign, from the route service.
         var routes: [String: FlightRoute] = [:]
+    }
+
+    /// Everything counted so far, read at one moment: stats.json's figures.
+    public struct Statistics: Sendable, Equatable {
+        /// Frames and state updates.
+        public var counters: Counters
+        /// Tracks and positions.
+        public var tracks: Tracker.Counts
+        /// The local receiver's samples, frames, signal and noise (zero with no local receiver).
+        public var local: LocalStatistics
+
+        /// Statistics from their parts.
+        public init(counters: Counters, tracks: Tracker.Counts, local: LocalStatistics) {
+            self.counters = counters
+            self.tracks = tracks
+            self.local = local
+        }
     }
 
     /// Called for every accepted frame, on the receiving thread, after the tracker merged it.
@@ -152,4 +170,14 @@ public final class LiveTracker: Sendable {
 
     /// The counters so far.
     public var counters: Counters { state.withLock { $0.counters } }
+
+    /// Adds what a local receiver counted in one block of samples.
+    public func addLocal(_ block: LocalStatistics) {
+        state.withLock { $0.local.add(block) }
+    }
+
+    /// Everything counted so far.
+    public var statistics: Statistics {
+        state.withLock { Statistics(counters: $0.counters, tracks: $0.tracker.counts, local: $0.local) }
+    }
 }

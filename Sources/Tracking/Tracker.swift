@@ -16,10 +16,29 @@ public struct Tracker: Sendable {
     /// ADS-B, and keeps its ADS-B ground speed against a Comm-B one).
     public static let sourceTimeout = 15.0
 
+    /// What the tracker has counted since it started, for stats.json.
+    public struct Counts: Sendable, Equatable {
+        /// Aircraft tracks created.
+        public var tracks = 0
+        /// Tracks forgotten after a single message (mostly frames with a wrong address).
+        public var singleMessageTracks = 0
+        /// Surface position frames (CPR).
+        public var surfacePositionFrames = 0
+        /// Airborne position frames (CPR).
+        public var airbornePositionFrames = 0
+        /// Positions resolved from them.
+        public var positions = 0
+
+        /// Nothing counted.
+        public init() {}
+    }
+
     private var aircraft: [UInt32: AircraftState] = [:]
     private var resolver: PositionResolver
     /// Messages merged so far.
     public private(set) var messageCount = 0
+    /// Tracks and positions counted so far.
+    public private(set) var counts = Counts()
 
     /// A tracker for a receiver at `receiver` (used for CPR references and range checks).
     public init(receiver: GeoPoint? = nil, maxRangeKm: Double = 500) {
@@ -43,6 +62,11 @@ public struct Tracker: Sendable {
         let type = AddressType(of: message, multilaterated: multilaterated)
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
         let fresh = AircraftState(icao: message.icao, lastSeen: time, source: source, addressType: type)
+        if aircraft[key] == nil { counts.tracks += 1 }
+        if let cpr = message.cpr {
+            if cpr.isSurface { counts.surfacePositionFrames += 1 } else { counts.airbornePositionFrames += 1 }
+        }
+        if message.latitude != nil { counts.positions += 1 }
         Self.merge(message, as: type, from: source, at: time, into: &aircraft[key, default: fresh])
         messageCount += 1
         return TrackUpdate(message: message, aircraft: aircraft[key]!)
@@ -93,7 +117,8 @@ public struct Tracker: Sendable {
         }
         take(message.baroVerticalRateFpm, .baroRate, \.baroRateFpm)
         take(message.inertialVerticalRateFpm, .geomRate, \.geomRateFpm)
-        state.verticalRateFpm = state.baroRateFpm ?? state.geomRateFpm
+        let baroIsNewer = (state.fieldSources[.baroRate]?.time ?? -.infinity) >= (state.fieldSources[.geomRate]?.time ?? -.infinity)
+        state.verticalRateFpm = baroIsNewer ? state.baroRateFpm ?? state.geomRateFpm : state.geomRateFpm
         if let airspeed = message.airspeedKt {
             if message.airspeedType == .tas {
                 take(airspeed, .trueAirspeed, \.trueAirspeedKt)
@@ -129,6 +154,14 @@ public struct Tracker: Sendable {
             state.adsbVersion = message.adsbVersion
             state.nicSupplementA = message.nicSupplementA ?? state.nicSupplementA
             state.headingReferenceTrue = message.headingReferenceTrue ?? state.headingReferenceTrue
+            // A heading the aircraft's ADS-B sent before it said its headings are true.
+            if state.headingReferenceTrue == true, let heading = state.magneticHeadingDeg,
+               let stamp = state.fieldSources[.magneticHeading], stamp.type != .modeS {
+                state.trueHeadingDeg = heading
+                state.fieldSources.stamp(.trueHeading, as: stamp)
+                state.magneticHeadingDeg = nil
+                state.fieldSources.clear(.magneticHeading)
+            }
         }
         take(message.nicBaro, .nicBaro, \.nicBaro)
         take(message.nacP, .nacP, \.nacP)
@@ -174,12 +207,15 @@ public struct Tracker: Sendable {
         state.groundSpeedKt = update.groundSpeedKt ?? state.groundSpeedKt
         state.trackDeg = update.trackDeg ?? state.trackDeg
         state.verticalRateFpm = update.verticalRateFpm ?? state.verticalRateFpm
+        // An aggregator's vertical rate is the barometric one aircraft.json has always shown.
+        state.baroRateFpm = update.baroRateFpm ?? update.verticalRateFpm ?? state.baroRateFpm
         state.onGround = update.onGround ?? state.onGround
         aircraft[update.key] = state
     }
 
     /// Drops aircraft not heard for `expireAfter` seconds as of `now`.
     public mutating func expire(at now: Double) {
+        counts.singleMessageTracks += aircraft.values.count { now - $0.lastSeen > Self.expireAfter && $0.messageCount == 1 }
         aircraft = aircraft.filter { now - $0.value.lastSeen <= Self.expireAfter }
     }
 

@@ -3,9 +3,14 @@ import ArgumentParser
 /// The `aviator-adsb` command: the daemon by default, plus the tools around it.
 @main
 struct AviatorADSB: AsyncParsableCommand {
+    /// The release, the one place it is written: `--version` prints it and receiver.json
+    /// carries it.
+    static let version = "0.9.0"
+
     static let configuration = CommandConfiguration(
         commandName: "aviator-adsb",
         abstract: "Receive Mode S / ADS-B from an RTL-SDR dongle and publish a live radar of the sky.",
+        version: "aviator-adsb \(version)",
         subcommands: [
             RunCommand.self, DemodCommand.self, DecodeCommand.self,
             RadarCommand.self, SimulateCommand.self, BenchCommand.self,

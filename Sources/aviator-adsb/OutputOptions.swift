@@ -66,7 +66,8 @@ struct OutputOptions: ParsableArguments {
         guard !configuration.isEmpty else { return ([], nil) }
         let outputs: Outputs
         do {
-            outputs = try await Outputs.start(configuration, tracker: tracker, version: "aviator-adsb") { message in
+            outputs = try await Outputs.start(configuration, tracker: tracker,
+                                              version: "aviator-adsb \(AviatorADSB.version)") { message in
                 logger.warning("aircraft.json: \(message)")
             }
         } catch let error as OutputError {

@@ -87,6 +87,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Flag(help: "Log only warnings and errors (as --log-level warning; a stricter --log-level stays).")
+    var quiet = false
+
     @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines (0.1 to 86400).", valueName: "s"))
     var statsInterval: Double = 60
 
@@ -130,7 +133,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         SignalActions.ignoreDefaultActions()
-        let level = Logger.Level(rawValue: logLevel)!
+        let level = quiet ? max(Logger.Level(rawValue: logLevel)!, .warning) : Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -58,12 +58,19 @@ final class Dump1090Peer: @unchecked Sendable {
     /// --net-only mode it does not always act on SIGTERM).
     func stop() {
         try? input.fileHandleForWriting.close()
-        guard process.isRunning else { return }
-        process.terminate()
+        process.stop()
+    }
+}
+
+extension Process {
+    /// Stops a peer: SIGTERM, then SIGKILL if it has not exited within two seconds.
+    func stop() {
+        guard isRunning else { return }
+        terminate()
         let deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if isRunning { kill(processIdentifier, SIGKILL) }
+        waitUntilExit()
     }
 }
 

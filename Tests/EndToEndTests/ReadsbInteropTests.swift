@@ -104,6 +104,30 @@ extension EndToEnd {
             }
         }
 
+        /// Reads `directory`/stats.json as graphs1090 does: the keys it reads are there, and the
+        /// totals count `samples` samples and `messages` messages.
+        static func expectStatsForGraphs1090(in directory: URL, samples: Int, messages: Int,
+                                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let data = try Data(contentsOf: directory.appendingPathComponent("stats.json"))
+            let stats = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], sourceLocation: sourceLocation)
+            let last1min = try #require(stats["last1min"] as? [String: Any], sourceLocation: sourceLocation)
+            let recent = try #require(last1min["local"] as? [String: Any], sourceLocation: sourceLocation)
+            #expect(last1min["end"] is Double && recent["signal"] is Double && recent["noise"] is Double,
+                    sourceLocation: sourceLocation)
+            let total = try #require(stats["total"] as? [String: Any], sourceLocation: sourceLocation)
+            let local = try #require(total["local"] as? [String: Any], sourceLocation: sourceLocation)
+            #expect(local["samples_processed"] as? Int == samples, sourceLocation: sourceLocation)
+            #expect((local["accepted"] as? [Int])?.reduce(0, +) == messages, sourceLocation: sourceLocation)
+            #expect(local["strong_signals"] is Int && local["peak_signal"] is Double, sourceLocation: sourceLocation)
+            let cpr = try #require(total["cpr"] as? [String: Any], sourceLocation: sourceLocation)
+            #expect(((cpr["global_ok"] as? Int) ?? 0) + ((cpr["local_ok"] as? Int) ?? 0) > 0, sourceLocation: sourceLocation)
+            let tracks = try #require(total["tracks"] as? [String: Any], sourceLocation: sourceLocation)
+            #expect(tracks["all"] is Int && tracks["single_message"] is Int, sourceLocation: sourceLocation)
+            #expect((total["cpu"] as? [String: Int])?.isEmpty == false, sourceLocation: sourceLocation)
+            #expect(total["messages"] as? Int == messages, sourceLocation: sourceLocation)
+            for period in ["last5min", "last15min"] { #expect(stats[period] is [String: Any], sourceLocation: sourceLocation) }
+        }
+
         /// The addresses that sent positions with GNSS height (type codes 20–22), from the
         /// recording's truth.
         static func gnssHeightReporters(_ recording: URL) throws -> Set<String> {
@@ -126,10 +150,8 @@ extension EndToEnd {
         @Test(.timeLimit(.minutes(3)))
         func readsbSeesOurSkyAsWeDo() throws {
             guard let peerPath = ReadsbPeer.path() else { return }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readsb-\(UUID().uuidString.prefix(8))")
-            let ours = folder.appendingPathComponent("ours"), theirs = folder.appendingPathComponent("theirs")
-            try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+            // The same layout as the dump1090 interop tests: ours/ and theirs/ in one folder.
+            let (folder, ours, theirs) = try Dump1090InteropTests.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             // Eight seconds of an ordinary sky, long enough for every aircraft to send
             // positions, velocities and status several times (a looped recording would jump
@@ -170,6 +192,7 @@ extension EndToEnd {
                             "lat", "lon", "nic", "rc", "version", "nic_baro", "nac_p", "nac_v", "sil", "sil_type", "gva",
                             "sda", "alert", "spi", "nav_qnh", "nav_altitude_mcp", "nav_heading", "nav_modes", "mlat", "tisb"]
             for key in expected { #expect(comparison.matched[key, default: 0] > 0, "no \(key) compared") }
+            try Self.expectStatsForGraphs1090(in: ours, samples: 8 * 2_400_000, messages: mine.messages)
             print("readsb interop: \(comparison.aircraft) aircraft, RSSI median difference "
                   + String(format: "%+.2f dB", comparison.rssiMedian) + ", fields matched "
                   + comparison.matched.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -182,10 +205,8 @@ extension EndToEnd {
         @Test(.timeLimit(.minutes(1)))
         func readsbNamesRelayedAndAnonymousAircraftAsWeDo() throws {
             guard let peerPath = ReadsbPeer.path() else { return }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readsb-df18-\(UUID().uuidString.prefix(8))")
-            let ours = folder.appendingPathComponent("ours"), theirs = folder.appendingPathComponent("theirs")
-            try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+            // The same layout as the dump1090 interop tests: ours/ and theirs/ in one folder.
+            let (folder, ours, theirs) = try Dump1090InteropTests.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
 
             let (listener, inputPort) = BlockingSocket.listener()

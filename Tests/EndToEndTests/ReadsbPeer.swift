@@ -33,13 +33,6 @@ final class ReadsbPeer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops the peer: SIGTERM, then SIGKILL if it is still there after two seconds.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    /// Stops the peer.
+    func stop() { process.stop() }
 }

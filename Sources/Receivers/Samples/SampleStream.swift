@@ -1,3 +1,4 @@
+import Foundation
 import ModeS
 import ModeSDemod
 import Tracking
@@ -15,6 +16,9 @@ public final class SampleStream {
     /// Frames handed to the tracker so far.
     public private(set) var frames = 0
     private let tracker: LiveTracker
+    /// What this block counted for stats.json, handed to the tracker at its end.
+    private var counted = LocalStatistics()
+    private var noiseMeter = SamplePower()
 
     /// A stream of `format` samples at `sampleRate`, demodulated with `options` into `tracker`.
     public init(format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
@@ -33,17 +37,39 @@ public final class SampleStream {
         // Whole samples this block completes, with the bytes of one split across blocks.
         let count = (demodulator.carriedBytes + block.bytes.count) / demodulator.format.bytesPerSample
         clock.advance(count: count, arrival: block.arrival, dropped: block.droppedSamples)
+        let started = Self.threadSeconds()
+        let preambles = demodulator.statistics.candidates
         demodulator.process(block.bytes) { deliver($0) }
+        counted.preambles += demodulator.statistics.candidates - preambles
+        counted.samplesProcessed += count
+        counted.samplesDropped += block.droppedSamples
+        let noise = noiseMeter.noise(of: block.bytes, format: demodulator.format)
+        counted.noisePowerSum += noise.power * Double(noise.measured)
+        counted.noiseSamples += noise.measured
+        counted.demodulationSeconds += Self.threadSeconds() - started
+        tracker.addLocal(counted)
+        counted = LocalStatistics()
+    }
+
+    /// Processor time of the calling thread, in seconds.
+    private static func threadSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Ends the stream; returns the bytes of an incomplete final sample (0 when whole).
     @discardableResult
     public func finish() -> Int {
-        demodulator.finish { deliver($0) }
+        let remaining = demodulator.finish { deliver($0) }
+        tracker.addLocal(counted)
+        counted = LocalStatistics()
+        return remaining
     }
 
     private func deliver(_ frame: Frame) {
         frames += 1
+        counted.accept(dBFS: frame.signalLevel, repairedBits: frame.correctedBits)
         tracker.accept(frame, at: clock.time(ofTimestamp: frame.timestamp))
     }
 }

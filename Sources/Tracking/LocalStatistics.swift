@@ -1,0 +1,82 @@
+import Foundation
+
+/// What a local receiver (a dongle or a replayed recording, demodulated here) counts, for
+/// stats.json's `local` section: samples, preambles, accepted frames, signal and noise power,
+/// and the processor time demodulation took.
+///
+/// The receiving side adds one block's worth at a time to the `LiveTracker`; periods are the
+/// difference of two totals. Powers are relative to full scale (1.0), summed, so that means
+/// over any period are exact.
+public struct LocalStatistics: Sendable, Equatable {
+    /// Samples demodulated.
+    public var samplesProcessed = 0
+    /// Samples lost before demodulation (a full ring, a gap in the stream).
+    public var samplesDropped = 0
+    /// Candidate replies whose preamble was examined.
+    public var preambles = 0
+    /// Frames accepted, by the number of bits repaired (0, 1, 2).
+    public var accepted = [0, 0, 0]
+    /// Sum of the accepted frames' signal powers.
+    public var signalPowerSum = 0.0
+    /// Strongest accepted frame's signal power.
+    public var peakSignalPower = 0.0
+    /// Accepted frames above -3 dBFS (near clipping: the gain may be too high).
+    public var strongSignals = 0
+    /// Sum over the measured samples of the noise power each block's measurement gave (so
+    /// that dividing by `noiseSamples` is the mean noise power).
+    public var noisePowerSum = 0.0
+    /// Samples measured for the noise level.
+    public var noiseSamples = 0
+    /// Processor time spent demodulating, seconds.
+    public var demodulationSeconds = 0.0
+
+    /// Nothing counted.
+    public init() {}
+
+    /// Frames accepted, repaired or not.
+    public var acceptedFrames: Int { accepted.reduce(0, +) }
+
+    /// Counts one accepted frame received at `dBFS` with `repairedBits` bits repaired.
+    public mutating func accept(dBFS: Double, repairedBits: Int) {
+        accepted[min(max(repairedBits, 0), accepted.count - 1)] += 1
+        guard dBFS.isFinite else { return }
+        let power = Self.power(dBFS: dBFS)
+        signalPowerSum += power
+        peakSignalPower = max(peakSignalPower, power)
+        if dBFS > -3 { strongSignals += 1 }
+    }
+
+    /// Adds `other` (a block's counts) to these totals.
+    public mutating func add(_ other: LocalStatistics) {
+        samplesProcessed += other.samplesProcessed
+        samplesDropped += other.samplesDropped
+        preambles += other.preambles
+        for index in accepted.indices { accepted[index] += other.accepted[index] }
+        signalPowerSum += other.signalPowerSum
+        peakSignalPower = max(peakSignalPower, other.peakSignalPower)
+        strongSignals += other.strongSignals
+        noisePowerSum += other.noisePowerSum
+        noiseSamples += other.noiseSamples
+        demodulationSeconds += other.demodulationSeconds
+    }
+
+    /// The counts between `earlier` and these later totals. The peak of a period is not
+    /// recoverable from two totals: it is the later one's, an upper bound.
+    public func since(_ earlier: LocalStatistics) -> LocalStatistics {
+        var period = LocalStatistics()
+        period.samplesProcessed = samplesProcessed - earlier.samplesProcessed
+        period.samplesDropped = samplesDropped - earlier.samplesDropped
+        period.preambles = preambles - earlier.preambles
+        period.accepted = zip(accepted, earlier.accepted).map { $0 - $1 }
+        period.signalPowerSum = signalPowerSum - earlier.signalPowerSum
+        period.peakSignalPower = peakSignalPower
+        period.strongSignals = strongSignals - earlier.strongSignals
+        period.noisePowerSum = noisePowerSum - earlier.noisePowerSum
+        period.noiseSamples = noiseSamples - earlier.noiseSamples
+        period.demodulationSeconds = demodulationSeconds - earlier.demodulationSeconds
+        return period
+    }
+
+    /// The power (relative to full scale) of a level in dBFS.
+    static func power(dBFS: Double) -> Double { pow(10, dBFS / 10) }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import ModeSDemod
+import TestSupport
+@testable import Receivers
+
+/// The noise level of stats.json, measured from raw samples.
+@Suite struct SamplePowerTests {
+    /// `count` cu8 samples of complex Gaussian noise with `rms` LSB per component, the first
+    /// `loud` fraction of them carrying a carrier at `amplitude` LSB on top.
+    static func samples(count: Int, rms: Double, loud: Double, amplitude: Double) -> [UInt8] {
+        var random = SplitMix(state: 1090)
+        func gaussian() -> Double {
+            let u = max(Double.random(in: 0..<1, using: &random), 1e-12), v = Double.random(in: 0..<1, using: &random)
+            return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+        }
+        var bytes: [UInt8] = []
+        for index in 0..<count {
+            let carrier = Double(index) < loud * Double(count) ? amplitude : 0
+            for _ in 0..<2 { bytes.append(UInt8(max(0, min(255, (127.5 + carrier + rms * gaussian()).rounded())))) }
+        }
+        return bytes
+    }
+
+    @Test func theNoiseLevelIgnoresTheReplies() {
+        // 4 LSB rms per component: 32 LSB² of 127.5², -27.0 dBFS; a tenth of the samples
+        // carry a reply 20 dB above it, which would lift a plain mean by about 10 dB.
+        let bytes = Self.samples(count: 200_000, rms: 4, loud: 0.1, amplitude: 57)
+        var meter = SamplePower()
+        let noise = bytes.withUnsafeBytes { meter.noise(of: $0, format: .cu8) }
+        #expect(noise.measured == 200_000 / SamplePower.stride)
+        let level = 10 * log10(noise.power)
+        #expect(abs(level - 10 * log10(32 / (127.5 * 127.5))) < 1, "\(level) dBFS")
+        let empty = [UInt8]().withUnsafeBytes { meter.noise(of: $0, format: .cu8) }
+        #expect(empty.measured == 0)
+    }
+}
