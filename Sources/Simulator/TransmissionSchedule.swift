@@ -36,7 +36,7 @@ public struct TransmissionSchedule: Sendable {
             var extra = generator.stream(0x5EED_0000_0000 + UInt64(index))
             let interference = channel.isKind ? []
                 : Self.interferenceEvents(for: track, channel: channel, stations: stations, duration: duration, &extra)
-            let echo = channel.multipath?.geometry(&extra)
+            let echoDelay = channel.multipath?.delay(&extra)
             let events = Self.events(for: track, busy: scenario.busy, duration: duration, extra: interference, &g)
             for (time, kind) in events {
                 let state = track.state(at: time)
@@ -46,9 +46,8 @@ public struct TransmissionSchedule: Sendable {
                 let phase = g.uniform(0, 2 * DeterministicMath.pi)
                 var transmission = Transmission(time: time, aircraft: index, bits: bits, snrDb: snr,
                                                 frequencyOffsetHz: track.frequencyOffsetHz, phase: phase)
-                if var echo {
-                    echo.phase = extra.uniform(0, 2 * DeterministicMath.pi)
-                    transmission.echo = echo
+                if let multipath = channel.multipath, let echoDelay {
+                    transmission.echo = multipath.echo(delay: echoDelay, &extra)
                 }
                 all.append(transmission)
             }

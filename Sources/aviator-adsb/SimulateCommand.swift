@@ -53,7 +53,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("real: a receiver's impairments and the sky's interference (the defaults below); kind: none of them, the old channel.", valueName: "real|kind"))
     var channel: ChannelChoice = .real
 
-    @Option(name: .long, help: ArgumentHelp("Share of the aircraft whose replies arrive with an echo 0.1-2 µs late, 4-20 dB weaker (real: 0.2).", valueName: "SHARE"))
+    @Option(name: .long, help: ArgumentHelp("Share of the aircraft whose replies arrive with an echo 0.1-2 µs late, 4-25 dB weaker (real: 0.1).", valueName: "SHARE"))
     var multipath: Double?
 
     @Option(name: .long, help: ArgumentHelp("The receiver filter's natural frequency as a fraction of the sample rate, 0 for none (real: 0.35).", valueName: "FRACTION"))
@@ -80,7 +80,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The converter's rails in LSB from zero, 8-127.5 (real: 127.5, where cu8 clips).", valueName: "LSB"))
     var rail: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Mode A/C replies per aircraft per second (real: 15).", valueName: "RATE"))
+    @Option(name: .long, help: ArgumentHelp("Mode A/C replies per aircraft per second (real: 5).", valueName: "RATE"))
     var modeAc: Double?
 
     @Option(name: .long, help: ArgumentHelp("Ground stations whose all-call replies carry their interrogator codes, and each one's replies per aircraft per second (real: 6,0.3).", valueName: "N,RATE"))

@@ -59,11 +59,11 @@ import Testing
         #expect(largest > 10)
     }
 
-    @Test func realisticMultipathDrawsDelaysAndLossesInRange() {
+    @Test func multipathDrawsDelaysAndLossesInRange() {
         var g = SeededGenerator(seed: 5)
         let model = Multipath(fraction: 0.5)
         var echoes: [Echo] = []
-        for _ in 0..<2000 { if let echo = model.geometry(&g) { echoes.append(echo) } }
+        for _ in 0..<2000 { if let delay = model.delay(&g) { echoes.append(model.echo(delay: delay, &g)) } }
         #expect(echoes.count > 900 && echoes.count < 1100)
         #expect(echoes.allSatisfy { $0.delay >= 0.1e-6 && $0.delay <= 2e-6 })
         let lossesDb = echoes.map { -20 * DeterministicMath.log10($0.gain) }
@@ -212,7 +212,10 @@ import Testing
             last[t.aircraft] = t.time
         }
         #expect(trainGaps > 10)
-        #expect(simulation.modeACReplies.count > 60 * 5 * 10)
+        // Poisson replies at the channel's rate from every aircraft over the whole recording.
+        let expected = Channel.realistic.modeAC!.ratePerAircraft * 60 * 5
+        #expect(Double(simulation.modeACReplies.count) > 0.9 * expected)
+        #expect(Double(simulation.modeACReplies.count) < 1.1 * expected)
         #expect(simulation.transmissions.filter { $0.echo != nil }.count > 0)
         // The kind channel has none of it.
         settings.channel = .kind

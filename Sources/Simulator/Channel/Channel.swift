@@ -3,7 +3,7 @@
 ///
 /// `kind` is none of them: ideal pulses through a band limit over white noise, the channel
 /// the simulator always had (kept for comparisons, bit for bit). `realistic` is the mix a
-/// dongle on a roof sees: echoes from a fifth of the aircraft, a ringing filter,
+/// dongle on a roof sees: echoes from a tenth of the aircraft, a ringing filter,
 /// a tuner a few tens of kHz off with some phase noise, a small DC offset and IQ imbalance,
 /// the gain stepping now and then, strong aircraft up to 30 dB that reach the converter's
 /// rails, Mode A/C replies, all-call replies to several ground stations, and trains of
@@ -44,7 +44,7 @@ public struct Channel: Sendable, Equatable {
     /// The realistic default mix (see the type's description for what and why).
     public static let realistic: Channel = {
         var channel = Channel()
-        channel.multipath = Multipath(fraction: 0.2)
+        channel.multipath = Multipath(fraction: 0.1)
         channel.filter = (bandwidth: 0.35, damping: 0.6)
         channel.tuningErrorHz = 25_000
         channel.phaseNoise = 0.004
@@ -52,7 +52,7 @@ public struct Channel: Sendable, Equatable {
         channel.dcOffset = DCOffset(i: 1.2, q: -0.8)
         channel.gainSteps = (rangeDb: 1.5, meanIntervalS: 4)
         channel.rail = 127.5
-        channel.modeAC = ModeACReplies(ratePerAircraft: 15)
+        channel.modeAC = ModeACReplies(ratePerAircraft: 5)
         channel.stations = GroundStations(count: 6, repliesPerSecond: 0.3)
         channel.trains = InterrogationTrains(fraction: 0.05, trainsPerSecond: 1)
         channel.strongestSnrDb = 30
