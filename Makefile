@@ -14,7 +14,7 @@ help:
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
-	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
+	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 	@echo "make soak         30 min of hostile clients, peers and servers against three daemons (SOAK_MINUTES=30)"
@@ -73,7 +73,7 @@ conformance-check: $(VENV)/.pymodes
 
 bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
-	bash scripts/bench.sh
+	SHARED=$(SHARED) bash scripts/bench.sh
 	bash scripts/bench-daemon.sh
 
 # Not part of `make test`: half an hour of replay, churning clients, a flapping hostile Beast
