@@ -52,10 +52,7 @@ public struct Modulator: Sendable {
                        consume: (UnsafeBufferPointer<Double>) throws -> Void) rethrows {
         let kind = channel.isEmpty && interference.isEmpty
         let amplitudes = transmissions.map(amplitude(for:))
-        let spans = transmissions.map { burst in
-            let span = shaper.sampleSpan(start: burst.time, duration: burst.duration + (burst.echo?.delay ?? 0))
-            return span
-        }
+        let spans = transmissions.map { shaper.sampleSpan(start: $0.time, duration: $0.duration + ($0.echo?.delay ?? 0)) }
         let modeAC = interference.map { reply in
             (amplitude: pulseAmplitude(snrDb: reply.snrDb), starts: reply.pulseStarts,
              span: shaper.sampleSpan(start: reply.time, duration: ModeACReplies.duration))

@@ -52,7 +52,10 @@ public struct TransmissionSchedule: Sendable {
                 all.append(transmission)
             }
             if let replies = channel.modeAC, replies.ratePerAircraft > 0 {
-                var t = -DeterministicMath.ln(1 - extra.uniform()) / replies.ratePerAircraft
+                // Poisson arrivals, each reply's draws between two arrival times; half answer a
+                // Mode A interrogation (the squawk), half a Mode C one (the altitude).
+                let rate = replies.ratePerAircraft
+                var t = -DeterministicMath.ln(1 - extra.uniform()) / rate
                 while t + ModeACReplies.duration < duration {
                     let state = track.state(at: t)
                     let altitude = extra.chance(0.5)
@@ -62,7 +65,7 @@ public struct TransmissionSchedule: Sendable {
                                          receiverAltitudeM: scenario.receiverAltitudeM, generator: &extra)
                     modeAC.append(ModeACReply(time: t, code: code, snrDb: snr, frequencyOffsetHz: track.frequencyOffsetHz,
                                               phase: extra.uniform(0, 2 * DeterministicMath.pi)))
-                    t += -DeterministicMath.ln(1 - extra.uniform()) / replies.ratePerAircraft
+                    t += -DeterministicMath.ln(1 - extra.uniform()) / rate
                 }
             }
         }
@@ -168,22 +171,12 @@ public struct TransmissionSchedule: Sendable {
     static func interferenceEvents(for track: AircraftTrack, channel: Channel, stations: [GroundStations.Station],
                                    duration: Double, _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
         var events: [(Double, MessageKind)] = []
-        func poisson(_ rate: Double, _ body: (Double) -> Void) {
-            guard rate > 0 else { return }
-            var t = -DeterministicMath.ln(1 - g.uniform()) / rate
-            while t < duration {
-                body(t)
-                t += -DeterministicMath.ln(1 - g.uniform()) / rate
-            }
-        }
         let rate = channel.stations?.repliesPerSecond ?? 0
         for station in stations where g.chance(station.reach) {
-            poisson(rate) { events.append(($0, .allCall(interrogator: station.code))) }
+            for t in poissonTimes(rate: rate, until: duration, &g) { events.append((t, .allCall(interrogator: station.code))) }
         }
         if let trains = channel.trains, g.chance(trains.fraction) {
-            var starts: [Double] = []
-            poisson(trains.trainsPerSecond) { starts.append($0) }
-            for start in starts {
+            for start in poissonTimes(rate: trains.trainsPerSecond, until: duration, &g) {
                 let length = trains.length.lowerBound
                     + g.integer(below: trains.length.upperBound - trains.length.lowerBound + 1)
                 for number in 0..<length {
@@ -195,6 +188,18 @@ public struct TransmissionSchedule: Sendable {
             }
         }
         return events
+    }
+
+    /// The times of Poisson arrivals at `rate` per second before `end` (none for a rate of 0).
+    static func poissonTimes(rate: Double, until end: Double, _ g: inout SeededGenerator) -> [Double] {
+        guard rate > 0 else { return [] }
+        var times: [Double] = []
+        var t = -DeterministicMath.ln(1 - g.uniform()) / rate
+        while t < end {
+            times.append(t)
+            t += -DeterministicMath.ln(1 - g.uniform()) / rate
+        }
+        return times
     }
 
     private static func isLong(_ kind: MessageKind) -> Bool {
