@@ -14,7 +14,7 @@ help:
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
-	@echo "make bench        throughput and yield figures, side by side with dump1090-mutability"
+	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 	@echo "make web-load     200 WebSocket clients and a sleeper on a 300-aircraft replay (WEB_LOAD_SECONDS=30)"
@@ -82,7 +82,7 @@ conformance-check: $(VENV)/.pymodes
 
 bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
-	bash scripts/bench.sh
+	SHARED=$(SHARED) bash scripts/bench.sh
 	bash scripts/bench-daemon.sh
 
 # Not part of `make test`: 200 WebSocket clients and one that never reads on a 300-aircraft

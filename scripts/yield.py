@@ -7,11 +7,13 @@ Usage: yield.py TRUTH.jsonl NAME=OUTPUT [NAME=OUTPUT ...] [--json]
 Each OUTPUT holds one frame per line, either AVR (`*HEX;`) or AVR with a 12 MHz timestamp
 (`@TTTTTTTTTTTTHEX;`). A frame counts for the true message with the same bits whose start is
 nearest in time (within one long reply, 120 us, once the decoder's constant timestamp offset
-is removed); without timestamps, for the first unclaimed true message with the same bits.
+is removed); without timestamps, for the strongest unclaimed true message with the same bits
+(identical copies cannot be told apart, and a decoder most likely heard the strongest).
 A frame that matches no true message is a false frame.
 
-Prints, per decoder, the yield per SNR bucket, overall, and for overlapping bursts, plus the
-number of false frames.
+Prints, per decoder, the yield per SNR bucket, overall, and for overlapping bursts, the
+messages only that decoder found (unique: none of the others named found them), plus the
+number of false frames. --json results also carry a label (--label TEXT) for the table.
 """
 import json
 import sys
@@ -62,14 +64,18 @@ def match(messages, frames, rate):
     tolerance = 120e-6 * rate
     found = [False] * len(messages)
     false_frames = 0
+    # Without timestamps a frame cannot be placed among identical copies (an aircraft's
+    # repeated squitters, a train of identical Comm-B replies); it counts for the strongest
+    # copy not yet claimed, the one a decoder most likely heard.
     for ticks, bits in frames:
         best = None
-        for index in by_hex.get(bits, []):
+        if ticks is None:
+            unclaimed = [i for i in by_hex.get(bits, []) if not found[i]]
+            if unclaimed:
+                best = max(unclaimed, key=lambda i: messages[i].get("snr_db", 0))
+        for index in by_hex.get(bits, []) if ticks is not None else []:
             if found[index]:
                 continue
-            if ticks is None:
-                best = index
-                break
             distance = abs(ticks / ticks_per_sample - offset - messages[index]["sample"])
             if distance <= tolerance and (best is None or distance < best[1]):
                 best = (index, distance)
@@ -80,15 +86,67 @@ def match(messages, frames, rate):
     return found, false_frames
 
 
-def summarise(messages, found):
+def summarise(messages, found, unique):
+    """Rows of (found, total, found by this decoder only)."""
     rows = {}
+    def row(members):
+        return (sum(found[i] for i in members), len(members), sum(unique[i] for i in members))
     for low, high in BUCKETS:
-        members = [i for i, m in enumerate(messages) if low <= m.get("snr_db", -99) < high]
-        rows[f"{low}-{high} dB"] = (sum(found[i] for i in members), len(members))
-    overlap = [i for i, m in enumerate(messages) if m.get("overlap")]
-    rows["overlapping"] = (sum(found[i] for i in overlap), len(overlap))
-    rows["all"] = (sum(found), len(messages))
+        rows[f"{low}-{high} dB"] = row([i for i, m in enumerate(messages) if low <= m.get("snr_db", -99) < high])
+    rows["overlapping"] = row([i for i, m in enumerate(messages) if m.get("overlap")])
+    rows["all"] = row(range(len(messages)))
     return rows
+
+
+def streams_table(paths, markdown=False):
+    """One row per stream (and per SNR bucket of a sweep), one column per decoder: yield,
+    messages only that decoder found, and false frames. A stream's label says what it is."""
+    results = [json.load(open(p)) for p in paths]
+    columns = []
+    for result in results:
+        for name in result["decoders"]:
+            if name not in columns:
+                columns.append(name)
+    lines = []
+    for result in results:
+        label = result.get("label") or result["file"]
+        names = result["decoders"]
+        first = next(iter(names.values()))["rows"]
+        if result["busy"] or first["all"][1] == 0:
+            row_names = ["all", "overlapping"] if first["all"][1] else ["all"]
+        else:
+            row_names = [r for r in first if r.endswith("dB") and first[r][1]] + ["all"]
+        for index, row in enumerate(row_names):
+            title = label if row == "all" else f"{label}: {row}"
+            count = first[row][1]
+            cells = []
+            for column in columns:
+                data = names.get(column)
+                if data is None:
+                    cells.append("n/a")
+                    continue
+                got, total, unique = data["rows"][row]
+                false = data["false"] if row == "all" else None
+                text = f"{100.0 * got / total:.1f}%" if total else "-"
+                extra = []
+                if total and unique:
+                    extra.append(f"+{unique}")
+                if false is not None:
+                    extra.append(f"{false} false")
+                if extra:
+                    text += " (" + ", ".join(extra) + ")"
+                cells.append(text)
+            lines.append((title, count, cells))
+    if markdown:
+        print("| stream | messages | " + " | ".join(columns) + " |")
+        print("| --- | --- |" + " --- |" * len(columns))
+        for title, count, cells in lines:
+            print(f"| {title} | {count} | " + " | ".join(cells) + " |")
+        return
+    width = max(22, max(len(c) for c in columns) + 2)
+    print(f"  {'stream':<34}{'messages':>9}" + "".join(f"{c:>{width}}" for c in columns))
+    for title, count, cells in lines:
+        print(f"  {title:<34}{count:>9}" + "".join(f"{cell:>{width}}" for cell in cells))
 
 
 def table(paths, markdown=False):
@@ -106,7 +164,7 @@ def table(paths, markdown=False):
     for result in results:
         for name, data in result["decoders"].items():
             label = f"{name} {result['rate'] / 1e6:.1f}"
-            rows = data["rows"]
+            rows = {key: tuple(value[:2]) for key, value in data["rows"].items()}
             if result["busy"]:
                 cells[("busy traffic", label)] = rows["all"]
                 cells[("busy: overlapping", label)] = rows["overlapping"]
@@ -141,22 +199,36 @@ def table(paths, markdown=False):
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--streams":
+        paths = [a for a in sys.argv[2:] if a != "--markdown"]
+        streams_table(paths, markdown="--markdown" in sys.argv[2:])
+        return 0
     if len(sys.argv) > 2 and sys.argv[1] == "--table":
         paths = [a for a in sys.argv[2:] if a != "--markdown"]
         table(paths, markdown="--markdown" in sys.argv[2:])
         return 0
-    args = [a for a in sys.argv[1:] if a != "--json"]
-    as_json = "--json" in sys.argv
+    argv = sys.argv[1:]
+    label = None
+    if "--label" in argv:
+        at = argv.index("--label")
+        label = argv[at + 1] if at + 1 < len(argv) else None
+        del argv[at:at + 2]
+    args = [a for a in argv if a != "--json"]
+    as_json = "--json" in argv
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     header, messages = read_truth(args[0])
     rate = header.get("sample_rate", 2400000)
-    result = {"file": args[0], "busy": header.get("busy", False), "rate": rate, "decoders": {}}
+    result = {"file": args[0], "label": label, "busy": header.get("busy", False), "rate": rate, "decoders": {}}
+    matched = {}
     for spec in args[1:]:
         name, _, path = spec.partition("=")
-        found, false_frames = match(messages, read_frames(path), rate)
-        result["decoders"][name] = {"rows": summarise(messages, found), "false": false_frames}
+        matched[name] = match(messages, read_frames(path), rate)
+    for name, (found, false_frames) in matched.items():
+        others = [other[0] for key, other in matched.items() if key != name]
+        unique = [found[i] and not any(o[i] for o in others) for i in range(len(messages))]
+        result["decoders"][name] = {"rows": summarise(messages, found, unique), "false": false_frames}
     if as_json:
         print(json.dumps(result))
         return 0
@@ -167,9 +239,10 @@ def main():
         total = result["decoders"][names[0]]["rows"][row][1]
         cells = []
         for n in names:
-            got, count = result["decoders"][n]["rows"][row]
+            got, count, _ = result["decoders"][n]["rows"][row]
             cells.append(f"{(100.0 * got / count if count else 0):6.1f}% ({got:>6})")
         print(f"  {row:<12} {total:>6} " + " ".join(f"{c:>20}" for c in cells))
+    print(f"  {'only this':<12} {'':>6} " + " ".join(f"{result['decoders'][n]['rows']['all'][2]:>20}" for n in names))
     print(f"  {'false':<12} {'':>6} " + " ".join(f"{result['decoders'][n]['false']:>20}" for n in names))
     return 0
 

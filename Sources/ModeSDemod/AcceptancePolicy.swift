@@ -47,6 +47,8 @@ struct AcceptancePolicy {
     let addressParityFirmness: Bool
     /// Believe a DF11 interrogator code only once another aircraft has answered to it.
     let confirmInterrogatorCodes: Bool
+    /// Believe a non-zero interrogator code from an address already known.
+    let knownAddressInterrogatorCodes: Bool
     /// Slice a strong DF17/18 again coherently when every attempt failed.
     let coherentRetry: Bool
 
@@ -56,6 +58,7 @@ struct AcceptancePolicy {
         addressParityRepairs = options.addressParityRepairs
         addressParityFirmness = options.addressParityFirmness
         confirmInterrogatorCodes = options.confirmInterrogatorCodes
+        knownAddressInterrogatorCodes = options.knownAddressInterrogatorCodes
         coherentRetry = options.coherentRetry && options.cancelOverlaps
     }
 
@@ -154,6 +157,19 @@ struct AcceptancePolicy {
         guard confirmInterrogatorCodes, bits.downlinkFormat == 11 else { return nil }
         let code = Self.interrogatorCode(of: bits)
         return code != 0 ? code : nil
+    }
+
+    /// Rule 8b: whether a DF11 whose code `InterrogatorCodes` does not vouch for is believed
+    /// anyway because its address was confirmed by a clean CRC before this reply
+    /// (`addressKnown`), as an address/parity reply is: a code is a station's answer, and
+    /// a station near the edge of the receiver's reach may interrogate only one aircraft the
+    /// receiver hears, so no second aircraft ever vouches for it. Without that second
+    /// aircraft only the bits themselves speak for the code: besides the checks of rule 6
+    /// (no stronger reply on top or just after, a reply well above the floor, no loud empty
+    /// chips among the code bits), every code bit must have been decided firmly
+    /// (`codeFirm`, see `RepairGate.codeFirm`).
+    func codeOfKnownAddressBelieved(addressKnown: @autoclosure () -> Bool, codeFirm: @autoclosure () -> Bool) -> Bool {
+        knownAddressInterrogatorCodes && addressKnown() && codeFirm()
     }
 
     /// Whether a candidate whose every slice failed gets the coherent attempt

@@ -227,6 +227,17 @@ struct RepairGate {
         return weak * 8 < count
     }
 
+    /// Whether the last seven bits of a DF11 (its interrogator code, which nothing checks)
+    /// were each decided firmly: every one scoring at least half of `typicalScore`. Noise
+    /// that flips a code bit of a clean reply leaves that bit, and usually its neighbours,
+    /// near zero; a reply whose code is believed only because its address is known must
+    /// show none of that.
+    func codeFirm(_ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32) -> Bool {
+        let limit = typicalScore / 2
+        for index in max(0, count - 7)..<count where confidence[index] < limit { return false }
+        return true
+    }
+
     /// Three distinct bit numbers in ascending order, so the same repair found from
     /// different starting bits compares equal.
     private static func ordered(_ a: Int, _ b: Int, _ c: Int) -> (Int, Int, Int) {

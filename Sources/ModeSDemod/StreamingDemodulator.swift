@@ -419,9 +419,9 @@ public final class StreamingDemodulator {
         }
         if policy.requiresFirmness(screening) {
             slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
-            let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
-            let typical = Int32(max(0, amplitude)) &* kernels.bitScale
-            guard repairGate.firmEnough(confidence, count: bits.bitCount, typicalScore: typical) else { return nil }
+            guard repairGate.firmEnough(confidence, count: bits.bitCount,
+                                        typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
+            else { return nil }
         }
         guard policy.acceptsAllCall(
             bits, attempt: attempt,
@@ -434,10 +434,39 @@ public final class StreamingDemodulator {
             guard policy.admits(repairGate.judge(bits, confidence: confidence),
                                 isKnown: { isKnown($0, at: time) }) else { return nil }
         }
+        // Whether the address was known before this reply (validating a DF11 confirms it).
+        let code = policy.codeToVouchFor(bits)
+        let knownBefore = code != nil && policy.codeOfKnownAddressBelieved(
+            addressKnown: isKnown(UInt32(bits.field(9, 32)), at: time),
+            codeFirm: codeFirm(bits, samples: samples, phase: phase, feedback: feedback, floor: floor))
         guard let validated = validator.validate(bits, time: time) else { return nil }
-        if let code = policy.codeToVouchFor(bits),
-           !interrogators.vouch(code, address: validated.address, time: time) { return nil }
+        if let code, !interrogators.vouch(code, address: validated.address, time: time), !knownBefore { return nil }
         return validated
+    }
+
+    /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`
+    /// (see `RepairGate.codeFirm`), measured against a clean bit of this reply's amplitude,
+    /// the reply stands at least six floors above the floor (about 12 dB): below that,
+    /// noise still decides one bit in a few thousand firmly wrong, and a DF11 from a known
+    /// aircraft has no other check on its code; and none of its last 12 bits has its empty
+    /// chip at 9/16 of the pulse level (rule 6 allows one): the first pulses of an equally
+    /// strong reply starting over the code bits can flip one firmly.
+    private func codeFirm(_ bits: ModeSBits, samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
+                          floor: UInt32) -> Bool {
+        let level = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+        guard level >= 6 * Double(floor),
+              slicer.loudOffChips(bits, samples, phase: phase, limit: Double(floor) + 9.0 / 16.0 * level,
+                                  from: bits.bitCount - 12, enough: 1) == 0 else { return false }
+        slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+        return repairGate.codeFirm(confidence, count: bits.bitCount,
+                                   typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
+    }
+
+    /// The score a clean bit of the reply at `samples` would get: its pulse amplitude
+    /// above the floor through the bit kernel.
+    private func typicalBitScore(_ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Int32 {
+        let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
+        return Int32(max(0, amplitude)) &* kernels.bitScale
     }
 
     /// The three-bit repair of bits that the one- and two-bit tables cannot explain

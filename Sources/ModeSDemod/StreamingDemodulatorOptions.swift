@@ -42,6 +42,11 @@ extension StreamingDemodulator {
         /// A DF11 with a non-zero interrogator code is only believed once another aircraft
         /// has answered with the same code (see `InterrogatorCodes`).
         public var confirmInterrogatorCodes = true
+        /// A DF11 with a non-zero interrogator code from an aircraft already confirmed by a
+        /// clean CRC is believed without that second aircraft (see
+        /// `AcceptancePolicy.codeOfKnownAddressBelieved`): a station near the edge of the
+        /// receiver's reach may interrogate only one aircraft the receiver hears.
+        public var knownAddressInterrogatorCodes = true
         /// After a frame that shows another signal around it, subtract the frame from the
         /// IQ samples and search what is left for the reply it overlapped (see
         /// `ReplyCanceller`, `OverlapRecovery`): in a busy sky replies overlap often, and

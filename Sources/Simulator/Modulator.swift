@@ -38,12 +38,30 @@ public struct Modulator: Sendable {
     public func render(_ transmissions: [Transmission], totalSamples: Int, noise: inout SeededGenerator,
                        blockSize: Int = 1 << 16,
                        consume: (UnsafeBufferPointer<Double>) throws -> Void) rethrows {
+        var chain = ChannelChain(.kind, sampleRate: sampleRate, generator: noise)
+        try render(transmissions, interference: [], totalSamples: totalSamples, noise: &noise, channel: &chain,
+                   blockSize: blockSize, consume: consume)
+    }
+
+    /// Renders `transmissions` and the Mode A/C replies `interference` (both sorted by time)
+    /// through `channel`: the replies and their echoes, the signal stages, the receiver noise,
+    /// then the stages acting on everything received. An empty chain with no interference
+    /// renders exactly as the kind channel always did (noise first, then each burst added).
+    public func render(_ transmissions: [Transmission], interference: [ModeACReply], totalSamples: Int,
+                       noise: inout SeededGenerator, channel: inout ChannelChain, blockSize: Int = 1 << 16,
+                       consume: (UnsafeBufferPointer<Double>) throws -> Void) rethrows {
+        let kind = channel.isEmpty && interference.isEmpty
         let amplitudes = transmissions.map(amplitude(for:))
-        let spans = transmissions.map { shaper.sampleSpan(start: $0.time, duration: $0.duration) }
+        let spans = transmissions.map { shaper.sampleSpan(start: $0.time, duration: $0.duration + ($0.echo?.delay ?? 0)) }
+        let modeAC = interference.map { reply in
+            (amplitude: pulseAmplitude(snrDb: reply.snrDb), starts: reply.pulseStarts,
+             span: shaper.sampleSpan(start: reply.time, duration: ModeACReplies.duration))
+        }
         var block = [Double](repeating: 0, count: 2 * blockSize)
-        var active: [Int] = []
+        var signal = [Double](repeating: 0, count: kind ? 0 : 2 * blockSize)
+        var active: [Int] = [], activeAC: [Int] = []
         active.reserveCapacity(64)
-        var next = 0
+        var next = 0, nextAC = 0
         var blockStart = 0
         while blockStart < totalSamples {
             let count = min(blockSize, totalSamples - blockStart)
@@ -51,24 +69,76 @@ public struct Modulator: Sendable {
             // A local copy of the generator keeps its state in registers in the hot loop.
             var generator = noise
             try block.withUnsafeMutableBufferPointer { out in
-                for index in 0..<count {
-                    let (i, q) = generator.gaussianPair()
-                    out[2 * index] = i * noiseSigma
-                    out[2 * index + 1] = q * noiseSigma
+                try signal.withUnsafeMutableBufferPointer { clean in
+                    for index in 0..<count {
+                        let (i, q) = generator.gaussianPair()
+                        out[2 * index] = i * noiseSigma
+                        out[2 * index + 1] = q * noiseSigma
+                    }
+                    let target = kind ? out : clean
+                    if !kind { for index in 0..<(2 * count) { clean[index] = 0 } }
+                    while next < transmissions.count, spans[next].first < blockEnd {
+                        active.append(next)
+                        next += 1
+                    }
+                    for id in active {
+                        addBurst(transmissions[id], amplitude: amplitudes[id], span: spans[id],
+                                 blockStart: blockStart, blockEnd: blockEnd, into: target)
+                    }
+                    active.removeAll { spans[$0].last < blockEnd }
+                    while nextAC < interference.count, modeAC[nextAC].span.first < blockEnd {
+                        activeAC.append(nextAC)
+                        nextAC += 1
+                    }
+                    for id in activeAC {
+                        addPulses(interference[id], amplitude: modeAC[id].amplitude, starts: modeAC[id].starts,
+                                  span: modeAC[id].span, blockStart: blockStart, blockEnd: blockEnd, into: target)
+                    }
+                    activeAC.removeAll { modeAC[$0].span.last < blockEnd }
+                    if !kind {
+                        let part = UnsafeMutableBufferPointer(rebasing: clean[0..<(2 * count)])
+                        channel.applySignal(part, firstSample: blockStart)
+                        channel.applyNoise(UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
+                                           firstSample: blockStart)
+                        for index in 0..<(2 * count) { out[index] += clean[index] }
+                        channel.applyReceived(UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
+                                              firstSample: blockStart)
+                    }
+                    try consume(UnsafeBufferPointer(rebasing: out[0..<(2 * count)]))
                 }
-                while next < transmissions.count, spans[next].first < blockEnd {
-                    active.append(next)
-                    next += 1
-                }
-                for id in active {
-                    addBurst(transmissions[id], amplitude: amplitudes[id], span: spans[id],
-                             blockStart: blockStart, blockEnd: blockEnd, into: out)
-                }
-                active.removeAll { spans[$0].last < blockEnd }
-                try consume(UnsafeBufferPointer(rebasing: out[0..<(2 * count)]))
             }
             noise = generator
             blockStart = blockEnd
+        }
+    }
+
+    /// The pulse amplitude (LSB) of a reply of `snrDb` whose pulses fill half its air time,
+    /// as a Mode S reply's do: for Mode A/C replies, whose SNR means the same pulse level.
+    func pulseAmplitude(snrDb: Double) -> Double {
+        (DeterministicMath.powerRatio(decibels: snrDb) * noisePower / 0.5).squareRoot()
+    }
+
+    /// Adds the pulses of one Mode A/C reply that fall inside [blockStart, blockEnd).
+    private func addPulses(_ reply: ModeACReply, amplitude: Double, starts: [Double], span: (first: Int, last: Int),
+                           blockStart: Int, blockEnd: Int, into out: UnsafeMutableBufferPointer<Double>) {
+        let first = max(span.first, blockStart)
+        let last = min(span.last, blockEnd - 1)
+        guard first <= last else { return }
+        let omega = 2 * DeterministicMath.pi * reply.frequencyOffsetHz
+        var (s, c) = DeterministicMath.sinCos(reply.phase + omega * (Double(first) / sampleRate - reply.time))
+        let (stepS, stepC) = DeterministicMath.sinCos(omega / sampleRate)
+        for n in first...last {
+            let t = (Double(n) / sampleRate - reply.time) * 1e6
+            var e = 0.0
+            for start in starts where t > start - 1 && t < start + 1.5 {
+                e += shaper.pulse(at: t - start, widthUs: ModeACReplies.pulseWidthUs)
+            }
+            let index = 2 * (n - blockStart)
+            out[index] += amplitude * e * c
+            out[index + 1] += amplitude * e * s
+            let rotatedC = c * stepC - s * stepS
+            s = s * stepC + c * stepS
+            c = rotatedC
         }
     }
 
@@ -83,12 +153,19 @@ public struct Modulator: Sendable {
         let t0 = Double(first) / sampleRate - burst.time
         var (s, c) = DeterministicMath.sinCos(burst.phase + omega * t0)
         let (stepS, stepC) = DeterministicMath.sinCos(omega / sampleRate)
+        let (echoSin, echoCos) = DeterministicMath.sinCos(burst.echo?.phase ?? 0)
         for n in first...last {
             let t = (Double(n) / sampleRate - burst.time) * 1e6
             let e = amplitude * shaper.envelope(burst.bits, at: t)
             let index = 2 * (n - blockStart)
             out[index] += e * c
             out[index + 1] += e * s
+            if let echo = burst.echo {
+                // The copy: the envelope `delay` later, its carrier turned by the echo's phase.
+                let d = amplitude * echo.gain * shaper.envelope(burst.bits, at: t - echo.delay * 1e6)
+                out[index] += d * (c * echoCos - s * echoSin)
+                out[index + 1] += d * (s * echoCos + c * echoSin)
+            }
             let rotatedC = c * stepC - s * stepS
             s = s * stepC + c * stepS
             c = rotatedC

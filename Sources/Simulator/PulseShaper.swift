@@ -79,6 +79,13 @@ public struct PulseShaper: Sendable {
         return value
     }
 
+    /// One pulse of `widthUs` starting at 0, seen through the edge shape and the sampling
+    /// window, at `t` µs (Mode A/C pulses, which do not sit on the half-microsecond grid).
+    @inline(__always)
+    public func pulse(at t: Double, widthUs: Double) -> Double {
+        windowedStep(t) - windowedStep(t - widthUs)
+    }
+
     /// First and last sample index (inclusive) a burst starting at `start` seconds touches.
     public func sampleSpan(start: Double, duration: Double) -> (first: Int, last: Int) {
         let margin = (windowUs + riseTimeUs) * 1e-6

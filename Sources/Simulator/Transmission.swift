@@ -15,6 +15,8 @@ public struct Transmission: Sendable {
     public var frequencyOffsetHz: Double
     /// Carrier phase at the first preamble pulse, radians.
     public var phase: Double
+    /// A delayed copy of the burst from a reflection, if any (see `Multipath`).
+    public var echo: Echo? = nil
     /// Whether the burst overlaps another burst in time (set once the schedule is complete).
     public var overlap: Bool = false
 

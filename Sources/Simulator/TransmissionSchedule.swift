@@ -12,6 +12,8 @@
 public struct TransmissionSchedule: Sendable {
     /// Every message of the recording, in time order, with `overlap` set.
     public private(set) var transmissions: [Transmission]
+    /// The Mode A/C replies on air (the channel's interference, no messages), in time order.
+    public private(set) var modeACReplies: [ModeACReply] = []
 
     /// Mean interrogation replies per aircraft per second in a quiet and in a busy sky.
     public static let quietReplyRate = 0.6
@@ -19,21 +21,56 @@ public struct TransmissionSchedule: Sendable {
     public static let busyReplyRate = 3.0
 
     /// The schedule of `scenario` over `duration` seconds.
-    public init(scenario: Scenario, duration: Double, levels: SignalLevelModel, generator: SeededGenerator) {
+    /// With a `channel` other than the kind one, the sky also carries its interference
+    /// (all-call replies to ground stations, trains of Comm-B replies, Mode A/C replies) and
+    /// some aircraft's replies an echo. Those draw from generator streams of their own, so the
+    /// messages of the kind channel stay exactly what they always were.
+    public init(scenario: Scenario, duration: Double, levels: SignalLevelModel, generator: SeededGenerator,
+                channel: Channel = .kind) {
         var all: [Transmission] = []
+        var modeAC: [ModeACReply] = []
+        var skyGenerator = generator.stream(0x5EED_0001)
+        let stations = channel.stations?.stations(&skyGenerator) ?? []
         for (index, track) in scenario.aircraft.enumerated() {
             var g = generator.stream(UInt64(index) + 1)
-            let events = Self.events(for: track, busy: scenario.busy, duration: duration, &g)
+            var extra = generator.stream(0x5EED_0000_0000 + UInt64(index))
+            let interference = channel.isKind ? []
+                : Self.interferenceEvents(for: track, channel: channel, stations: stations, duration: duration, &extra)
+            let echoDelay = channel.multipath?.delay(&extra)
+            let events = Self.events(for: track, busy: scenario.busy, duration: duration, extra: interference, &g)
             for (time, kind) in events {
                 let state = track.state(at: time)
                 let bits = MessageFactory.message(kind, track: track, state: state)
                 let snr = levels.snr(track: track, state: state, receiver: scenario.receiver,
                                      receiverAltitudeM: scenario.receiverAltitudeM, generator: &g)
                 let phase = g.uniform(0, 2 * DeterministicMath.pi)
-                all.append(Transmission(time: time, aircraft: index, bits: bits, snrDb: snr,
-                                        frequencyOffsetHz: track.frequencyOffsetHz, phase: phase))
+                var transmission = Transmission(time: time, aircraft: index, bits: bits, snrDb: snr,
+                                                frequencyOffsetHz: track.frequencyOffsetHz, phase: phase)
+                if let multipath = channel.multipath, let echoDelay {
+                    transmission.echo = multipath.echo(delay: echoDelay, &extra)
+                }
+                all.append(transmission)
+            }
+            if let replies = channel.modeAC, replies.ratePerAircraft > 0 {
+                // Poisson arrivals, each reply's draws between two arrival times; half answer a
+                // Mode A interrogation (the squawk), half a Mode C one (the altitude).
+                let rate = replies.ratePerAircraft
+                var t = -DeterministicMath.ln(1 - extra.uniform()) / rate
+                while t + ModeACReplies.duration < duration {
+                    let state = track.state(at: t)
+                    let altitude = extra.chance(0.5)
+                    let code = ModeACReply.code(squawk: altitude ? nil : track.squawk,
+                                                altitudeFt: altitude ? Int(state.altitudeBaroFt.rounded()) : nil)
+                    let snr = levels.snr(track: track, state: state, receiver: scenario.receiver,
+                                         receiverAltitudeM: scenario.receiverAltitudeM, generator: &extra)
+                    modeAC.append(ModeACReply(time: t, code: code, snrDb: snr, frequencyOffsetHz: track.frequencyOffsetHz,
+                                              phase: extra.uniform(0, 2 * DeterministicMath.pi)))
+                    t += -DeterministicMath.ln(1 - extra.uniform()) / rate
+                }
             }
         }
+        modeAC.sort { $0.time < $1.time }
+        modeACReplies = modeAC
         // Stable order: by time, then by aircraft (times are continuous, ties are rare).
         all.sort { $0.time != $1.time ? $0.time < $1.time : $0.aircraft < $1.aircraft }
         Self.markOverlaps(&all)
@@ -61,8 +98,8 @@ public struct TransmissionSchedule: Sendable {
 
     /// The (time, kind) events of one aircraft, sorted and free of self-overlap.
     static func events(for track: AircraftTrack, busy: Bool, duration: Double,
-                       _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
-        var events: [(Double, MessageKind)] = []
+                       extra: [(Double, MessageKind)] = [], _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
+        var events: [(Double, MessageKind)] = extra
         func periodic(_ low: Double, _ high: Double, _ make: (Int) -> MessageKind) {
             var t = g.uniform(0, high)
             var count = 0
@@ -126,6 +163,43 @@ public struct TransmissionSchedule: Sendable {
             busyUntil = start + length + turnaround
         }
         return result
+    }
+
+    /// The messages one aircraft sends because of the channel's ground stations: all-call
+    /// replies to each station that reaches it (Poisson), and trains of Comm-B replies when
+    /// it is close to a radar.
+    static func interferenceEvents(for track: AircraftTrack, channel: Channel, stations: [GroundStations.Station],
+                                   duration: Double, _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
+        var events: [(Double, MessageKind)] = []
+        let rate = channel.stations?.repliesPerSecond ?? 0
+        for station in stations where g.chance(station.reach) {
+            for t in poissonTimes(rate: rate, until: duration, &g) { events.append((t, .allCall(interrogator: station.code))) }
+        }
+        if let trains = channel.trains, g.chance(trains.fraction) {
+            for start in poissonTimes(rate: trains.trainsPerSecond, until: duration, &g) {
+                let length = trains.length.lowerBound
+                    + g.integer(below: trains.length.upperBound - trains.length.lowerBound + 1)
+                for number in 0..<length {
+                    let register = g.pick([0x20, 0x40, 0x50])
+                    let kind: MessageKind = g.chance(0.5) ? .commBAltitude(register: register)
+                        : .commBIdentity(register: register)
+                    events.append((start + Double(number) * InterrogationTrains.period, kind))
+                }
+            }
+        }
+        return events
+    }
+
+    /// The times of Poisson arrivals at `rate` per second before `end` (none for a rate of 0).
+    static func poissonTimes(rate: Double, until end: Double, _ g: inout SeededGenerator) -> [Double] {
+        guard rate > 0 else { return [] }
+        var times: [Double] = []
+        var t = -DeterministicMath.ln(1 - g.uniform()) / rate
+        while t < end {
+            times.append(t)
+            t += -DeterministicMath.ln(1 - g.uniform()) / rate
+        }
+        return times
     }
 
     private static func isLong(_ kind: MessageKind) -> Bool {

@@ -29,6 +29,10 @@ public struct TruthWriter {
         public var snrRange: ClosedRange<Double>?
         /// Dense sky.
         public var busy: Bool
+        /// The channel, when it is not the kind one (the kind channel's header stays as it was).
+        public var channel: Channel? = nil
+        /// Mode A/C replies on air (interference, no message lines).
+        public var modeACReplies: Int = 0
     }
 
     /// Produces the truth file line by line (each with its newline), in order.
@@ -79,7 +83,24 @@ public struct TruthWriter {
             + "\"duration_s\":\(DecimalText.fixed(h.duration, places: 6)),\"seed\":\(h.seed),\"aircraft\":\(h.aircraft),"
             + "\"receiver\":{\"lat\":\(DecimalText.fixed(h.receiver.latitude, places: 6)),\"lon\":\(DecimalText.fixed(h.receiver.longitude, places: 6)),"
             + "\"alt_m\":\(DecimalText.fixed(h.receiverAltitudeM, places: 1))},"
-            + "\"snr_min_db\":\(snrMin),\"snr_max_db\":\(snrMax),\"busy\":\(h.busy)}"
+            + "\"snr_min_db\":\(snrMin),\"snr_max_db\":\(snrMax),\"busy\":\(h.busy)"
+            + (h.channel.map { ",\"channel\":\(channelObject($0)),\"mode_ac_replies\":\(h.modeACReplies)" } ?? "") + "}"
+    }
+
+    /// The channel's settings as a JSON object (null for what is off).
+    static func channelObject(_ c: Channel) -> String {
+        func number(_ x: Double) -> String { DecimalText.fixed(x, places: 4) }
+        let multipath = c.multipath.map { number($0.fraction) } ?? "null"
+        let filter = c.filter.map { "{\"bandwidth\":\(number($0.bandwidth)),\"damping\":\(number($0.damping))}" } ?? "null"
+        let iq = c.iqImbalance.map { "{\"gain_db\":\(number($0.gainDb)),\"phase_deg\":\(number($0.phaseDeg))}" } ?? "null"
+        let dc = c.dcOffset.map { "{\"i\":\(number($0.i)),\"q\":\(number($0.q))}" } ?? "null"
+        let gain = c.gainSteps.map { "{\"range_db\":\(number($0.rangeDb)),\"mean_interval_s\":\(number($0.meanIntervalS))}" } ?? "null"
+        let stations = c.stations.map { "{\"count\":\($0.count),\"replies_per_s\":\(number($0.repliesPerSecond))}" } ?? "null"
+        let trains = c.trains.map { "{\"share\":\(number($0.fraction)),\"per_s\":\(number($0.trainsPerSecond))}" } ?? "null"
+        return "{\"multipath_share\":\(multipath),\"filter\":\(filter),\"tuning_error_hz\":\(number(c.tuningErrorHz)),"
+            + "\"phase_noise_rad\":\(number(c.phaseNoise)),\"iq_imbalance\":\(iq),\"dc_offset\":\(dc),\"gain_steps\":\(gain),"
+            + "\"rail_lsb\":\(c.rail.map(number) ?? "null"),\"mode_ac_per_s\":\(c.modeAC.map { number($0.ratePerAircraft) } ?? "null"),"
+            + "\"ground_stations\":\(stations),\"trains\":\(trains),\"strongest_snr_db\":\(number(c.strongestSnrDb))}"
     }
 
     /// The 6-hex-digit lower-case address.

@@ -42,6 +42,7 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var noCoherent = false
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
+    @Flag(help: .hidden) var noKnownAddressCodes = false
     @Flag(inversion: .prefixedNo,
           help: "Subtract each frame that overlaps another signal and look for the reply beneath it (as the daemon does): more frames in a busy sky, for a little more CPU time.")
     var cancelOverlaps = true
@@ -64,6 +65,7 @@ struct DemodCommand: ParsableCommand {
         if noCoherent { options.coherentRetry = false }
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }
+        if noKnownAddressCodes { options.knownAddressInterrogatorCodes = false }
         options.cancelOverlaps = cancelOverlaps
         return options
     }

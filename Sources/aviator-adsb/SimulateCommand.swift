@@ -14,6 +14,10 @@ struct SimulateCommand: ParsableCommand {
             once a second, each aircraft's true state). The same seed gives the same bytes.
             SNR is the mean power of the noise-free burst over its duration divided by the \
             complex noise power; the noise is 4 LSB rms per component in cu8.
+            --channel real (the default) puts a receiver's impairments and the sky's \
+            interference between the transponders and the samples; --channel kind leaves them \
+            out, as the simulator always did. Each impairment's option overrides the mix \
+            (0 switches it off); docs/demodulator.md describes them.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The IQ file to write; its truth goes to FILE.truth.jsonl.", valueName: "FILE"))
@@ -45,6 +49,48 @@ struct SimulateCommand: ParsableCommand {
 
     @Flag(name: .long, help: "A dense sky near an airport, where many bursts overlap.")
     var busy = false
+
+    @Option(name: .long, help: ArgumentHelp("real: a receiver's impairments and the sky's interference (the defaults below); kind: none of them, the old channel.", valueName: "real|kind"))
+    var channel: ChannelChoice = .real
+
+    @Option(name: .long, help: ArgumentHelp("Share of the aircraft whose replies arrive with an echo 0.1-2 µs late, 4-25 dB weaker (real: 0.1).", valueName: "SHARE"))
+    var multipath: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The receiver filter's natural frequency as a fraction of the sample rate, 0 for none (real: 0.35).", valueName: "FRACTION"))
+    var filterBandwidth: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The receiver filter's damping: 1 no ringing, lower rings more (real: 0.6).", valueName: "ZETA"))
+    var filterDamping: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The tuner's frequency error in Hz (real: 25000).", valueName: "HZ"))
+    var tuningError: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The tuner's phase noise, radians rms per sample step (real: 0.004).", valueName: "RAD"))
+    var phaseNoise: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The converter's IQ imbalance: Q/I gain in dB and phase error in degrees (real: 0.4,2.5).", valueName: "DB,DEG"))
+    var iqImbalance: NumberPair?
+
+    @Option(name: .long, help: ArgumentHelp("The converter's DC offset of I and Q in LSB (real: 1.2,-0.8).", valueName: "I,Q"))
+    var dcOffset: NumberPair?
+
+    @Option(name: .long, help: ArgumentHelp("Gain steps within ±DB of nominal, every S seconds on average; 0 for none (real: 1.5,4).", valueName: "DB,S"))
+    var gainSteps: NumberPair?
+
+    @Option(name: .long, help: ArgumentHelp("The converter's rails in LSB from zero, 8-127.5 (real: 127.5, where cu8 clips).", valueName: "LSB"))
+    var rail: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Mode A/C replies per aircraft per second (real: 5).", valueName: "RATE"))
+    var modeAc: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Ground stations whose all-call replies carry their interrogator codes, and each one's replies per aircraft per second (real: 6,0.3).", valueName: "N,RATE"))
+    var groundStations: NumberPair?
+
+    @Option(name: .long, help: ArgumentHelp("Share of the aircraft near a radar sending trains of Comm-B replies 136.5 µs apart, and trains per second (real: 0.05,1).", valueName: "SHARE,RATE"))
+    var trains: NumberPair?
+
+    @Option(name: .long, help: ArgumentHelp("The strongest distance-derived SNR in dB (real: 30; kind: 25).", valueName: "DB"))
+    var strongest: Double?
 
     func validate() throws {
         do {
@@ -114,6 +160,64 @@ struct SimulateCommand: ParsableCommand {
         }
         settings.receiver = receiver.point
         settings.busy = busy
+        settings.channel = makeChannel()
         return settings
     }
+
+    /// The channel: the chosen mix, with every impairment option given applied on top.
+    private func makeChannel() -> Channel {
+        var c = channel == .real ? Channel.realistic : Channel.kind
+        if let multipath { c.multipath = multipath > 0 ? Multipath(fraction: multipath) : nil }
+        if let filterBandwidth {
+            c.filter = filterBandwidth > 0 ? (filterBandwidth, filterDamping ?? c.filter?.damping ?? 0.6) : nil
+        } else if let filterDamping, let filter = c.filter {
+            c.filter = (filter.bandwidth, filterDamping)
+        }
+        if let tuningError { c.tuningErrorHz = tuningError }
+        if let phaseNoise { c.phaseNoise = phaseNoise }
+        if let iqImbalance {
+            c.iqImbalance = iqImbalance.isZero ? nil : IQImbalance(gainDb: iqImbalance.first, phaseDeg: iqImbalance.second)
+        }
+        if let dcOffset { c.dcOffset = dcOffset.isZero ? nil : DCOffset(i: dcOffset.first, q: dcOffset.second) }
+        if let gainSteps {
+            c.gainSteps = gainSteps.first > 0 ? (gainSteps.first, gainSteps.second) : nil
+        }
+        if let rail { c.rail = rail }
+        if let modeAc { c.modeAC = modeAc > 0 ? ModeACReplies(ratePerAircraft: modeAc) : nil }
+        if let groundStations {
+            c.stations = groundStations.first >= 1 && groundStations.first.rounded() == groundStations.first
+                && groundStations.first <= 63
+                ? GroundStations(count: Int(groundStations.first), repliesPerSecond: groundStations.second) : nil
+        }
+        if let trains { c.trains = trains.first > 0 ? InterrogationTrains(fraction: trains.first, trainsPerSecond: trains.second) : nil }
+        if let strongest { c.strongestSnrDb = strongest }
+        return c
+    }
+}
+
+/// `--channel`: which mix of impairments a simulated recording goes through.
+enum ChannelChoice: String, ExpressibleByArgument, CaseIterable {
+    /// A receiver's impairments and the sky's interference.
+    case real
+    /// None of them: the simulator's old channel.
+    case kind
+}
+
+/// Two numbers separated by a comma, such as `0.4,2.5`.
+struct NumberPair: ExpressibleByArgument {
+    /// The first number.
+    var first: Double
+    /// The second number.
+    var second: Double
+
+    /// Parses `A,B` with two finite numbers; anything else is refused.
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite else { return nil }
+        first = a
+        second = b
+    }
+
+    /// Whether both are zero (the impairment switched off).
+    var isZero: Bool { first == 0 && second == 0 }
 }

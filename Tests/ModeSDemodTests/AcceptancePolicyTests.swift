@@ -167,4 +167,27 @@ import Simulator
         options.confirmInterrogatorCodes = false
         #expect(AcceptancePolicy(options: options).codeToVouchFor(allCall(address: 0x4840D6, code: 0x15)) == nil)
     }
+
+    @Test func aCodeOfAKnownAircraftNeedsFirmBitsAndCanBeSwitchedOff() {
+        #expect(policy.codeOfKnownAddressBelieved(addressKnown: true, codeFirm: true))
+        #expect(!policy.codeOfKnownAddressBelieved(addressKnown: false, codeFirm: true))
+        #expect(!policy.codeOfKnownAddressBelieved(addressKnown: true, codeFirm: false))
+        var options = StreamingDemodulator.Options()
+        options.knownAddressInterrogatorCodes = false
+        #expect(!AcceptancePolicy(options: options).codeOfKnownAddressBelieved(addressKnown: true, codeFirm: true))
+    }
+
+    @Test func codeBitsMustEachScoreHalfACleanBit() {
+        let typical: Int32 = 1000
+        func firm(_ weak: [Int], score: Int32) -> Bool {
+            var scores = [Int32](repeating: typical, count: 56)
+            for number in weak { scores[number - 1] = score }
+            return scores.withUnsafeBufferPointer { gate.codeFirm($0.baseAddress!, count: 56, typicalScore: typical) }
+        }
+        #expect(firm([], score: 0))
+        #expect(firm([49, 10], score: 0))          // outside the code's 7 bits
+        #expect(firm([50, 56], score: 500))        // exactly half
+        #expect(!firm([50], score: 499))
+        #expect(!firm([56], score: 100))
+    }
 }

@@ -337,4 +337,28 @@ import Simulator
         }
         #expect(formats.count < 35)
     }
+
+    /// A DF11 whose interrogator code no other aircraft answers with is found once its
+    /// aircraft is known from a DF17, and only then; switching the rule off loses it.
+    @Test func aLoneInterrogatorCodeIsBelievedFromAKnownAircraft() {
+        let address: UInt32 = 0x4840D6
+        var allCall = ModeSBits(bitCount: 56)
+        allCall.setField(1, 5, 11)
+        allCall.setField(6, 8, 5)
+        allCall.setField(9, 32, UInt64(address))
+        allCall = CRC.withParity(allCall, overlay: 0x3C)
+        let squitter = RectangularSignal.extendedSquitter(address: address, payload: 0x20_2CC3_71C3_2CE0)
+        let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 20_000, seed: 5)
+        // The code before the squitter (unknown aircraft), then the squitter, then the code again.
+        let bursts = [RectangularSignal.Burst(bits: allCall, start: 1000.3, amplitude: 60),
+                      RectangularSignal.Burst(bits: squitter, start: 6000.6, amplitude: 60),
+                      RectangularSignal.Burst(bits: allCall, start: 12000.2, amplitude: 60)]
+        let bytes = signal.bytes(bursts, format: .cu8)
+        let found = demodulate(bytes, format: .cu8, rate: .twoPointFourMega).frames.map(\.bits.hex)
+        #expect(found == [squitter.hex, allCall.hex])
+        var options = StreamingDemodulator.Options()
+        options.knownAddressInterrogatorCodes = false
+        let without = demodulate(bytes, format: .cu8, rate: .twoPointFourMega, options: options).frames.map(\.bits.hex)
+        #expect(without == [squitter.hex])
+    }
 }
