@@ -7,6 +7,7 @@ public struct AircraftJSONPublisher: Sendable {
     /// The writer for the target directory.
     public let writer: AircraftJSONWriter
     private let documents: AircraftJSONDocuments
+    private let tracker: LiveTracker
     private let interval: Duration
     private let onError: @Sendable (String) -> Void
 
@@ -18,6 +19,7 @@ public struct AircraftJSONPublisher: Sendable {
         writer = AircraftJSONWriter(directory: directory)
         documents = AircraftJSONDocuments(tracker: tracker, signals: signals, version: version,
                                           refreshMilliseconds: Int((interval.inSeconds * 1000).rounded()))
+        self.tracker = tracker
         self.interval = interval
         self.onError = onError
     }
