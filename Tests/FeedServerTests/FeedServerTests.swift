@@ -10,7 +10,7 @@ import TestSupport
     static let aircraftKeys: Set<String> = [
         "icao", "callsign", "lat", "lon", "alt_baro_ft", "alt_geo_ft", "ground_speed_kt", "track_deg",
         "vertical_rate_fpm", "squawk", "category", "on_ground", "seen_s", "seen_pos_s", "stale", "source",
-        "azimuth_deg", "elevation_deg", "slant_km", "ground_km", "bearing_deg", "x", "y", "rotation_deg", "scale",
+        "azimuth_deg", "elevation_deg", "slant_km", "ground_km", "bearing_deg", "x", "y", "rotation_deg", "scale", "route",
     ]
 
     /// Binds a server, runs `body` with it while frames flow, then stops it.

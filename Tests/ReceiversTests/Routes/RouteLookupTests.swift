@@ -147,7 +147,9 @@ import Tracking
         let running = try Self.start(server, callsigns: ["DRIP1"]) { $0.timeout = .seconds(1) }
         #expect(await Self.waitFor { running.lookup.statistics.failed == 1 })
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .seconds(1) && elapsed < .seconds(3), "failed after \(elapsed)")
+        // The limit and its backstop bound it; a loaded machine may add a few seconds, a body
+        // that trickled on unchecked would take the whole wait.
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(6), "failed after \(elapsed)")
         #expect(running.log.problems == ["route lookup for DRIP1 failed: no answer within 1 s"])
         await running.stop()
         await server.stop()
