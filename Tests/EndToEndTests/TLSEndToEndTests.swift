@@ -62,8 +62,16 @@ import TestSupport
         let response = try await client.execute(HTTPClientRequest(url: "https://localhost:\(port)/"), timeout: .seconds(10))
         #expect(response.status == .ok)
         #expect(response.headers["Content-Security-Policy"].first?.contains("default-src 'self'") == true)
-        let page = try await response.body.collect(upTo: 1 << 20)
-        #expect(String(buffer: page).contains("<html"))
+        let page = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        #expect(page.contains("<html"))
+        // Every file the page names comes over the same connection trust.
+        let names = page.matches(of: /(?:src|href)="([^"]+)"/).map { String($0.1) }.filter { !$0.contains(":") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let asset = try await client.execute(HTTPClientRequest(url: "https://localhost:\(port)/" + name), timeout: .seconds(10))
+            #expect(asset.status == .ok, "\(name)")
+            _ = try await asset.body.collect(upTo: 1 << 20)
+        }
         try await client.shutdown()
 
         // A client that trusts only the system's authorities refuses it.
