@@ -190,7 +190,7 @@ def check(args):
                     " azimuthDeg: Number(card.dataset.azimuthDeg), where: document.getElementById('card-where').textContent,"
                     " turn: document.getElementById('card-turn').textContent,"
                     " title: document.getElementById('card-title').textContent,"
-                    " seq: Number(document.getElementById('list').dataset.seq) }; })()")
+                    " seq: Number(card.dataset.seq) }; })()")
         report["layout"] = {"desktop": browser.evaluate(LAYOUT)}
         if args.screenshots:
             browser.screenshot(os.path.join(args.screenshots, "web-desktop.png"))
@@ -213,9 +213,9 @@ def perf(args):
     report = {}
     try:
         browser.open_page()
-        set_viewport(browser, args.width, args.height, mobile=args.width < 600)
         origin = "/".join(args.url.split("/")[:3])
         browser.navigate(args.url)
+        set_viewport(browser, args.width, args.height, mobile=args.width < 600)
         # A radar that reaches the whole sky, labels on.
         browser.evaluate("localStorage.setItem('aviator-adsb.settings', JSON.stringify({rangeKm: 400, labels: true}))")
         browser.navigate(origin + "/?measure")

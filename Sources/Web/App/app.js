@@ -19,7 +19,7 @@ const $ = (id) => document.getElementById(id);
 
 const settings = loadSettings();
 const sky = new Sky();
-const radar = new Radar($("radar"));
+const radar = new Radar($("radar"), $("face"), $("sweep"));
 const compass = new Compass(settings.headingDeg);
 const chime = new Chime();
 const awake = new Awake();
@@ -180,7 +180,7 @@ function frame(now) {
   if (!card.update(now, sky, heading, radar.theme)) choose(null);
   if (now - positionsAt > 250) {
     positionsAt = now;
-    list.markPositions(sky, $("radar").getBoundingClientRect());
+    list.markPositions(sky, radar.pageLeft, radar.pageTop);
   }
   if (measuring) performance.measure("radar-frame", { start: started, end: performance.now() });
   requestAnimationFrame(frame);

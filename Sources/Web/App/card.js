@@ -4,7 +4,8 @@
 
 import { angleDifference } from "./compass.js";
 import {
-  categoryName, describeAltitude, describeRoute, describeSpeed, elevationPhrase, formatBearing, formatDistance, trend,
+  categoryName, describeAltitude, describeRoute, describeSpeed, elevationPhrase, formatBearing, formatDistance, roundHalfAway,
+  trend,
 } from "./words.js";
 
 /** Within this many degrees of straight ahead, the arrow says so instead of "turn". */
@@ -43,6 +44,7 @@ export class Card {
     this.textAt = now;
     const e = this.e;
     e.card.dataset.icao = track.icao;
+    e.card.dataset.seq = String(sky.seq);
     e.card.dataset.elevationDeg = data.elevation_deg == null ? "" : String(data.elevation_deg);
     e.card.dataset.azimuthDeg = data.azimuth_deg == null ? "" : String(data.azimuth_deg);
     setText(e.title, data.callsign || track.icao.toUpperCase());
@@ -102,7 +104,7 @@ export function turnAdvice(relative, elevation) {
     ? "straight ahead"
     : `turn ${relative > 0 ? "right" : "left"} ${Math.round(Math.abs(relative))}°`;
   if (elevation == null) return turn;
-  const up = Math.round(elevation);
+  const up = roundHalfAway(elevation);
   return up > 0 ? `${turn}, look up ${up}°` : `${turn}, low on the horizon`;
 }
 

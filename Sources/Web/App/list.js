@@ -83,15 +83,17 @@ export class AircraftList {
     this.announcer.textContent = `In view: ${names.join("; ")}${more > 0 ? `, and ${more} more` : ""}.`;
   }
 
-  /** Writes where each aircraft is drawn (CSS pixels on the page) into its item. */
-  markPositions(sky, canvasRect) {
+  /** Writes where each aircraft is drawn (CSS pixels on the page; the canvas's corner is at
+   * `left`, `top`) into its item. */
+  markPositions(sky, left, top) {
     for (const track of sky.tracks.values()) {
       const item = this.items.get(track.icao);
       if (!item) continue;
       if (track.visible) {
-        item.dataset.x = (canvasRect.left + track.screenX).toFixed(1);
-        item.dataset.y = (canvasRect.top + track.screenY).toFixed(1);
-      } else {
+        // Whole pixels, written only when they change: most aircraft move less than that.
+        setData(item, "x", Math.round(left + track.screenX));
+        setData(item, "y", Math.round(top + track.screenY));
+      } else if (item.dataset.x !== undefined) {
         delete item.dataset.x;
         delete item.dataset.y;
       }

@@ -1,24 +1,26 @@
 // The scope: a phosphor screen with range rings, a compass rose that turns with the heading,
 // a rotating sweep with a fading trail, and the aircraft with their trails and callsigns.
 //
-// Drawn with Canvas 2D at the display's frame rate. What does not move (the face, the rings
-// and their labels, the glow) is drawn once into a cache whenever the size, range or theme
-// changes; each aircraft is a pre-rendered sprite placed with one transform, and trails are
-// stroked in one path per altitude colour. That keeps a frame with 300 aircraft to a few
-// hundred cheap calls.
+// Three layers, so that each frame paints little: the face (rings, their labels, the glow) on
+// a canvas of its own, redrawn only when the size, range or theme changes; the sweep, an
+// element turned by a compositor animation that costs the page nothing per frame; and a
+// transparent canvas on top with what moves, drawn at the display's frame rate. Each aircraft
+// is a pre-rendered sprite placed with one transform, and trails are stroked in one path per
+// altitude colour, so a frame with 300 aircraft is a few hundred cheap calls.
 
-import { THEMES, altitudeBucket, bucketColor } from "./palette.js";
+import { THEMES, bucketColor } from "./palette.js";
 
 /** One turn of the sweep, in milliseconds: slow enough to follow with the eyes. */
 const SWEEP_PERIOD_MS = 4000;
-/** The sweep's fading trail, in radians (a quarter turn). */
-const SWEEP_TRAIL = Math.PI / 2;
-/** An aircraft's icon at `scale` 1, in CSS pixels; the feed's scale runs from 0.7 to 2. */
-const ICON_CSS_PX = 22;
+/** An aircraft's length at `scale` 1, in CSS pixels; the feed's scale runs from 0.7 to 2. */
+const ICON_CSS_PX = 17;
 /** Kid mode's icons are this much larger. */
 const KID_FACTOR = 1.7;
-/** Sprites are rendered at this size (device pixels) and scaled when drawn. */
-const SPRITE_PX = 64;
+/** Icons turn in steps of this many degrees (a sprite for each step, made when first needed). */
+const SPRITE_STEP_DEG = 5;
+const SPRITE_STEPS = 360 / SPRITE_STEP_DEG;
+/** At most this many sprites are kept; past it the cache starts again. */
+const SPRITE_CACHE_LIMIT = 2000;
 /** A tap this close to an aircraft's centre (CSS pixels, beyond its icon) selects it. */
 const TAP_SLACK_PX = 14;
 /** Labels are kept apart on a grid of cells this size (CSS pixels). */
@@ -38,29 +40,37 @@ export function kmLabel(km) {
 }
 
 export class Radar {
-  /** @param {HTMLCanvasElement} canvas */
-  constructor(canvas) {
+  /**
+   * @param {HTMLCanvasElement} canvas the moving picture (transparent, on top)
+   * @param {HTMLCanvasElement} face the still picture beneath it
+   * @param {HTMLElement} sweep the sweep, turned by an animation
+   */
+  constructor(canvas, face, sweep) {
     this.canvas = canvas;
-    this.context = canvas.getContext("2d", { alpha: false });
+    this.context = canvas.getContext("2d");
+    this.face = face;
+    this.sweepElement = sweep;
     this.theme = THEMES.night;
     this.rangeKm = 50;
     this.ratio = 1;
     this.width = 0;
     this.height = 0;
-    this.cache = document.createElement("canvas");
-    this.cacheValid = false;
+    this.faceValid = false;
+    this.sizeValid = false;
     this.sprites = new Map();
-    // Trail segments by altitude colour (the last one: altitude unknown), reused every frame.
-    this.segments = Array.from({ length: altitudeBucket(null) + 1 }, () => []);
     this.kid = false;
-    this.hasConic = typeof this.context.createConicGradient === "function";
+    // Reading the canvas's size forces a layout, so it is read only after a resize.
+    new ResizeObserver(() => { this.sizeValid = false; }).observe(canvas);
+    window.addEventListener("resize", () => { this.sizeValid = false; });
+    this.spin = sweep.animate([{ transform: "rotate(0deg)" }, { transform: "rotate(360deg)" }],
+      { duration: SWEEP_PERIOD_MS, iterations: Infinity });
   }
 
   setTheme(name) {
     const theme = THEMES[name] ?? THEMES.night;
     if (theme === this.theme) return;
     this.theme = theme;
-    this.cacheValid = false;
+    this.faceValid = false;
     this.sprites.clear();
   }
 
@@ -68,38 +78,51 @@ export class Radar {
   setKid(kid) {
     if (kid === this.kid) return;
     this.kid = kid;
-    this.cacheValid = false;
+    this.faceValid = false;
   }
 
   setRange(km) {
     if (km === this.rangeKm) return;
     this.rangeKm = km;
-    this.cacheValid = false;
+    this.faceValid = false;
   }
 
   /** Follows the canvas's size on the page and the screen's pixel ratio. */
   fit() {
-    const ratio = Math.min(window.devicePixelRatio || 1, 3);
+    this.sizeValid = true;
+    this.pageLeft = 0;
+    this.pageTop = 0;
+    // Two device pixels per CSS pixel are sharp enough for a phosphor screen, and a third
+    // would cost more than half as much again to paint.
+    const ratio = Math.min(window.devicePixelRatio || 1, 2);
     const width = Math.max(1, Math.round(this.canvas.clientWidth * ratio));
     const height = Math.max(1, Math.round(this.canvas.clientHeight * ratio));
     if (width === this.width && height === this.height && ratio === this.ratio) return;
     this.ratio = ratio;
-    this.width = this.canvas.width = this.cache.width = width;
-    this.height = this.canvas.height = this.cache.height = height;
+    this.width = this.canvas.width = this.face.width = width;
+    this.height = this.canvas.height = this.face.height = height;
     this.cx = width / 2;
     this.cy = height / 2;
     // A margin for the compass letters outside the rim.
     this.radius = Math.max(10, Math.min(width, height) / 2 - 22 * ratio);
-    this.cacheValid = false;
+    this.faceValid = false;
     this.sprites.clear();
+    const css = (value) => `${(value / ratio).toFixed(2)}px`;
+    const sweep = this.sweepElement.style;
+    sweep.left = css(this.cx - this.radius);
+    sweep.top = css(this.cy - this.radius);
+    sweep.width = sweep.height = css(2 * this.radius);
+    const rect = this.canvas.getBoundingClientRect();
+    this.pageLeft = rect.left;
+    this.pageTop = rect.top;
     this.canvas.dataset.centerX = (this.cx / ratio).toFixed(1);
     this.canvas.dataset.centerY = (this.cy / ratio).toFixed(1);
     this.canvas.dataset.radius = (this.radius / ratio).toFixed(1);
   }
 
-  /** Draws the still parts into the cache. */
-  drawCache() {
-    const c = this.cache.getContext("2d");
+  /** Draws the still parts on the face. */
+  drawFace() {
+    const c = this.face.getContext("2d", { alpha: false });
     const { cx, cy, radius, ratio, theme } = this;
     c.setTransform(1, 0, 0, 1, 0, 0);
     c.fillStyle = theme.background;
@@ -141,23 +164,30 @@ export class Radar {
       if (!this.kid) c.fillText(kmLabel(km), cx + r * Math.cos(labelAngle) + 3 * ratio, cy + r * Math.sin(labelAngle) - 2 * ratio);
     }
     c.shadowBlur = 0;
-    this.cacheValid = true;
+    this.faceValid = true;
   }
 
-  /** A plane (or, without a track, a round blip) in one colour, with its glow, pointing up. */
-  sprite(color, round) {
-    const key = `${color}|${round}`;
+  /**
+   * A plane (or, without a track, a round blip) in one colour with its glow, `side` device
+   * pixels square, turned by `step` × SPRITE_STEP_DEG. Sprites are made at the size and
+   * angle they are drawn at, so drawing one is a plain copy: rotating and scaling images on
+   * every frame costs far more on phones without a fast GPU path.
+   */
+  sprite(color, round, side, step) {
+    const key = `${color}|${round ? 0 : step}|${side}`;
     let sprite = this.sprites.get(key);
     if (sprite) return sprite;
-    sprite = document.createElement("canvas");
-    sprite.width = sprite.height = SPRITE_PX;
-    const c = sprite.getContext("2d");
-    c.translate(SPRITE_PX / 2, SPRITE_PX / 2);
-    const s = SPRITE_PX / 64; // path drawn in a 64-unit box, the plane in its middle 44
+    if (this.sprites.size >= SPRITE_CACHE_LIMIT) this.sprites.clear();
+    const canvas = typeof OffscreenCanvas === "function" ? new OffscreenCanvas(side, side) : document.createElement("canvas");
+    canvas.width = canvas.height = side;
+    const c = canvas.getContext("2d");
+    c.translate(side / 2, side / 2);
+    c.rotate((step * SPRITE_STEP_DEG * Math.PI) / 180);
+    const s = side / 64; // the path is drawn in a 64-unit box, the plane in its middle 44
     c.scale(s, s);
     c.fillStyle = color;
     c.shadowColor = color;
-    c.shadowBlur = this.theme.glow > 0 ? 7 : 0;
+    c.shadowBlur = this.theme.glow > 0 ? 7 * s : 0;
     c.beginPath();
     if (round) {
       c.arc(0, 0, 9, 0, 2 * Math.PI);
@@ -184,6 +214,7 @@ export class Radar {
       c.closePath();
     }
     c.fill();
+    sprite = typeof canvas.transferToImageBitmap === "function" ? canvas.transferToImageBitmap() : canvas;
     this.sprites.set(key, sprite);
     return sprite;
   }
@@ -194,29 +225,22 @@ export class Radar {
    * track it draws, and `visible` on each.
    */
   draw(now, sky, headingDeg, options) {
-    this.fit();
-    if (!this.cacheValid) this.drawCache();
+    if (!this.sizeValid) this.fit();
+    if (!this.faceValid) this.drawFace();
     const c = this.context;
-    const { cx, cy, radius, ratio, theme } = this;
+    const { cx, cy, ratio, theme } = this;
     c.setTransform(1, 0, 0, 1, 0, 0);
     c.globalAlpha = 1;
-    c.drawImage(this.cache, 0, 0);
+    c.clearRect(0, 0, this.width, this.height);
 
     const heading = (headingDeg * Math.PI) / 180;
     const cos = Math.cos(heading);
     const sin = Math.sin(heading);
-    const pxPerKm = radius / this.rangeKm;
+    const pxPerKm = this.radius / this.rangeKm;
+    const time = this.spin.currentTime ?? now;
+    const sweep = ((time % SWEEP_PERIOD_MS) / SWEEP_PERIOD_MS) * 2 * Math.PI;
 
-    c.save();
-    c.beginPath();
-    c.arc(cx, cy, radius, 0, 2 * Math.PI);
-    c.clip();
-
-    const sweep = ((now % SWEEP_PERIOD_MS) / SWEEP_PERIOD_MS) * 2 * Math.PI;
-    this.drawSweep(c, sweep);
-    this.drawTrails(c, now, sky, cos, sin, pxPerKm);
-    c.restore();
-
+    this.drawTrails(c, sky, cos, sin, pxPerKm);
     this.drawRose(c, heading);
     this.drawAircraft(c, now, sky, cos, sin, pxPerKm, sweep, options);
 
@@ -225,42 +249,6 @@ export class Radar {
     c.globalAlpha = 1;
     c.fillStyle = theme.text;
     c.fillRect(cx - 2 * ratio, cy - 2 * ratio, 4 * ratio, 4 * ratio);
-  }
-
-  drawSweep(c, sweep) {
-    const { cx, cy, radius, ratio } = this;
-    const [r, g, b] = this.theme.sweep;
-    const end = sweep - Math.PI / 2; // canvas angles start at 3 o'clock
-    const start = end - SWEEP_TRAIL;
-    if (this.hasConic) {
-      const gradient = c.createConicGradient(start, cx, cy);
-      gradient.addColorStop(0, `rgba(${r}, ${g}, ${b}, 0)`);
-      gradient.addColorStop(SWEEP_TRAIL / (2 * Math.PI), `rgba(${r}, ${g}, ${b}, 0.32)`);
-      gradient.addColorStop(SWEEP_TRAIL / (2 * Math.PI) + 0.001, `rgba(${r}, ${g}, ${b}, 0)`);
-      c.fillStyle = gradient;
-      c.beginPath();
-      c.moveTo(cx, cy);
-      c.arc(cx, cy, radius, start, end);
-      c.closePath();
-      c.fill();
-    } else {
-      // Older browsers: the trail in steps.
-      const steps = 8;
-      for (let i = 0; i < steps; i += 1) {
-        c.fillStyle = `rgba(${r}, ${g}, ${b}, ${(0.32 * (i + 1)) / steps})`;
-        c.beginPath();
-        c.moveTo(cx, cy);
-        c.arc(cx, cy, radius, start + (SWEEP_TRAIL * i) / steps, start + (SWEEP_TRAIL * (i + 1)) / steps);
-        c.closePath();
-        c.fill();
-      }
-    }
-    c.strokeStyle = `rgba(${r}, ${g}, ${b}, 0.9)`;
-    c.lineWidth = 2 * ratio;
-    c.beginPath();
-    c.moveTo(cx, cy);
-    c.lineTo(cx + radius * Math.cos(end), cy + radius * Math.sin(end));
-    c.stroke();
   }
 
   /** Ticks every 10°, longer every 30°, and the cardinal letters, turned with the heading. */
@@ -293,36 +281,17 @@ export class Radar {
     c.textAlign = "start";
   }
 
-  /** Trails as one path per altitude colour, drawn in the observer's km with one transform. */
-  drawTrails(c, now, sky, cos, sin, pxPerKm) {
-    const segments = this.segments;
-    for (const list of segments) list.length = 0;
-    for (const track of sky.tracks.values()) {
-      const trail = track.trail;
-      if (trail.length < 3 || !track.placed) continue;
-      const here = track.position(now);
-      for (let i = 0; i < trail.length; i += 3) {
-        const bucket = altitudeBucket(trail[i + 2]);
-        const list = segments[bucket];
-        const toE = i + 3 < trail.length ? trail[i + 3] : here.e;
-        const toN = i + 3 < trail.length ? trail[i + 4] : here.n;
-        list.push(trail[i], trail[i + 1], toE, toN);
-      }
-    }
+  /** The sky's trail paths, placed with one transform for the heading and the zoom. */
+  drawTrails(c, sky, cos, sin, pxPerKm) {
     const { cx, cy } = this;
     c.setTransform(pxPerKm * cos, -pxPerKm * sin, -pxPerKm * sin, -pxPerKm * cos, cx, cy);
     c.lineWidth = (2 * this.ratio) / pxPerKm;
     c.lineCap = "round";
     c.globalAlpha = 0.75;
-    segments.forEach((list, bucket) => {
-      if (list.length === 0) return;
+    sky.trailPaths.forEach((path, bucket) => {
+      if (!path) return;
       c.strokeStyle = bucketColor(this.theme, bucket);
-      c.beginPath();
-      for (let i = 0; i < list.length; i += 4) {
-        c.moveTo(list[i], list[i + 1]);
-        c.lineTo(list[i + 2], list[i + 3]);
-      }
-      c.stroke();
+      c.stroke(path);
     });
     c.globalAlpha = 1;
     c.setTransform(1, 0, 0, 1, 0, 0);
@@ -330,16 +299,15 @@ export class Radar {
 
   drawAircraft(c, now, sky, cos, sin, pxPerKm, sweep, options) {
     const { cx, cy, radius, ratio, theme } = this;
-    const normal = this.sprite(theme.blip, false);
-    const normalRound = this.sprite(theme.blip, true);
-    const chosen = this.sprite(theme.selected, false);
-    const chosenRound = this.sprite(theme.selected, true);
-    const sizeFactor = ICON_CSS_PX * ratio * (options.kid ? KID_FACTOR : 1) / SPRITE_PX;
+    const sizeFactor = ICON_CSS_PX * ratio * (options.kid ? KID_FACTOR : 1);
+    const headingDeg = (Math.atan2(sin, cos) * 180) / Math.PI;
     const labelled = [];
     for (const track of sky.tracks.values()) {
       track.visible = false;
       if (!track.placed) continue;
-      const { e, n } = track.position(now);
+      track.locate(now);
+      const e = track.drawE;
+      const n = track.drawN;
       const xKm = e * cos - n * sin;
       const yKm = e * sin + n * cos;
       const x = cx + xKm * pxPerKm;
@@ -347,20 +315,18 @@ export class Radar {
       const fromCentre = Math.hypot(x - cx, y - cy);
       if (fromCentre > radius + 4 * ratio) continue;
       const data = track.data;
-      const k = sizeFactor * (data.scale ?? 1);
+      // The sprite's box is 64 units for a 44-unit plane: its side for this icon size.
+      const side = Math.max(8, Math.round(((sizeFactor * (data.scale ?? 1)) * 64) / 44));
       // Brighter just after the sweep passed over it, like a real scope's afterglow.
       const angle = Math.atan2(xKm, yKm);
       const behind = (((sweep - angle) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
       c.globalAlpha = (data.stale ? 0.35 : 1) * (0.6 + 0.4 * Math.exp(-behind / 1.2));
-      const isSelected = options.selected === track.icao;
       const round = data.track_deg == null;
-      const sprite = isSelected ? (round ? chosenRound : chosen) : round ? normalRound : normal;
-      const rotation = round ? 0 : ((data.track_deg * Math.PI) / 180) - Math.atan2(sin, cos);
-      const rc = Math.cos(rotation) * k;
-      const rs = Math.sin(rotation) * k;
-      c.setTransform(rc, rs, -rs, rc, x, y);
-      c.drawImage(sprite, -SPRITE_PX / 2, -SPRITE_PX / 2);
-      const size = k * SPRITE_PX * 0.7;
+      const turn = round ? 0 : data.track_deg - headingDeg;
+      const step = ((Math.round(turn / SPRITE_STEP_DEG) % SPRITE_STEPS) + SPRITE_STEPS) % SPRITE_STEPS;
+      const sprite = this.sprite(options.selected === track.icao ? theme.selected : theme.blip, round, side, step);
+      c.drawImage(sprite, Math.round(x - side / 2), Math.round(y - side / 2));
+      const size = (side * 44) / 64;
       track.visible = true;
       track.screenX = x / ratio;
       track.screenY = y / ratio;

@@ -5,6 +5,8 @@
 // Positions come from the feed's own projection (`azimuth_deg`, `ground_km`), so the picture
 // agrees with every other client of the daemon; only the motion between frames is local.
 
+import { altitudeBucket } from "./palette.js";
+
 const KM_PER_KNOT_SECOND = 1.852 / 3600;
 /** Dead reckoning stops after this long without a position: guessing further misleads. */
 const MAX_EXTRAPOLATION_S = 10;
@@ -29,7 +31,11 @@ class Track {
 
   /** Takes a new frame's object; keeps the drawn position continuous. */
   update(data, now) {
-    const before = this.data ? this.position(now) : null;
+    let before = null;
+    if (this.data) {
+      this.locate(now);
+      before = { e: this.drawE, n: this.drawN };
+    }
     this.data = data;
     const azimuth = (data.azimuth_deg ?? 0) * Math.PI / 180;
     const ground = data.ground_km ?? 0;
@@ -45,9 +51,11 @@ class Track {
     this.fixAt = now - (data.seen_pos_s ?? 0) * 1000;
     this.frameAt = now;
     if (before) {
-      const after = this.position(now, false);
-      const jumpE = before.e - after.e;
-      const jumpN = before.n - after.n;
+      this.correctionE = 0;
+      this.correctionN = 0;
+      this.locate(now);
+      const jumpE = before.e - this.drawE;
+      const jumpN = before.n - this.drawN;
       if (Math.hypot(jumpE, jumpN) > TRAIL_BREAK_KM) {
         this.trail.length = 0;
         this.correctionE = 0;
@@ -63,17 +71,22 @@ class Track {
     }
   }
 
-  /** Where to draw it at `now` (performance.now() milliseconds), east and north in km. */
-  position(now, blended = true) {
+  /**
+   * Works out where to draw it at `now` (performance.now() milliseconds) into `drawE` and
+   * `drawN`, east and north in km (fields rather than a new object: this runs for every
+   * aircraft on every displayed frame).
+   */
+  locate(now) {
     const seconds = Math.min(Math.max(now - this.fixAt, 0) / 1000, MAX_EXTRAPOLATION_S);
     let e = this.e + this.ve * seconds;
     let n = this.n + this.vn * seconds;
-    if (blended && (this.correctionE !== 0 || this.correctionN !== 0)) {
+    if (this.correctionE !== 0 || this.correctionN !== 0) {
       const left = Math.exp(-(now - this.frameAt) / BLEND_MS);
       e += this.correctionE * left;
       n += this.correctionN * left;
     }
-    return { e, n };
+    this.drawE = e;
+    this.drawN = n;
   }
 }
 
@@ -84,6 +97,8 @@ export class Sky {
     this.seq = null;
     this.frameTime = null;
     this.frames = 0;
+    /** @type {(Path2D|null)[]} trails by altitude colour (see buildTrails) */
+    this.trailPaths = [];
   }
 
   /**
@@ -114,13 +129,33 @@ export class Sky {
     this.seq = frame.seq;
     this.frameTime = frame.time;
     this.frames += 1;
+    this.buildTrails();
     return arrived;
+  }
+
+  /**
+   * The trails as one path per altitude colour, in km east and north: built once per feed
+   * frame, then drawn on every displayed frame with a transform for the heading and zoom.
+   */
+  buildTrails() {
+    const paths = Array.from({ length: altitudeBucket(null) + 1 }, () => null);
+    for (const track of this.tracks.values()) {
+      const trail = track.trail;
+      for (let i = 0; i + 3 < trail.length; i += 3) {
+        const bucket = altitudeBucket(trail[i + 5]);
+        const path = paths[bucket] ?? (paths[bucket] = new Path2D());
+        path.moveTo(trail[i], trail[i + 1]);
+        path.lineTo(trail[i + 3], trail[i + 4]);
+      }
+    }
+    this.trailPaths = paths;
   }
 
   /** Forgets everything: a new connection or a new observer starts a new picture. */
   reset() {
     this.tracks.clear();
     this.frames = 0;
+    this.trailPaths = [];
   }
 
   /** The aircraft nearest first (by the feed's ground distance). */

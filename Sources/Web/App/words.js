@@ -14,25 +14,30 @@ const CATEGORIES = {
   C1: "emergency vehicle", C2: "service vehicle", C3: "obstacle",
 };
 
-/** "12.3 km", or null when unknown. */
+/** Rounds to the nearest whole number, halves away from zero (the same for both signs). */
+export function roundHalfAway(value) {
+  return Math.sign(value) * Math.round(Math.abs(value));
+}
+
+/** "12.3 km" (halves rounded up), or null when unknown. */
 export function formatDistance(km) {
-  return km == null ? null : `${km.toFixed(1)} km`;
+  return km == null ? null : `${(roundHalfAway(km * 10) / 10).toFixed(1)} km`;
 }
 
 /** A compass bearing in whole degrees: "230°". */
 export function formatBearing(degrees) {
-  return `${Math.round(degrees) % 360}°`;
+  return `${roundHalfAway(degrees) % 360}°`;
 }
 
 /** Elevation for the list: "12° up" (or "2° down", below the horizon). */
 export function formatElevation(degrees) {
-  const whole = Math.round(degrees);
+  const whole = roundHalfAway(degrees);
   return whole < 0 ? `${-whole}° down` : `${whole}° up`;
 }
 
 /** Elevation for the card: "12° above the horizon". */
 export function elevationPhrase(degrees) {
-  const whole = Math.round(degrees);
+  const whole = roundHalfAway(degrees);
   if (whole === 0) return "on the horizon";
   return whole > 0 ? `${whole}° above the horizon` : `${-whole}° below the horizon`;
 }
