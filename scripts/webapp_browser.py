@@ -155,6 +155,28 @@ def open_radar(browser, url, lat, lon, heading):
     browser.navigate(url)
 
 
+def offline_and_back(browser):
+    """With the network gone the app still opens (the service worker's copy) and waits for the
+    daemon; with it back, the feed returns by itself. The browser's own messages about the
+    failed connections are expected here, so this runs after the console was read."""
+    browser.wait_for("navigator.serviceWorker.controller !== null", timeout=30)
+    offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    browser.send("Network.enable")
+    browser.send("Network.emulateNetworkConditions", offline)
+    browser.send("Page.reload")
+    browser.wait_for("document.readyState === 'complete' && document.getElementById('status') !== null", timeout=30)
+    time.sleep(1)
+    result = {
+        "status": browser.evaluate("document.getElementById('status').textContent"),
+        "aircraft": browser.evaluate("document.getElementById('list').children.length"),
+    }
+    browser.send("Network.emulateNetworkConditions", {**offline, "offline": False})
+    started = time.monotonic()
+    browser.wait_for("document.getElementById('list').children.length > 0", timeout=30)
+    result["reconnectSeconds"] = round(time.monotonic() - started, 1)
+    return result
+
+
 def check(args):
     browser = Browser(find_chromium())
     report = {"problems": []}
@@ -200,6 +222,7 @@ def check(args):
         if args.screenshots:
             browser.screenshot(os.path.join(args.screenshots, "web-phone.png"))
         report["problems"] = console_problems(browser)
+        report["offline"] = offline_and_back(browser)
     except CDPError as error:
         report["problems"] = console_problems(browser) if browser.session else []
         report["failure"] = str(error)

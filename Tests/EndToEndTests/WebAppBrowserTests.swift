@@ -46,6 +46,16 @@ import TestSupport
         try Self.checkTurning(snapshot)
         try Self.checkCard(report, frames: frames)
         try Self.checkLayout(report, screenshots: screenshots)
+        try Self.checkOffline(report)
+    }
+
+    /// Offline, the app opens from the service worker's copy and waits; online, it reconnects.
+    static func checkOffline(_ report: [String: Any]) throws {
+        let offline = try #require(report["offline"] as? [String: Any], "the offline step did not run")
+        #expect(offline["status"] as? String == "waiting for aviator-adsb…")
+        #expect(offline["aircraft"] as? Int == 0)
+        let seconds = try #require(offline["reconnectSeconds"] as? Double, "no reconnection")
+        print("browser offline: the app opened from its copy and waited; back online it reconnected in \(seconds) s")
     }
 
     /// The list is the feed's frame of the same number: the same aircraft, nearest first, with

@@ -115,6 +115,13 @@ function viewFields() {
   };
 }
 
+/** Zooms in by `factor` (below 1: out); the range is kept to three significant digits. */
+function zoomBy(factor) {
+  const range = Number((settings.rangeKm / factor).toPrecision(3));
+  settings.rangeKm = clamp(range, RANGE_MIN_KM, RANGE_MAX_KM, settings.rangeKm);
+  apply();
+}
+
 /** Applies the settings to the page and the feed, and remembers them. */
 function apply() {
   settings.rangeKm = clamp(settings.rangeKm, RANGE_MIN_KM, RANGE_MAX_KM, 50);
@@ -134,10 +141,7 @@ function apply() {
 
 const controls = bindControls({
   settings, apply, compass, chime, place, setPressed,
-  zoom: (factor) => {
-    settings.rangeKm = clamp(settings.rangeKm / factor, RANGE_MIN_KM, RANGE_MAX_KM, settings.rangeKm);
-    apply();
-  },
+  zoom: zoomBy,
 });
 
 new Gestures($("radar"), {
@@ -152,10 +156,7 @@ new Gestures($("radar"), {
     settings.headingDeg = Math.round(compass.target * 100) / 100;
     saveSettings(settings);
   },
-  zoom(factor) {
-    settings.rangeKm = clamp(settings.rangeKm / factor, RANGE_MIN_KM, RANGE_MAX_KM, settings.rangeKm);
-    apply();
-  },
+  zoom: zoomBy,
 }, () => ({ x: radar.cx / radar.ratio, y: radar.cy / radar.ratio }));
 
 // The loop: turning and motion are drawn at the display's rate, not the feed's.
