@@ -98,8 +98,8 @@ web-load:
 # default), and takes the README's screenshots into docs/images.
 WEB_PERF_SECONDS ?= 20
 web-perf:
-	WEB_PERF_SECONDS=$(WEB_PERF_SECONDS) $(SWIFT) test --filter WebAppPerformanceTests
 	WEB_SCREENSHOTS=$(CURDIR)/docs/images $(SWIFT) test --filter WebAppBrowserTests
+	WEB_PERF_SECONDS=$(WEB_PERF_SECONDS) $(SWIFT) test --filter WebAppPerformanceTests
 
 # Not part of `make test`: half an hour of replay, churning clients, a flapping hostile Beast
 # peer and a misbehaving OpenSky stand-in, all on loopback; memory and descriptors must stay flat.

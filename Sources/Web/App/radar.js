@@ -60,7 +60,7 @@ export class Radar {
     this.sprites = new Map();
     this.kid = false;
     // Reading the canvas's size forces a layout, so it is read only after a resize.
-    new ResizeObserver(() => { this.sizeValid = false; }).observe(canvas);
+    new ResizeObserver(() => { this.sizeValid = false; }).observe(canvas.parentElement);
     window.addEventListener("resize", () => { this.sizeValid = false; });
     this.spin = sweep.animate([{ transform: "rotate(0deg)" }, { transform: "rotate(360deg)" }],
       { duration: SWEEP_PERIOD_MS, iterations: Infinity });
@@ -87,31 +87,39 @@ export class Radar {
     this.faceValid = false;
   }
 
-  /** Follows the canvas's size on the page and the screen's pixel ratio. */
+  /**
+   * Follows the size of the radar's area and the screen's pixel ratio. The canvases are the
+   * largest square that fits, centred: what lies beside the radar never needs painting, and
+   * on a phone that is more than half the screen.
+   */
   fit() {
     this.sizeValid = true;
-    this.pageLeft = 0;
-    this.pageTop = 0;
+    const area = this.canvas.parentElement;
+    const side = Math.max(1, Math.min(area.clientWidth, area.clientHeight));
+    const left = (area.clientWidth - side) / 2;
+    const top = (area.clientHeight - side) / 2;
     // Two device pixels per CSS pixel are sharp enough for a phosphor screen, and a third
     // would cost more than half as much again to paint.
     const ratio = Math.min(window.devicePixelRatio || 1, 2);
-    const width = Math.max(1, Math.round(this.canvas.clientWidth * ratio));
-    const height = Math.max(1, Math.round(this.canvas.clientHeight * ratio));
-    if (width === this.width && height === this.height && ratio === this.ratio) return;
+    const pixels = Math.round(side * ratio);
+    if (pixels === this.width && ratio === this.ratio && left === this.left && top === this.top) return;
     this.ratio = ratio;
-    this.width = this.canvas.width = this.face.width = width;
-    this.height = this.canvas.height = this.face.height = height;
-    this.cx = width / 2;
-    this.cy = height / 2;
+    this.left = left;
+    this.top = top;
+    this.width = this.height = this.canvas.width = this.canvas.height = this.face.width = this.face.height = pixels;
+    for (const element of [this.canvas, this.face]) {
+      element.style.left = `${left}px`;
+      element.style.top = `${top}px`;
+      element.style.width = element.style.height = `${side}px`;
+    }
+    this.cx = this.cy = pixels / 2;
     // A margin for the compass letters outside the rim.
-    this.radius = Math.max(10, Math.min(width, height) / 2 - 22 * ratio);
+    this.radius = Math.max(10, pixels / 2 - 22 * ratio);
     this.faceValid = false;
-    this.sprites.clear();
-    const css = (value) => `${(value / ratio).toFixed(2)}px`;
     const sweep = this.sweepElement.style;
-    sweep.left = css(this.cx - this.radius);
-    sweep.top = css(this.cy - this.radius);
-    sweep.width = sweep.height = css(2 * this.radius);
+    sweep.left = `${left + (this.cx - this.radius) / ratio}px`;
+    sweep.top = `${top + (this.cy - this.radius) / ratio}px`;
+    sweep.width = sweep.height = `${(2 * this.radius) / ratio}px`;
     const rect = this.canvas.getBoundingClientRect();
     this.pageLeft = rect.left;
     this.pageTop = rect.top;
@@ -168,13 +176,16 @@ export class Radar {
   }
 
   /**
-   * A plane (or, without a track, a round blip) in one colour with its glow, `side` device
+   * A plane (or, without a track, a round blip) with its glow, in the colour of a selected
+   * aircraft when `chosen`, `side` device
    * pixels square, turned by `step` × SPRITE_STEP_DEG. Sprites are made at the size and
    * angle they are drawn at, so drawing one is a plain copy: rotating and scaling images on
    * every frame costs far more on phones without a fast GPU path.
    */
-  sprite(color, round, side, step) {
-    const key = `${color}|${round ? 0 : step}|${side}`;
+  sprite(chosen, round, side, step) {
+    // A number, not a string: this runs for every aircraft on every frame.
+    const key = ((((chosen ? 2 : 0) + (round ? 1 : 0)) * SPRITE_STEPS + (round ? 0 : step)) * 4096) + side;
+    const color = chosen ? this.theme.selected : this.theme.blip;
     let sprite = this.sprites.get(key);
     if (sprite) return sprite;
     if (this.sprites.size >= SPRITE_CACHE_LIMIT) this.sprites.clear();
@@ -316,7 +327,7 @@ export class Radar {
       if (fromCentre > radius + 4 * ratio) continue;
       const data = track.data;
       // The sprite's box is 64 units for a 44-unit plane: its side for this icon size.
-      const side = Math.max(8, Math.round(((sizeFactor * (data.scale ?? 1)) * 64) / 44));
+      const side = Math.min(4095, Math.max(8, Math.round(((sizeFactor * (data.scale ?? 1)) * 64) / 44)));
       // Brighter just after the sweep passed over it, like a real scope's afterglow.
       const angle = Math.atan2(xKm, yKm);
       const behind = (((sweep - angle) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
@@ -324,7 +335,7 @@ export class Radar {
       const round = data.track_deg == null;
       const turn = round ? 0 : data.track_deg - headingDeg;
       const step = ((Math.round(turn / SPRITE_STEP_DEG) % SPRITE_STEPS) + SPRITE_STEPS) % SPRITE_STEPS;
-      const sprite = this.sprite(options.selected === track.icao ? theme.selected : theme.blip, round, side, step);
+      const sprite = this.sprite(options.selected === track.icao, round, side, step);
       c.drawImage(sprite, Math.round(x - side / 2), Math.round(y - side / 2));
       const size = (side * 44) / 64;
       track.visible = true;
