@@ -5,10 +5,10 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak web-load clean
+.PHONY: help deps build release run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
-	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability) when missing"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability, chromium) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
@@ -18,6 +18,7 @@ help:
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 	@echo "make web-load     200 WebSocket clients and a sleeper on a 300-aircraft replay (WEB_LOAD_SECONDS=30)"
+	@echo "make web-perf     the web radar in headless Chromium, CPU slowed 4x, 300 aircraft: frame times, memory, screenshots"
 	@echo "make soak         30 min of hostile clients, peers and servers against three daemons (SOAK_MINUTES=30)"
 	@echo "make fuzz         libFuzzer on every parser of outside data, FUZZ_SECONDS (60) each; crashes go to Fuzz/Crashes"
 	@echo "make fuzz-smoke   the fuzz targets' seed corpus replayed through the fuzzer builds, no fuzzing"
@@ -39,6 +40,10 @@ deps:
 		echo "installing dump1090-mutability (the reference decoder the tests and benchmarks compare with)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq --no-install-recommends dump1090-mutability; fi
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium (the web radar's browser tests drive it headless)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; fi
 
 build:
 	$(SWIFT) build
@@ -90,6 +95,14 @@ bench: release $(VENV)/.pymodes
 WEB_LOAD_SECONDS ?= 30
 web-load:
 	WEB_LOAD_SECONDS=$(WEB_LOAD_SECONDS) $(SWIFT) test --filter WebLoadEndToEndTests
+
+# Not part of `make test`: the web radar in headless Chromium with the CPU slowed 4x on a
+# 300-aircraft sky; prints frame times, frame rate and memory (WEB_PERF_SECONDS, 20 by
+# default), and takes the README's screenshots into docs/images.
+WEB_PERF_SECONDS ?= 20
+web-perf:
+	WEB_SCREENSHOTS=$(CURDIR)/docs/images $(SWIFT) test --filter WebAppBrowserTests
+	WEB_PERF_SECONDS=$(WEB_PERF_SECONDS) $(SWIFT) test --filter WebAppPerformanceTests
 
 # Not part of `make test`: half an hour of replay, churning clients, a flapping hostile Beast
 # peer and a misbehaving OpenSky stand-in, all on loopback; memory and descriptors must stay flat.

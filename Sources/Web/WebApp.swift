@@ -9,6 +9,23 @@ enum WebApp {
             ("app.js", PackageResources.app_js),
             ("style.css", PackageResources.style_css),
             ("manifest.webmanifest", PackageResources.manifest_webmanifest),
+            ("sw.js", PackageResources.sw_js),
+            ("card.js", PackageResources.card_js),
+            ("compass.js", PackageResources.compass_js),
+            ("controls.js", PackageResources.controls_js),
+            ("feed.js", PackageResources.feed_js),
+            ("gestures.js", PackageResources.gestures_js),
+            ("icon-192.png", PackageResources.icon_192_png),
+            ("icon-512.png", PackageResources.icon_512_png),
+            ("icon.svg", PackageResources.icon_svg),
+            ("kid.js", PackageResources.kid_js),
+            ("list.js", PackageResources.list_js),
+            ("location.js", PackageResources.location_js),
+            ("palette.js", PackageResources.palette_js),
+            ("radar.js", PackageResources.radar_js),
+            ("settings.js", PackageResources.settings_js),
+            ("sky.js", PackageResources.sky_js),
+            ("words.js", PackageResources.words_js),
         ]
         var table: [String: EmbeddedAsset] = [:]
         for (name, bytes) in files {

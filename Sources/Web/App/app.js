@@ -1,100 +1,202 @@
-// The radar page: one WebSocket to /feed (the daemon's own feed protocol), a canvas drawn
-// from the latest frame, and a list of the aircraft for screen readers.
+// The radar in your hand: the page aviator-adsb serves at `/`. It reads the daemon's feed over
+// WebSocket, draws the sky on a retro scope that turns with the phone, and lists the aircraft
+// for screen readers. Plain modules, no build step, nothing from another site.
 
-const canvas = document.getElementById("radar");
-const status = document.getElementById("status");
-const list = document.getElementById("list");
-const context = canvas.getContext("2d");
+import { Card } from "./card.js";
+import { Compass, normalizeDegrees } from "./compass.js";
+import { Feed } from "./feed.js";
+import { Gestures } from "./gestures.js";
+import { Chime, Awake } from "./kid.js";
+import { AircraftList } from "./list.js";
+import { Location } from "./location.js";
+import { THEMES } from "./palette.js";
+import { Radar } from "./radar.js";
+import { RANGE_MAX_KM, RANGE_MIN_KM, clamp, loadSettings, saveSettings } from "./settings.js";
+import { Sky } from "./sky.js";
+import { bindControls } from "./controls.js";
 
-let frame = null;
-let socket = null;
-let retryMs = 1000;
+const $ = (id) => document.getElementById(id);
 
-/** Opens the feed on this page's own host, and again after any loss (backing off to 30 s). */
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}/feed`);
-  socket.onopen = () => { retryMs = 1000; };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
-    status.textContent = "waiting for aviator-adsb…";
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, 30000);
+const settings = loadSettings();
+const sky = new Sky();
+const radar = new Radar($("radar"), $("face"), $("sweep"));
+const compass = new Compass(settings.headingDeg);
+const chime = new Chime();
+const awake = new Awake();
+const status = { state: "connecting", source: null, error: null, count: 0, observer: null };
+/** `?measure` in the address: each drawn frame leaves a performance measure (for tests). */
+const measuring = new URLSearchParams(location.search).has("measure");
+let selected = null;
+let positionsAt = 0;
+
+const list = new AircraftList($("list"), $("announce"), (icao) => choose(icao));
+const card = new Card({
+  card: $("card"), close: $("card-close"), title: $("card-title"), kind: $("card-kind"),
+  altitude: $("card-altitude"), speed: $("card-speed"), distance: $("card-distance"),
+  route: $("card-route"), arrow: $("card-arrow"), where: $("card-where"), turn: $("card-turn"),
+}, () => choose(null));
+
+const feed = new Feed({
+  onState(state) {
+    status.state = state;
+    if (state !== "open") status.error = null;
+    showStatus();
+  },
+  onHello(message) {
+    status.source = message.source;
+    sky.reset();
+    list.reset();
+    showStatus();
+  },
+  onFrame(frame) {
+    const arrived = sky.update(frame, performance.now(), settings.chimeKm);
+    status.count = frame.aircraft.length;
+    status.source = frame.source;
+    status.error = null;
+    list.update(sky, frame.seq);
+    if (settings.kid && arrived.length > 0) chime.play();
+    if (selected && !sky.tracks.has(selected)) choose(null);
+    showStatus();
+  },
+  onError(text) {
+    status.error = text;
+    showStatus();
+  },
+});
+
+const place = new Location((observer) => {
+  status.observer = observer;
+  sky.reset();
+  feed.setView({ observer });
+  showStatus();
+}, (problem) => {
+  status.error = problem;
+  setPressed($("locate"), false);
+  settings.useLocation = false;
+  saveSettings(settings);
+  showStatus();
+});
+
+function showStatus() {
+  let text;
+  if (status.state !== "open") {
+    text = "waiting for aviator-adsb…";
+  } else if (status.error) {
+    text = status.error;
+  } else if (status.source === null) {
+    text = "connected";
+  } else {
+    const from = status.observer ? "from here" : "from the receiver";
+    text = `${status.count} aircraft · ${status.source} · ${from}`;
+  }
+  const element = $("status");
+  if (element.textContent !== text) element.textContent = text;
+  document.body.classList.toggle("offline", status.state !== "open");
+}
+
+function setPressed(button, pressed) {
+  button.setAttribute("aria-pressed", String(pressed));
+}
+
+/** Selects an aircraft (null: none) and shows its card, except in kid mode. */
+function choose(icao) {
+  selected = icao;
+  card.show(icao !== null && !settings.kid ? icao : null);
+}
+
+/** The view filters and range as the feed protocol wants them. */
+function viewFields() {
+  return {
+    range_km: Math.round(settings.rangeKm * 100) / 100,
+    min_alt_ft: settings.minAltFt,
+    max_alt_ft: settings.maxAltFt,
+    max_distance_km: settings.maxDistanceKm,
+    hide_on_ground: settings.hideOnGround,
   };
 }
 
-/** Handles one message of the feed protocol. */
-function receive(message) {
-  switch (message.type) {
-    case "hello":
-      status.textContent = `connected · source ${message.source}`;
-      break;
-    case "frame":
-      frame = message;
-      status.textContent = `${message.aircraft.length} aircraft · ${message.source}`;
-      updateList(message.aircraft);
-      break;
-    case "error":
-      status.textContent = message.message;
-      break;
-  }
+/** Zooms in by `factor` (below 1: out); the range is kept to three significant digits. */
+function zoomBy(factor) {
+  const range = Number((settings.rangeKm / factor).toPrecision(3));
+  settings.rangeKm = clamp(range, RANGE_MIN_KM, RANGE_MAX_KM, settings.rangeKm);
+  apply();
 }
 
-/** Rewrites the accessible list: nearest first, with where to look. */
-function updateList(aircraft) {
-  const sorted = [...aircraft].sort((a, b) => (a.ground_km ?? Infinity) - (b.ground_km ?? Infinity));
-  list.replaceChildren(...sorted.map((plane) => {
-    const item = document.createElement("li");
-    const parts = [
-      plane.callsign || plane.icao,
-      plane.ground_km == null ? null : `${plane.ground_km.toFixed(1)} km`,
-      plane.azimuth_deg == null ? null : `bearing ${Math.round(plane.azimuth_deg)}°`,
-      plane.elevation_deg == null ? null : `${Math.round(plane.elevation_deg)}° up`,
-      plane.alt_baro_ft == null ? null : `${plane.alt_baro_ft} ft`,
-    ];
-    item.textContent = parts.filter((part) => part !== null).join(", ");
-    item.dataset.icao = plane.icao;
-    return item;
-  }));
+/** Applies the settings to the page and the feed, and remembers them. */
+function apply() {
+  settings.rangeKm = clamp(settings.rangeKm, RANGE_MIN_KM, RANGE_MAX_KM, 50);
+  radar.setRange(settings.rangeKm);
+  radar.setTheme(settings.sun ? "sun" : "night");
+  radar.setKid(settings.kid);
+  document.body.classList.toggle("sun", settings.sun);
+  document.body.classList.toggle("kid", settings.kid);
+  document.querySelector('meta[name="theme-color"]').content = (settings.sun ? THEMES.sun : THEMES.night).background;
+  $("radar").dataset.rangeKm = String(settings.rangeKm);
+  controls?.showRange();
+  awake.set(settings.kid);
+  if (settings.kid) choose(selected);
+  feed.setView(viewFields());
+  saveSettings(settings);
 }
 
-/** Draws rings and aircraft at the display's frame rate. */
-function draw() {
-  const ratio = window.devicePixelRatio || 1;
-  const width = canvas.clientWidth * ratio;
-  const height = canvas.clientHeight * ratio;
-  if (canvas.width !== width || canvas.height !== height) {
-    canvas.width = width;
-    canvas.height = height;
+const controls = bindControls({
+  settings, apply, compass, chime, place, setPressed,
+  zoom: zoomBy,
+});
+
+new Gestures($("radar"), {
+  tap(x, y) {
+    const track = radar.hit(sky, x, y);
+    choose(track ? track.icao : null);
+  },
+  turn(degrees) {
+    compass.turnBy(degrees);
+  },
+  turnEnd() {
+    settings.headingDeg = Math.round(compass.target * 100) / 100;
+    saveSettings(settings);
+  },
+  zoom: zoomBy,
+}, () => ({ x: radar.cx / radar.ratio, y: radar.cy / radar.ratio }));
+
+// The loop: turning and motion are drawn at the display's rate, not the feed's.
+let last = performance.now();
+let shownHeading = null;
+let compassShown = null;
+function frame(now) {
+  const started = performance.now();
+  const heading = compass.tick(now - last);
+  last = now;
+  radar.draw(now, sky, heading, { labels: settings.labels, kid: settings.kid, selected });
+  feed.setHeading(heading);
+  const whole = Math.round(heading) % 360;
+  if (whole !== shownHeading || compass.active !== compassShown) {
+    shownHeading = whole;
+    // The Compass button is for when no compass speaks up by itself (iOS asks for a tap).
+    compassShown = compass.active;
+    $("compass").hidden = compassShown;
+    $("heading").textContent = `HDG ${String(whole).padStart(3, "0")}°${compass.active ? "" : " (drag to turn)"}`;
+    $("radar").dataset.headingDeg = String(whole);
   }
-  const radius = Math.min(width, height) * 0.45;
-  const cx = width / 2;
-  const cy = height / 2;
-  context.fillStyle = "#021006";
-  context.fillRect(0, 0, width, height);
-  context.strokeStyle = "#1d7a3f";
-  context.lineWidth = ratio;
-  for (let ring = 1; ring <= 4; ring += 1) {
-    context.beginPath();
-    context.arc(cx, cy, (radius * ring) / 4, 0, 2 * Math.PI);
-    context.stroke();
+  if (!card.update(now, sky, heading, radar.theme)) choose(null);
+  if (now - positionsAt > 250) {
+    positionsAt = now;
+    list.markPositions(sky, radar.pageLeft, radar.pageTop);
   }
-  if (frame) {
-    context.fillStyle = "#39ff7a";
-    context.font = `${12 * ratio}px monospace`;
-    for (const plane of frame.aircraft) {
-      if (plane.x == null || plane.y == null) continue;
-      const x = cx + plane.x * radius;
-      const y = cy - plane.y * radius;
-      const size = 4 * ratio * (plane.scale ?? 1);
-      context.beginPath();
-      context.arc(x, y, size, 0, 2 * Math.PI);
-      context.fill();
-      if (plane.callsign) context.fillText(plane.callsign, x + size + 2, y - size);
-    }
-  }
-  requestAnimationFrame(draw);
+  if (measuring) performance.measure("radar-frame", { start: started, end: performance.now() });
+  requestAnimationFrame(frame);
 }
 
-connect();
-requestAnimationFrame(draw);
+apply();
+compass.listen();
+if (settings.useLocation) place.start();
+setPressed($("locate"), settings.useLocation);
+feed.setHeading(normalizeDegrees(settings.headingDeg));
+feed.connect();
+requestAnimationFrame(frame);
+
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").catch(() => {
+    // Offline use is a bonus; the radar works without it.
+  });
+}

@@ -1,0 +1,108 @@
+// Which way the phone points: the absolute orientation on Android, the compass heading on iOS
+// (after a tap that asks permission), or the user's finger when there is no compass. The
+// heading shown follows the sensor through a low-pass filter on the shortest way round, so
+// crossing north (359° → 1°) turns the radar by 2°, not by a whole turn.
+
+/** How quickly the shown heading catches up with the sensor: the filter's time constant. */
+const SMOOTHING_MS = 120;
+/** A compass that has said nothing for this long is taken as gone (drag takes over). */
+const SILENT_MS = 3000;
+
+/** The signed difference `to − from` in degrees, in (−180, 180]. */
+export function angleDifference(from, to) {
+  const difference = (((to - from) % 360) + 540) % 360 - 180;
+  return difference === -180 ? 180 : difference;
+}
+
+/** Degrees in [0, 360). */
+export function normalizeDegrees(degrees) {
+  const value = ((degrees % 360) + 360) % 360;
+  return value === 360 ? 0 : value;
+}
+
+/** How far the screen is turned from the device's natural orientation, in degrees. */
+function screenAngle() {
+  const angle = screen.orientation?.angle ?? window.orientation ?? 0;
+  return Number.isFinite(angle) ? angle : 0;
+}
+
+export class Compass {
+  /** @param {number} heading where to start (the last heading used). */
+  constructor(heading) {
+    this.heading = normalizeDegrees(heading);
+    this.target = this.heading;
+    this.lastReadingAt = -Infinity;
+    this.listening = false;
+    this.onAbsolute = (event) => this.absoluteReading(event);
+    this.onRelative = (event) => this.iosReading(event);
+  }
+
+  /** Whether the browser may need a tap to allow the compass (iOS 13 and later). */
+  static needsPermission() {
+    return typeof DeviceOrientationEvent !== "undefined" && typeof DeviceOrientationEvent.requestPermission === "function";
+  }
+
+  /** Whether readings came in lately. */
+  get active() {
+    return performance.now() - this.lastReadingAt < SILENT_MS;
+  }
+
+  /** Starts listening where no permission is needed (Android, desktop browsers with sensors). */
+  listen() {
+    if (this.listening || typeof window.DeviceOrientationEvent === "undefined") return;
+    this.listening = true;
+    window.addEventListener("deviceorientationabsolute", this.onAbsolute);
+    window.addEventListener("deviceorientation", this.onRelative);
+  }
+
+  /** Asks for permission where the browser wants a tap for it; resolves to whether it was given. */
+  async enable() {
+    if (Compass.needsPermission()) {
+      try {
+        if ((await DeviceOrientationEvent.requestPermission()) !== "granted") return false;
+      } catch {
+        return false;
+      }
+    }
+    this.listen();
+    return true;
+  }
+
+  /** Android: alpha turns counter-clockwise from north. */
+  absoluteReading(event) {
+    if (event.alpha == null) return;
+    this.reading(360 - event.alpha + screenAngle());
+  }
+
+  /** iOS: a compass heading on the ordinary orientation event; other browsers' relative
+   * readings say nothing about north and are ignored. */
+  iosReading(event) {
+    if (typeof event.webkitCompassHeading === "number" && event.webkitCompassHeading >= 0) {
+      this.reading(event.webkitCompassHeading + screenAngle());
+    } else if (event.absolute === true && event.alpha != null) {
+      this.reading(360 - event.alpha + screenAngle());
+    }
+  }
+
+  reading(degrees) {
+    if (!Number.isFinite(degrees)) return;
+    if (!this.active) this.heading = normalizeDegrees(degrees);
+    this.target = normalizeDegrees(degrees);
+    this.lastReadingAt = performance.now();
+  }
+
+  /** A finger turned the radar by `degrees` (clockwise positive); ignored while a compass leads. */
+  turnBy(degrees) {
+    if (this.active) return;
+    this.target = normalizeDegrees(this.target + degrees);
+    this.heading = this.target;
+  }
+
+  /** Advances the filter by `elapsedMs`; returns the heading to draw. */
+  tick(elapsedMs) {
+    const step = 1 - Math.exp(-Math.max(0, elapsedMs) / SMOOTHING_MS);
+    const difference = angleDifference(this.heading, this.target);
+    this.heading = Math.abs(difference) < 0.01 ? this.target : normalizeDegrees(this.heading + difference * step);
+    return this.heading;
+  }
+}

@@ -1,0 +1,404 @@
+// The scope: a phosphor screen with range rings, a compass rose that turns with the heading,
+// a rotating sweep with a fading trail, and the aircraft with their trails and callsigns.
+//
+// Three layers, so that each frame paints little: the face (rings, their labels, the glow) on
+// a canvas of its own, redrawn only when the size, range or theme changes; the sweep, an
+// element turned by a compositor animation that costs the page nothing per frame; and a
+// transparent canvas on top with what moves, drawn at the display's frame rate. Each aircraft
+// is a pre-rendered sprite placed with one transform, and trails are stroked in one path per
+// altitude colour, so a frame with 300 aircraft is a few hundred cheap calls.
+
+import { THEMES, bucketColor } from "./palette.js";
+
+/** One turn of the sweep, in milliseconds: slow enough to follow with the eyes. */
+const SWEEP_PERIOD_MS = 4000;
+/** An aircraft's length at `scale` 1, in CSS pixels; the feed's scale runs from 0.7 to 2. */
+const ICON_CSS_PX = 17;
+/** Kid mode's icons are this much larger. */
+const KID_FACTOR = 1.7;
+/** Icons turn in steps of this many degrees (a sprite for each step, made when first needed). */
+const SPRITE_STEP_DEG = 5;
+const SPRITE_STEPS = 360 / SPRITE_STEP_DEG;
+/** At most this many sprites are kept; past it the cache starts again. */
+const SPRITE_CACHE_LIMIT = 2000;
+/** A tap this close to an aircraft's centre (CSS pixels, beyond its icon) selects it. */
+const TAP_SLACK_PX = 14;
+/** Labels are kept apart on a grid of cells this size (CSS pixels). */
+const LABEL_CELL_W = 56;
+const LABEL_CELL_H = 15;
+/** Ring spacings to choose from, in km. */
+const RING_STEPS = [0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50, 100, 200, 250, 500];
+
+/** The ring spacing giving two to four rings inside `rangeKm`. */
+export function ringStep(rangeKm) {
+  return RING_STEPS.find((step) => rangeKm / step <= 4.01) ?? RING_STEPS[RING_STEPS.length - 1];
+}
+
+/** A label for a distance in km: no needless decimals. */
+export function kmLabel(km) {
+  return `${Number.isInteger(km) ? km : km.toFixed(km < 1 ? 2 : 1)} km`;
+}
+
+export class Radar {
+  /**
+   * @param {HTMLCanvasElement} canvas the moving picture (transparent, on top)
+   * @param {HTMLCanvasElement} face the still picture beneath it
+   * @param {HTMLElement} sweep the sweep, turned by an animation
+   */
+  constructor(canvas, face, sweep) {
+    this.canvas = canvas;
+    this.context = canvas.getContext("2d");
+    this.face = face;
+    this.sweepElement = sweep;
+    this.theme = THEMES.night;
+    this.rangeKm = 50;
+    this.ratio = 1;
+    this.width = 0;
+    this.height = 0;
+    this.faceValid = false;
+    this.sizeValid = false;
+    this.sprites = new Map();
+    this.kid = false;
+    // Reading the canvas's size forces a layout, so it is read only after a resize.
+    new ResizeObserver(() => { this.sizeValid = false; }).observe(canvas.parentElement);
+    window.addEventListener("resize", () => { this.sizeValid = false; });
+    this.spin = sweep.animate([{ transform: "rotate(0deg)" }, { transform: "rotate(360deg)" }],
+      { duration: SWEEP_PERIOD_MS, iterations: Infinity });
+  }
+
+  setTheme(name) {
+    const theme = THEMES[name] ?? THEMES.night;
+    if (theme === this.theme) return;
+    this.theme = theme;
+    this.faceValid = false;
+    this.sprites.clear();
+  }
+
+  /** Kid mode: no text on the scope. */
+  setKid(kid) {
+    if (kid === this.kid) return;
+    this.kid = kid;
+    this.faceValid = false;
+  }
+
+  setRange(km) {
+    if (km === this.rangeKm) return;
+    this.rangeKm = km;
+    this.faceValid = false;
+  }
+
+  /**
+   * Follows the size of the radar's area and the screen's pixel ratio. The canvases are the
+   * largest square that fits, centred: what lies beside the radar never needs painting, and
+   * on a phone that is more than half the screen.
+   */
+  fit() {
+    this.sizeValid = true;
+    const area = this.canvas.parentElement;
+    const side = Math.max(1, Math.min(area.clientWidth, area.clientHeight));
+    const left = (area.clientWidth - side) / 2;
+    const top = (area.clientHeight - side) / 2;
+    // Two device pixels per CSS pixel are sharp enough for a phosphor screen, and a third
+    // would cost more than half as much again to paint.
+    const ratio = Math.min(window.devicePixelRatio || 1, 2);
+    const pixels = Math.round(side * ratio);
+    if (pixels === this.width && ratio === this.ratio && left === this.left && top === this.top) return;
+    this.ratio = ratio;
+    this.left = left;
+    this.top = top;
+    this.width = this.height = this.canvas.width = this.canvas.height = this.face.width = this.face.height = pixels;
+    for (const element of [this.canvas, this.face]) {
+      element.style.left = `${left}px`;
+      element.style.top = `${top}px`;
+      element.style.width = element.style.height = `${side}px`;
+    }
+    this.cx = this.cy = pixels / 2;
+    // A margin for the compass letters outside the rim.
+    this.radius = Math.max(10, pixels / 2 - 22 * ratio);
+    this.faceValid = false;
+    const sweep = this.sweepElement.style;
+    sweep.left = `${left + (this.cx - this.radius) / ratio}px`;
+    sweep.top = `${top + (this.cy - this.radius) / ratio}px`;
+    sweep.width = sweep.height = `${(2 * this.radius) / ratio}px`;
+    const rect = this.canvas.getBoundingClientRect();
+    this.pageLeft = rect.left;
+    this.pageTop = rect.top;
+    this.canvas.dataset.centerX = (this.cx / ratio).toFixed(1);
+    this.canvas.dataset.centerY = (this.cy / ratio).toFixed(1);
+    this.canvas.dataset.radius = (this.radius / ratio).toFixed(1);
+  }
+
+  /** Draws the still parts on the face. */
+  drawFace() {
+    const c = this.face.getContext("2d", { alpha: false });
+    const { cx, cy, radius, ratio, theme } = this;
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.fillStyle = theme.background;
+    c.fillRect(0, 0, this.width, this.height);
+    const face = c.createRadialGradient(cx, cy, 0, cx, cy, radius);
+    face.addColorStop(0, theme.face[0]);
+    face.addColorStop(1, theme.face[1]);
+    c.fillStyle = face;
+    c.beginPath();
+    c.arc(cx, cy, radius, 0, 2 * Math.PI);
+    c.fill();
+
+    c.shadowColor = theme.text;
+    c.shadowBlur = theme.glow * ratio;
+    c.strokeStyle = theme.grid;
+    c.lineWidth = ratio;
+    c.beginPath();
+    c.moveTo(cx - radius, cy);
+    c.lineTo(cx + radius, cy);
+    c.moveTo(cx, cy - radius);
+    c.lineTo(cx, cy + radius);
+    c.stroke();
+
+    const step = ringStep(this.rangeKm);
+    c.strokeStyle = theme.ring;
+    c.fillStyle = theme.dimText;
+    c.font = `${11 * ratio}px ui-monospace, "DejaVu Sans Mono", monospace`;
+    c.textBaseline = "bottom";
+    const labelAngle = -Math.PI / 4; // labels up and to the right of the centre
+    const rings = [];
+    for (let km = step; km < this.rangeKm * 0.999; km += step) rings.push(km);
+    rings.push(this.rangeKm);
+    for (const km of rings) {
+      const r = (km / this.rangeKm) * radius;
+      c.lineWidth = (km === this.rangeKm ? 2 : 1) * ratio;
+      c.beginPath();
+      c.arc(cx, cy, r, 0, 2 * Math.PI);
+      c.stroke();
+      if (!this.kid) c.fillText(kmLabel(km), cx + r * Math.cos(labelAngle) + 3 * ratio, cy + r * Math.sin(labelAngle) - 2 * ratio);
+    }
+    c.shadowBlur = 0;
+    this.faceValid = true;
+  }
+
+  /**
+   * A plane (or, without a track, a round blip) with its glow, in the colour of a selected
+   * aircraft when `chosen`, `side` device
+   * pixels square, turned by `step` × SPRITE_STEP_DEG. Sprites are made at the size and
+   * angle they are drawn at, so drawing one is a plain copy: rotating and scaling images on
+   * every frame costs far more on phones without a fast GPU path.
+   */
+  sprite(chosen, round, side, step) {
+    // A number, not a string: this runs for every aircraft on every frame.
+    const key = ((((chosen ? 2 : 0) + (round ? 1 : 0)) * SPRITE_STEPS + (round ? 0 : step)) * 4096) + side;
+    const color = chosen ? this.theme.selected : this.theme.blip;
+    let sprite = this.sprites.get(key);
+    if (sprite) return sprite;
+    if (this.sprites.size >= SPRITE_CACHE_LIMIT) this.sprites.clear();
+    const canvas = typeof OffscreenCanvas === "function" ? new OffscreenCanvas(side, side) : document.createElement("canvas");
+    canvas.width = canvas.height = side;
+    const c = canvas.getContext("2d");
+    c.translate(side / 2, side / 2);
+    c.rotate((step * SPRITE_STEP_DEG * Math.PI) / 180);
+    const s = side / 64; // the path is drawn in a 64-unit box, the plane in its middle 44
+    c.scale(s, s);
+    c.fillStyle = color;
+    c.shadowColor = color;
+    c.shadowBlur = this.theme.glow > 0 ? 7 * s : 0;
+    c.beginPath();
+    if (round) {
+      c.arc(0, 0, 9, 0, 2 * Math.PI);
+    } else {
+      // Nose at the top; wings, then the tailplane.
+      c.moveTo(0, -22);
+      c.lineTo(3.5, -14);
+      c.lineTo(3.5, -5);
+      c.lineTo(20, 5);
+      c.lineTo(20, 9);
+      c.lineTo(3.5, 4);
+      c.lineTo(3, 14);
+      c.lineTo(9, 19);
+      c.lineTo(9, 22);
+      c.lineTo(0, 19.5);
+      c.lineTo(-9, 22);
+      c.lineTo(-9, 19);
+      c.lineTo(-3, 14);
+      c.lineTo(-3.5, 4);
+      c.lineTo(-20, 9);
+      c.lineTo(-20, 5);
+      c.lineTo(-3.5, -5);
+      c.lineTo(-3.5, -14);
+      c.closePath();
+    }
+    c.fill();
+    sprite = typeof canvas.transferToImageBitmap === "function" ? canvas.transferToImageBitmap() : canvas;
+    this.sprites.set(key, sprite);
+    return sprite;
+  }
+
+  /**
+   * Draws one frame. `options`: `labels`, `kid`, `selected` (an ICAO address or null).
+   * Sets `screenX`, `screenY` (CSS pixels from the canvas's corner) and `screenSize` on every
+   * track it draws, and `visible` on each.
+   */
+  draw(now, sky, headingDeg, options) {
+    if (!this.sizeValid) this.fit();
+    if (!this.faceValid) this.drawFace();
+    const c = this.context;
+    const { cx, cy, ratio, theme } = this;
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.globalAlpha = 1;
+    c.clearRect(0, 0, this.width, this.height);
+
+    const heading = (headingDeg * Math.PI) / 180;
+    const cos = Math.cos(heading);
+    const sin = Math.sin(heading);
+    const pxPerKm = this.radius / this.rangeKm;
+    const time = this.spin.currentTime ?? now;
+    const sweep = ((time % SWEEP_PERIOD_MS) / SWEEP_PERIOD_MS) * 2 * Math.PI;
+
+    this.drawTrails(c, sky, cos, sin, pxPerKm);
+    this.drawRose(c, heading);
+    this.drawAircraft(c, now, sky, cos, sin, pxPerKm, sweep, options);
+
+    // The observer at the centre.
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.globalAlpha = 1;
+    c.fillStyle = theme.text;
+    c.fillRect(cx - 2 * ratio, cy - 2 * ratio, 4 * ratio, 4 * ratio);
+  }
+
+  /** Ticks every 10°, longer every 30°, and the cardinal letters, turned with the heading. */
+  drawRose(c, heading) {
+    const { cx, cy, radius, ratio, theme } = this;
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.strokeStyle = theme.ring;
+    c.lineWidth = ratio;
+    c.beginPath();
+    for (let degrees = 0; degrees < 360; degrees += 10) {
+      const angle = (degrees * Math.PI) / 180 - heading;
+      const inner = radius - (degrees % 30 === 0 ? 9 : 5) * ratio;
+      const x = Math.sin(angle);
+      const y = -Math.cos(angle);
+      c.moveTo(cx + inner * x, cy + inner * y);
+      c.lineTo(cx + radius * x, cy + radius * y);
+    }
+    c.stroke();
+    if (this.kid) return;
+    c.fillStyle = theme.text;
+    c.font = `bold ${14 * ratio}px ui-monospace, "DejaVu Sans Mono", monospace`;
+    c.textAlign = "center";
+    c.textBaseline = "middle";
+    const letters = ["N", "E", "S", "W"];
+    for (let i = 0; i < 4; i += 1) {
+      const angle = (i * Math.PI) / 2 - heading;
+      const r = radius + 11 * ratio;
+      c.fillText(letters[i], cx + r * Math.sin(angle), cy - r * Math.cos(angle));
+    }
+    c.textAlign = "start";
+  }
+
+  /** The sky's trail paths, placed with one transform for the heading and the zoom. */
+  drawTrails(c, sky, cos, sin, pxPerKm) {
+    const { cx, cy } = this;
+    c.setTransform(pxPerKm * cos, -pxPerKm * sin, -pxPerKm * sin, -pxPerKm * cos, cx, cy);
+    c.lineWidth = (2 * this.ratio) / pxPerKm;
+    c.lineCap = "round";
+    c.globalAlpha = 0.75;
+    sky.trailPaths.forEach((path, bucket) => {
+      if (!path) return;
+      c.strokeStyle = bucketColor(this.theme, bucket);
+      c.stroke(path);
+    });
+    c.globalAlpha = 1;
+    c.setTransform(1, 0, 0, 1, 0, 0);
+  }
+
+  drawAircraft(c, now, sky, cos, sin, pxPerKm, sweep, options) {
+    const { cx, cy, radius, ratio, theme } = this;
+    const sizeFactor = ICON_CSS_PX * ratio * (options.kid ? KID_FACTOR : 1);
+    const headingDeg = (Math.atan2(sin, cos) * 180) / Math.PI;
+    const labelled = [];
+    for (const track of sky.tracks.values()) {
+      track.visible = false;
+      if (!track.placed) continue;
+      track.locate(now);
+      const e = track.drawE;
+      const n = track.drawN;
+      const xKm = e * cos - n * sin;
+      const yKm = e * sin + n * cos;
+      const x = cx + xKm * pxPerKm;
+      const y = cy - yKm * pxPerKm;
+      const fromCentre = Math.hypot(x - cx, y - cy);
+      if (fromCentre > radius + 4 * ratio) continue;
+      const data = track.data;
+      // The sprite's box is 64 units for a 44-unit plane: its side for this icon size.
+      const side = Math.min(4095, Math.max(8, Math.round(((sizeFactor * (data.scale ?? 1)) * 64) / 44)));
+      // Brighter just after the sweep passed over it, like a real scope's afterglow.
+      const angle = Math.atan2(xKm, yKm);
+      const behind = (((sweep - angle) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+      c.globalAlpha = (data.stale ? 0.35 : 1) * (0.6 + 0.4 * Math.exp(-behind / 1.2));
+      const round = data.track_deg == null;
+      const turn = round ? 0 : data.track_deg - headingDeg;
+      const step = ((Math.round(turn / SPRITE_STEP_DEG) % SPRITE_STEPS) + SPRITE_STEPS) % SPRITE_STEPS;
+      const sprite = this.sprite(options.selected === track.icao, round, side, step);
+      c.drawImage(sprite, Math.round(x - side / 2), Math.round(y - side / 2));
+      const size = (side * 44) / 64;
+      track.visible = true;
+      track.screenX = x / ratio;
+      track.screenY = y / ratio;
+      track.screenSize = size / ratio;
+      if (options.labels && !options.kid && data.callsign) labelled.push(track);
+    }
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    if (options.selected) {
+      const track = sky.tracks.get(options.selected);
+      if (track?.visible) {
+        c.globalAlpha = 1;
+        c.strokeStyle = theme.selected;
+        c.lineWidth = 2 * ratio;
+        c.beginPath();
+        c.arc(track.screenX * ratio, track.screenY * ratio, (track.screenSize / 2 + 8) * ratio, 0, 2 * Math.PI);
+        c.stroke();
+      }
+    }
+    if (labelled.length > 0) this.drawLabels(c, labelled);
+    c.globalAlpha = 1;
+  }
+
+  /**
+   * Callsigns beside their aircraft, nearest the centre first; a label that would land on one
+   * already written is left out, so a crowded airport stays readable.
+   */
+  drawLabels(c, labelled) {
+    const { ratio, theme } = this;
+    labelled.sort((a, b) => (a.data.ground_km ?? 0) - (b.data.ground_km ?? 0));
+    c.font = `${12 * ratio}px ui-monospace, "DejaVu Sans Mono", monospace`;
+    c.textBaseline = "middle";
+    c.fillStyle = theme.text;
+    const taken = this.labelCells ?? (this.labelCells = new Set());
+    taken.clear();
+    for (const track of labelled) {
+      const x = track.screenX + track.screenSize / 2 + 3;
+      const y = track.screenY;
+      // Cells about one short callsign wide and one line high.
+      const column = Math.floor(x / LABEL_CELL_W);
+      const row = Math.floor(y / LABEL_CELL_H);
+      const key = column * 4096 + row;
+      if (taken.has(key) || taken.has(key + 4096) || taken.has(key - 4096)) continue;
+      taken.add(key);
+      c.globalAlpha = track.data.stale ? 0.4 : 0.9;
+      c.fillText(track.data.callsign, x * ratio, y * ratio);
+    }
+    c.globalAlpha = 1;
+  }
+
+  /** The aircraft under a tap at CSS pixels (x, y) on the canvas, or null. */
+  hit(sky, x, y) {
+    let best = null;
+    let bestDistance = Infinity;
+    for (const track of sky.tracks.values()) {
+      if (!track.visible) continue;
+      const distance = Math.hypot(track.screenX - x, track.screenY - y);
+      if (distance <= track.screenSize / 2 + TAP_SLACK_PX && distance < bestDistance) {
+        best = track;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
+}

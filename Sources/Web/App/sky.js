@@ -1,0 +1,165 @@
+// The aircraft the radar knows, in the observer's flat east/north frame (km), moved on between
+// the feed's frames by dead reckoning so they glide at the display's frame rate instead of
+// jumping once a second.
+//
+// Positions come from the feed's own projection (`azimuth_deg`, `ground_km`), so the picture
+// agrees with every other client of the daemon; only the motion between frames is local.
+
+import { altitudeBucket } from "./palette.js";
+
+const KM_PER_KNOT_SECOND = 1.852 / 3600;
+/** Dead reckoning stops after this long without a position: guessing further misleads. */
+const MAX_EXTRAPOLATION_S = 10;
+/** A new frame's correction is blended in over about this long instead of a visible jump. */
+const BLEND_MS = 350;
+/** Trail points kept per aircraft: about the last quarter of a minute at one frame a second. */
+const TRAIL_POINTS = 15;
+/** A position this far from where the aircraft was drawn starts a new trail (a new observer). */
+const TRAIL_BREAK_KM = 5;
+
+/** One aircraft: the feed's latest object plus what the radar works out from it. */
+class Track {
+  constructor(data, now) {
+    this.icao = data.icao;
+    this.firstSeenAt = now;
+    this.trail = [];
+    this.correctionE = 0;
+    this.correctionN = 0;
+    this.near = false;
+    this.update(data, now);
+  }
+
+  /** Takes a new frame's object; keeps the drawn position continuous. */
+  update(data, now) {
+    let before = null;
+    if (this.data) {
+      this.locate(now);
+      before = { e: this.drawE, n: this.drawN };
+    }
+    this.data = data;
+    const azimuth = (data.azimuth_deg ?? 0) * Math.PI / 180;
+    const ground = data.ground_km ?? 0;
+    this.placed = data.azimuth_deg != null && data.ground_km != null;
+    this.e = ground * Math.sin(azimuth);
+    this.n = ground * Math.cos(azimuth);
+    const moving = data.ground_speed_kt != null && data.track_deg != null && !data.on_ground && !data.stale;
+    const speed = moving ? data.ground_speed_kt * KM_PER_KNOT_SECOND : 0;
+    const track = (data.track_deg ?? 0) * Math.PI / 180;
+    this.ve = speed * Math.sin(track);
+    this.vn = speed * Math.cos(track);
+    // The position was already this old when the frame was made.
+    this.fixAt = now - (data.seen_pos_s ?? 0) * 1000;
+    this.frameAt = now;
+    if (before) {
+      this.correctionE = 0;
+      this.correctionN = 0;
+      this.locate(now);
+      const jumpE = before.e - this.drawE;
+      const jumpN = before.n - this.drawN;
+      if (Math.hypot(jumpE, jumpN) > TRAIL_BREAK_KM) {
+        this.trail.length = 0;
+        this.correctionE = 0;
+        this.correctionN = 0;
+      } else {
+        this.correctionE = jumpE;
+        this.correctionN = jumpN;
+      }
+    }
+    if (this.placed) {
+      this.trail.push(this.e, this.n, data.alt_baro_ft ?? data.alt_geo_ft ?? null);
+      if (this.trail.length > TRAIL_POINTS * 3) this.trail.splice(0, 3);
+    }
+  }
+
+  /**
+   * Works out where to draw it at `now` (performance.now() milliseconds) into `drawE` and
+   * `drawN`, east and north in km (fields rather than a new object: this runs for every
+   * aircraft on every displayed frame).
+   */
+  locate(now) {
+    const seconds = Math.min(Math.max(now - this.fixAt, 0) / 1000, MAX_EXTRAPOLATION_S);
+    let e = this.e + this.ve * seconds;
+    let n = this.n + this.vn * seconds;
+    if (this.correctionE !== 0 || this.correctionN !== 0) {
+      const left = Math.exp(-(now - this.frameAt) / BLEND_MS);
+      e += this.correctionE * left;
+      n += this.correctionN * left;
+    }
+    this.drawE = e;
+    this.drawN = n;
+  }
+}
+
+export class Sky {
+  constructor() {
+    /** @type {Map<string, Track>} */
+    this.tracks = new Map();
+    this.seq = null;
+    this.frameTime = null;
+    this.frames = 0;
+    /** @type {(Path2D|null)[]} trails by altitude colour (see buildTrails) */
+    this.trailPaths = [];
+  }
+
+  /**
+   * Takes a frame; returns the aircraft that came within `nearKm` since the last frame
+   * (none on the first frame after a (re)connection: those were there already).
+   */
+  update(frame, now, nearKm) {
+    const arrived = [];
+    const present = new Set();
+    const settled = this.frames > 0;
+    for (const data of frame.aircraft) {
+      if (typeof data?.icao !== "string") continue;
+      present.add(data.icao);
+      let track = this.tracks.get(data.icao);
+      if (track) {
+        track.update(data, now);
+      } else {
+        track = new Track(data, now);
+        this.tracks.set(data.icao, track);
+      }
+      const near = data.ground_km != null && data.ground_km <= nearKm;
+      if (near && !track.near && settled) arrived.push(track);
+      track.near = near;
+    }
+    for (const icao of this.tracks.keys()) {
+      if (!present.has(icao)) this.tracks.delete(icao);
+    }
+    this.seq = frame.seq;
+    this.frameTime = frame.time;
+    this.frames += 1;
+    this.buildTrails();
+    return arrived;
+  }
+
+  /**
+   * The trails as one path per altitude colour, in km east and north: built once per feed
+   * frame, then drawn on every displayed frame with a transform for the heading and zoom.
+   */
+  buildTrails() {
+    const paths = Array.from({ length: altitudeBucket(null) + 1 }, () => null);
+    for (const track of this.tracks.values()) {
+      const trail = track.trail;
+      for (let i = 0; i + 3 < trail.length; i += 3) {
+        const bucket = altitudeBucket(trail[i + 5]);
+        const path = paths[bucket] ?? (paths[bucket] = new Path2D());
+        path.moveTo(trail[i], trail[i + 1]);
+        path.lineTo(trail[i + 3], trail[i + 4]);
+      }
+    }
+    this.trailPaths = paths;
+  }
+
+  /** Forgets everything: a new connection or a new observer starts a new picture. */
+  reset() {
+    this.tracks.clear();
+    this.frames = 0;
+    this.trailPaths = [];
+  }
+
+  /** The aircraft nearest first (by the feed's ground distance). */
+  nearestFirst() {
+    return [...this.tracks.values()].sort((a, b) => (a.data.ground_km ?? Infinity) - (b.data.ground_km ?? Infinity));
+  }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The web radar in a real browser: headless Chromium, with the phone's position and compass
+/// emulated, against the daemon replaying a sample. The page's accessible list, where it draws
+/// each aircraft, and the card of a tapped aircraft are checked against the frames the daemon
+/// sends a client of the test's own with the same observer.
+@Suite(.serialized, .tags(.slow)) struct WebAppBrowserTests {
+    /// The receiver of the replay; the phone is about 4 km west-north-west of it, pointing east.
+    static let receiver = "52.3,4.75"
+    static let phone = (lat: 52.315, lon: 4.695)
+    static let heading = 90.0
+    /// The app's range on a first visit (settings.js).
+    static let appRangeKm = 50.0
+
+    @Test func theRadarShowsTheFeedFromThePhonesPlaceAndTurnsWithIt() async throws {
+        guard HeadlessBrowser.available() else { return }
+        let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
+        let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", Self.receiver,
+                                 "--http", "127.0.0.1:0", "--frame-interval", "0.5"])
+        defer { _ = daemon.stop() }
+        let port = try WebEndToEndTests.webPort(of: daemon)
+
+        // The test's own client sees the sky from the phone's place, with the app's range.
+        let frames = FrameLog()
+        let view = #"{"type":"view","range_km":\#(Self.appRangeKm),"observer":{"lat":\#(Self.phone.lat),"lon":\#(Self.phone.lon)}}"#
+        let follower = Task { try await frames.follow(port: port, view: view) }
+        defer { frames.stop() }
+
+        let screenshots = ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-shots-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        let report = try await HeadlessBrowser.run([
+            "check", "http://127.0.0.1:\(port)/", "--lat", "\(Self.phone.lat)", "--lon", "\(Self.phone.lon)",
+            "--heading", "\(Self.heading)", "--screenshots", screenshots.path,
+        ])
+        frames.stop()
+        _ = await follower.result
+
+        #expect(report["failure"] == nil, "\(report["failure"] ?? "")")
+        let problems = report["problems"] as? [String] ?? ["no console report"]
+        #expect(problems.isEmpty, "console errors or CSP violations: \(problems)")
+        let snapshot = try #require(report["snapshot"] as? [String: Any], "no snapshot of the list")
+        try Self.checkList(snapshot, frames: frames)
+        try Self.checkTurning(snapshot)
+        try Self.checkCard(report, frames: frames)
+        try Self.checkLayout(report, screenshots: screenshots)
+        try Self.checkOffline(report)
+    }
+
+    /// Offline, the app opens from the service worker's copy and waits; online, it reconnects.
+    static func checkOffline(_ report: [String: Any]) throws {
+        let offline = try #require(report["offline"] as? [String: Any], "the offline step did not run")
+        #expect(offline["status"] as? String == "waiting for aviator-adsb…")
+        #expect(offline["aircraft"] as? Int == 0)
+        let seconds = try #require(offline["reconnectSeconds"] as? Double, "no reconnection")
+        print("browser offline: the app opened from its copy and waited; back online it reconnected in \(seconds) s")
+    }
+
+    /// The list is the feed's frame of the same number: the same aircraft, nearest first, with
+    /// the distances, bearings and elevations seen from the phone, in words and as data.
+    static func checkList(_ snapshot: [String: Any], frames: FrameLog) throws {
+        #expect(snapshot["rangeKm"] as? Double == appRangeKm)
+        #expect((snapshot["status"] as? String)?.contains("from here") == true)
+        let seq = try #require(snapshot["seq"] as? Int)
+        let feed = try #require(frames.aircraft(seq: seq), "the test's own client has no frame \(seq)")
+        let items = try #require(snapshot["items"] as? [[String: Any]])
+        #expect(items.count >= 5, "too few aircraft to judge: \(items.count)")
+        #expect(Set(items.compactMap { $0["icao"] as? String }) == Set(feed.keys), "list and frame \(seq) differ")
+        var previous = -1.0
+        for item in items {
+            let icao = try #require(item["icao"] as? String)
+            guard let plane = feed[icao] else { continue }
+            let text = item["text"] as? String ?? ""
+            if let km = plane["ground_km"] as? Double {
+                #expect(item["distanceKm"] as? Double == km, "\(icao)")
+                // One decimal, halves rounded away from zero, as the page does.
+                #expect(text.contains(String(format: "%.1f km", (km * 10).rounded() / 10)), "\(icao): \(text)")
+                #expect(km >= previous, "not nearest first at \(icao)")
+                previous = km
+            }
+            if let azimuth = plane["azimuth_deg"] as? Double {
+                #expect(item["azimuthDeg"] as? Double == azimuth, "\(icao)")
+                #expect(text.contains("bearing \(Int(azimuth.rounded()) % 360)°"), "\(icao): \(text)")
+            }
+            if let elevation = plane["elevation_deg"] as? Double {
+                #expect(item["elevationDeg"] as? Double == elevation, "\(icao)")
+                let whole = Int(elevation.rounded())
+                #expect(text.contains(whole < 0 ? "\(-whole)° down" : "\(whole)° up"), "\(icao): \(text)")
+            }
+        }
+        print("browser list: \(items.count) aircraft of frame \(seq), as the feed sees them from the phone")
+    }
+
+    /// Heading 90°: every aircraft is drawn at its azimuth less 90° (clockwise from the top)
+    /// and at its distance on the scale of the rings; one due east is at the top, one due north
+    /// on the left.
+    static func checkTurning(_ snapshot: [String: Any]) throws {
+        #expect(snapshot["headingDeg"] as? Double == heading)
+        let centre = try #require(snapshot["centre"] as? [Double])
+        let radius = try #require(snapshot["radius"] as? Double)
+        let items = try #require(snapshot["items"] as? [[String: Any]])
+        var drawn: [(azimuth: Double, dx: Double, dy: Double)] = []
+        var worst = 0.0
+        for item in items {
+            guard let x = item["x"] as? Double, let y = item["y"] as? Double, let azimuth = item["azimuthDeg"] as? Double,
+                  let km = item["distanceKm"] as? Double else { continue }
+            let dx = x - centre[0], dy = y - centre[1]
+            drawn.append((azimuth, dx, dy))
+            let r = hypot(dx, dy)
+            // Between frames aircraft move on by dead reckoning: a few pixels at most.
+            #expect(abs(r - km / appRangeKm * radius) <= 4 + radius * 0.01, "\(item["icao"] ?? ""): drawn \(r) px from the centre")
+            guard r > 25 else { continue }
+            let drawnAngle = atan2(dx, -dy) * 180 / .pi
+            var error = abs((drawnAngle - (azimuth - heading)).truncatingRemainder(dividingBy: 360))
+            error = min(error, 360 - error)
+            worst = max(worst, error)
+            #expect(error <= 2 + atan(4 / r) * 180 / .pi, "\(item["icao"] ?? ""): drawn at \(drawnAngle)°, azimuth \(azimuth)°")
+        }
+        #expect(drawn.count >= 5, "too few aircraft drawn: \(drawn.count)")
+        print("browser turning: \(drawn.count) aircraft drawn at azimuth − 90°, worst \(String(format: "%.2f", worst))°")
+
+        let difference = { (a: Double, b: Double) in min(abs(a - b), 360 - abs(a - b)) }
+        let east = try #require(drawn.filter { $0.dx * $0.dx + $0.dy * $0.dy > 400 }.min { difference($0.azimuth, 90) < difference($1.azimuth, 90) })
+        let north = try #require(drawn.filter { $0.dx * $0.dx + $0.dy * $0.dy > 400 }.min { difference($0.azimuth, 0) < difference($1.azimuth, 0) })
+        #expect(difference(east.azimuth, 90) <= 30, "no aircraft roughly east: \(east.azimuth)°")
+        #expect(east.dy < 0 && abs(east.dx) < abs(east.dy), "the aircraft at \(east.azimuth)° is not drawn at the top")
+        #expect(difference(north.azimuth, 0) <= 30, "no aircraft roughly north: \(north.azimuth)°")
+        #expect(north.dx < 0 && abs(north.dy) < abs(north.dx), "the aircraft at \(north.azimuth)° is not drawn on the left")
+    }
+
+    /// A tap on an aircraft opens its card, which says where to look with the feed's elevation.
+    static func checkCard(_ report: [String: Any], frames: FrameLog) throws {
+        let tapped = try #require(report["tapped"] as? [String: Any], "no aircraft to tap")
+        let card = try #require(report["card"] as? [String: Any], "tapping did not open the card")
+        #expect(card["icao"] as? String == tapped["icao"] as? String)
+        let icao = try #require(card["icao"] as? String)
+        let seq = try #require(card["seq"] as? Int)
+        let plane = try #require(frames.aircraft(seq: seq)?[icao], "\(icao) is not in frame \(seq)")
+        let elevation = try #require(plane["elevation_deg"] as? Double)
+        let azimuth = try #require(plane["azimuth_deg"] as? Double)
+        #expect(card["elevationDeg"] as? Double == elevation, "card \(card["elevationDeg"] ?? ""), feed \(elevation)")
+        #expect(card["azimuthDeg"] as? Double == azimuth, "card \(card["azimuthDeg"] ?? ""), feed \(azimuth)")
+        let where_ = card["where"] as? String ?? ""
+        let whole = Int(elevation.rounded())
+        #expect(where_.hasPrefix("\(Int(azimuth.rounded()) % 360)°"), "\(where_)")
+        #expect(where_.contains(whole > 0 ? "\(whole)° above the horizon" : "horizon"), "\(where_)")
+        print("browser card: \(card["title"] ?? icao): \(where_); \(card["turn"] ?? "")")
+    }
+
+    /// No sideways scrolling, the controls on the screen, a radar that uses it, and a
+    /// screenshot of each.
+    static func checkLayout(_ report: [String: Any], screenshots: URL) throws {
+        let layout = try #require(report["layout"] as? [String: [String: Any]])
+        for (name, width, smallestRadius) in [("phone", 360.0, 140.0), ("desktop", 1280.0, 300.0)] {
+            let page = try #require(layout[name], "no \(name) layout")
+            #expect(page["width"] as? Double == width, "\(name)")
+            #expect((page["scrollWidth"] as? Double ?? .infinity) <= width, "\(name) scrolls sideways")
+            #expect((page["scrollHeight"] as? Double ?? .infinity) <= (page["height"] as? Double ?? 0), "\(name) scrolls")
+            #expect(page["buttonsInside"] as? Bool == true, "\(name): a control is off the screen")
+            #expect((page["smallestButton"] as? Double ?? 0) >= 36, "\(name): a control is too small to tap")
+            #expect((page["radius"] as? Double ?? 0) >= smallestRadius, "\(name): radar radius \(page["radius"] ?? 0)")
+            #expect(page["cardInside"] as? Bool == true, "\(name): the card is off the screen")
+            let shot = screenshots.appendingPathComponent("web-\(name).png")
+            let data = try #require(FileManager.default.contents(atPath: shot.path), "no \(name) screenshot")
+            #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && data.count > 10_000, "\(name) screenshot")
+        }
+        #expect(layout["desktop"]?["listVisible"] as? Bool == true, "the list is not beside the radar on a wide screen")
+        print("browser layout: 360×640 and 1280×800 fit; screenshots in \(screenshots.path)")
+    }
+}
+
+/// The web radar's cost on a slow phone: 300 aircraft with labels and trails, the CPU slowed
+/// down four times. Prints the frame rate, the median and 95th-percentile time the page spends
+/// drawing a frame (the Performance API's measures), and the heap and DOM over time. It loads
+/// both cores, so it runs only when asked for: `make web-perf` (`WEB_PERF_SECONDS`, 20).
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["WEB_PERF_SECONDS"] != nil, "a benchmark: make web-perf"))
+struct WebAppPerformanceTests {
+    @Test func threeHundredAircraftOnASlowPhone() async throws {
+        guard HeadlessBrowser.available() else { return }
+        let seconds = ProcessInfo.processInfo.environment["WEB_PERF_SECONDS"].flatMap(Double.init) ?? 20
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-perf-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = folder.appendingPathComponent("sky300.cu8").path
+        let made = try BinaryRunner.run(["simulate", "--out", recording, "--duration", "6", "--aircraft", "300",
+                                         "--seed", "42", "--receiver", "52.3,4.75"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let daemon = try Daemon(["--replay", recording, "--throttle", "--loop", "--receiver", "52.3,4.75",
+                                 "--http", "127.0.0.1:0", "--range-km", "400"])
+        defer { _ = daemon.stop() }
+        let port = try WebEndToEndTests.webPort(of: daemon)
+
+        let report = try await HeadlessBrowser.run(["perf", "http://127.0.0.1:\(port)/", "--seconds", "\(seconds)",
+                                                    "--throttle", "4", "--aircraft", "250"],
+                                                   timeout: seconds + 120)
+        #expect(report["failure"] == nil, "\(report["failure"] ?? "")")
+        #expect((report["problems"] as? [String])?.isEmpty == true, "\(report["problems"] ?? "")")
+        let fps = try #require(report["fps"] as? Double)
+        let median = try #require(report["medianMs"] as? Double)
+        let memory = try #require(report["memory"] as? [[String: Any]]).map { sample in
+            sample.mapValues { ($0 as? NSNumber)?.doubleValue ?? 0 }
+        }
+        let first = try #require(memory.first), last = try #require(memory.last)
+        print("web-perf: \(report["aircraft"] ?? 0) aircraft, CPU slowed 4x, viewport \(report["viewport"] ?? ""): "
+              + "\(fps) fps, frame time median \(median) ms, p95 \(report["p95Ms"] ?? 0) ms, max \(report["maxMs"] ?? 0) ms")
+        print("web-perf memory over \(report["seconds"] ?? 0) s (after GC): "
+              + memory.map { "\($0["t"] ?? 0) s \($0["heapMB"] ?? 0) MB \(Int($0["nodes"] ?? 0)) nodes" }.joined(separator: ", "))
+        #expect((report["aircraft"] as? Int ?? 0) >= 250)
+        #expect(fps >= 55, "frame rate \(fps)")
+        #expect(median < 8, "median frame time \(median) ms")
+        #expect((last["heapMB"] ?? 0) - (first["heapMB"] ?? 0) < 2, "the heap grew from \(first["heapMB"] ?? 0) to \(last["heapMB"] ?? 0) MB")
+        #expect((last["nodes"] ?? 0) - (first["nodes"] ?? 0) < 200, "DOM nodes grew")
+    }
+}
