@@ -35,6 +35,12 @@ import TestSupport
             "check", "http://127.0.0.1:\(port)/", "--lat", "\(Self.phone.lat)", "--lon", "\(Self.phone.lon)",
             "--heading", "\(Self.heading)", "--screenshots", screenshots.path,
         ])
+        // On a loaded machine the test's own client may still be reading earlier frames: let it
+        // catch up with the frame the page showed before it stops.
+        if let seq = (report["snapshot"] as? [String: Any])?["seq"] as? Int {
+            let deadline = Date().addingTimeInterval(20)
+            while frames.aircraft(seq: seq) == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        }
         frames.stop()
         _ = await follower.result
 
