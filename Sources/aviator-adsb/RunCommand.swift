@@ -150,23 +150,8 @@ struct RunCommand: AsyncParsableCommand {
         let (outputServices, documents) = try await outputs.services(for: tracker, maxClients: maxClients,
                                                                       servesJSON: web.http != nil, logger: logger)
 
-        // Claim the socket first: a bad path or a running daemon is a clear error before
-        // anything else starts.
-        let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
-                                                  radar: radarConfiguration, maxClients: maxClients,
-                                                  privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
-        let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
-        let feed: FeedServer
-        do {
-            feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
-        } catch let error as FeedError {
-            throw RuntimeError(error.description)
-        }
-        logger.info("radar feed on \(feedConfiguration.socketPath)")
-        if receiver == nil {
-            logger.notice("no --receiver position: the feed carries positions without sky projection")
-        }
-
+        // The sources are made (not started) before the socket is claimed, so the first
+        // clients are greeted with the source's name.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var droppedBytes: @Sendable () -> Int = { 0 }
         var sourceDetails: @Sendable () -> String? = { nil }
@@ -177,7 +162,6 @@ struct RunCommand: AsyncParsableCommand {
             configuration.loop = loop
             configuration.demodulator.cancelOverlaps = cancelOverlaps
             let source = ReplaySource(configuration: configuration, logger: logger)
-            // Named now, not when its service starts: a client may connect before that.
             tracker.source = source.name
             services.append(.init(service: NamedService("replay", SourceService(source, tracker: tracker)),
                                   successTerminationBehavior: .ignore))
@@ -200,6 +184,23 @@ struct RunCommand: AsyncParsableCommand {
                 dongle: dongle, fallback: try openSky.source(receiver: receiver?.point, logger: logger), noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         }
+        // Claim the socket before anything starts: a bad path or a running daemon is a clear
+        // error while nothing needs stopping.
+        let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
+                                                  radar: radarConfiguration, maxClients: maxClients,
+                                                  privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
+        let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
+        let feed: FeedServer
+        do {
+            feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
+        } catch let error as FeedError {
+            throw RuntimeError(error.description)
+        }
+        logger.info("radar feed on \(feedConfiguration.socketPath)")
+        if receiver == nil {
+            logger.notice("no --receiver position: the feed carries positions without sky projection")
+        }
+
         services.append(.init(service: NamedService("feed", feed)))
         let webServer: WebServer?
         do {

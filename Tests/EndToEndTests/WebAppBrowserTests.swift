@@ -27,6 +27,11 @@ import TestSupport
         let view = #"{"type":"view","range_km":\#(Self.appRangeKm),"observer":{"lat":\#(Self.phone.lat),"lon":\#(Self.phone.lon)}}"#
         let follower = Task { try await frames.follow(port: port, view: view) }
         defer { frames.stop() }
+        // The page's frame is looked up among this client's: it must be following before the
+        // browser starts, however slowly a loaded machine schedules it.
+        let following = Date().addingTimeInterval(30)
+        while !frames.isAcknowledged, Date() < following { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(frames.isAcknowledged, "the test's own client never had its view acknowledged")
 
         let screenshots = ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-shots-\(UUID().uuidString.prefix(8))")

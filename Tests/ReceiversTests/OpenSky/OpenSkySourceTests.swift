@@ -14,9 +14,10 @@ import Tracking
     static let zurich = GeoPoint(latitude: 47.4581, longitude: 8.5555)
     static let allThree: Set<String> = ["4b1805", "3c6675", "a1b2c3"]
 
-    /// A configuration for `server` with test-sized intervals. The request timeout is short
-    /// only in the tests of hangs: elsewhere a test runner busy with other suites must not turn
-    /// a slow answer into a timeout.
+    /// A configuration for `server` with test-sized intervals. The request timeout is shorter
+    /// only in the tests of hangs, and even there long enough (`hangTimeout`) that a test
+    /// runner busy with other suites does not turn the fake's next, slow answer into a timeout
+    /// too (the test expects that answer's own log line).
     func configuration(_ server: FakeOpenSkyServer, receiver: GeoPoint? = zurich,
                        credentials: OAuthTokenProvider.Credentials? = nil,
                        timeout: Duration = .seconds(5)) -> OpenSkySource.Configuration {
@@ -30,6 +31,9 @@ import Tracking
         configuration.retry = RetryPolicy(initial: .milliseconds(20), maximum: .milliseconds(100))
         return configuration
     }
+
+    /// The request timeout of the tests in which the fake server hangs once.
+    static let hangTimeout = Duration.seconds(2)
 
     /// Runs a source until `done` holds (or 60 s pass: the whole test suite shares two cores),
     /// then cancels it; the source must end quietly then, never before.
@@ -85,16 +89,16 @@ import Tracking
     @Test func aHangPastTheTimeoutIsRetried() async throws {
         let server = try await FakeOpenSkyServer(states: [.hang, .json(OpenSkyFixtures.threeAircraft())])
         let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
-        try await run(configuration(server, timeout: .milliseconds(400)), log: log, tracker: tracker) {
+        try await run(configuration(server, timeout: Self.hangTimeout), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
         #expect(icaos(tracker) == Self.allThree)
-        #expect(log.contains("OpenSky states request timed out after 0.4 s"))
+        #expect(log.contains("OpenSky states request timed out after 2 s"))
         let requests = server.stateRequests
         try #require(requests.count >= 2)
-        // The retry waits at most 20 ms, so a gap near 400 ms is the timeout running out (measured at
+        // The retry waits at most 20 ms, so a gap near 2 s is the timeout running out (measured at
         // the server, it can be shorter by the time the client took to connect).
-        #expect(requests[1].time - requests[0].time >= .milliseconds(300), "the timeout ran out before the retry")
+        #expect(requests[1].time - requests[0].time >= .milliseconds(1_500), "the timeout ran out before the retry")
         try await server.stop()
     }
 
@@ -157,7 +161,7 @@ import Tracking
             .json("{\"time\":1,\"sta"), .status(500), .status(404), .json(OpenSkyFixtures.threeAircraft()),
         ])
         let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
-        try await run(configuration(server, timeout: .milliseconds(400)), log: log, tracker: tracker) {
+        try await run(configuration(server, timeout: Self.hangTimeout), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
         #expect(icaos(tracker) == Self.allThree)
@@ -283,7 +287,7 @@ import Tracking
             tokens: [.status(401, body: #"{"error":"unauthorized_client"}"#), .hang, .status(502),
                      Self.token("tok-1", expiresIn: 1800)])
         let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
-        try await base.run(base.configuration(server, credentials: credentials, timeout: .milliseconds(400)),
+        try await base.run(base.configuration(server, credentials: credentials, timeout: OpenSkySourceTests.hangTimeout),
                            log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
