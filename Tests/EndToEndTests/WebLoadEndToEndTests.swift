@@ -51,16 +51,9 @@ struct WebLoadEndToEndTests {
     }
 
     @Test func twoHundredWebSocketsAndOneSleeperOnABusySky() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-load-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let recording = folder.appendingPathComponent("sky300.cu8").path
-        let made = try BinaryRunner.run(["simulate", "--out", recording, "--duration", "6", "--aircraft", "300",
-                                         "--seed", "42", "--receiver", "52.3,4.75"])
-        #expect(made.status == 0, "\(made.stderr)")
-
-        let daemon = try Daemon(["--replay", recording, "--throttle", "--loop", "--receiver", "52.3,4.75",
-                                 "--http", "127.0.0.1:0", "--range-km", "400", "--max-clients", "256"])
+        let sky = try BusySky(label: "web-load")
+        defer { sky.remove() }
+        let daemon = try sky.daemon(["--max-clients", "256"])
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon)
         let pid = daemon.process.processIdentifier
