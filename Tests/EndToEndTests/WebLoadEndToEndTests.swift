@@ -51,14 +51,9 @@ struct WebLoadEndToEndTests {
     }
 
     @Test func twoHundredWebSocketsAndOneSleeperOnABusySky() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-load-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let recording = try BinaryRunner.simulate(into: folder, file: "sky300.cu8",
-                                                  arguments: ["--duration", "6", "--aircraft", "300", "--seed", "42", "--receiver", "52.3,4.75"]).path
-
-        let daemon = try Daemon(["--replay", recording, "--throttle", "--loop", "--receiver", "52.3,4.75",
-                                 "--http", "127.0.0.1:0", "--range-km", "400", "--max-clients", "256"])
+        let sky = try BusySky(label: "web-load")
+        defer { sky.remove() }
+        let daemon = try sky.daemon(["--max-clients", "256"])
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon)
         let pid = daemon.process.processIdentifier
@@ -120,7 +115,7 @@ struct WebLoadEndToEndTests {
         let median = latencies.isEmpty ? 0 : latencies[latencies.count / 2]
         let p99 = latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         let warm = memory.count > 2 ? memory[memory.count / 4] : (memory.first ?? 0)
-        let sleeperClosed = await sleeper.readAll(timeout: 10).closed
+        let sleeperClosed = sleeper.readAll(timeout: 10).closed
         print(String(format: """
             web load: %d WebSocket clients + 1 never reading, 300-aircraft replay, %.0f s; frames delivered %d, \
             readers with gaps %d, frames later than 1 s %d; latency median %.1f ms, p99 %.1f ms; \
