@@ -115,7 +115,7 @@ struct WebLoadEndToEndTests {
         let median = latencies.isEmpty ? 0 : latencies[latencies.count / 2]
         let p99 = latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         let warm = memory.count > 2 ? memory[memory.count / 4] : (memory.first ?? 0)
-        let sleeperClosed = sleeper.readAll(timeout: 10).closed
+        let sleeperClosed = await sleeper.readAll(timeout: 10).closed
         print(String(format: """
             web load: %d WebSocket clients + 1 never reading, 300-aircraft replay, %.0f s; frames delivered %d, \
             readers with gaps %d, frames later than 1 s %d; latency median %.1f ms, p99 %.1f ms; \
