@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives the web radar in headless Chromium and reports what it saw, as one JSON object.
 
-    webapp_browser.py check URL --lat LAT --lon LON --heading DEG --screenshots DIR
+    webapp_browser.py check URL --lat LAT --lon LON --heading DEG --screenshots DIR [--cert PEM]
     webapp_browser.py perf URL --seconds S --throttle 4
 
 `check` emulates the phone's position and compass, turns on "Use my location", and records
@@ -10,14 +10,21 @@ card of a tapped aircraft, console errors and CSP violations, the layout at 360x
 1280x800, and a screenshot of each. `perf` runs the radar on a busy sky with the CPU
 slowed down and records frame times, frame rate and memory over time.
 
+With `--cert`, the browser trusts exactly that certificate (by its public key, as a user
+who compared the daemon's logged fingerprint would), so an https:// URL is a secure page
+with no warning: compass, location and the service worker work as on a phone.
+
 The test (Tests/EndToEndTests/WebAppBrowserTests.swift) starts the daemon, runs this, and
 judges the result against the daemon's own feed. Standard library only (scripts/cdp.py).
 """
 
 import argparse
+import base64
+import hashlib
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 
@@ -192,14 +199,30 @@ def offline_and_back(browser):
     return result
 
 
+def public_key_pin(pem_path):
+    """Base64 SHA-256 of the certificate's SubjectPublicKeyInfo: what Chromium's
+    --ignore-certificate-errors-spki-list takes to trust one certificate and no other."""
+    key = subprocess.run(["openssl", "x509", "-in", pem_path, "-noout", "-pubkey"],
+                         check=True, capture_output=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "DER"], input=key,
+                         check=True, capture_output=True).stdout
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+def browser_for(args):
+    extra = [f"--ignore-certificate-errors-spki-list={public_key_pin(args.cert)}"] if args.cert else []
+    return Browser(find_chromium(), extra_args=extra)
+
+
 def check(args):
-    browser = Browser(find_chromium())
+    browser = browser_for(args)
     report = {"problems": []}
     try:
         browser.open_page()
         set_viewport(browser, 1280, 800, mobile=False)
         open_radar(browser, args.url, args.lat, args.lon, args.heading)
         browser.wait_for("document.getElementById('list').children.length > 0", timeout=40)
+        report["page"] = browser.evaluate("({ protocol: location.protocol, secure: window.isSecureContext })")
         x, y = element_centre(browser, "#locate")
         click(browser, x, y)
         browser.wait_for("document.getElementById('status').textContent.includes('from here')", timeout=30)
@@ -247,8 +270,34 @@ def check(args):
     return report
 
 
+def measure_frames(browser, seconds, every=None):
+    """Frame rate and the page's own time per frame (its 'radar-frame' Performance measures)
+    over `seconds`, calling `every` before and every 5 s."""
+    browser.evaluate("performance.clearMeasures('radar-frame')")
+    if every:
+        every()
+    durations = []
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        time.sleep(min(5, seconds))
+        durations += browser.evaluate(
+            "(() => { const d = performance.getEntriesByName('radar-frame').map((e) => e.duration);"
+            " performance.clearMeasures('radar-frame'); return d; })()")
+        if every:
+            every()
+    elapsed = time.monotonic() - start
+    durations.sort()
+    count = len(durations)
+    return {
+        "frames": count, "seconds": round(elapsed, 1), "fps": round(count / elapsed, 1),
+        "medianMs": round(durations[count // 2], 2) if count else None,
+        "p95Ms": round(durations[int(count * 0.95)], 2) if count else None,
+        "maxMs": round(durations[-1], 2) if count else None,
+    }
+
+
 def perf(args):
-    browser = Browser(find_chromium())
+    browser = browser_for(args)
     report = {}
     try:
         browser.open_page()
@@ -259,9 +308,15 @@ def perf(args):
         browser.evaluate("localStorage.setItem('aviator-adsb.settings', JSON.stringify({rangeKm: 400, labels: true}))")
         browser.navigate(origin + "/?measure")
         browser.wait_for(f"document.getElementById('list').children.length >= {args.aircraft}", timeout=60)
+        # First at the machine's own speed: the frame rate the display allows.
+        time.sleep(2)
+        full_speed = measure_frames(browser, min(10, args.seconds))
+        report["unthrottled"] = {"fps": full_speed["fps"], "medianMs": full_speed["medianMs"]}
+        # Then slowed down like a cheap phone, long enough to see whether memory stays flat.
         browser.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
         time.sleep(3)
         heap = []
+        started = time.monotonic()
 
         def sample():
             browser.send("HeapProfiler.collectGarbage")
@@ -270,26 +325,9 @@ def perf(args):
             heap.append({"t": round(time.monotonic() - started, 1), "heapMB": round(usage["usedSize"] / 1e6, 2),
                          "nodes": nodes["nodes"], "listeners": nodes["jsEventListeners"]})
 
-        started = time.monotonic()
-        browser.evaluate("performance.clearMeasures('radar-frame')")
-        sample()
-        durations = []
-        window_start = time.monotonic()
-        while time.monotonic() - window_start < args.seconds:
-            time.sleep(min(5, args.seconds))
-            durations += browser.evaluate(
-                "(() => { const d = performance.getEntriesByName('radar-frame').map((e) => e.duration);"
-                " performance.clearMeasures('radar-frame'); return d; })()")
-            sample()
-        elapsed = time.monotonic() - window_start
-        durations.sort()
-        count = len(durations)
+        report.update(measure_frames(browser, args.seconds, every=sample))
         report.update({
             "aircraft": browser.evaluate("document.getElementById('list').children.length"),
-            "frames": count, "seconds": round(elapsed, 1), "fps": round(count / elapsed, 1),
-            "medianMs": round(durations[count // 2], 2) if count else None,
-            "p95Ms": round(durations[int(count * 0.95)], 2) if count else None,
-            "maxMs": round(durations[-1], 2) if count else None,
             "memory": heap, "throttle": args.throttle,
             "viewport": [args.width, args.height],
         })
@@ -309,6 +347,7 @@ def main():
     parser.add_argument("--lon", type=float, default=4.75)
     parser.add_argument("--heading", type=float, default=90)
     parser.add_argument("--screenshots")
+    parser.add_argument("--cert", help="PEM certificate of an https:// URL to trust")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--throttle", type=float, default=4)
     parser.add_argument("--aircraft", type=int, default=250)

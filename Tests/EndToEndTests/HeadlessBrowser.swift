@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOSSL
 import Testing
 
 /// Headless Chromium driving the web app through scripts/webapp_browser.py, and a feed
@@ -93,10 +94,10 @@ final class FrameLog: @unchecked Sendable {
         return Int(text.dropFirst(#"{"type":"frame","seq":"#.count).prefix { $0.isNumber })
     }
 
-    /// Reads the feed at `port` with `view` (a view command) until stopped, keeping frames
-    /// made after the view was acknowledged.
-    func follow(port: Int, view: String) async throws {
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/feed", configuration: .init(maxFrameSize: 8 << 20),
+    /// Reads the feed at `url` (ws:// or wss://, trusting what `tls` trusts) with `view` (a
+    /// view command) until stopped, keeping frames made after the view was acknowledged.
+    func follow(url: String, tls: TLSConfiguration? = nil, view: String) async throws {
+        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 8 << 20), tlsConfiguration: tls,
                                           logger: Logger(label: "browser-e2e")) { inbound, outbound, _ in
             for try await message in inbound.messages(maxSize: 8 << 20) {
                 guard case .text(let text) = message else { continue }

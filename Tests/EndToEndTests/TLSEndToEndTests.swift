@@ -42,12 +42,7 @@ import TestSupport
         let daemon = try Daemon(arguments)
         let fingerprint = try Self.loggedFingerprint(daemon)
         #expect(daemon.stderr.contains("made now"))
-        guard daemon.waitFor("serving the radar on https://127.0.0.1:", timeout: 20) else {
-            Issue.record("no HTTPS listener:\n\(daemon.stderr)")
-            return
-        }
-        let line = daemon.stderr.split(separator: "\n").first { $0.contains("serving the radar on https://") } ?? ""
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.dropLast()) })
+        let port = try WebEndToEndTests.webPort(of: daemon, scheme: "https")
 
         // The certificate on disk is the one the log names; its key is the owner's alone.
         let certificate = state.appendingPathComponent("tls-cert.pem").path

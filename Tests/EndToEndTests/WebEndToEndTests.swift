@@ -12,8 +12,8 @@ import TestSupport
     static let observer = (lat: 52.479_86, lon: 4.75, alt: 25.0)
 
     /// The port a daemon's web server reports once it listens.
-    static func webPort(of daemon: Daemon) throws -> Int {
-        guard daemon.waitFor("serving the radar on http://127.0.0.1:", timeout: 20) else {
+    static func webPort(of daemon: Daemon, scheme: String = "http") throws -> Int {
+        guard daemon.waitFor("serving the radar on \(scheme)://127.0.0.1:", timeout: 20) else {
             throw EndToEndFailure("the web server did not start:\n\(daemon.stderr)")
         }
         let line = daemon.stderr.split(separator: "\n").first { $0.contains("serving the radar on") } ?? ""
