@@ -2,19 +2,29 @@ import ServiceLifecycle
 import Tracking
 
 /// Anything that feeds the tracker: the dongle (`RTLSDRSource`), a recording
-/// (`ReplaySource`), another receiver's Beast output (`BeastInput`), the OpenSky Network
-/// (`OpenSkySource`). The daemon runs one as a service (`SourceService`), or the dongle with a
-/// fallback under `SourceSupervisor`.
+/// (`ReplaySource`), a dongle served by rtl_tcp (`RTLTCPSource`), another receiver's Beast
+/// output (`BeastInput`), Beast pushed to us (`BeastListener`), the OpenSky Network
+/// (`OpenSkySource`). The daemon runs each as a service (`SourceService`), several at once
+/// into one tracker, or the dongle with a fallback under `SourceSupervisor`.
 public protocol Source: Sendable {
-    /// The name reported as the radar's current source while this one runs, e.g. "rtl-sdr".
+    /// The kind of source, reported as (part of) the radar's source while it runs, e.g.
+    /// "rtl-sdr", "beast".
     var name: String { get }
+    /// This source among several of its kind, e.g. "beast-in 10.0.0.2:30005": the label of
+    /// its frames (`LiveTracker.accept(_:at:from:)`), its counters and its log lines.
+    var label: String { get }
     /// Feeds `tracker` until the source ends (a replay without --loop), fails, or the task is
     /// cancelled.
     func run(into tracker: LiveTracker) async throws
 }
 
-/// Runs one source as a lifecycle service, naming it as the radar's current source while
-/// it runs.
+extension Source {
+    /// The kind is label enough for a source the daemon runs once at most.
+    public var label: String { name }
+}
+
+/// Runs one source as a lifecycle service, naming it among the radar's sources while it
+/// runs.
 public struct SourceService: Service {
     /// The source.
     public let source: any Source
@@ -27,9 +37,9 @@ public struct SourceService: Service {
         self.tracker = tracker
     }
 
-    /// Names the source, then runs it.
+    /// Names the source among the tracker's, then runs it.
     public func run() async throws {
-        tracker.source = source.name
+        tracker.setSource(source.name, slot: source.label)
         try await source.run(into: tracker)
     }
 }

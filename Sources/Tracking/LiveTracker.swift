@@ -30,7 +30,11 @@ public final class LiveTracker: Sendable {
         var tracker: Tracker
         var counters = Counters()
         var local = LocalStatistics()
-        var source = "none"
+        /// What each source feeds now, by slot, in the order the slots were first named.
+        var sourceSlots: [(slot: String, name: String?)] = []
+        /// Counters by source label, in the order the sources first delivered.
+        var sources: [SourceCounts] = []
+        var duplicates = DuplicateFilter()
         /// Routes by callsign, from the route service.
         var routes: [String: FlightRoute] = [:]
     }
@@ -76,22 +80,42 @@ public final class LiveTracker: Sendable {
         state = Mutex(State(tracker: Tracker(receiver: receiver, maxRangeKm: maxRangeKm)))
     }
 
-    /// Decodes `frame` and merges it, received at `time` (seconds since 1970; a time in the
-    /// future counts as now).
-    public func accept(_ frame: Frame, at time: Double) {
+    /// The label of frames handed over without one: a single local receiver.
+    public static let localSource = "local"
+
+    /// Decodes `frame` from the source labelled `source` and merges it, received at `time`
+    /// (seconds since 1970; a time in the future counts as now). Returns false, counting it
+    /// as that source's duplicate, when another source delivered the same frame just before
+    /// (`DuplicateFilter`).
+    @discardableResult
+    public func accept(_ frame: Frame, at time: Double, from source: String = LiveTracker.localSource) -> Bool {
         let message = decoder.decode(frame)
         let now = clock()
         let received = time.isFinite ? min(time, now) : now
-        let merged = state.withLock { state in
+        let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
+            let index = state.sources.firstIndex { $0.label == source } ?? {
+                state.sources.append(SourceCounts(label: source))
+                return state.sources.count - 1
+            }()
+            state.sources[index].lastFrame = received
+            if !frame.isMultilaterated, state.duplicates.isDuplicate(frame.bits, from: source, at: received) {
+                state.sources[index].duplicates += 1
+                return (false, nil)
+            }
+            state.sources[index].frames += 1
             let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
-            return update
+            return (true, update)
         }
-        guard var update = merged else { return }
+        guard var update = outcome.update else { return outcome.tracked }
         update.frame = frame
         for listener in listeners.withLock({ $0 }) { listener(update) }
+        return true
     }
+
+    /// What each source delivered so far, in the order they first delivered.
+    public var sourceCounts: [SourceCounts] { state.withLock { $0.sources } }
 
     /// Adds a listener for accepted frames (outputs such as Beast, AVR and SBS use this).
     public func addFrameListener(_ listener: @escaping FrameListener) {
@@ -112,11 +136,26 @@ public final class LiveTracker: Sendable {
         }
     }
 
-    /// The name of the source feeding the tracker now ("rtl-sdr", "replay", "beast",
-    /// "opensky" or "none"): reported in every radar frame.
+    /// The names of the sources feeding the tracker now, joined by "+" ("rtl-sdr",
+    /// "replay+beast", "opensky"), or "none": reported in every radar frame.
     public var source: String {
-        get { state.withLock { $0.source } }
-        set { state.withLock { $0.source = newValue } }
+        state.withLock { state in
+            var names: [String] = []
+            for case let name? in state.sourceSlots.map(\.name) where !names.contains(name) { names.append(name) }
+            return names.isEmpty ? "none" : names.joined(separator: "+")
+        }
+    }
+
+    /// Names what feeds `slot` now (nil: nothing). Each configured source has a slot (its
+    /// label); the dongle's slot switches between "rtl-sdr" and its fallback.
+    public func setSource(_ name: String?, slot: String) {
+        state.withLock { state in
+            if let index = state.sourceSlots.firstIndex(where: { $0.slot == slot }) {
+                state.sourceSlots[index].name = name
+            } else {
+                state.sourceSlots.append((slot, name))
+            }
+        }
     }
 
     /// The tracker's notion of now: its clock.

@@ -10,8 +10,8 @@ import Outputs
 import Web
 import ServiceLifecycle
 
-/// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or a
-/// Beast feed), tracks aircraft and publishes the radar.
+/// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or
+/// rtl_tcp) and any Beast feeds, tracks aircraft and publishes the radar.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -19,7 +19,13 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             With no options it opens RTL-SDR device 0 at 2.4 MS/s; when there is no dongle it \
             says "no RTL-SDR device found", falls back (unless --no-fallback) and keeps retrying \
-            the dongle. --replay plays a recording through the same path instead.
+            the dongle. --replay plays a recording through the same path instead, --rtltcp a \
+            dongle served by rtl_tcp elsewhere.
+
+            Several sources feed one radar at once: add --beast-in HOST:PORT (another \
+            receiver's Beast output) and --beast-listen [ADDR:]PORT (Beast pushed in, such as \
+            mlat-client results), each as often as needed. A frame heard by two sources within \
+            2 s is tracked once; the statistics line counts each source's frames and duplicates.
 
             Signals: SIGINT or SIGTERM stops it cleanly (the feed socket is removed). SIGHUP \
             logs that there is nothing to reload (options are read at start only) and carries \
@@ -32,39 +38,8 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("RTL-SDR device by index or serial number.", valueName: "index|serial"))
-    var device: String = "0"
-
-    @Option(help: ArgumentHelp("Tuner gain in dB, or 'auto'.", valueName: "dB|auto"))
-    var gain: String = "auto"
-
-    @Option(help: "Frequency correction of the dongle in parts per million.")
-    var ppm: Int = 0
-
-    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
-    var sampleRate: SampleRate = .twoPointFourMega
-
-    @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
-    var replay: String?
-
-    @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
-    var format: SampleFormat?
-
-    @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible.")
-    var throttle = false
-
-    @Flag(help: "Start the replay again at its end.")
-    var loop = false
-
-    @Flag(inversion: .prefixedNo,
-          help: "Subtract each frame that overlaps another signal and look for the reply beneath it: more frames in a busy sky, for a little more CPU time (docs/demodulator.md has the figures).")
-    var cancelOverlaps = true
-
-    @Option(name: .customLong("beast-in"), help: ArgumentHelp("Read frames from a Beast TCP feed (dump1090, readsb).", valueName: "host:port"))
-    var beastIn: String?
-
-    @Flag(name: .customLong("no-fallback"), help: "Exit with an error instead of falling back when there is no dongle.")
-    var noFallback = false
+    @OptionGroup(title: "Sources")
+    var sources: SourceOptions
 
     @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres.", valueName: "lat,lon[,alt_m]"))
     var receiver: ReceiverArgument?
@@ -93,9 +68,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines (0.1 to 86400).", valueName: "s"))
     var statsInterval: Double = 60
 
-    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle (0.1 to 3600).", valueName: "s"))
-    var retryInterval: Double = 5
-
     @OptionGroup var openSky: OpenSkyOptions
 
     @Option(name: .customLong("route-api"), help: ArgumentHelp("Look up each callsign's origin and destination at this adsbdb-compatible service (GET URL/callsign/CALLSIGN); only the callsign is sent. Off by default.", valueName: "url"))
@@ -111,19 +83,10 @@ struct RunCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
         }
-        if gain != "auto", Double(gain) == nil { throw ValidationError("--gain takes a number of dB or 'auto'") }
-        if replay != nil && beastIn != nil { throw ValidationError("--replay and --beast-in cannot be combined") }
-        if let beastIn, BeastInput.endpoint(beastIn) == nil {
-            throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005")
-        }
-        if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
         // Finite and within bounds: a NaN or a huge number would trap in the conversion to a
         // Duration, a tiny one flood the log or spin on the dongle.
         if !(statsInterval.isFinite && (0.1...86_400).contains(statsInterval)) {
             throw ValidationError("--stats-interval must be between 0.1 and 86400 seconds, got \(statsInterval)")
-        }
-        if !(retryInterval.isFinite && (0.1...3_600).contains(retryInterval)) {
-            throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
         }
         if let problem = radarConfiguration.problem { throw ValidationError(problem) }
         if !(1...65_536).contains(maxClients) {
@@ -140,7 +103,6 @@ struct RunCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "aviator-adsb")
-        let rate = sampleRate
         let tracker = LiveTracker(receiver: receiver?.point)
         let descriptors = DescriptorLimit.raise()
         let servers = 1 + outputs.tcpServerCount
@@ -151,38 +113,14 @@ struct RunCommand: AsyncParsableCommand {
                                                                       servesJSON: web.http != nil, logger: logger)
 
         // The sources are made (not started) before the socket is claimed, so the first
-        // clients are greeted with the source's name.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        var droppedBytes: @Sendable () -> Int = { 0 }
-        var sourceDetails: @Sendable () -> String? = { nil }
-        if let replay {
-            let format = format ?? SampleFormat(fileName: replay) ?? .cu8
-            var configuration = ReplaySource.Configuration(path: replay, format: format, sampleRate: rate)
-            configuration.throttle = throttle
-            configuration.loop = loop
-            configuration.demodulator.cancelOverlaps = cancelOverlaps
-            let source = ReplaySource(configuration: configuration, logger: logger)
-            tracker.source = source.name
-            services.append(.init(service: NamedService("replay", SourceService(source, tracker: tracker)),
-                                  successTerminationBehavior: .ignore))
-        } else if let beastIn, let endpoint = BeastInput.endpoint(beastIn) {
-            let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
-            sourceDetails = { input.statistics.summary }
-            tracker.source = input.name
-            services.append(.init(service: NamedService("beast-in", SourceService(input, tracker: tracker))))
-        } else {
-            var configuration = RTLSDRDevice.Configuration()
-            configuration.selector = .init(device)
-            configuration.sampleRate = rate.hertz
-            configuration.gain = gain == "auto" ? .automatic : .decibels(Double(gain)!)
-            configuration.ppm = ppm
-            var demodulatorOptions = StreamingDemodulator.Options()
-            demodulatorOptions.cancelOverlaps = cancelOverlaps
-            let dongle = RTLSDRSource(configuration: configuration, demodulatorOptions: demodulatorOptions, logger: logger)
-            droppedBytes = { dongle.droppedBytes }
-            services.append(.init(service: NamedService("rtl-sdr", SourceSupervisor(
-                dongle: dongle, fallback: try openSky.source(receiver: receiver?.point, logger: logger), noFallback: noFallback,
-                retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
+        // clients are greeted with the sources' names.
+        let setup = try await sources.setUp(tracker: tracker, openSky: openSky, receiver: receiver?.point, logger: logger)
+        var services = setup.services
+        let details = setup.details
+        var sourceDetails: @Sendable () -> String? = {
+            let counts = tracker.sourceCounts
+            let parts = (counts.count > 1 ? [counts.map(\.summary).joined(separator: ", ")] : []) + details.map { $0() }
+            return parts.isEmpty ? nil : parts.joined(separator: "; ")
         }
         // Claim the socket before anything starts: a bad path or a running daemon is a clear
         // error while nothing needs stopping.
@@ -221,7 +159,7 @@ struct RunCommand: AsyncParsableCommand {
         services.append(contentsOf: outputServices)
         let statistics = StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
-            droppedBytes: droppedBytes, sourceDetails: sourceDetails, logger: logger)
+            droppedBytes: setup.droppedBytes, sourceDetails: sourceDetails, logger: logger)
         services.append(.init(service: NamedService("statistics", statistics)))
         let started = ContinuousClock.now
         services.append(.init(service: SignalActions(logger: logger) {

@@ -112,7 +112,7 @@ extension EndToEnd {
             let daemon = try Daemon(["--beast-in", "127.0.0.1:\(peer.beastOutPort)", "--receiver", "52.3,4.75",
                                      "--json-dir", folders.ours.path, "--socket", socket])
             defer { _ = daemon.stop() }
-            try #require(daemon.waitFor("Beast input connected"), "\(daemon.stderr)")
+            try #require(daemon.waitFor(": connected"), "\(daemon.stderr)")
             // dump1090 takes new clients from its main loop, a moment after the connection is made:
             // give it that moment so the first frames reach us too.
             Thread.sleep(forTimeInterval: 1)

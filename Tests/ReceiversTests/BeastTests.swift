@@ -144,7 +144,7 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         #expect(snapshot.aircraft.allSatisfy { abs($0.lastSeen - wall) < 60 })
         #expect(snapshot.aircraft.map(\.source) == [.adsb, .adsb, .mlat])
         #expect(input.statistics.multilaterated == 1)
-        #expect(input.statistics.summary.contains("1 of them mlat"))
+        #expect(input.statistics.summary(label: input.label).contains("1 of them mlat"))
     }
 
     @Test func aRefusedConnectionIsRetriedNotFatal() async throws {

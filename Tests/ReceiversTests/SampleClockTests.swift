@@ -70,7 +70,7 @@ import Tracking
         let bits = RectangularSignal.extendedSquitter(address: 0xABC123, payload: 0x1234)
         let bytes = signal.bytes([.init(bits: bits, start: 6_000, amplitude: 40)], format: .cu8)
         let tracker = LiveTracker(receiver: nil, clock: { 4_002 })
-        let stream = SampleStream(format: .cu8, sampleRate: .twoPointFourMega, options: .init(), into: tracker)
+        let stream = SampleStream(format: .cu8, sampleRate: .twoPointFourMega, options: .init(), into: tracker, label: "test")
         bytes.withUnsafeBytes { raw in
             stream.process(IQBlock(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<24_000]), arrival: 4_000))
             // 2.4 million samples lost (one second), then the rest, whose last sample arrives

@@ -111,7 +111,7 @@ import TestSupport
 @Suite struct LiveTrackerSnapshotProviderTests {
     @Test func takesTheTrackersAircraftAndSource() async {
         let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
-        tracker.source = "replay"
+        tracker.setSource("replay", slot: "replay")
         tracker.accept(TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685,
                                         lastSeen: Date().timeIntervalSince1970))
         let snapshot = await LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: 12).radarSnapshot()

@@ -56,7 +56,7 @@ public final class RTLSDRSource: Source {
         dropped.withLock { $0.current = ring }
         let cancelled = Mutex(false)
         let streaming = Mutex(true)
-        let options = demodulatorOptions
+        let options = demodulatorOptions, label = self.label
         let status: Int = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
@@ -69,7 +69,7 @@ public final class RTLSDRSource: Source {
                 }
                 usb.name = "rtlsdr-usb"
                 let demodulation = Thread {
-                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker)
+                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker, label: label)
                     continuation.resume(returning: usbStatus.withLock { $0 })
                 }
                 demodulation.name = "demodulator"
@@ -98,8 +98,8 @@ public final class RTLSDRSource: Source {
 
     /// The demodulation loop: drains the ring until it is closed and empty.
     private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-                                   into tracker: LiveTracker) {
-        let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker)
+                                   into tracker: LiveTracker, label: String) {
+        let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)
         while ring.pop({ stream.process($0) }) {}
         stream.finish()
     }

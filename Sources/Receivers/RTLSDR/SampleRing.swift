@@ -29,7 +29,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
     /// `bytesPerSample` bytes, stamping blocks with `now`.
-    public init(slotCount: Int = 16, slotSize: Int = 16 * 16_384, bytesPerSample: Int = 2,
+    public init(slotCount: Int = 16, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
                 now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         slots = (0..<slotCount).map { _ in
             UnsafeMutableRawBufferPointer.allocate(byteCount: slotSize, alignment: 16)
@@ -40,6 +40,9 @@ public final class SampleRing: @unchecked Sendable {
         self.bytesPerSample = bytesPerSample
         self.now = now
     }
+
+    /// The size of a slot unless told otherwise: 256 KiB, about 55 ms of samples at 2.4 MS/s.
+    public static let defaultSlotSize = 16 * 16_384
 
     deinit {
         for slot in slots { slot.deallocate() }

@@ -50,12 +50,12 @@ public struct ReplaySource: Source {
     public func run(into tracker: LiveTracker) async throws {
         let cancelled = Mutex(false)
         let configuration = self.configuration
-        let logger = self.logger
+        let logger = self.logger, label = self.label
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
                 let thread = Thread {
                     do {
-                        try Self.replay(configuration, into: tracker, logger: logger) {
+                        try Self.replay(configuration, into: tracker, label: label, logger: logger) {
                             cancelled.withLock { $0 }
                         }
                         continuation.resume()
@@ -75,7 +75,7 @@ public struct ReplaySource: Source {
 
     /// The replay loop, on its own thread. The first pass is logged at info, later passes of
     /// a loop at debug: a short recording loops thousands of times a day.
-    private static func replay(_ configuration: Configuration, into tracker: LiveTracker, logger: Logger,
+    private static func replay(_ configuration: Configuration, into tracker: LiveTracker, label: String, logger: Logger,
                                isCancelled: () -> Bool) throws {
         let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
         var pass = 0
@@ -83,7 +83,7 @@ public struct ReplaySource: Source {
             pass += 1
             let reader = try IQFileReader(path: configuration.path)
             let stream = SampleStream(format: configuration.format, sampleRate: configuration.sampleRate,
-                                      options: configuration.demodulator, into: tracker)
+                                      options: configuration.demodulator, into: tracker, label: label)
             let passStart = Date().timeIntervalSince1970
             var delivered = 0
             let summary = try reader.forEachBlock(isCancelled: isCancelled) { block in

@@ -16,13 +16,17 @@ public final class SampleStream {
     /// Frames handed to the tracker so far.
     public private(set) var frames = 0
     private let tracker: LiveTracker
+    /// The label of the source the samples come from.
+    private let label: String
     /// What this block counted for stats.json, handed to the tracker at its end.
     private var counted = LocalStatistics()
     private var noiseMeter = SamplePower()
 
-    /// A stream of `format` samples at `sampleRate`, demodulated with `options` into `tracker`.
+    /// A stream of `format` samples at `sampleRate` from the source labelled `label`,
+    /// demodulated with `options` into `tracker`.
     public init(format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
-                into tracker: LiveTracker) {
+                into tracker: LiveTracker, label: String) {
+        self.label = label
         demodulator = StreamingDemodulator(format: format, sampleRate: sampleRate, options: options)
         clock = SampleClock(sampleRate: sampleRate.hertz)
         self.tracker = tracker
@@ -70,6 +74,6 @@ public final class SampleStream {
     private func deliver(_ frame: Frame) {
         frames += 1
         counted.accept(dBFS: frame.signalLevel, repairedBits: frame.correctedBits)
-        tracker.accept(frame, at: clock.time(ofTimestamp: frame.timestamp))
+        tracker.accept(frame, at: clock.time(ofTimestamp: frame.timestamp), from: label)
     }
 }

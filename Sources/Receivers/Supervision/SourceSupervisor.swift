@@ -29,10 +29,14 @@ public struct SourceSupervisor: Service {
         self.logger = logger
     }
 
+    /// The tracker's source slot of the dongle and its fallback.
+    public static let slot = "dongle"
+
     /// Runs until cancelled; throws `NoDongle` when the dongle is missing and `noFallback` is set.
     public func run() async throws {
         var fallbackTask: Task<Void, Never>?
         var dongleWasMissing = false
+        var current: String? = nil
         defer { fallbackTask?.cancel() }
         while !Task.isCancelled {
             // Once the dongle is missing, only try to open it again when one is plugged in.
@@ -41,7 +45,7 @@ public struct SourceSupervisor: Service {
                 continue
             }
             do {
-                let previous = tracker.source
+                let previous = current
                 let opened = try await startDongle(stopping: &fallbackTask, previous: previous,
                                                    wasMissing: dongleWasMissing)
                 if opened { return }
@@ -53,7 +57,8 @@ public struct SourceSupervisor: Service {
                 }
                 dongleWasMissing = true
                 if fallbackTask == nil {
-                    tracker.source = fallback.name
+                    current = fallback.name
+                    tracker.setSource(fallback.name, slot: Self.slot)
                     let fallback = self.fallback, tracker = self.tracker, logger = self.logger
                     fallbackTask = Task {
                         do { try await fallback.run(into: tracker) } catch is CancellationError {
@@ -67,20 +72,20 @@ public struct SourceSupervisor: Service {
 
     /// Opens the dongle (stopping the fallback once it is open) and streams until cancelled;
     /// returns true then. Throws when the dongle cannot be opened or is lost.
-    private func startDongle(stopping fallbackTask: inout Task<Void, Never>?, previous: String,
+    private func startDongle(stopping fallbackTask: inout Task<Void, Never>?, previous: String?,
                              wasMissing: Bool) async throws -> Bool {
         if let running = fallbackTask {
             running.cancel()
             await running.value
             fallbackTask = nil
         }
-        tracker.source = dongle.name
-        if wasMissing { logger.notice("RTL-SDR device is back: switching from \(previous) to rtl-sdr") }
+        tracker.setSource(dongle.name, slot: Self.slot)
+        if wasMissing { logger.notice("RTL-SDR device is back: switching from \(previous ?? "none") to rtl-sdr") }
         do {
             try await dongle.run(into: tracker)
             return true
         } catch {
-            tracker.source = previous == dongle.name ? "none" : previous
+            tracker.setSource(previous == dongle.name ? nil : previous, slot: Self.slot)
             throw error
         }
     }

@@ -1,0 +1,60 @@
+import Foundation
+import ModeS
+import NIOCore
+import Synchronization
+import Tracking
+
+/// Turns the bytes of one Beast connection into tracked frames: parses them, checks every
+/// frame again with a `FrameValidator` (a sender's checks are not taken on trust), and hands
+/// the good ones to the tracker under the source's label, counting as it goes.
+///
+/// One per connection (the parser keeps a frame split across reads); not thread-safe.
+struct BeastConnectionReader {
+    private var parser = BeastFrameParser()
+    private var validator: FrameValidator
+    /// What the counters said about malformed frames before this connection.
+    private let malformedBefore: Int
+    private let label: String
+
+    /// A reader for a new connection of the source labelled `label`, starting from
+    /// `validator` (an input that reconnects keeps what it learnt about addresses).
+    init(label: String, validator: FrameValidator = FrameValidator(), counters: borrowing Mutex<BeastCounters>) {
+        self.label = label
+        self.validator = validator
+        malformedBefore = counters.withLock { $0.malformed }
+    }
+
+    /// The validator as it is now, for the next connection.
+    var learnt: FrameValidator { validator }
+
+    /// Reads one buffer of the stream into `tracker`.
+    mutating func read(_ buffer: ByteBuffer, into tracker: LiveTracker, counting counters: borrowing Mutex<BeastCounters>) {
+        var accepted = 0, rejected = 0, multilaterated = 0
+        // The sender's timestamps count its own receiver's samples: they are passed on with
+        // the frame (multilateration wants them) but say nothing about when we received it,
+        // which is now.
+        let arrival = Date().timeIntervalSince1970
+        let label = self.label
+        buffer.withUnsafeReadableBytes { bytes in
+            parser.parse(bytes) { received in
+                guard var frame = validator.validate(received.bits, time: arrival) else {
+                    rejected += 1
+                    return
+                }
+                frame.timestamp = received.timestamp
+                frame.signalLevel = received.signalLevel
+                frame.isMultilaterated = received.isMultilaterated
+                if frame.isMultilaterated { multilaterated += 1 }
+                tracker.accept(frame, at: arrival, from: label)
+                accepted += 1
+            }
+        }
+        let malformed = malformedBefore + parser.malformed
+        counters.withLock {
+            $0.accepted += accepted
+            $0.rejected += rejected
+            $0.multilaterated += multilaterated
+            $0.malformed = malformed
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Logging
+import ModeSDemod
+import NIOCore
+import NIOPosix
+import Synchronization
+import Tracking
+
+/// Receives from a dongle that `rtl_tcp` serves on another machine (or in a container): the
+/// same samples as a local dongle, over TCP, demodulated here.
+///
+/// rtl_tcp's protocol: the server greets with 12 bytes ("RTL0", the tuner type and its number
+/// of gains, big-endian), takes 5-byte commands (a command byte and a big-endian 32-bit
+/// argument) and otherwise streams unsigned 8-bit IQ pairs. The network thread only copies
+/// bytes into a `SampleRing`; a thread of its own demodulates, as for a local dongle. The
+/// connection is retried with backoff (1 s doubling to 30 s) when it fails or ends.
+public final class RTLTCPSource: Source {
+    /// Why a server is not usable; one line for the log.
+    public struct ProtocolError: Error, CustomStringConvertible {
+        /// What was wrong.
+        public let description: String
+    }
+
+    /// The server's greeting.
+    public struct Greeting: Sendable, Equatable {
+        /// The tuner type rtl_tcp reports (1 E4000, 5 R820T, …).
+        public var tunerType: UInt32
+        /// How many gain steps the tuner has.
+        public var gainCount: UInt32
+
+        /// The greeting's size on the wire.
+        public static let size = 12
+
+        /// Reads a greeting from its 12 bytes; throws when they are not rtl_tcp's.
+        public init(_ bytes: some Collection<UInt8>) throws(ProtocolError) {
+            let bytes = Array(bytes)
+            guard bytes.count == Self.size, bytes.starts(with: Array("RTL0".utf8)) else {
+                throw ProtocolError(description: "not an rtl_tcp server (its first bytes are not \"RTL0\")")
+            }
+            func word(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+            tunerType = word(4)
+            gainCount = word(8)
+        }
+    }
+
+    /// rtl_tcp's commands used here.
+    enum Command: UInt8 {
+        case frequency = 0x01
+        case sampleRate = 0x02
+        case gainMode = 0x03
+        case gain = 0x04
+        case frequencyCorrection = 0x05
+
+        /// The 5 bytes of this command with `argument`.
+        func bytes(_ argument: UInt32) -> [UInt8] {
+            [rawValue, UInt8(argument >> 24), UInt8(argument >> 16 & 0xFF), UInt8(argument >> 8 & 0xFF), UInt8(argument & 0xFF)]
+        }
+    }
+
+    /// "rtl-tcp", the radar's source name while a served dongle feeds it.
+    public let name = "rtl-tcp"
+    /// "rtltcp HOST:PORT".
+    public var label: String { "rtltcp \(BeastInput.endpointText(host, port))" }
+    /// The server's host.
+    public let host: String
+    /// The server's port.
+    public let port: Int
+    /// Frequency, sample rate, gain and correction asked of the server (the selector is not used).
+    public let configuration: RTLSDRDevice.Configuration
+    /// How the samples are demodulated.
+    public let demodulatorOptions: StreamingDemodulator.Options
+    private let logger: Logger
+    private let maximumBackoff: Duration
+    private let dropped = Mutex(0)
+    private let connections = Mutex(0)
+
+    /// A source reading `host:port`, asking for `configuration`'s settings.
+    public init(host: String, port: Int, configuration: RTLSDRDevice.Configuration = .init(),
+                demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger,
+                maximumBackoff: Duration = .seconds(30)) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+        self.demodulatorOptions = demodulatorOptions
+        self.logger = logger
+        self.maximumBackoff = maximumBackoff
+    }
+
+    /// Sample bytes lost because demodulation fell behind, since the start.
+    public var droppedBytes: Int { dropped.withLock { $0 } }
+
+    /// Connections made so far.
+    public var connectionCount: Int { connections.withLock { $0 } }
+
+    /// The commands that set the server up, in the order sent.
+    var setupCommands: [[UInt8]] {
+        var commands = [Command.sampleRate.bytes(UInt32(configuration.sampleRate)),
+                        Command.frequency.bytes(UInt32(configuration.frequency)),
+                        Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32(configuration.ppm)))]
+        switch configuration.gain {
+        case .automatic:
+            commands.append(Command.gainMode.bytes(0))
+        case .decibels(let decibels):
+            // rtl_tcp picks the tuner gain nearest to this, in tenths of a dB.
+            commands.append(Command.gainMode.bytes(1))
+            commands.append(Command.gain.bytes(UInt32(max(0, (decibels * 10).rounded()))))
+        }
+        return commands
+    }
+
+    /// Connects and streams until the task is cancelled, reconnecting as needed.
+    public func run(into tracker: LiveTracker) async throws {
+        guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
+            throw ProtocolError(description: "unsupported sample rate \(configuration.sampleRate)")
+        }
+        var backoff = Duration.seconds(1)
+        while !Task.isCancelled {
+            do {
+                try await stream(rate: rate, into: tracker)
+                backoff = .seconds(1)
+                logger.warning("\(label) closed the connection; reconnecting")
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning("\(label): \(error); retrying in \(backoff)")
+            }
+            do { try await Task.sleep(for: backoff) } catch { return }
+            backoff = min(backoff * 2, maximumBackoff)
+        }
+    }
+
+    private func stream(rate: SampleRate, into tracker: LiveTracker) async throws {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.seconds(5))
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        connections.withLock { $0 += 1 }
+        let ring = SampleRing()
+        // The demodulator runs on a thread of its own until the ring is closed and drained.
+        async let demodulated: Void = Self.demodulate(ring: ring, rate: rate, options: demodulatorOptions,
+                                                      into: tracker, label: label)
+        defer { ring.close() }
+        var greeting: [UInt8] = []
+        // Network reads are small; they are gathered into blocks of a ring slot's size so the
+        // ring's few slots hold a useful length of signal.
+        var block: [UInt8] = []
+        block.reserveCapacity(SampleRing.defaultSlotSize)
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                for try await var buffer in inbound {
+                    if greeting.count < Greeting.size {
+                        greeting += buffer.readBytes(length: min(Greeting.size - greeting.count, buffer.readableBytes)) ?? []
+                        guard greeting.count == Greeting.size else { continue }
+                        let server = try Greeting(greeting)
+                        logger.info("\(label): connected (tuner type \(server.tunerType), \(server.gainCount) gains); asking for \(Double(rate.hertz) / 1e6) MS/s at \(Double(configuration.frequency) / 1e6) MHz")
+                        for command in setupCommands { try await outbound.write(ByteBuffer(bytes: command)) }
+                    }
+                    buffer.withUnsafeReadableBytes { bytes in
+                        var offset = 0
+                        while offset < bytes.count {
+                            let take = min(bytes.count - offset, SampleRing.defaultSlotSize - block.count)
+                            block.append(contentsOf: bytes[offset..<offset + take])
+                            offset += take
+                            if block.count == SampleRing.defaultSlotSize {
+                                block.withUnsafeBytes { ring.push($0) }
+                                block.removeAll(keepingCapacity: true)
+                            }
+                        }
+                    }
+                }
+            }
+        } catch {
+            ring.close()
+            await demodulated
+            dropped.withLock { $0 += ring.droppedBytes }
+            throw error
+        }
+        if !block.isEmpty { block.withUnsafeBytes { ring.push($0) } }
+        ring.close()
+        await demodulated
+        dropped.withLock { $0 += ring.droppedBytes }
+        if greeting.count < Greeting.size {
+            throw ProtocolError(description: "the server closed the connection before its greeting")
+        }
+    }
+
+    /// Drains `ring` through a demodulator on a thread of its own; returns when it is closed
+    /// and empty.
+    private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
+                                   into tracker: LiveTracker, label: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)
+                while ring.pop({ stream.process($0) }) {}
+                stream.finish()
+                continuation.resume()
+            }
+            thread.name = "rtltcp-demodulator"
+            thread.start()
+        }
+    }
+}

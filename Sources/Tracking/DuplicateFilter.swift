@@ -1,0 +1,56 @@
+import ModeS
+
+/// Recognises a frame that another source delivered moments ago: when two receivers (a
+/// dongle and a Beast feed, two network peers) hear the same reply, it is one message and
+/// must be tracked and counted once.
+///
+/// A frame is a duplicate when the same bits came from a different source within `window`
+/// seconds. The same bits from the same source are not: an aircraft repeats identical
+/// replies (all-call replies, unchanged velocities) and each one was really transmitted.
+/// The window covers the delay of a network feed behind the local receiver; an identical
+/// reply really sent twice within it and heard by two sources is counted once, which loses
+/// nothing the tracker would use. Multilateration results are never duplicates: they are made
+/// up by a server, not heard.
+///
+/// A plain value: the tracker keeps one under its lock, with the time passed in.
+public struct DuplicateFilter: Sendable {
+    /// How long a frame from one source hides the same bits from another, in seconds.
+    public let window: Double
+    private var seen: [ModeSBits: (time: Double, source: String)] = [:]
+    /// Frames in the order they were recorded, for forgetting them once out of the window.
+    private var order: [(bits: ModeSBits, time: Double)] = []
+    private var oldest = 0
+
+    /// A filter with a `window` in seconds (2 s by default).
+    public init(window: Double = 2) {
+        self.window = window
+    }
+
+    /// Whether `bits` from `source` at `time` repeat what another source delivered within the
+    /// window; records them when not.
+    public mutating func isDuplicate(_ bits: ModeSBits, from source: String, at time: Double) -> Bool {
+        forget(before: time - window)
+        if let earlier = seen[bits], earlier.source != source, time - earlier.time <= window {
+            return true
+        }
+        seen[bits] = (time, source)
+        order.append((bits, time))
+        return false
+    }
+
+    /// Frames remembered now (for tests: the memory stays bounded by the window).
+    public var remembered: Int { seen.count }
+
+    private mutating func forget(before limit: Double) {
+        while oldest < order.count, order[oldest].time < limit {
+            let entry = order[oldest]
+            if let current = seen[entry.bits], current.time == entry.time { seen[entry.bits] = nil }
+            oldest += 1
+        }
+        // Compact now and then so the array does not grow without bound.
+        if oldest > 4096, oldest * 2 > order.count {
+            order.removeFirst(oldest)
+            oldest = 0
+        }
+    }
+}

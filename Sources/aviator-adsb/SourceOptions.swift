@@ -1,0 +1,165 @@
+import ArgumentParser
+import Logging
+import ModeS
+import ModeSDemod
+import Receivers
+import ServiceLifecycle
+import Tracking
+
+/// Where the daemon's frames come from: one local receiver (the dongle, a recording, or a
+/// dongle served by rtl_tcp) plus any number of Beast feeds, connected to or pushed in, all
+/// into one tracker.
+struct SourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("RTL-SDR device by index or serial number.", valueName: "index|serial"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("Tuner gain in dB, or 'auto' (the dongle, or the one behind --rtltcp).", valueName: "dB|auto"))
+    var gain: String = "auto"
+
+    @Option(help: "Frequency correction of the dongle in parts per million.")
+    var ppm: Int = 0
+
+    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
+    var sampleRate: SampleRate = .twoPointFourMega
+
+    @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
+    var replay: String?
+
+    @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
+    var format: SampleFormat?
+
+    @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible.")
+    var throttle = false
+
+    @Flag(help: "Start the replay again at its end.")
+    var loop = false
+
+    @Option(help: ArgumentHelp("Receive from a dongle served by rtl_tcp at HOST:PORT instead of a local one.", valueName: "host:port"))
+    var rtltcp: String?
+
+    @Flag(inversion: .prefixedNo,
+          help: "Subtract each frame that overlaps another signal and look for the reply beneath it: more frames in a busy sky, for a little more CPU time (docs/demodulator.md has the figures).")
+    var cancelOverlaps = true
+
+    @Option(name: .customLong("beast-in"), help: ArgumentHelp("Also read frames from a Beast TCP feed (dump1090, readsb); repeatable. Alone (without --device), no dongle is opened.", valueName: "host:port"))
+    var beastIn: [String] = []
+
+    @Option(name: .customLong("beast-listen"), help: ArgumentHelp("Also accept Beast pushed in on this port, e.g. mlat-client results on 30104; repeatable. Address 127.0.0.1 unless given.", valueName: "[addr:]port"))
+    var beastListen: [ListenArgument] = []
+
+    @Flag(name: .customLong("net-only"), help: "Open no dongle: only --beast-in and --beast-listen feed the radar.")
+    var netOnly = false
+
+    @Flag(name: .customLong("no-fallback"), help: "Exit with an error instead of falling back when there is no dongle.")
+    var noFallback = false
+
+    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle (0.1 to 3600).", valueName: "s"))
+    var retryInterval: Double = 5
+
+    func validate() throws {
+        if gain != "auto", Double(gain) == nil { throw ValidationError("--gain takes a number of dB or 'auto'") }
+        let locals = [replay != nil, rtltcp != nil, netOnly].filter { $0 }.count
+        if locals > 1 { throw ValidationError("choose one of --replay, --rtltcp and --net-only") }
+        if netOnly && beastIn.isEmpty && beastListen.isEmpty {
+            throw ValidationError("--net-only needs a --beast-in or --beast-listen to feed the radar")
+        }
+        for endpoint in beastIn where BeastInput.endpoint(endpoint) == nil {
+            throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005 (got '\(endpoint)')")
+        }
+        if let rtltcp, BeastInput.endpoint(rtltcp) == nil {
+            throw ValidationError("--rtltcp takes HOST:PORT, e.g. 192.168.1.20:1234")
+        }
+        if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
+        if !(retryInterval.isFinite && (0.1...3_600).contains(retryInterval)) {
+            throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
+        }
+    }
+
+    /// The local receiver the options choose.
+    enum Local {
+        case replay, rtltcp, dongle, none
+    }
+
+    /// The dongle is opened unless a recording or rtl_tcp replaces it, or only network feeds
+    /// were asked for (--net-only, or --beast-in without --device: the daemon then sits on
+    /// top of another program that owns the dongle).
+    var local: Local {
+        if replay != nil { return .replay }
+        if rtltcp != nil { return .rtltcp }
+        if netOnly || (!beastIn.isEmpty && device == nil) { return .none }
+        return .dongle
+    }
+
+    /// The sources, made but not started, as services with what the statistics line shows.
+    struct Setup {
+        /// One service per source (the dongle's with its fallback under a supervisor).
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        /// Sample bytes the local receiver lost so far.
+        var droppedBytes: @Sendable () -> Int = { 0 }
+        /// The network inputs' own counters, for the statistics line.
+        var details: [@Sendable () -> String] = []
+    }
+
+    /// Makes the sources into `tracker` and names each among its sources (so the first feed
+    /// clients are greeted with them). Listening ports are bound here: a port in use is a
+    /// clear error before anything starts.
+    func setUp(tracker: LiveTracker, openSky: OpenSkyOptions, receiver: GeoPoint?, logger: Logger) async throws -> Setup {
+        var setup = Setup()
+        var demodulator = StreamingDemodulator.Options()
+        demodulator.cancelOverlaps = cancelOverlaps
+        var tuner = RTLSDRDevice.Configuration()
+        tuner.selector = .init(device ?? "0")
+        tuner.sampleRate = sampleRate.hertz
+        tuner.gain = gain == "auto" ? .automatic : .decibels(Double(gain)!)
+        tuner.ppm = ppm
+
+        func add(_ source: some Source, _ name: String, endsQuietly: Bool = false) {
+            tracker.setSource(source.name, slot: source.label)
+            setup.services.append(.init(service: NamedService(name, SourceService(source, tracker: tracker)),
+                                        successTerminationBehavior: endsQuietly ? .ignore : .cancelGroup))
+        }
+
+        switch local {
+        case .replay:
+            guard let replay else { break }
+            var configuration = ReplaySource.Configuration(path: replay, format: format ?? SampleFormat(fileName: replay) ?? .cu8,
+                                                           sampleRate: sampleRate)
+            configuration.throttle = throttle
+            configuration.loop = loop
+            configuration.demodulator = demodulator
+            add(ReplaySource(configuration: configuration, logger: logger), "replay", endsQuietly: true)
+        case .rtltcp:
+            guard let rtltcp, let endpoint = BeastInput.endpoint(rtltcp) else { break }
+            let source = RTLTCPSource(host: endpoint.host, port: endpoint.port, configuration: tuner,
+                                      demodulatorOptions: demodulator, logger: logger)
+            setup.droppedBytes = { source.droppedBytes }
+            add(source, "rtltcp")
+        case .dongle:
+            let dongle = RTLSDRSource(configuration: tuner, demodulatorOptions: demodulator, logger: logger)
+            setup.droppedBytes = { dongle.droppedBytes }
+            setup.services.append(.init(service: NamedService("rtl-sdr", SourceSupervisor(
+                dongle: dongle, fallback: try openSky.source(receiver: receiver, logger: logger), noFallback: noFallback,
+                retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
+        case .none:
+            break
+        }
+        for text in beastIn {
+            guard let endpoint = BeastInput.endpoint(text) else { continue }
+            let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
+            setup.details.append { input.statistics.summary(label: input.label) }
+            add(input, "beast-in")
+        }
+        for address in beastListen {
+            let listener: BeastListener
+            do {
+                listener = try await BeastListener.bind(host: address.host, port: address.port, logger: logger)
+            } catch let error as BeastListener.ListenFailure {
+                throw RuntimeError(error.description)
+            }
+            logger.info("\(listener.label): listening")
+            setup.details.append { listener.statistics.summary(label: listener.label) }
+            add(listener, "beast-listen")
+        }
+        return setup
+    }
+}

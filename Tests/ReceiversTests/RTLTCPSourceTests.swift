@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import ModeS
+import ModeSDemod
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import Testing
+@testable import Receivers
+import Tracking
+
+/// A dongle served by rtl_tcp, against a small fake of the server: it is set up with the
+/// daemon's settings and its samples give the same sky as replaying them from a file.
+@Suite(.tags(.slow)) struct RTLTCPSourceTests {
+    /// A fake rtl_tcp: greets each connection (or sends `greeting` instead), keeps the
+    /// commands it is sent, and streams `samples` in pieces of `piece` bytes.
+    final class FakeServer: @unchecked Sendable {
+        let channel: any Channel
+        let received = NIOLockedValueBox<[UInt8]>([])
+        var port: Int { channel.localAddress!.port! }
+
+        init(samples: [UInt8], greeting: [UInt8] = Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29], piece: Int = 16_384) throws {
+            let received = self.received
+            channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    child.pipeline.addHandler(Streamer(greeting: greeting, samples: samples, piece: piece, received: received))
+                }
+                .bind(host: "127.0.0.1", port: 0).wait()
+        }
+
+        deinit { try? channel.close().wait() }
+
+        /// The commands received: (command byte, argument).
+        var commands: [(UInt8, UInt32)] {
+            let bytes = received.withLockedValue { $0 }
+            return stride(from: 0, to: bytes.count - 4, by: 5).map { at in
+                (bytes[at], bytes[at + 1..<at + 5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            }
+        }
+    }
+
+    final class Streamer: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        let greeting: [UInt8], samples: [UInt8], piece: Int
+        let received: NIOLockedValueBox<[UInt8]>
+
+        init(greeting: [UInt8], samples: [UInt8], piece: Int, received: NIOLockedValueBox<[UInt8]>) {
+            self.greeting = greeting
+            self.samples = samples
+            self.piece = piece
+            self.received = received
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            context.write(NIOAny(context.channel.allocator.buffer(bytes: greeting)), promise: nil)
+            var offset = 0
+            while offset < samples.count {
+                let end = min(samples.count, offset + piece)
+                context.write(NIOAny(context.channel.allocator.buffer(bytes: samples[offset..<end])), promise: nil)
+                offset = end
+            }
+            let channel = context.channel
+            context.flush()
+            // Stay open a little so the commands arrive, then end like a server that stopped.
+            channel.eventLoop.scheduleTask(in: .milliseconds(300)) { channel.close(promise: nil) }
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var buffer = unwrapInboundIn(data)
+            let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+            received.withLockedValue { $0 += bytes }
+        }
+    }
+
+    static let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/quiet-sky.cu8").path
+
+    @Test func aServedDongleGivesTheSameSkyAsItsRecording() async throws {
+        // The frames of the recording replayed from its file.
+        let replayed = LiveTracker(receiver: nil)
+        try await ReplaySource(configuration: .init(path: Self.recording, format: .cu8, sampleRate: .twoPointFourMega),
+                               logger: Logger(label: "test")).run(into: replayed)
+        #expect(replayed.counters.frames > 50)
+
+        let samples = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.recording)))
+        let server = try FakeServer(samples: samples)
+        var tuner = RTLSDRDevice.Configuration()
+        tuner.gain = .decibels(42.1)
+        tuner.ppm = -3
+        let source = RTLTCPSource(host: "127.0.0.1", port: server.port, configuration: tuner, logger: Logger(label: "test"),
+                                  maximumBackoff: .seconds(60))
+        let tracker = LiveTracker(receiver: nil)
+        let task = Task { try await source.run(into: tracker) }
+        // The whole recording, then the server's close (the source then waits a second to
+        // reconnect, and the second connection is given the recording again).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while tracker.counters.frames < replayed.counters.frames, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        try await task.value
+
+        // Set up as asked: rate, frequency, correction, manual gain in tenths of a dB.
+        let commands = server.commands
+        #expect(commands.map(\.0).prefix(5) == [0x02, 0x01, 0x05, 0x03, 0x04])
+        #expect(commands.map(\.1).prefix(5) == [2_400_000, 1_090_000_000, UInt32(bitPattern: -3), 1, 421])
+        #expect(source.connectionCount == 1)
+        #expect(tracker.counters.frames == replayed.counters.frames)
+        #expect(Set(tracker.snapshot().aircraft.map(\.icaoHex)) == Set(replayed.snapshot().aircraft.map(\.icaoHex)))
+        #expect(tracker.sourceCounts.map(\.label) == ["rtltcp 127.0.0.1:\(server.port)"])
+        #expect(source.droppedBytes == 0)
+    }
+
+    @Test func aServerThatIsNotRTLTCPIsSaidSo() async throws {
+        let server = try FakeServer(samples: [], greeting: Array("HTTP/1.1 400".utf8))
+        let log = LogRecorder()
+        let source = RTLTCPSource(host: "127.0.0.1", port: server.port, logger: log.logger, maximumBackoff: .seconds(60))
+        let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !log.text.contains("not an rtl_tcp server"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        try await task.value
+        #expect(log.text.contains("rtltcp 127.0.0.1:\(server.port): not an rtl_tcp server (its first bytes are not \"RTL0\"); retrying in 1.0 seconds"))
+        #expect(server.received.withLockedValue { $0.isEmpty }, "no command went to a server that is not rtl_tcp")
+    }
+
+    @Test func greetingsAreReadFromTheirBytes() throws {
+        let greeting = try RTLTCPSource.Greeting(Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29])
+        #expect(greeting.tunerType == 5 && greeting.gainCount == 29)
+        #expect(throws: RTLTCPSource.ProtocolError.self) { try RTLTCPSource.Greeting(Array("RTL1".utf8) + [0, 0, 0, 5, 0, 0, 0, 29]) }
+        #expect(throws: RTLTCPSource.ProtocolError.self) { try RTLTCPSource.Greeting([0x52]) }
+    }
+}

@@ -1,0 +1,74 @@
+import ModeS
+import Testing
+@testable import Tracking
+
+/// Frames of several sources into one tracker: each counted under its source, a frame two
+/// sources heard tracked once, and the radar's source named after all of them.
+@Suite struct SeveralSourcesTests {
+    let position = ModeSBits(hex: "8D40621D58C382D690C8AC2863A7")!
+    let identity = ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!
+
+    @Test func theSameBitsFromAnotherSourceWithinTheWindowAreADuplicate() {
+        var filter = DuplicateFilter(window: 2)
+        var answers: [Bool] = []
+        answers.append(filter.isDuplicate(position, from: "replay", at: 100))
+        answers.append(filter.isDuplicate(position, from: "beast-in a", at: 101.5))
+        // The same source repeating itself is a new transmission, not a copy.
+        answers.append(filter.isDuplicate(position, from: "replay", at: 101.6))
+        // Out of the window the other source's copy is news again.
+        answers.append(filter.isDuplicate(position, from: "beast-in a", at: 104))
+        // Other bits are never held back.
+        answers.append(filter.isDuplicate(identity, from: "beast-in a", at: 104))
+        #expect(answers == [false, true, false, false, false])
+    }
+
+    @Test func memoryStaysWithinTheWindow() {
+        var filter = DuplicateFilter(window: 1)
+        var bits = position
+        for step in 0..<50_000 {
+            bits.setByte(4, UInt8(truncatingIfNeeded: step))
+            bits.setByte(5, UInt8(truncatingIfNeeded: step >> 8))
+            _ = filter.isDuplicate(bits, from: step % 2 == 0 ? "a" : "b", at: Double(step) * 0.001)
+        }
+        // 1 s of frames at 1,000 a second, and nothing older.
+        #expect(filter.remembered <= 1_001)
+        #expect(filter.remembered >= 999)
+    }
+
+    @Test func eachSourceIsCountedAndADuplicateOnlyOnce() {
+        // The tracker's clock runs ahead of the frames, so none is cut back to it.
+        let tracker = LiveTracker(receiver: nil, clock: { 1_010 })
+        var now = 1_000.0
+        #expect(tracker.accept(Frame(bits: position, address: 0x40621D), at: now, from: "replay"))
+        #expect(!tracker.accept(Frame(bits: position, address: 0x40621D), at: now, from: "beast-in b:30005"))
+        #expect(tracker.accept(Frame(bits: identity, address: 0x4840D6), at: now, from: "beast-in b:30005"))
+        now += 5
+        #expect(tracker.accept(Frame(bits: position, address: 0x40621D), at: now, from: "beast-in b:30005"))
+        let counts = tracker.sourceCounts
+        #expect(counts.map(\.label) == ["replay", "beast-in b:30005"])
+        #expect(counts.map(\.frames) == [1, 2])
+        #expect(counts.map(\.duplicates) == [0, 1])
+        #expect(counts[1].summary == "beast-in b:30005 2 frames (1 duplicates)")
+        #expect(tracker.counters.frames == 3, "the duplicate is not a message of its own")
+        #expect(tracker.snapshot().aircraft.count == 2)
+    }
+
+    @Test func multilaterationResultsAreNeverDuplicates() {
+        let tracker = LiveTracker(receiver: nil, clock: { 1_000 })
+        #expect(tracker.accept(Frame(bits: position, address: 0x40621D), at: 1_000, from: "rtl-sdr"))
+        #expect(tracker.accept(Frame(bits: position, address: 0x40621D, isMultilaterated: true), at: 1_000, from: "beast-listen :30104"))
+    }
+
+    @Test func theRadarsSourceNamesEveryKindFeedingIt() {
+        let tracker = LiveTracker(receiver: nil)
+        #expect(tracker.source == "none")
+        tracker.setSource("rtl-sdr", slot: "dongle")
+        tracker.setSource("beast", slot: "beast-in a:1")
+        tracker.setSource("beast", slot: "beast-in b:2")
+        #expect(tracker.source == "rtl-sdr+beast")
+        tracker.setSource("opensky", slot: "dongle")
+        #expect(tracker.source == "opensky+beast")
+        tracker.setSource(nil, slot: "dongle")
+        #expect(tracker.source == "beast")
+    }
+}
