@@ -53,20 +53,9 @@ public final class BeastInput: Source {
 
     /// Connects and reads until the task is cancelled, reconnecting as needed.
     public func run(into tracker: LiveTracker) async throws {
-        var backoff = Duration.seconds(1)
         var validator = FrameValidator()
-        while !Task.isCancelled {
-            do {
-                try await readConnection(into: tracker, validator: &validator)
-                backoff = .seconds(1)
-                logger.warning("\(label) closed the connection; reconnecting")
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.warning("\(label): \(error); retrying in \(backoff)")
-            }
-            do { try await Task.sleep(for: backoff) } catch { return }
-            backoff = min(backoff * 2, maximumBackoff)
+        await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
+            try await readConnection(into: tracker, validator: &validator)
         }
     }
 

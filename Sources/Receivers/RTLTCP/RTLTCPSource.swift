@@ -113,19 +113,8 @@ public final class RTLTCPSource: Source {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw ProtocolError(description: "unsupported sample rate \(configuration.sampleRate)")
         }
-        var backoff = Duration.seconds(1)
-        while !Task.isCancelled {
-            do {
-                try await stream(rate: rate, into: tracker)
-                backoff = .seconds(1)
-                logger.warning("\(label) closed the connection; reconnecting")
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.warning("\(label): \(error); retrying in \(backoff)")
-            }
-            do { try await Task.sleep(for: backoff) } catch { return }
-            backoff = min(backoff * 2, maximumBackoff)
+        await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
+            try await stream(rate: rate, into: tracker)
         }
     }
 
