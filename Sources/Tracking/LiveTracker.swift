@@ -21,6 +21,9 @@ public final class LiveTracker: Sendable {
         public var correctedFrames = 0
         /// External state updates (OpenSky).
         public var stateUpdates = 0
+        /// Frames accepted, by downlink format (index 0 to 24; 24 stands for 24 and above, as
+        /// `ModeSBits.downlinkFormat` reports them).
+        public var framesByFormat = [Int](repeating: 0, count: 25)
 
         /// All zero.
         public init() {}
@@ -31,6 +34,8 @@ public final class LiveTracker: Sendable {
         var counters = Counters()
         var local = LocalStatistics()
         var source = "none"
+        /// Frames accepted while each source was the current one, by its name.
+        var framesBySource: [String: Int] = [:]
         /// Routes by callsign, from the route service.
         var routes: [String: FlightRoute] = [:]
     }
@@ -86,6 +91,8 @@ public final class LiveTracker: Sendable {
             let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
+            state.counters.framesByFormat[frame.downlinkFormat] += 1
+            state.framesBySource[state.source, default: 0] += 1
             return update
         }
         guard var update = merged else { return }
@@ -119,6 +126,13 @@ public final class LiveTracker: Sendable {
         set { state.withLock { $0.source = newValue } }
     }
 
+    /// Frames accepted so far by the name of the source that was current when each arrived,
+    /// sorted by name: one entry while a single source feeds the tracker, one more for each
+    /// source the supervisor switched to.
+    public var framesBySource: [(source: String, frames: Int)] {
+        state.withLock { $0.framesBySource }.map { (source: $0.key, frames: $0.value) }.sorted { $0.source < $1.source }
+    }
+
     /// The tracker's notion of now: its clock.
     public var now: Double { clock() }
 
@@ -135,6 +149,14 @@ public final class LiveTracker: Sendable {
             }
             return (now, aircraft)
         }
+    }
+
+    /// How many aircraft are tracked now, and how many of them have a position that is not
+    /// stale (the ones aircraft.json gives a position).
+    public func aircraftCounts() -> (all: Int, withPosition: Int) {
+        let snapshot = snapshot()
+        let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }.count
+        return (snapshot.aircraft.count, withPosition)
     }
 
     /// Replaces the known routes (by callsign, as the aircraft report it); the next
