@@ -147,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
             logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
         }
-        let (outputServices, documents) = try await outputs.services(for: tracker, maxClients: maxClients,
+        let (outputServices, documents, outputServers) = try await outputs.services(for: tracker, maxClients: maxClients,
                                                                       servesJSON: web.http != nil, logger: logger)
 
         // The sources are made (not started) before the socket is claimed, so the first
@@ -155,6 +155,7 @@ struct RunCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var droppedBytes: @Sendable () -> Int = { 0 }
         var sourceDetails: @Sendable () -> String? = { nil }
+        var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)] = { [] }
         if let replay {
             let format = format ?? SampleFormat(fileName: replay) ?? .cu8
             var configuration = ReplaySource.Configuration(path: replay, format: format, sampleRate: rate)
@@ -180,8 +181,10 @@ struct RunCommand: AsyncParsableCommand {
             demodulatorOptions.cancelOverlaps = cancelOverlaps
             let dongle = RTLSDRSource(configuration: configuration, demodulatorOptions: demodulatorOptions, logger: logger)
             droppedBytes = { dongle.droppedBytes }
+            let fallback = try openSky.source(receiver: receiver?.point, logger: logger)
+            openSkyRequests = { fallback.requests.snapshot }
             services.append(.init(service: NamedService("rtl-sdr", SourceSupervisor(
-                dongle: dongle, fallback: try openSky.source(receiver: receiver?.point, logger: logger), noFallback: noFallback,
+                dongle: dongle, fallback: fallback, noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         }
         // Claim the socket before anything starts: a bad path or a running daemon is a clear
@@ -204,7 +207,8 @@ struct RunCommand: AsyncParsableCommand {
         services.append(.init(service: NamedService("feed", feed)))
         let webServer: WebServer?
         do {
-            webServer = try web.server(feed: feed, documents: documents, logger: logger)
+            let metrics = MetricsSources(tracker: tracker, openSkyRequests: openSkyRequests, outputs: outputServers)
+            webServer = try web.server(feed: feed, documents: documents, metrics: metrics, logger: logger)
         } catch {
             await feed.shutdown()
             throw error
