@@ -3,8 +3,8 @@ import Hummingbird
 import NIOCore
 
 /// Answers every plain HTTP request: the web app's files, `/data/*.json`, `/metrics`, and a
-/// clear refusal for everything else. WebSocket upgrades to `/feed` never reach it (`FeedSocket` takes
-/// them). Every answer carries the security headers.
+/// clear refusal for everything else. WebSocket upgrades to `/feed` never reach it
+/// (`FeedSocket` takes them). Every answer carries the security headers.
 struct WebResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
@@ -44,8 +44,9 @@ struct WebResponder: HTTPResponder {
             return data(await documents.receiverJSON())
         case MetricsEndpoint.path:
             guard let metrics else { return notFound() }
-            let headers: HTTPFields = [.contentType: PrometheusExposition.contentType, .cacheControl: "no-store"]
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: await metrics.exposition())))
+            let text = await metrics.exposition()
+            return Response(status: .ok, headers: [.contentType: PrometheusExposition.contentType, .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         default:
             guard let asset = WebApp.assets[path == "/" ? "/index.html" : path] else { return notFound() }
             return serve(asset, request: request)

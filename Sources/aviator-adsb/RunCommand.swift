@@ -147,8 +147,8 @@ struct RunCommand: AsyncParsableCommand {
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
             logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
         }
-        let (outputServices, documents, outputServers) = try await outputs.services(for: tracker, maxClients: maxClients,
-                                                                      servesJSON: web.http != nil, logger: logger)
+        let (outputServices, documents, outputServers) = try await outputs.services(
+            for: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
 
         // The sources are made (not started) before the socket is claimed, so the first
         // clients are greeted with the source's name.

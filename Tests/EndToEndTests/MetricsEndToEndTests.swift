@@ -100,6 +100,15 @@ extension EndToEnd {
             return (value as? NSNumber)?.doubleValue ?? .nan
         }
 
+        @Test func noMetricsLeavesThePathUnservedAndTheRestAsItWas() async throws {
+            let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
+            let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--http", "127.0.0.1:0", "--no-metrics"])
+            defer { _ = daemon.stop() }
+            let port = try WebEndToEndTests.webPort(of: daemon)
+            #expect(try await Self.get(port, "/metrics").status == 404)
+            #expect(try await Self.get(port, "/data/aircraft.json").status == 200)
+        }
+
         @Test func aReplaysMetricsParseGrowAndAgreeWithAircraftAndStatsJSON() async throws {
             guard let python = WebEndToEndTests.venvPython(importing: "prometheus_client",
                                                            makeTarget: ".venv/.prometheus-client") else { return }
