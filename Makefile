@@ -65,7 +65,7 @@ run: release
 # Every suite in parallel; the conformance check then runs on the debug binary the tests
 # built, so the dependency graph is built once.
 DEBUG := .build/debug/aviator-adsb
-test: $(VENV)/.pymap3d
+test: $(VENV)/.pymap3d $(VENV)/.prometheus-client
 	$(SWIFT) test
 	$(MAKE) conformance-check BINARY=$(DEBUG)
 
@@ -77,6 +77,11 @@ $(VENV)/.pymodes:
 # pymap3d: the independent geodesy the projection tests compare with (scripts/aer.py).
 $(VENV)/.pymap3d: $(VENV)/.pymodes
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check pymap3d==3.1.0
+	touch $@
+
+# prometheus-client: the independent parser of /metrics' text format (scripts/parse_metrics.py).
+$(VENV)/.prometheus-client: $(VENV)/.pymodes
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check prometheus-client==0.26.0
 	touch $@
 
 conformance: release

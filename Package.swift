@@ -30,6 +30,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // gzip for the web app's text assets, compressed once at start.
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // /metrics in Prometheus's text format. It brings swift-metrics (CoreMetrics, whose
+        // handler protocols its metrics implement) and swift-atomics, which Hummingbird and
+        // swift-nio already build.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
@@ -101,6 +105,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.embedInCode("App")]
         ),

@@ -134,16 +134,11 @@ public enum StatsJSON {
         w.add("unknown_icao", 0)
         w.addRaw("accepted", "[" + local.accepted.map(String.init).joined(separator: ",") + "]")
         if local.acceptedFrames > 0 {
-            w.add("signal", decibels(local.signalPowerSum / Double(local.acceptedFrames)), decimals: 1)
-            w.add("peak_signal", decibels(local.peakSignalPower), decimals: 1)
+            w.add("signal", local.meanSignalDBFS, decimals: 1)
+            w.add("peak_signal", local.peakSignalDBFS, decimals: 1)
         }
-        if local.noiseSamples > 0 { w.add("noise", decibels(local.noisePowerSum / Double(local.noiseSamples)), decimals: 1) }
+        if let noise = local.meanNoiseDBFS { w.add("noise", noise, decimals: 1) }
         w.add("strong_signals", local.strongSignals)
         return w.result
-    }
-
-    /// A power relative to full scale in dB; nil (left out) for no power at all.
-    static func decibels(_ power: Double) -> Double? {
-        power > 0 ? 10 * log10(power) : nil
     }
 }

@@ -21,6 +21,9 @@ public final class LiveTracker: Sendable {
         public var correctedFrames = 0
         /// External state updates (OpenSky).
         public var stateUpdates = 0
+        /// Frames accepted, by downlink format (index 0 to 24; 24 stands for 24 and above, as
+        /// `ModeSBits.downlinkFormat` reports them).
+        public var framesByFormat = [Int](repeating: 0, count: 25)
 
         /// All zero.
         public init() {}
@@ -106,6 +109,7 @@ public final class LiveTracker: Sendable {
             let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
+            state.counters.framesByFormat[frame.downlinkFormat] += 1
             return (true, update)
         }
         guard var update = outcome.update else { return outcome.tracked }
@@ -174,6 +178,14 @@ public final class LiveTracker: Sendable {
             }
             return (now, aircraft)
         }
+    }
+
+    /// How many aircraft are tracked now, and how many of them have a position that is not
+    /// stale (the ones aircraft.json gives a position).
+    public func aircraftCounts() -> (all: Int, withPosition: Int) {
+        let snapshot = snapshot()
+        let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }.count
+        return (snapshot.aircraft.count, withPosition)
     }
 
     /// Replaces the known routes (by callsign, as the aircraft report it); the next

@@ -36,6 +36,25 @@ public struct LocalStatistics: Sendable, Equatable {
     /// Frames accepted, repaired or not.
     public var acceptedFrames: Int { accepted.reduce(0, +) }
 
+    /// Mean power of the accepted frames in dBFS; nil when no frame was accepted (or none
+    /// had a measured level).
+    public var meanSignalDBFS: Double? {
+        acceptedFrames > 0 ? Self.decibels(signalPowerSum / Double(acceptedFrames)) : nil
+    }
+
+    /// Mean noise power of the measured samples in dBFS; nil when nothing was measured.
+    public var meanNoiseDBFS: Double? {
+        noiseSamples > 0 ? Self.decibels(noisePowerSum / Double(noiseSamples)) : nil
+    }
+
+    /// Power of the strongest accepted frame in dBFS; nil when there was none.
+    public var peakSignalDBFS: Double? { Self.decibels(peakSignalPower) }
+
+    /// A power relative to full scale in dB; nil for no power at all.
+    public static func decibels(_ power: Double) -> Double? {
+        power > 0 ? 10 * log10(power) : nil
+    }
+
     /// Counts one accepted frame received at `dBFS` with `repairedBits` bits repaired.
     public mutating func accept(dBFS: Double, repairedBits: Int) {
         accepted[min(max(repairedBits, 0), accepted.count - 1)] += 1

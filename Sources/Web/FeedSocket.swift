@@ -65,7 +65,11 @@ struct FeedSocket: Sendable {
             try? await outbound.close(.unknown(1013), reason: "feed full")
             return
         }
-        counters.count { $0.webSockets += 1 }
+        counters.count {
+            $0.webSockets += 1
+            $0.webSocketsOpen += 1
+        }
+        defer { counters.count { $0.webSocketsOpen -= 1 } }
         /// Which side finished first.
         enum Finish { case clientLeft, writeFailed, letGo }
         await withTaskGroup(of: Finish.self) { group in

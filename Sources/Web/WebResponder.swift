@@ -2,15 +2,17 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Answers every plain HTTP request: the web app's files, `/data/*.json`, and a clear refusal
-/// for everything else. WebSocket upgrades to `/feed` never reach it (`FeedSocket` takes
-/// them). Every answer carries the security headers.
+/// Answers every plain HTTP request: the web app's files, `/data/*.json`, `/metrics`, and a
+/// clear refusal for everything else. WebSocket upgrades to `/feed` never reach it
+/// (`FeedSocket` takes them). Every answer carries the security headers.
 struct WebResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     let documents: any DataDocuments
     let counters: WebCounters
     let corsOrigin: String?
+    /// `/metrics`, unless turned off.
+    let metrics: MetricsEndpoint?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         counters.count { $0.requests += 1 }
@@ -40,13 +42,21 @@ struct WebResponder: HTTPResponder {
             return data(await documents.aircraftJSON())
         case "/data/receiver.json":
             return data(await documents.receiverJSON())
+        case MetricsEndpoint.path:
+            guard let metrics else { return notFound() }
+            let text = await metrics.exposition()
+            return Response(status: .ok, headers: [.contentType: PrometheusExposition.contentType, .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         default:
-            guard let asset = WebApp.assets[path == "/" ? "/index.html" : path] else {
-                counters.count { $0.notFound += 1 }
-                return Self.text(.notFound, "not found\n")
-            }
+            guard let asset = WebApp.assets[path == "/" ? "/index.html" : path] else { return notFound() }
             return serve(asset, request: request)
         }
+    }
+
+    /// The answer for a path the server does not have, counted.
+    private func notFound() -> Response {
+        counters.count { $0.notFound += 1 }
+        return Self.text(.notFound, "not found\n")
     }
 
     /// A file of the app: revalidated by ETag on every use (the app changes only with the

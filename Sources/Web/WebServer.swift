@@ -9,7 +9,8 @@ import NIOSSL
 import ServiceLifecycle
 
 /// The daemon's web server (`--http`): the radar app at `/`, the feed over WebSocket at
-/// `/feed`, and `aircraft.json` / `receiver.json` under `/data`, over HTTP or HTTPS.
+/// `/feed`, `aircraft.json` / `receiver.json` under `/data` and the Prometheus metrics at
+/// `/metrics`, over HTTP or HTTPS.
 ///
 /// Use: make it with the running `FeedServer` and a `DataDocuments`, and add it to the
 /// daemon's `ServiceGroup`; `run()` listens until the group shuts down. The address it
@@ -21,14 +22,17 @@ public final class WebServer: Service, Sendable {
     private let documents: any DataDocuments
     private let tls: TLSCredentials?
     private let counters = WebCounters()
+    private let metrics: MetricsEndpoint?
 
-    /// A server for `feed` and `documents`, over HTTPS when `tls` is given.
+    /// A server for `feed` and `documents`, over HTTPS when `tls` is given, answering
+    /// `/metrics` from `metrics` when given (404 otherwise).
     public init(configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
-                tls: TLSCredentials? = nil) {
+                tls: TLSCredentials? = nil, metrics: MetricsSources? = nil) {
         self.configuration = configuration
         self.feed = feed
         self.documents = documents
         self.tls = tls
+        self.metrics = metrics.map { [counters] in MetricsEndpoint(sources: $0, feed: feed, counters: counters) }
     }
 
     /// Listens and serves until cancelled or a graceful shutdown; throws a `WebError` when it
@@ -55,7 +59,8 @@ public final class WebServer: Service, Sendable {
         let scheme = tls == nil ? "http" : "https"
         let logger = configuration.logger
         let application = Application(
-            responder: WebResponder(documents: documents, counters: counters, corsOrigin: configuration.corsOrigin),
+            responder: WebResponder(documents: documents, counters: counters, corsOrigin: configuration.corsOrigin,
+                                    metrics: metrics),
             server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

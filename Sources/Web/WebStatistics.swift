@@ -14,6 +14,8 @@ public struct WebStatistics: Sendable, Equatable {
     public var foreignOrigins: UInt64 = 0
     /// WebSocket feed sessions opened.
     public var webSockets: UInt64 = 0
+    /// WebSocket feed sessions open now.
+    public var webSocketsOpen = 0
     /// WebSocket clients sent away because the feed was full.
     public var webSocketsRefused: UInt64 = 0
     /// WebSocket clients closed for a message over the size limit.

@@ -57,13 +57,15 @@ struct OutputOptions: ParsableArguments {
 
     /// Opens the configured outputs on `tracker` and returns them as lifecycle services (none
     /// when no output is configured), with the in-memory JSON documents when a directory or
-    /// `servesJSON` (the web server) wants them. A port already taken is one `RuntimeError` line.
+    /// `servesJSON` (the web server) wants them, and the TCP servers (for their client counts).
+    /// A port already taken is one `RuntimeError` line.
     func services(for tracker: LiveTracker, maxClients: Int, servesJSON: Bool, logger: Logger) async throws
-        -> (services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?) {
+        -> (services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?,
+            servers: [TCPBroadcastServer]) {
         var configuration = configuration
         configuration.maxClients = maxClients
         configuration.servesJSON = servesJSON
-        guard !configuration.isEmpty else { return ([], nil) }
+        guard !configuration.isEmpty else { return ([], nil, []) }
         let outputs: Outputs
         do {
             outputs = try await Outputs.start(configuration, tracker: tracker,
@@ -78,7 +80,8 @@ struct OutputOptions: ParsableArguments {
             if let server { logger.info("\(name) output on \(host):\(server.port)") }
         }
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
-        return ([.init(service: NamedService("outputs", outputs))], outputs.documents)
+        return ([.init(service: NamedService("outputs", outputs))], outputs.documents,
+                [outputs.beast, outputs.sbs, outputs.avr].compactMap { $0 })
     }
 }
 

@@ -109,8 +109,8 @@ struct RunCommand: AsyncParsableCommand {
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
             logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
         }
-        let (outputServices, documents) = try await outputs.services(for: tracker, maxClients: maxClients,
-                                                                      servesJSON: web.http != nil, logger: logger)
+        let (outputServices, documents, outputServers) = try await outputs.services(
+            for: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
 
         // The sources are made (not started) before the socket is claimed, so the first
         // clients are greeted with the sources' names.
@@ -142,7 +142,8 @@ struct RunCommand: AsyncParsableCommand {
         services.append(.init(service: NamedService("feed", feed)))
         let webServer: WebServer?
         do {
-            webServer = try web.server(feed: feed, documents: documents, logger: logger)
+            let metrics = MetricsSources(tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers)
+            webServer = try web.server(feed: feed, documents: documents, metrics: metrics, logger: logger)
         } catch {
             await feed.shutdown()
             throw error

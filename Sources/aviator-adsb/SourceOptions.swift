@@ -98,6 +98,8 @@ struct SourceOptions: ParsableArguments {
         var droppedBytes: @Sendable () -> Int = { 0 }
         /// The network inputs' own counters, for the statistics line.
         var details: [@Sendable () -> String] = []
+        /// The OpenSky fallback's requests by outcome (none without the dongle), for /metrics.
+        var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)] = { [] }
     }
 
     /// Makes the sources into `tracker` and names each among its sources (so the first feed
@@ -137,8 +139,10 @@ struct SourceOptions: ParsableArguments {
         case .dongle:
             let dongle = RTLSDRSource(configuration: tuner, demodulatorOptions: demodulator, logger: logger)
             setup.droppedBytes = { dongle.droppedBytes }
+            let fallback = try openSky.source(receiver: receiver, logger: logger)
+            setup.openSkyRequests = { fallback.requests.snapshot }
             setup.services.append(.init(service: NamedService("rtl-sdr", SourceSupervisor(
-                dongle: dongle, fallback: try openSky.source(receiver: receiver, logger: logger), noFallback: noFallback,
+                dongle: dongle, fallback: fallback, noFallback: noFallback,
                 retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
         case .none:
             break

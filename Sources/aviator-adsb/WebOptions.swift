@@ -7,7 +7,7 @@ import Web
 
 /// The options of the web server: where it listens, TLS, and who may read its data.
 struct WebOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Serve the web radar, the feed over WebSocket (/feed) and /data/aircraft.json on [ADDR:]PORT; ADDR defaults to 127.0.0.1, 0.0.0.0 opens it to the network.", valueName: "[addr:]port"))
+    @Option(help: ArgumentHelp("Serve the web radar, the feed over WebSocket (/feed), /data/aircraft.json and Prometheus metrics (/metrics) on [ADDR:]PORT; ADDR defaults to 127.0.0.1, 0.0.0.0 opens it to the network.", valueName: "[addr:]port"))
     var http: ListenArgument?
 
     @Flag(name: .customLong("tls-self-signed"), help: "Serve HTTPS with a certificate the daemon makes for this host and keeps in --state-dir (phones give compass and location only to secure pages).")
@@ -25,6 +25,9 @@ struct WebOptions: ParsableArguments {
     @Option(name: .customLong("http-cors"), help: ArgumentHelp("Let pages of this origin (e.g. http://tar1090.local) read /data/*.json; off by default.", valueName: "origin"))
     var httpCORS: String?
 
+    @Flag(name: .customLong("no-metrics"), help: "Do not serve the Prometheus metrics at /metrics on the web server.")
+    var noMetrics = false
+
     @Option(name: .customLong("http-max-connections"), help: ArgumentHelp("Most web connections open at once (pages and WebSockets); beyond it new ones wait.", valueName: "n"))
     var maxConnections: Int = WebConfiguration.defaultMaxConnections
 
@@ -32,8 +35,8 @@ struct WebOptions: ParsableArguments {
         if let httpCORS, !(httpCORS.hasPrefix("http://") || httpCORS.hasPrefix("https://")) || httpCORS.contains(where: \.isWhitespace) {
             throw ValidationError("--http-cors takes an origin such as http://tar1090.local:8080, got '\(httpCORS)'")
         }
-        if http == nil, httpCORS != nil || tlsSelfSigned || tlsCertificate != nil || tlsKey != nil {
-            throw ValidationError("--http-cors, --tls-self-signed, --tls-cert and --tls-key apply to --http")
+        if http == nil, httpCORS != nil || tlsSelfSigned || tlsCertificate != nil || tlsKey != nil || noMetrics {
+            throw ValidationError("--http-cors, --tls-self-signed, --tls-cert, --tls-key and --no-metrics apply to --http")
         }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if tlsSelfSigned && tlsCertificate != nil { throw ValidationError("--tls-self-signed and --tls-cert exclude each other") }
@@ -43,12 +46,14 @@ struct WebOptions: ParsableArguments {
     }
 
     /// The web server, when `--http` is given, with its TLS credentials loaded (or made) and
-    /// their fingerprint logged. A TLS problem is one `RuntimeError` line.
-    func server(feed: FeedServer, documents: AircraftJSONDocuments?, logger: Logger) throws -> WebServer? {
+    /// their fingerprint logged, serving `/metrics` from `metrics` unless `--no-metrics`. A TLS
+    /// problem is one `RuntimeError` line.
+    func server(feed: FeedServer, documents: AircraftJSONDocuments?, metrics: MetricsSources, logger: Logger) throws -> WebServer? {
         guard let http, let documents else { return nil }
         let configuration = WebConfiguration(host: http.host, port: http.port, corsOrigin: httpCORS,
                                              maxConnections: maxConnections, logger: logger)
-        return WebServer(configuration: configuration, feed: feed, documents: documents, tls: try credentials(logger: logger))
+        return WebServer(configuration: configuration, feed: feed, documents: documents, tls: try credentials(logger: logger),
+                         metrics: noMetrics ? nil : metrics)
     }
 
     /// The TLS credentials the options ask for; nil for plain HTTP.

@@ -127,16 +127,23 @@ import TestSupport
     /// The Python with pymap3d that `make test` installs; nil (a failure under CI, a skip
     /// elsewhere) when it is missing.
     static func geodesyPython() -> URL? {
+        venvPython(importing: "pymap3d", makeTarget: ".venv/.pymap3d")
+    }
+
+    /// The project's Python (`.venv`, which `make test` sets up) when it can import `module`;
+    /// nil (a failure under CI, a skip elsewhere) when it cannot, naming the make target that
+    /// installs it.
+    static func venvPython(importing module: String, makeTarget: String) -> URL? {
         let python = BinaryRunner.projectRoot.appendingPathComponent(".venv/bin/python")
         let check = Process()
         check.executableURL = python
-        check.arguments = ["-c", "import pymap3d"]
+        check.arguments = ["-c", "import \(module)"]
         check.standardError = FileHandle.nullDevice
         if (try? check.run()) != nil {
             check.waitUntilExit()
             if check.terminationStatus == 0 { return python }
         }
-        let message = "pymap3d is missing: run `make test` (or `make .venv/.pymap3d`) to install it"
+        let message = "\(module) is missing: run `make test` (or `make \(makeTarget)`) to install it"
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record(Comment(rawValue: message))
         } else {

@@ -52,6 +52,8 @@ public struct OpenSkySource: Source {
     public let configuration: Configuration
     /// The time between successful polls, after defaults and the floor.
     public let pollInterval: Duration
+    /// How the requests so far ended, by outcome.
+    public let requests = OpenSkyRequestCounts()
     private let requestedBelowFloor: Bool
     private let floor: Duration
     private let logger: Logger
@@ -113,6 +115,7 @@ public struct OpenSkySource: Source {
             let wait: Duration
             do {
                 let response = try await client.states(in: query)
+                requests.count("ok")
                 let now = Date().timeIntervalSince1970
                 var fed = 0
                 for vector in response.states {
@@ -135,12 +138,14 @@ public struct OpenSkySource: Source {
                 reportNext = false
                 wait = pollInterval
             } catch let error as OpenSkyError {
+                requests.count(failure: error)
                 failures += 1
                 let backoff = configuration.retry.delay(afterFailures: failures)
                 wait = error.kind == .rateLimited ? rateLimitWait(error.retryAfter, backoff: backoff) : backoff
                 logger.warning("\(error); retrying in \(HTTPExchange.seconds(wait)) (failure \(failures) in a row)")
             } catch {
                 if Task.isCancelled { return }
+                requests.count(failure: error)
                 failures += 1
                 wait = configuration.retry.delay(afterFailures: failures)
                 logger.warning("OpenSky request failed: \(OpenSkyError.oneLine(String(describing: error))); retrying in \(HTTPExchange.seconds(wait))")

@@ -52,13 +52,12 @@ public struct StatisticsReporter: Service {
         let counters = tracker.counters
         let seconds = max(elapsed.inSeconds, 1e-9)
         let messages = counters.frames - earlier.frames
-        let snapshot = tracker.snapshot()
-        let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }.count
+        let aircraft = tracker.aircraftCounts()
         let samples = droppedBytes() / 2
         let rate = String(format: "%.1f", Double(messages) / seconds)
         return (total ? "totals: " : "statistics: ")
             + "\(messages) messages (\(rate)/s), \(counters.correctedFrames - earlier.correctedFrames) repaired, "
-            + "\(snapshot.aircraft.count) aircraft, \(withPosition) with position, "
+            + "\(aircraft.all) aircraft, \(aircraft.withPosition) with position, "
             + "\(samples) samples dropped, source \(tracker.source)"
             + (sourceDetails().map { " (\($0))" } ?? "")
     }

@@ -36,9 +36,10 @@ import Tracking
     static let hangTimeout = Duration.seconds(2)
 
     /// Runs a source until `done` holds (or 60 s pass: the whole test suite shares two cores),
-    /// then cancels it; the source must end quietly then, never before.
+    /// then cancels it; the source must end quietly then, never before. Returns the source.
+    @discardableResult
     func run(_ configuration: OpenSkySource.Configuration, log: LogRecorder, tracker: LiveTracker,
-             until done: @escaping @Sendable () -> Bool) async throws {
+             until done: @escaping @Sendable () -> Bool) async throws -> OpenSkySource {
         let source = OpenSkySource(configuration: configuration, logger: log.logger, minimumInterval: .milliseconds(10))
         let task = Task { try await source.run(into: tracker) }
         let deadline = ContinuousClock.now + .seconds(60)
@@ -47,6 +48,7 @@ import Tracking
         }
         task.cancel()
         try await task.value
+        return source
     }
 
     func icaos(_ tracker: LiveTracker) -> Set<String> {
@@ -115,6 +117,23 @@ import Tracking
         try #require(requests.count >= 2)
         // The backoff alone would have waited at most 20 ms.
         #expect(requests[1].time - requests[0].time >= .milliseconds(950))
+        try await server.stop()
+    }
+
+    @Test func requestsAreCountedByOutcome() async throws {
+        let server = try await FakeOpenSkyServer(states: [
+            .status(502), .json(""), .status(503), .json(OpenSkyFixtures.threeAircraft()),
+        ])
+        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let source = try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
+        let counts = Dictionary(uniqueKeysWithValues: source.requests.snapshot.map { ($0.outcome, $0.requests) })
+        #expect(counts["server_error"] == 2)
+        #expect(counts["malformed"] == 1)
+        #expect((counts["ok"] ?? 0) >= 1)
+        #expect(Set(counts.keys) == ["server_error", "malformed", "ok"])
+        // Every request is counted once, but for one the cancellation may have cut short.
+        let counted = counts.values.reduce(0, +), served = server.stateRequests.count
+        #expect(counted == served || counted == served - 1, "\(counted) counted, \(served) served")
         try await server.stop()
     }
 

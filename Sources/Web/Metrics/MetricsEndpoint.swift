@@ -1,0 +1,49 @@
+import FeedServer
+import Synchronization
+import Tracking
+
+/// `/metrics`: reads the daemon's figures when scraped and answers them in Prometheus's
+/// text format. Only the signal and noise window is its own state; every count is read from
+/// where the daemon already keeps it, at the moment of the scrape.
+final class MetricsEndpoint: Sendable {
+    /// The path it answers on.
+    static let path = "/metrics"
+
+    private let sources: MetricsSources
+    private let feed: FeedServer
+    private let counters: WebCounters
+    private let window: Mutex<LevelWindow>
+    private let started = ContinuousClock.now
+
+    /// An endpoint over `sources`, counting the clients of `feed` and of the web server.
+    init(sources: MetricsSources, feed: FeedServer, counters: WebCounters) {
+        self.sources = sources
+        self.feed = feed
+        self.counters = counters
+        window = Mutex(LevelWindow(start: 0, local: sources.tracker.statistics.local))
+    }
+
+    /// The figures now.
+    func reading() async -> MetricsReading {
+        let feedStatistics = await feed.statistics()
+        let web = counters.snapshot
+        let tracker = sources.tracker
+        let statistics = tracker.statistics
+        let aircraft = tracker.aircraftCounts()
+        let seconds = (ContinuousClock.now - started).inSeconds
+        let levels = window.withLock { $0.levels(at: seconds, local: statistics.local) }
+        // The hub serves both transports; the WebSocket sessions are the web server's own.
+        var clients = [(server: "feed_socket", clients: max(0, feedStatistics.clients - web.webSocketsOpen)),
+                       (server: "websocket", clients: web.webSocketsOpen)]
+        clients += sources.outputs.map { (server: $0.configuration.name.lowercased(), clients: $0.statistics.clientsConnected) }
+        return MetricsReading(statistics: statistics, aircraft: aircraft.all, aircraftWithPosition: aircraft.withPosition,
+                              signalDBFS: levels.signal, noiseDBFS: levels.noise, processSeconds: sources.processSeconds(),
+                              sourceFrames: sources.sourceFrames(), openSkyRequests: sources.openSkyRequests(),
+                              clients: clients, httpRequests: web.requests)
+    }
+
+    /// The text of a scrape.
+    func exposition() async -> String {
+        PrometheusExposition.render(await reading())
+    }
+}

@@ -1,0 +1,114 @@
+import Prometheus
+
+/// A `MetricsReading` in Prometheus's text exposition format (version 0.0.4), every name
+/// prefixed `aviator_` and carrying its unit (`_total` for counters, `_seconds`, `_dbfs`).
+///
+/// The daemon's counters are the record; swift-prometheus only renders them. Each scrape
+/// fills fresh registries from one reading, so a figure is never kept in two places and a
+/// series that no longer applies cannot linger with an old value. docs/web.md lists every
+/// metric.
+enum PrometheusExposition {
+    /// The `Content-Type` of the text format.
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    /// The text of `reading`.
+    static func render(_ reading: MetricsReading) -> String {
+        let out = Families()
+        let statistics = reading.statistics, local = statistics.local
+        for (format, count) in statistics.counters.framesByFormat.enumerated() where count > 0 {
+            out.counter("messages", count, labels: [("df", "\(format)")],
+                        help: "Mode S messages accepted from every source, by downlink format (24: formats 24 and above).")
+        }
+        for (source, frames) in reading.sourceFrames {
+            out.counter("source_frames", frames, labels: [("source", source)],
+                        help: "Frames accepted, by the source they came from.")
+        }
+        out.counter("state_updates", statistics.counters.stateUpdates,
+                    help: "Aircraft state vectors merged from OpenSky.")
+        out.counter("frames_accepted", local.acceptedFrames,
+                    help: "Frames the local demodulator accepted, repaired or not.")
+        for bits in 1..<local.accepted.count {
+            out.counter("frames_repaired", local.accepted[bits], labels: [("bits", "\(bits)")],
+                        help: "Frames the local demodulator accepted after repairing this many bits.")
+        }
+        out.counter("preambles", local.preambles,
+                    help: "Candidate replies whose preamble the local demodulator examined.")
+        out.counter("samples_processed", local.samplesProcessed, help: "IQ samples demodulated.")
+        out.counter("samples_dropped", local.samplesDropped,
+                    help: "IQ samples lost before demodulation (a full ring, a gap in the stream).")
+        out.counter("demodulator_cpu", unit: "seconds_total", local.demodulationSeconds,
+                    help: "Processor time spent demodulating.")
+        out.counter("process_cpu", unit: "seconds_total", reading.processSeconds,
+                    help: "Processor time of the whole daemon, user and system.")
+        out.counter("strong_signals", local.strongSignals,
+                    help: "Accepted frames above -3 dBFS (near clipping: the gain may be too high).")
+        if let signal = reading.signalDBFS {
+            out.gauge("signal_level", unit: "dbfs", signal, help: "Mean power of the frames accepted in the last minute.")
+        }
+        if let noise = reading.noiseDBFS {
+            out.gauge("noise_level", unit: "dbfs", noise, help: "Mean noise power of the samples of the last minute.")
+        }
+        out.gauge("aircraft", Double(reading.aircraft), help: "Aircraft tracked now.")
+        out.gauge("aircraft_with_position", Double(reading.aircraftWithPosition),
+                  help: "Aircraft tracked now with a position that is not stale.")
+        out.counter("tracks", statistics.tracks.tracks, help: "Aircraft tracks created.")
+        out.counter("positions", statistics.tracks.positions, help: "Positions resolved from CPR frames.")
+        for (outcome, requests) in reading.openSkyRequests {
+            out.counter("opensky_requests", requests, labels: [("outcome", outcome)],
+                        help: "Requests to the OpenSky Network, by how they ended.")
+        }
+        for (server, clients) in reading.clients {
+            out.gauge("clients", Double(clients), labels: [("server", server)],
+                      help: "Clients connected now, by server.")
+        }
+        out.counter("http_requests", Int(clamping: reading.httpRequests),
+                    help: "HTTP requests the web server answered.")
+        return out.text
+    }
+
+    /// The families of one scrape, each in a registry of its own so that the text lists them
+    /// in the order they were added (a registry keeps its families in a dictionary), with
+    /// each family's series sorted: two scrapes read alike. Every name is `aviator_`, the
+    /// metric, then its unit. Counts are never negative (they are totals), but a negative one
+    /// would trap in the registry, so it is clamped to zero.
+    private final class Families {
+        private var families: [(name: String, registry: PrometheusCollectorRegistry)] = []
+
+        func counter(_ metric: String, unit: String = "total", _ value: Int, labels: [(String, String)] = [], help: String) {
+            let name = Self.name(metric, unit, help)
+            registry(name).makeCounter(descriptor: name, labels: labels).increment(by: Int64(max(0, value)))
+        }
+
+        func counter(_ metric: String, unit: String, _ value: Double, help: String) {
+            guard value.isFinite else { return }
+            let name = Self.name(metric, unit, help)
+            registry(name).makeCounter(descriptor: name, labels: []).increment(by: max(0, value))
+        }
+
+        func gauge(_ metric: String, unit: String = "", _ value: Double, labels: [(String, String)] = [], help: String) {
+            let name = Self.name(metric, unit, help)
+            registry(name).makeGauge(descriptor: name, labels: labels).set(to: value)
+        }
+
+        /// The exposition text: the families in order, comments first, then the series.
+        var text: String {
+            families.map { family in
+                let lines = family.registry.emitToString().split(separator: "\n")
+                let comments = lines.filter { $0.hasPrefix("#") }
+                let series = lines.filter { !$0.hasPrefix("#") }.sorted()
+                return (comments + series).map { $0 + "\n" }.joined()
+            }.joined()
+        }
+
+        private func registry(_ name: MetricNameDescriptor) -> PrometheusCollectorRegistry {
+            if let family = families.first(where: { $0.name == name.name }) { return family.registry }
+            let registry = PrometheusCollectorRegistry()
+            families.append((name.name, registry))
+            return registry
+        }
+
+        static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "aviator", metricName: metric, unitName: unit, helpText: help)
+        }
+    }
+}
