@@ -5,12 +5,17 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release install uninstall deb run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
-	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability, chromium) when missing"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability, chromium,"
+	@echo "                  systemd, man-db, dpkg-dev) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
+	@echo "make install      the stripped binary, its manual page, the systemd unit and /etc/default/aviator-adsb"
+	@echo "                  (PREFIX=/usr/local, BINDIR, MANDIR, UNITDIR, SYSCONFDIR=/etc, DESTDIR; BINARY: the build to install)"
+	@echo "make uninstall    remove what make install put there (an edited /etc/default/aviator-adsb stays)"
+	@echo "make deb          a Debian package of the same files in $(DEB_DIR) (BINARY as for install)"
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
@@ -44,14 +49,59 @@ deps:
 		echo "installing chromium (the web radar's browser tests drive it headless)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; fi
+	@if ! command -v systemd-analyze >/dev/null 2>&1 || ! command -v man >/dev/null 2>&1 \
+		|| ! command -v dpkg-shlibdeps >/dev/null 2>&1 || ! command -v strip >/dev/null 2>&1; then \
+		echo "installing systemd, man-db, dpkg-dev and binutils (make install, make deb and their tests)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends systemd man-db dpkg-dev binutils; fi
 
 build:
 	$(SWIFT) build
 
 # The Swift runtime and Foundation linked in: one self-contained binary to copy to a
-# receiver, which also starts in a few milliseconds less.
+# receiver, which also starts in a few milliseconds less. The static runtime's link options
+# export every symbol of the program's own modules to the dynamic linker, which nothing
+# looks up: --no-export-dynamic leaves out those 5 MB (docs/install.md, the binary's size).
 release:
-	$(SWIFT) build -c release --static-swift-stdlib --product aviator-adsb
+	$(SWIFT) build -c release --static-swift-stdlib --product aviator-adsb -Xlinker --no-export-dynamic
+
+# Installing (docs/install.md): the stripped binary, its manual page (written from the
+# binary's own help by scripts/manpage.py), the systemd unit and the settings file, which is
+# never overwritten. BINARY is the build to install: the release build by default, any other
+# when given (the tests install the debug one). DESTDIR stages the files under another root.
+# CREATE_USER (on without DESTDIR): as root, create the service's user as the Debian package
+# does, and have systemd reload its units.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+BINARY     ?= $(RELEASE)
+DEB_DIR    ?= .build/deb
+CREATE_USER ?= $(if $(DESTDIR),,yes)
+install: $(if $(filter $(RELEASE),$(BINARY)),release)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
+	install -m 755 -s $(BINARY) $(DESTDIR)$(BINDIR)/aviator-adsb
+	python3 scripts/manpage.py $(BINARY) --sysconfdir $(SYSCONFDIR) > $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1
+	gzip -9nf $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' packaging/aviator-adsb.service \
+		> $(DESTDIR)$(UNITDIR)/aviator-adsb.service
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1.gz $(DESTDIR)$(UNITDIR)/aviator-adsb.service
+	@config=$(DESTDIR)$(SYSCONFDIR)/default/aviator-adsb; if [ -e $$config ]; then echo "kept $$config as it is"; \
+		else install -m 644 packaging/aviator-adsb.default $$config; fi
+	@if [ -n "$(CREATE_USER)" ] && [ "$$(id -u)" = 0 ]; then sh packaging/debian/postinst configure; \
+		elif [ -n "$(CREATE_USER)" ]; then echo "not root: the service's user was not created (docs/install.md)"; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/aviator-adsb $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1.gz $(DESTDIR)$(UNITDIR)/aviator-adsb.service
+	@config=$(DESTDIR)$(SYSCONFDIR)/default/aviator-adsb; if cmp -s packaging/aviator-adsb.default $$config; then rm -f $$config; \
+		elif [ -e $$config ]; then echo "kept $$config: it was changed"; fi
+
+# The package: the files of `make install` for PREFIX=/usr, then packaging/build-deb.sh.
+deb:
+	rm -rf $(DEB_DIR)/root
+	$(MAKE) install DESTDIR=$(abspath $(DEB_DIR))/root PREFIX=/usr BINARY=$(BINARY)
+	bash packaging/build-deb.sh $(DEB_DIR)/root $(DEB_DIR)
 
 # The main job without hardware: the daemon replays a bundled busy sky in real time and the
 # terminal radar prints what it sees, then the daemon stops.

@@ -10,6 +10,12 @@ struct AviatorADSB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aviator-adsb",
         abstract: "Receive Mode S / ADS-B from an RTL-SDR dongle and publish a live radar of the sky.",
+        discussion: """
+            Exit status: 0 when the command finished or was stopped by SIGINT or SIGTERM; 1 when \
+            something it needed failed at run time, with one "Error: ..." line on standard \
+            error; 64 for a command line it cannot accept, with the reason and a usage line. \
+            The terminal radar exits with 128 plus the signal's number when a signal ends it.
+            """,
         version: "aviator-adsb \(version)",
         subcommands: [
             RunCommand.self, DemodCommand.self, DecodeCommand.self,

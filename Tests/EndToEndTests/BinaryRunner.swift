@@ -31,14 +31,14 @@ struct BinaryRunner {
         return url
     }
 
-    /// Runs the binary with `arguments`, feeding `input` on standard input; `environment`
-    /// adds to or replaces variables of the test's own environment. With `standardOutput` (a
-    /// file such as /dev/full), its output goes there instead of being collected, and
-    /// `stdout` is empty.
+    /// Runs the binary (or `executable`) with `arguments`, feeding `input` on standard input;
+    /// `environment` adds to or replaces variables of the test's own environment. With
+    /// `standardOutput` (a file such as /dev/full), its output goes there instead of being
+    /// collected, and `stdout` is empty.
     static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                    standardOutput: FileHandle? = nil) throws -> Result {
+                    standardOutput: FileHandle? = nil, executable: URL = binary) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
