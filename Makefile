@@ -67,7 +67,8 @@ release:
 
 # Installing (docs/install.md): the stripped binary, its manual page (written from the
 # binary's own help by scripts/manpage.py), the systemd unit and the settings file, which is
-# never overwritten. BINARY is the build to install: the release build by default, any other
+# never overwritten. BINARY is the build to install: the release build by default (built
+# first only when missing, so that `sudo make install` builds nothing as root), any other
 # when given (the tests install the debug one). DESTDIR stages the files under another root.
 # CREATE_USER (on without DESTDIR): as root, create the service's user as the Debian package
 # does, and have systemd reload its units.
@@ -79,7 +80,7 @@ SYSCONFDIR ?= /etc
 BINARY     ?= $(RELEASE)
 DEB_DIR    ?= .build/deb
 CREATE_USER ?= $(if $(DESTDIR),,yes)
-install: $(if $(filter $(RELEASE),$(BINARY)),release)
+install: $(if $(wildcard $(BINARY)),,release)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
 	install -m 755 -s $(BINARY) $(DESTDIR)$(BINDIR)/aviator-adsb
 	python3 scripts/manpage.py $(BINARY) --sysconfdir $(SYSCONFDIR) > $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1

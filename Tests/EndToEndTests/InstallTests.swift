@@ -36,12 +36,7 @@ extension EndToEnd {
             if path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }) {
                 return true
             }
-            let message = "\(program) is missing: run `make deps` to install it"
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-            } else {
-                print("skipped: \(message)")
-            }
+            SharedData.missing("\(program) is missing: run `make deps` to install it", sourceLocation: sourceLocation)
             return false
         }
 
