@@ -10,7 +10,7 @@ import Tracking
 /// dongle served by rtl_tcp) plus any number of Beast feeds, connected to or pushed in, all
 /// into one tracker.
 struct SourceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("RTL-SDR device by index or serial number.", valueName: "index|serial"))
+    @Option(help: ArgumentHelp("RTL-SDR device by index or serial number (default 0).", valueName: "index|serial"))
     var device: String?
 
     @Option(help: ArgumentHelp("Tuner gain in dB, or 'auto' (the dongle, or the one behind --rtltcp).", valueName: "dB|auto"))

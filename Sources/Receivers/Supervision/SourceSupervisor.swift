@@ -36,7 +36,7 @@ public struct SourceSupervisor: Service {
     public func run() async throws {
         var fallbackTask: Task<Void, Never>?
         var dongleWasMissing = false
-        var current: String? = nil
+        var current: String?
         defer { fallbackTask?.cancel() }
         while !Task.isCancelled {
             // Once the dongle is missing, only try to open it again when one is plugged in.
