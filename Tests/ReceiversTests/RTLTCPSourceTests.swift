@@ -13,7 +13,8 @@ import Tracking
 /// daemon's settings and its samples give the same sky as replaying them from a file.
 @Suite(.tags(.slow)) struct RTLTCPSourceTests {
     /// A fake rtl_tcp: greets each connection (or sends `greeting` instead), keeps the
-    /// commands it is sent, and streams `samples` in pieces of `piece` bytes.
+    /// commands it is sent, and streams `samples` in pieces of `piece` bytes to the first
+    /// connection only (a reconnection gets the greeting alone, so no frame is counted twice).
     final class FakeServer: @unchecked Sendable {
         let channel: any Channel
         let received = NIOLockedValueBox<[UInt8]>([])
@@ -21,10 +22,13 @@ import Tracking
 
         init(samples: [UInt8], greeting: [UInt8] = Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29], piece: Int = 16_384) throws {
             let received = self.received
+            let connections = NIOLockedValueBox(0)
             channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { child in
-                    child.pipeline.addHandler(Streamer(greeting: greeting, samples: samples, piece: piece, received: received))
+                    let first = connections.withLockedValue { count in defer { count += 1 }; return count == 0 }
+                    return child.pipeline.addHandler(Streamer(greeting: greeting, samples: first ? samples : [], piece: piece,
+                                                              received: received))
                 }
                 .bind(host: "127.0.0.1", port: 0).wait()
         }
@@ -60,10 +64,12 @@ import Tracking
                 context.write(NIOAny(context.channel.allocator.buffer(bytes: samples[offset..<end])), promise: nil)
                 offset = end
             }
+            // Once every byte is written (however slowly a loaded machine reads them), end
+            // like a server that stopped; a close before that would drop the unwritten rest.
             let channel = context.channel
-            context.flush()
-            // Stay open a little so the commands arrive, then end like a server that stopped.
-            channel.eventLoop.scheduleTask(in: .milliseconds(300)) { channel.close(promise: nil) }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: []))).whenComplete { _ in
+                channel.eventLoop.scheduleTask(in: .milliseconds(300)) { channel.close(promise: nil) }
+            }
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -105,7 +111,7 @@ import Tracking
         let commands = server.commands
         #expect(commands.map(\.0).prefix(5) == [0x02, 0x01, 0x05, 0x03, 0x04])
         #expect(commands.map(\.1).prefix(5) == [2_400_000, 1_090_000_000, UInt32(bitPattern: -3), 1, 421])
-        #expect(source.connectionCount == 1)
+        #expect(source.connectionCount >= 1)
         #expect(tracker.counters.frames == replayed.counters.frames)
         #expect(Set(tracker.snapshot().aircraft.map(\.icaoHex)) == Set(replayed.snapshot().aircraft.map(\.icaoHex)))
         #expect(tracker.sourceCounts.map(\.label) == ["rtltcp 127.0.0.1:\(server.port)"])
