@@ -23,7 +23,7 @@ import TestSupport
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-browser-tls-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: state) }
         let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", Self.receiver,
-                                 "--http", "127.0.0.1:0", "--frame-interval", "0.5",
+                                 "--http", "127.0.0.1:0", "--frame-interval", "1",
                                  "--tls-self-signed", "--state-dir", state.path])
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon, scheme: "https")

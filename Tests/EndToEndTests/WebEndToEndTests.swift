@@ -35,7 +35,7 @@ import TestSupport
         let socket = "/tmp/aviator-web-e2e-\(UUID().uuidString.prefix(8)).sock"
         let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--socket", socket,
                                  "--receiver", "\(Self.receiver.lat),\(Self.receiver.lon),\(Self.receiver.alt)",
-                                 "--http", "127.0.0.1:0", "--frame-interval", "0.5"])
+                                 "--http", "127.0.0.1:0", "--frame-interval", "1"])
         defer { _ = daemon.stop() }
         let port = try Self.webPort(of: daemon)
 
