@@ -215,9 +215,10 @@ import TestSupport
     }
 
     @Test func aClientThatStopsReadingIsDisconnected() async throws {
-        // Big frames fill the socket buffers within a few intervals.
+        // Big frames fill the socket buffers within a few intervals; 2 s without reading cuts
+        // the sleeper off and spares a reader that a loaded machine holds up for a moment.
         let configuration = FeedConfiguration(socketPath: TestSky.socketPath(),
-                                              radar: RadarConfiguration(rangeKm: 200, frameInterval: 0.05), stallTimeout: 0.5)
+                                              radar: RadarConfiguration(rangeKm: 200, frameInterval: 0.05), stallTimeout: 2)
         let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(TestSky.crowd(300)))
         let running = Task { try await server.run() }
         let sleeper = try await SocketTestClient.connect(path: configuration.socketPath, reading: false)
