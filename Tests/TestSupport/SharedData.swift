@@ -15,13 +15,18 @@ public enum SharedData {
     public static func file(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
         let url = root.appendingPathComponent(relativePath)
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        let message = "shared data missing: \(url.path)"
+        reportMissing("shared data missing: \(url.path)", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Says that something a test needs is missing: a failure under CI (CI=true), a line
+    /// saying the test is skipped elsewhere.
+    public static func reportMissing(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         } else {
             print("skipped: \(message)")
         }
-        return nil
     }
 
     /// The lines of a shared text file (BOM and carriage returns removed), or nil as `file`.
