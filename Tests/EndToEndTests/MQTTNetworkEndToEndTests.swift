@@ -177,7 +177,8 @@ import Glibc
         // aggregator, received or counted as missed.
         #expect(publishers[0].daemon.stop(signal: SIGINT, timeout: 20).status == 0)
         #expect(await waitUntil(10) { watcher.text("aviator/alpha/status") == "offline" })
-        let published = try #require(Self.numbers(after: "as alpha:", in: publishers[0].daemon.stderr),
+        // The publisher's last line, after its final batch.
+        let published = try #require(Self.numbers(after: "as alpha:", in: publishers[0].daemon.stderr, marker: "stopped:"),
                                      "\(publishers[0].daemon.stderr.suffix(2000))")
         try await Task.sleep(for: .seconds(1))
         kill(aggregator.process.processIdentifier, SIGUSR1)
@@ -185,7 +186,7 @@ import Glibc
         let gathered = try #require(Self.numbers(after: "mqtt alpha:", in: aggregator.stderr))
         // frames, batches, rejected, malformed, oversized, missed batches, missed frames
         #expect(gathered[0] + gathered[2] + gathered[6] == published[1],
-                "alpha published \(published[1]) frames; the aggregator counts \(gathered)")
+                "alpha published \(published[1]) frames; the aggregator counts \(gathered)\n\(aggregator.stderr.split(separator: "\n").filter { $0.contains("mqtt alpha: batch") }.joined(separator: "\n"))")
         print("network: \(seen.count) aircraft gathered; alpha published \(published); aggregator counted \(gathered)")
 
         // A publisher killed outright: the broker publishes its will within 1.5 keepalives.
@@ -223,7 +224,9 @@ extension EndToEnd {
                 (["--mqtt", "mqtts://127.0.0.1", "--mqtt-ca-file", "/nonexistent.pem"], "--mqtt-ca-file"),
             ]
             for (arguments, words) in cases {
-                let result = try BinaryRunner.run(["--net-only"] + arguments)
+                // A source, so that only the option under test is wrong.
+                let source = arguments.contains("--mqtt-in") ? [] : ["--mqtt-in", "mqtt://127.0.0.1:1"]
+                let result = try BinaryRunner.run(["--net-only"] + source + arguments)
                 #expect(result.status != 0, "\(arguments)")
                 #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
             }

@@ -128,7 +128,7 @@ public final class MQTTPublisher: Service, Sendable {
         await cancelWhenGracefulShutdown { await self.publishRegularly() }
         publishDue(at: tracker.now, final: true)
         client.stop(farewell: [MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)])
-        logger.info("\(summary)")
+        logger.info("stopped: \(summary)")
     }
 
     private func publishRegularly() async {

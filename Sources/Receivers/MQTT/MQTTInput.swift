@@ -77,6 +77,7 @@ public final class MQTTInput: Source {
         }
         if let position = delivery.position { tracker.setPosition(position, ofSource: delivery.label) }
         for frame in delivery.frames { tracker.accept(frame, at: now, from: delivery.label) }
+        if let gap = delivery.gap { logger.info("\(delivery.label): \(gap)") }
         if let online = delivery.online {
             logger.info("\(delivery.label) is \(online ? "online" : "offline")")
         }

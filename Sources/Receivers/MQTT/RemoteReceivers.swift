@@ -24,6 +24,9 @@ public struct RemoteReceivers: Sendable {
         public var problem: NetworkPayloadError?
         /// A change of the receiver's status, when this message brought one.
         public var online: Bool?
+        /// A break in the receiver's batch numbers, when this batch showed one: "batch 21
+        /// after 19".
+        public var gap: String?
     }
 
     private struct Remote: Sendable {
@@ -129,9 +132,11 @@ public struct RemoteReceivers: Sendable {
             } else if gap < 1 << 31 {
                 remote.counters.missedBatches += Int(gap)
                 remote.counters.missedFrames += Int(batch.framesBefore &- remote.framesAfterLast)
+                delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed"
             } else {
                 // Sequence numbers went back: the receiver started again from zero.
                 remote.counters.restarts += 1
+                delivery.gap = "batch \(batch.sequence) after \(last): started again"
             }
         }
         remote.lastSequence = batch.sequence
