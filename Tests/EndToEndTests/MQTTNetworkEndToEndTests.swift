@@ -17,6 +17,7 @@ import Glibc
         let latest = Mutex<[String: [UInt8]]>([:])
         func add(_ message: MQTTReceivedMessage) { latest.withLock { $0[message.topic] = message.payload } }
         func text(_ topic: String) -> String? { latest.withLock { $0[topic] }.map { String(decoding: $0, as: UTF8.self) } }
+        func topics(_ prefix: String) -> [String] { latest.withLock { $0.keys.filter { $0.hasPrefix(prefix) } } }
     }
 
     struct Publisher {
@@ -31,12 +32,13 @@ import Glibc
         FileManager.default.temporaryDirectory.appendingPathComponent("aviator-mqtt-\(name)-\(UUID().uuidString.prefix(6)).sock").path
     }
 
-    static func startPublisher(_ name: String, sample: String, receiver: String, broker: MosquittoBroker) throws -> Publisher {
+    static func startPublisher(_ name: String, sample: String, receiver: String, broker: MosquittoBroker,
+                               extra: [String] = []) throws -> Publisher {
         let socket = socketPath(name)
         let path = BinaryRunner.projectRoot.appendingPathComponent("Samples/\(sample)").path
         let daemon = try Daemon(["--replay", path, "--throttle", "--loop", "--receiver", receiver, "--range-km", "400",
                                  "--frame-interval", "0.25", "--socket", socket, "--stats-interval", "1",
-                                 "--mqtt", broker.url, "--name", name, "--mqtt-keepalive", "\(keepalive)"])
+                                 "--mqtt", broker.url, "--name", name, "--mqtt-keepalive", "\(keepalive)"] + extra)
         return Publisher(name: name, daemon: daemon, socket: socket)
     }
 
@@ -78,7 +80,8 @@ import Glibc
         let broker = try MosquittoBroker()
         let publishers = try [
             Self.startPublisher("alpha", sample: "quiet-sky.cu8", receiver: "52,4.4", broker: broker),
-            Self.startPublisher("bravo", sample: "busy-airport.cu8", receiver: "52.3,4.75", broker: broker),
+            Self.startPublisher("bravo", sample: "busy-airport.cu8", receiver: "52.3,4.75", broker: broker,
+                                extra: ["--mqtt-homeassistant"]),
             Self.startPublisher("charlie", sample: "weak-signals.cu8", receiver: "52,4.4", broker: broker),
         ]
         defer { for publisher in publishers { _ = publisher.daemon.stop() } }
@@ -93,6 +96,9 @@ import Glibc
         let client = try MQTTClient(configuration: watching, onMessage: watcher.add)
         client.subscribe("aviator/+/status")
         client.subscribe("aviator/+/receiver")
+        client.subscribe("aviator/+/aircraft/+")
+        client.subscribe("aviator/+/sensors")
+        client.subscribe("homeassistant/#")
         try client.start()
         defer { client.stop() }
 
@@ -125,6 +131,21 @@ import Glibc
         }
         #expect(union, "missing \(wanted.subtracting(seen)); \(mismatches)\n\(aggregator.stderr.suffix(3000))")
         #expect(wanted.count > 40, "\(wanted.count) aircraft with positions")
+
+        // Each aircraft's state, retained, without the projection fields; Home Assistant's
+        // sensors for bravo.
+        let aircraftTopics = watcher.topics("aviator/alpha/aircraft/")
+        #expect(aircraftTopics.count >= 5, "\(aircraftTopics)")
+        for topic in aircraftTopics.prefix(5) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data((watcher.text(topic) ?? "").utf8)) as? [String: Any])
+            #expect(topic.hasSuffix("/\(object["icao"] as? String ?? "?")"))
+            #expect(object["azimuth_deg"] == nil && object["x"] == nil && object.keys.contains("lat"), "\(object)")
+        }
+        #expect(watcher.topics("homeassistant/sensor/aviator_bravo/").count == 4)
+        #expect(await waitUntil(10) {
+            let sensors = (try? JSONSerialization.jsonObject(with: Data((watcher.text("aviator/bravo/sensors") ?? "").utf8))) as? [String: Any]
+            return (sensors?["aircraft"] as? Int ?? 0) > 0 && sensors?["nearest_distance_km"] is Double
+        }, "\(watcher.text("aviator/bravo/sensors") ?? "no sensors")")
 
         // Garbage on a subscribed topic: counted against that receiver, nothing else changes.
         var garbler = watching
