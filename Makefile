@@ -5,10 +5,10 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release install uninstall deb run test conformance conformance-check bench samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release install uninstall deb run test conformance conformance-check bench bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
-	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, python3-venv, tmux, dump1090-mutability, chromium,"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, tmux, dump1090-mutability, chromium,"
 	@echo "                  systemd, man-db, dpkg-dev) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
@@ -20,6 +20,7 @@ help:
 	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
+	@echo "make bench-network  synthetic receivers into one MQTT broker and one aggregator: CPU, memory, latency, losses (BENCH_PUBLISHERS=\"10 50\")"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 	@echo "make web-load     200 WebSocket clients and a sleeper on a 300-aircraft replay (WEB_LOAD_SECONDS=30)"
@@ -32,6 +33,10 @@ deps:
 	@if ! pkg-config --exists librtlsdr 2>/dev/null; then \
 		echo "installing librtlsdr-dev and pkg-config"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq librtlsdr-dev pkg-config; fi
+	@if ! pkg-config --exists libmosquitto 2>/dev/null || ! [ -x /usr/sbin/mosquitto ]; then \
+		echo "installing libmosquitto-dev and mosquitto (the MQTT client library, and the broker the network tests run)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends libmosquitto-dev mosquitto; fi
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 		echo "installing python3-venv"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-venv; fi
@@ -166,6 +171,14 @@ SOAK_MINUTES ?= 30
 soak: release
 	python3 scripts/soak.py --binary $(RELEASE) --minutes $(SOAK_MINUTES)
 
+# Not part of `make test`: synthetic receivers publishing 1,000 frames/s each into one
+# mosquitto and one aggregator; prints the aggregator's CPU and memory, the end-to-end latency
+# and the frames lost, for each count of publishers in BENCH_PUBLISHERS.
+BENCH_PUBLISHERS ?= 10 50
+BENCH_SECONDS    ?= 30
+bench-network: release
+	bash scripts/bench-network.sh $(RELEASE) $(BENCH_SECONDS) $(BENCH_PUBLISHERS)
+
 samples: release
 	bash scripts/make-samples.sh
 
@@ -176,7 +189,7 @@ identical: release
 # libFuzzer builds of the targets in Fuzz/Targets (docs/fuzzing.md), in a build folder of
 # their own: every module they reach is instrumented, which the normal builds must not be.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= message-line beast feed opensky demod routes
+FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt
 FUZZ_BUILD   ?= .build-fuzz
 fuzz-build:
 	@for target in $(FUZZ_TARGETS); do \

@@ -38,6 +38,11 @@ let package = Package(
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
         .systemLibrary(name: "CRtlSdr", pkgConfig: "librtlsdr", providers: [.apt(["librtlsdr-dev"])]),
+        // libmosquitto, the MQTT client library, found through pkg-config; `make deps` installs it.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // An MQTT client on libmosquitto: connection, reconnection, a bounded queue. Knows
+        // nothing of aircraft.
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
 
         // Frames and messages: CRC and repairs, decoding, CPR, the AVR and Beast wire formats.
         .target(name: "ModeS"),
@@ -58,11 +63,14 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod"]),
         // Frames and state vectors -> one state per aircraft.
         .target(name: "Tracking", dependencies: ["ModeS"]),
+        // The network of receivers' wire types: topics, frame batches, receiver announcements,
+        // written by the MQTT output and read by the MQTT input.
+        .target(name: "ReceiverNetwork", dependencies: ["ModeS"]),
         // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor.
         .target(
             name: "Receivers",
             dependencies: [
-                "ModeS", "ModeSDemod", "Tracking", "CRtlSdr",
+                "ModeS", "ModeSDemod", "Tracking", "CRtlSdr", "MQTT", "ReceiverNetwork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,11 +117,11 @@ let package = Package(
             ],
             resources: [.embedInCode("App")]
         ),
-        // The ecosystem's outputs: Beast, SBS and AVR over TCP, aircraft.json.
+        // The ecosystem's outputs: Beast, SBS and AVR over TCP, aircraft.json, MQTT.
         .target(
             name: "Outputs",
             dependencies: [
-                "ModeS", "Tracking",
+                "ModeS", "Tracking", "MQTT", "ReceiverNetwork", "FeedProtocol", "SkyProjection",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -127,7 +135,7 @@ let package = Package(
             name: "aviator-adsb",
             dependencies: [
                 "ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol",
-                "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator",
+                "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator", "MQTT", "ReceiverNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -137,13 +145,14 @@ let package = Package(
         // Fuzzing: the body of each fuzz target as a plain function, which the libFuzzer
         // executables below and FuzzTargetsTests (replaying Fuzz/Corpus) share. Built with
         // `--sanitize=fuzzer` only by `make fuzz`; in a normal build the executables do nothing.
-        .target(name: "FuzzTargets", dependencies: ["ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol"]),
+        .target(name: "FuzzTargets", dependencies: ["ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol", "ReceiverNetwork"]),
         .executableTarget(name: "fuzz-message-line", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-message-line"),
         .executableTarget(name: "fuzz-beast", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-beast"),
         .executableTarget(name: "fuzz-feed", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-feed"),
         .executableTarget(name: "fuzz-opensky", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-opensky"),
         .executableTarget(name: "fuzz-demod", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-demod"),
         .executableTarget(name: "fuzz-routes", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-routes"),
+        .executableTarget(name: "fuzz-mqtt", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-mqtt"),
 
         // Helpers several test targets share: ../shared data, test signals.
         .target(name: "TestSupport",
@@ -156,10 +165,12 @@ let package = Package(
         .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ModeS", "TestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "ReceiverNetworkTests", dependencies: ["ReceiverNetwork", "ModeS", "TestSupport"]),
         .testTarget(
             name: "ReceiversTests",
             dependencies: [
-                "Receivers", "Tracking", "ModeS", "TestSupport",
+                "Receivers", "Tracking", "ModeS", "TestSupport", "ReceiverNetwork",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -188,12 +199,12 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork"]),
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "aviator-adsb", "FeedProtocol", "TestSupport",
+            "aviator-adsb", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),

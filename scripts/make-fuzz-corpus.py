@@ -10,6 +10,11 @@ feed:         the lines of docs/feed.md: the server's hello, frame, view and err
 opensky:      response bodies shaped like the ones in Tests/ReceiversTests/OpenSky.
 demod:        short IQ snippets of Samples/ and ../shared/iq in each format and at both
   rates, behind the two control bytes the demod target reads.
+mqtt:         messages of the network of receivers: frame batches made of the beast seeds'
+  frames, receiver announcements and statuses, behind the topic byte the mqtt target reads,
+  and broken ones.
+
+With target names as arguments (e.g. `mqtt`), only those are written again.
 
 Files are named by content, so running it again only adds what changed. Inputs saved by a
 fuzzer as regressions (regression-*) are left alone.
@@ -96,6 +101,32 @@ while let line = readLine() {
     write("beast", bytes([2]) + b"".join(frames[:5]) + bytes([0x1A, 0x31, 0, 0, 0, 0, 0, 1, 50, 0x12, 0x34]))
     # Cut short: a frame missing its tail, then a whole one.
     write("beast", bytes([3]) + frames[0][:9] + frames[1] + frames[2][:3] + bytes([0x1A, 0x1A, 0x1A, 0x35]) + frames[3])
+    return frames
+
+
+def mqtt_seeds(frames):
+    """Byte 0 picks the topic (0 beast, 1 receiver, 2 status, 3 topic in the input up to a zero byte)."""
+    def batch(sequence, before, chosen):
+        return bytes([1]) + struct.pack(">II", sequence, before) + b"".join(chosen)
+    write("mqtt", bytes([0]) + batch(0, 0, frames))
+    write("mqtt", bytes([0]) + batch(7, 1000, frames[:3]))
+    write("mqtt", bytes([0]) + batch(0xFFFFFFFF, 0xFFFFFFF0, frames[3:6]))
+    write("mqtt", bytes([0]) + batch(1, 0, []))
+    write("mqtt", bytes([0]) + batch(2, 5, frames[:2]) + frames[2][:5])
+    write("mqtt", bytes([0]) + bytes([2]) + batch(0, 0, frames[:1])[1:])
+    write("mqtt", bytes([0]) + batch(3, 3, frames[:2]) + bytes([0x1A, 0x31, 0, 0, 0, 0, 0, 1, 50, 0x12, 0x34]))
+    write("mqtt", bytes([1]) + b'{"lat":52.3,"lon":4.8,"version":"aviator-adsb 0.9.0","sources":"rtl-sdr"}')
+    write("mqtt", bytes([1]) + b'{"version":"aviator-adsb 0.9.0","sources":"replay+beast"}')
+    write("mqtt", bytes([1]) + b'{"lat":91,"lon":0}')
+    write("mqtt", bytes([1]) + b'{"lat":-33.9,"lon":151.2,"extra":{"a":[1,2,null]},"version":"v\\u0007"}')
+    write("mqtt", bytes([1]))
+    write("mqtt", bytes([2]) + b"online")
+    write("mqtt", bytes([2]) + b"offline")
+    write("mqtt", bytes([3]) + b"aviator/alpha/beast\0" + batch(0, 0, frames[:4]))
+    write("mqtt", bytes([3]) + b"region/aviator/b.c/receiver\0" + b'{"lat":0,"lon":0}')
+    write("mqtt", bytes([3]) + b"aviator/+/beast\0" + batch(0, 0, frames[:1]))
+    write("mqtt", bytes([3]) + b"aviator/self/beast\0" + batch(0, 0, frames[:1]))
+    write("mqtt", bytes([3]) + b"\0")
 
 
 def feed_seeds():
@@ -199,16 +230,25 @@ def demod_seeds():
 
 
 def main():
-    for target in ["message-line", "beast", "feed", "opensky", "demod"]:
+    chosen = sys.argv[1:] or ["message-line", "beast", "feed", "opensky", "demod", "mqtt"]
+    for target in chosen:
         folder = os.path.join(CORPUS, target)
         for old in glob.glob(os.path.join(folder, "seed-*")):
             os.remove(old)
     rows, hexes = messages()
-    message_line_seeds(rows, hexes)
-    beast_seeds(hexes)
-    feed_seeds()
-    opensky_seeds()
-    demod_seeds()
+    if "message-line" in chosen:
+        message_line_seeds(rows, hexes)
+    if "beast" in chosen or "mqtt" in chosen:
+        # Writing the beast seeds again writes the same files: they are named by content.
+        frames = beast_seeds(hexes)
+        if "mqtt" in chosen:
+            mqtt_seeds(frames)
+    if "feed" in chosen:
+        feed_seeds()
+    if "opensky" in chosen:
+        opensky_seeds()
+    if "demod" in chosen:
+        demod_seeds()
     for target in sorted(os.listdir(CORPUS)):
         files = glob.glob(os.path.join(CORPUS, target, "*"))
         print(f"{target}: {len(files)} inputs, {sum(os.path.getsize(x) for x in files)} bytes")

@@ -89,7 +89,14 @@ public struct FeedAircraft: Sendable, Equatable {
     /// The aircraft as one JSON object, every field present (`null` when unknown), each
     /// number rounded to what it is worth: 5 decimals of a degree of latitude are about a
     /// metre, 4 decimals of the radar radius a fraction of a pixel.
-    public var json: String {
+    public var json: String { object(withProjection: true) }
+
+    /// The aircraft as one JSON object without the projection fields (azimuth, elevation,
+    /// distances, radar position, rotation, scale): what is known of it wherever one stands,
+    /// as the MQTT output publishes it.
+    public var trackedJSON: String { object(withProjection: false) }
+
+    private func object(withProjection projection: Bool) -> String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("icao", icao)
         w.add("callsign", callsign)
@@ -107,6 +114,12 @@ public struct FeedAircraft: Sendable, Equatable {
         w.add("seen_pos_s", positionAgeSeconds, decimals: 1)
         w.add("stale", stale)
         w.add("source", source)
+        if projection { addProjection(to: &w) }
+        w.addRaw("route", route?.json ?? "null")
+        return w.result
+    }
+
+    private func addProjection(to w: inout JSONObjectWriter) {
         w.addAngle("azimuth_deg", azimuthDeg, decimals: 2)
         w.add("elevation_deg", elevationDeg, decimals: 2)
         w.add("slant_km", slantKm, decimals: 2)
@@ -116,8 +129,6 @@ public struct FeedAircraft: Sendable, Equatable {
         w.add("y", y, decimals: 4)
         w.addAngle("rotation_deg", rotationDeg, decimals: 1)
         w.add("scale", scale, decimals: 3)
-        w.addRaw("route", route?.json ?? "null")
-        return w.result
     }
 
     /// Reads an aircraft object; an aircraft without an address is an error, unknown fields

@@ -22,6 +22,9 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
     case demod
     /// A route service's answer for a callsign, as the route lookup reads it.
     case routes
+    /// A message from an MQTT broker as the MQTT input reads it: a receiver's frame batch,
+    /// announcement or status, or anything on any topic.
+    case mqtt
 
     /// Runs the target on `input`; throws when an invariant does not hold.
     public func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -32,6 +35,7 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
         case .opensky: try OpenSkyTarget.run(input)
         case .demod: try DemodTarget.run(input)
         case .routes: try RouteTarget.run(input)
+        case .mqtt: try MQTTTarget.run(input)
         }
     }
 

@@ -62,6 +62,14 @@ public struct ProjectedAircraft: Sendable {
     }
 }
 
+extension FeedAircraft {
+    /// What the tracker knows of `state`, with ages measured at `now` (tracker clock), for no
+    /// observer: the projection fields stay unknown (see `trackedJSON`).
+    public init(tracked state: AircraftState, now: Double) {
+        self = ProjectedAircraft(SceneAircraft(state: state, sky: nil), view: RadarView(), now: now).feedAircraft
+    }
+}
+
 extension FeedAirport {
     /// The feed's form of a route's airport.
     init(_ airport: FlightRoute.Airport) {

@@ -40,6 +40,9 @@ public final class LiveTracker: Sendable {
         var duplicates = DuplicateFilter()
         /// Routes by callsign, from the route service.
         var routes: [String: FlightRoute] = [:]
+        /// Where the receiver behind a source label is, for sources that are other
+        /// receivers (nil inside: not known yet). Sources not listed are this receiver.
+        var sourcePositions: [String: GeoPoint?] = [:]
     }
 
     /// Everything counted so far, read at one moment: stats.json's figures.
@@ -106,7 +109,10 @@ public final class LiveTracker: Sendable {
                 return (false, nil)
             }
             state.sources[index].frames += 1
-            let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated)
+            // Another receiver's frames are positioned from where that receiver is.
+            let heardAt: GeoPoint? = state.sourcePositions[source] ?? receiver
+            let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated,
+                                             heardAt: heardAt)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
             state.counters.framesByFormat[frame.downlinkFormat] += 1
@@ -114,8 +120,22 @@ public final class LiveTracker: Sendable {
         }
         guard var update = outcome.update else { return outcome.tracked }
         update.frame = frame
+        update.source = source
         for listener in listeners.withLock({ $0 }) { listener(update) }
         return true
+    }
+
+    /// Says that the frames labelled `source` come from another receiver at `position` (nil:
+    /// a receiver whose position is not known yet): their CPR frames are then decoded
+    /// against that receiver's position instead of this one's, and range-checked from there
+    /// (with no position, only global decoding, without a range check).
+    public func setPosition(_ position: GeoPoint?, ofSource source: String) {
+        state.withLock { $0.sourcePositions[source] = .some(position) }
+    }
+
+    /// Forgets what `setPosition(_:ofSource:)` said about `source`.
+    public func forgetPosition(ofSource source: String) {
+        state.withLock { _ = $0.sourcePositions.removeValue(forKey: source) }
     }
 
     /// What each source delivered so far, in the order they first delivered.

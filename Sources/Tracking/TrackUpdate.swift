@@ -11,6 +11,9 @@ public struct TrackUpdate: Sendable {
     public var message: Message
     /// The aircraft after the merge.
     public var aircraft: AircraftState
+    /// The label of the source that delivered the frame (`LiveTracker.accept(_:at:from:)`), so
+    /// an output can leave out what it must not send back where it came from.
+    public var source: String = ""
 
     /// An update from its parts.
     public init(frame: Frame? = nil, message: Message, aircraft: AircraftState) {

@@ -55,9 +55,18 @@ public struct Tracker: Sendable {
     /// `sourceTimeout` (see `FieldSources`).
     @discardableResult
     public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false) -> TrackUpdate? {
+        merge(message, at: time, multilaterated: multilaterated, heardAt: resolver.receiver)
+    }
+
+    /// Merges one message heard by a receiver at `receiver` rather than this tracker's own
+    /// (another receiver of a network; nil when its position is unknown): its CPR frames are
+    /// decoded locally against, and range-checked from, that position.
+    @discardableResult
+    public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false,
+                               heardAt receiver: GeoPoint?) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
-        resolver.resolve(&message, time: time)
+        resolver.resolve(&message, time: time, heardAt: receiver)
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
         let type = AddressType(of: message, multilaterated: multilaterated)
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)

@@ -27,6 +27,10 @@ struct RunCommand: AsyncParsableCommand {
             mlat-client results), each as often as needed. A frame heard by two sources within \
             2 s is tracked once; the statistics line counts each source's frames and duplicates.
 
+            A network of receivers: --mqtt URL publishes this receiver (as --name) to an MQTT \
+            broker; --mqtt-in URL gathers every receiver published there, each one a source of \
+            its own (docs/network.md).
+
             Signals: SIGINT or SIGTERM stops it cleanly (the feed socket is removed). SIGHUP \
             logs that there is nothing to reload (options are read at start only) and carries \
             on; SIGUSR1 logs the statistics line at once.
@@ -79,6 +83,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Web")
     var web: WebOptions
 
+    @OptionGroup(title: "Network of receivers (MQTT)")
+    var mqtt: MQTTOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
@@ -114,7 +121,8 @@ struct RunCommand: AsyncParsableCommand {
 
         // The sources are made (not started) before the socket is claimed, so the first
         // clients are greeted with the sources' names.
-        let setup = try await sources.setUp(tracker: tracker, openSky: openSky, receiver: receiver?.point, logger: logger)
+        let setup = try await sources.setUp(tracker: tracker, openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
+                                            logger: logger)
         var services = setup.services
         let details = setup.details
         var sourceDetails: @Sendable () -> String? = {
@@ -158,6 +166,20 @@ struct RunCommand: AsyncParsableCommand {
             services.append(.init(service: NamedService("routes", routes)))
         }
         services.append(contentsOf: outputServices)
+        let observer = receiver.map { FeedPosition(latitude: $0.point.latitude, longitude: $0.point.longitude,
+                                                   altitudeMetres: $0.altitudeMetres ?? 0) }
+        let publisher: MQTTPublisher?
+        do {
+            publisher = try mqtt.publisher(tracker: tracker, observer: observer, rangeKm: rangeKm, logger: logger)
+        } catch {
+            await feed.shutdown()
+            throw error
+        }
+        if let publisher {
+            services.append(.init(service: NamedService("mqtt-out", publisher)))
+            let source = sourceDetails
+            sourceDetails = { [source(), publisher.summary].compactMap { $0 }.joined(separator: "; ") }
+        }
         let statistics = StatisticsReporter(
             tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: setup.droppedBytes, sourceDetails: sourceDetails, logger: logger)

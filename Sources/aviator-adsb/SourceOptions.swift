@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import ModeS
 import ModeSDemod
+import ReceiverNetwork
 import Receivers
 import ServiceLifecycle
 import Tracking
@@ -47,7 +48,13 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("beast-listen"), help: ArgumentHelp("Also accept Beast pushed in on this port, e.g. mlat-client results on 30104; repeatable. Address 127.0.0.1 unless given.", valueName: "[addr:]port"))
     var beastListen: [ListenArgument] = []
 
-    @Flag(name: .customLong("net-only"), help: "Open no dongle: only --beast-in and --beast-listen feed the radar.")
+    @Option(name: .customLong("mqtt-in"), help: ArgumentHelp("Also gather the frames other receivers publish to this MQTT broker, each receiver a source of its own (docs/network.md). Alone (without --device), no dongle is opened.", valueName: "mqtt[s]://host[:port]"))
+    var mqttIn: String?
+
+    @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("With --mqtt-in: the topic filter of the frame batches to gather; the receiver's name is the level before /beast.", valueName: "filter"))
+    var mqttTopic: String = ReceiverTopics.defaultBeastFilter
+
+    @Flag(name: .customLong("net-only"), help: "Open no dongle: only --beast-in, --beast-listen and --mqtt-in feed the radar.")
     var netOnly = false
 
     @Flag(name: .customLong("no-fallback"), help: "Exit with an error instead of falling back when there is no dongle.")
@@ -60,9 +67,11 @@ struct SourceOptions: ParsableArguments {
         if gain != "auto", Double(gain) == nil { throw ValidationError("--gain takes a number of dB or 'auto'") }
         let locals = [replay != nil, rtltcp != nil, netOnly].filter { $0 }.count
         if locals > 1 { throw ValidationError("choose one of --replay, --rtltcp and --net-only") }
-        if netOnly && beastIn.isEmpty && beastListen.isEmpty {
-            throw ValidationError("--net-only needs a --beast-in or --beast-listen to feed the radar")
+        if netOnly && beastIn.isEmpty && beastListen.isEmpty && mqttIn == nil {
+            throw ValidationError("--net-only needs a --beast-in, --beast-listen or --mqtt-in to feed the radar")
         }
+        if let mqttIn { try MQTTOptions.broker(mqttIn, option: "--mqtt-in") }
+        if let problem = ReceiverTopics.problem(beastFilter: mqttTopic) { throw ValidationError("--mqtt-topic: \(problem)") }
         for endpoint in beastIn where BeastInput.endpoint(endpoint) == nil {
             throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005 (got '\(endpoint)')")
         }
@@ -86,7 +95,7 @@ struct SourceOptions: ParsableArguments {
     var local: Local {
         if replay != nil { return .replay }
         if rtltcp != nil { return .rtltcp }
-        if netOnly || (!beastIn.isEmpty && device == nil) { return .none }
+        if netOnly || ((!beastIn.isEmpty || mqttIn != nil) && device == nil) { return .none }
         return .dongle
     }
 
@@ -105,7 +114,8 @@ struct SourceOptions: ParsableArguments {
     /// Makes the sources into `tracker` and names each among its sources (so the first feed
     /// clients are greeted with them). Listening ports are bound here: a port in use is a
     /// clear error before anything starts.
-    func setUp(tracker: LiveTracker, openSky: OpenSkyOptions, receiver: GeoPoint?, logger: Logger) async throws -> Setup {
+    func setUp(tracker: LiveTracker, openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?,
+               logger: Logger) async throws -> Setup {
         var setup = Setup()
         var demodulator = StreamingDemodulator.Options()
         demodulator.cancelOverlaps = cancelOverlaps
@@ -163,6 +173,13 @@ struct SourceOptions: ParsableArguments {
             logger.info("\(listener.label): listening")
             setup.details.append { listener.statistics.summary(label: listener.label) }
             add(listener, "beast-listen")
+        }
+        if let mqttIn {
+            let input = MQTTInput(configuration: try mqtt.configuration(url: mqttIn, role: "in"), filter: mqttTopic,
+                                  ownName: mqtt.url == nil ? nil : mqtt.receiverName, logger: logger)
+            logger.info("\(input.label): gathering \(mqttTopic)")
+            setup.details.append { input.summary }
+            add(input, "mqtt-in")
         }
         return setup
     }

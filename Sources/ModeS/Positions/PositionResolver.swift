@@ -72,6 +72,14 @@ public struct PositionResolver: Sendable {
     /// Sets `message.latitude`/`longitude` when its CPR frame can be resolved; `time` is the
     /// reception time in seconds. Messages without CPR fields pass through unchanged.
     public mutating func resolve(_ message: inout Message, time: Double) {
+        resolve(&message, time: time, heardAt: receiver)
+    }
+
+    /// Resolves `message` as heard by a receiver at `receiver` rather than this resolver's
+    /// own: another receiver of a network, whose position is the right reference for local
+    /// decoding and the range check (nil when unknown: global decoding only, no range check).
+    /// The aircraft's frames and last position are shared whoever heard them.
+    public mutating func resolve(_ message: inout Message, time: Double, heardAt receiver: GeoPoint?) {
         guard let frame = message.cpr else { return }
         // A frame with zero lat and lon fields is how some transponders say "no position".
         if frame.lat == 0 && frame.lon == 0 && !frame.isSurface { return }
@@ -85,8 +93,8 @@ public struct PositionResolver: Sendable {
         let sighting = Sighting(frame: frame, time: time)
         if frame.isOdd { track.odd = sighting } else { track.even = sighting }
 
-        if let position = resolveGlobally(&track, frame: frame, time: time)
-            ?? resolveLocally(track, frame: frame, time: time) {
+        if let position = resolveGlobally(&track, frame: frame, time: time, receiver: receiver)
+            ?? resolveLocally(track, frame: frame, time: time, receiver: receiver) {
             track.position = position
             track.positionTime = time
             message.latitude = position.latitude
@@ -95,7 +103,8 @@ public struct PositionResolver: Sendable {
         tracks[message.icao] = track
     }
 
-    private mutating func resolveGlobally(_ track: inout Track, frame: CPRFrame, time: Double) -> GeoPoint? {
+    private mutating func resolveGlobally(_ track: inout Track, frame: CPRFrame, time: Double,
+                                          receiver: GeoPoint?) -> GeoPoint? {
         guard let even = track.even, let odd = track.odd,
               even.frame.isSurface == odd.frame.isSurface else { return nil }
         let window = frame.isSurface ? 50.0 : 10.0
@@ -105,7 +114,7 @@ public struct PositionResolver: Sendable {
                                               useOdd: frame.isOdd, reference: reference) else {
             return nil
         }
-        guard isPlausible(position, track: track, time: time) else {
+        guard isPlausible(position, track: track, time: time, receiver: receiver) else {
             // Keep only the newest frame: the older one is the likelier culprit. If pairs keep
             // disagreeing with the last position, that position was the bad one: forget it.
             if frame.isOdd { track.even = nil } else { track.odd = nil }
@@ -120,12 +129,12 @@ public struct PositionResolver: Sendable {
         return position
     }
 
-    private func resolveLocally(_ track: Track, frame: CPRFrame, time: Double) -> GeoPoint? {
+    private func resolveLocally(_ track: Track, frame: CPRFrame, time: Double, receiver: GeoPoint?) -> GeoPoint? {
         if let last = recentPosition(track, time: time) {
             guard let position = CPR.localDecode(frame, reference: last) else { return nil }
             let limit = frame.isSurface ? Self.surfaceLocalLimitKm : Self.airborneLocalLimitKm
             guard CPR.distanceKm(position, last) < limit,
-                  isPlausible(position, track: track, time: time) else { return nil }
+                  isPlausible(position, track: track, time: time, receiver: receiver) else { return nil }
             return position
         }
         guard let receiver else { return nil }
@@ -144,7 +153,7 @@ public struct PositionResolver: Sendable {
         return time - track.positionTime <= 120 ? position : nil
     }
 
-    private func isPlausible(_ position: GeoPoint, track: Track, time: Double) -> Bool {
+    private func isPlausible(_ position: GeoPoint, track: Track, time: Double, receiver: GeoPoint?) -> Bool {
         if let receiver, CPR.distanceKm(position, receiver) > maxRangeKm { return false }
         if let last = track.position {
             let elapsed = max(0, time - track.positionTime)

@@ -40,6 +40,16 @@ public struct BeastFrameParser: Sendable {
     public private(set) var malformed = 0
     /// Mode A/C frames skipped.
     public private(set) var modeACSkipped = 0
+    /// Bytes outside any frame (before a first 0x1A, after a malformed frame, a doubled 0x1A
+    /// between frames): skipped. A stream from a well-behaved sender has none after its start.
+    public private(set) var strayBytes = 0
+
+    /// Whether the bytes so far ended exactly at the end of a frame (or of nothing): no frame
+    /// is half-read.
+    public var isBetweenFrames: Bool {
+        if case .seekingStart = state { return true }
+        return false
+    }
 
     /// A parser at the start of a stream.
     public init() {
@@ -51,7 +61,7 @@ public struct BeastFrameParser: Sendable {
         for byte in bytes {
             switch state {
             case .seekingStart:
-                if byte == 0x1A { state = .afterEscape }
+                if byte == 0x1A { state = .afterEscape } else { strayBytes += 1 }
             case .afterEscape:
                 start(type: byte)
             case .inFrame:
@@ -77,6 +87,7 @@ public struct BeastFrameParser: Sendable {
         case 0x33: payload = 14
         case 0x1A:
             // Two escapes in a row outside a frame: stay ready for a type byte.
+            strayBytes += 1
             state = .afterEscape
             return
         default:

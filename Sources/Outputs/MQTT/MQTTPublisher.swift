@@ -1,0 +1,204 @@
+import FeedProtocol
+import Foundation
+import Logging
+import ModeS
+import MQTT
+import ReceiverNetwork
+import ServiceLifecycle
+import SkyProjection
+import Synchronization
+import Tracking
+
+/// Publishes this receiver to an MQTT broker (`--mqtt`), under `aviator/NAME/` (see
+/// `ReceiverTopics`): its frames in Beast batches a few times a second, each aircraft's state
+/// (retained, at most once a second, cleared when it expires), its status (`online`, and
+/// `offline` as the last will) and where it is; optionally Home Assistant sensors.
+///
+/// The tracker's listener only appends to the batcher and notes the aircraft's state, under
+/// a lock held for microseconds; encoding and publishing happen on this service's task, and
+/// the MQTT client only queues (bounded): a slow or absent broker never slows reception.
+///
+/// Frames that came from the network (`mqtt NAME` sources) and multilateration results are
+/// not published: the first would circle between receivers, the second were never received.
+public final class MQTTPublisher: Service, Sendable {
+    /// What to publish and how often.
+    public struct Configuration: Sendable {
+        /// The client's settings (its will is set by the publisher).
+        public var mqtt: MQTTConfiguration
+        /// The receiver's name in the network.
+        public var name: String
+        /// The program and version, e.g. "aviator-adsb 1.0".
+        public var version: String
+        /// The receiver's position and height, when known.
+        public var observer: Observer?
+        /// Seconds between frame batches.
+        public var batchInterval = 0.25
+        /// Shortest time between two messages about one aircraft, seconds.
+        public var aircraftInterval = 1.0
+        /// The MQTT 5 message expiry of aircraft messages, seconds.
+        public var aircraftExpiry: UInt32 = 60
+        /// Whether to announce and update Home Assistant sensors.
+        public var homeAssistant = false
+        /// Seconds between updates of the sensors (and checks of the announced sources).
+        public var sensorInterval = 5.0
+        /// The radar's range, km: the sensors count aircraft within it.
+        public var rangeKm = 50.0
+
+        /// A configuration with the defaults above.
+        public init(mqtt: MQTTConfiguration, name: String, version: String, observer: Observer?) {
+            self.mqtt = mqtt
+            self.name = name
+            self.version = version
+            self.observer = observer
+        }
+    }
+
+    private struct Pending: Sendable {
+        var batcher: BeastBatcher
+        var aircraft: AircraftPublications
+        var aircraftMessages = 0
+        var expiredMessages = 0
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    /// The receiver's topics.
+    public let topics: ReceiverTopics
+    private let tracker: LiveTracker
+    private let client: MQTTClient
+    private let logger: Logger
+    private let pending: Mutex<Pending>
+    /// The sources the last announcement named, shared with the client's birth messages.
+    private final class Announced: Sendable {
+        let sources = Mutex("")
+    }
+
+    private let announced = Announced()
+    private let sensors: HomeAssistantSensors?
+
+    /// A publisher of `tracker` with `configuration`; it listens to the tracker at once and
+    /// connects when run. Throws for client settings libmosquitto refuses.
+    public init(configuration: Configuration, tracker: LiveTracker, logger: Logger) throws(MQTTError) {
+        self.configuration = configuration
+        self.tracker = tracker
+        self.logger = logger
+        let topics = ReceiverTopics(name: configuration.name)
+        self.topics = topics
+        pending = Mutex(Pending(batcher: BeastBatcher(interval: configuration.batchInterval),
+                                aircraft: AircraftPublications(minimumInterval: configuration.aircraftInterval)))
+        let sensors = configuration.homeAssistant
+            ? HomeAssistantSensors(topics: topics, version: configuration.version, observer: configuration.observer,
+                                   rangeKm: configuration.rangeKm)
+            : nil
+        self.sensors = sensors
+        var mqtt = configuration.mqtt
+        mqtt.will = MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)
+        let announced = self.announced
+        let announcement = { @Sendable () -> MQTTMessage in
+            let sources = tracker.source
+            announced.sources.withLock { $0 = sources }
+            return Self.announcement(configuration, topics: topics, sources: sources)
+        }
+        let label = "mqtt-out \(mqtt.broker.endpoint)"
+        client = try MQTTClient(configuration: mqtt, birth: {
+            // Every connection, so that a broker that restarted without its retained
+            // messages learns them again.
+            [MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true), announcement()]
+                + (sensors?.discoveryMessages ?? [])
+        }, onEvent: { event in
+            switch event {
+            case .connected: logger.info("\(label): connected, publishing as \(topics.prefix)")
+            case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
+            case .lost(let reason): logger.warning("\(label): \(reason); reconnecting")
+            }
+        })
+        tracker.addFrameListener { [self] update in
+            guard let frame = update.frame, !frame.isMultilaterated, !ReceiverName.isNetworkSource(update.source) else { return }
+            self.pending.withLock { pending in
+                pending.batcher.add(frame)
+                pending.aircraft.update(update.aircraft)
+            }
+        }
+    }
+
+    /// Connects and publishes until cancelled (or a graceful shutdown); then publishes what
+    /// is left, says `offline` and disconnects.
+    public func run() async throws {
+        try client.start()
+        await cancelWhenGracefulShutdown { await self.publishRegularly() }
+        publishDue(at: tracker.now, final: true)
+        client.stop(farewell: [MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)])
+        logger.info("stopped: \(summary)")
+    }
+
+    private func publishRegularly() async {
+        var lastSensors = -Double.infinity
+        while !Task.isCancelled {
+            let now = tracker.now
+            publishDue(at: now, final: false)
+            if now - lastSensors >= configuration.sensorInterval {
+                lastSensors = now
+                publishSlowly(at: now)
+            }
+            do { try await Task.sleep(for: .milliseconds(Int(configuration.batchInterval * 1000))) } catch { return }
+        }
+    }
+
+    /// Publishes the batches and aircraft due at `now` (everything waiting when `final`).
+    func publishDue(at now: Double, final: Bool) {
+        let (batches, due) = pending.withLock { pending in
+            (pending.batcher.take(at: final ? .infinity : now), pending.aircraft.due(at: now))
+        }
+        for payload in batches { client.publish(MQTTMessage(topic: topics.beast, payload: payload)) }
+        for state in due.states {
+            let json = FeedAircraft(tracked: state, now: now).trackedJSON
+            client.publish(MQTTMessage(topic: topics.aircraft(AircraftPublications.topicName(of: state)), text: json,
+                                       retain: true, expirySeconds: configuration.aircraftExpiry))
+        }
+        for name in due.expired {
+            client.publish(MQTTMessage(topic: topics.aircraft(name), payload: [], retain: true))
+        }
+        if !due.states.isEmpty || !due.expired.isEmpty {
+            pending.withLock {
+                $0.aircraftMessages += due.states.count
+                $0.expiredMessages += due.expired.count
+            }
+        }
+    }
+
+    /// The sensors' state, and the announcement again when the sources changed.
+    private func publishSlowly(at now: Double) {
+        let sources = tracker.source
+        if announced.sources.withLock({ $0 }) != sources, client.isConnected {
+            announced.sources.withLock { $0 = sources }
+            client.publish(Self.announcement(configuration, topics: topics, sources: sources))
+        }
+        if let sensors {
+            let snapshot = tracker.snapshot()
+            client.publish(MQTTMessage(topic: topics.sensors, text: sensors.state(of: snapshot.aircraft, now: snapshot.time),
+                                       retain: true, expirySeconds: 60))
+        }
+    }
+
+    /// The retained message saying where the receiver is (rounded), what it runs and what
+    /// feeds it.
+    private static func announcement(_ configuration: Configuration, topics: ReceiverTopics, sources: String) -> MQTTMessage {
+        let position = configuration.observer.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        let text = ReceiverAnnouncement(position: position, version: configuration.version, sources: sources).json
+        return MQTTMessage(topic: topics.receiver, text: text, qos: 1, retain: true)
+    }
+
+    /// The client's counters.
+    public var clientStatistics: MQTTClient.Statistics { client.statistics }
+
+    /// The publisher's counters for the statistics line: "mqtt-out HOST:PORT as NAME:
+    /// 120 batches (2400 frames), 30 aircraft messages, …, connected, …".
+    public var summary: String {
+        let (batches, frames, dropped, aircraft, expired) = pending.withLock {
+            ($0.batcher.batches, $0.batcher.frames, $0.batcher.dropped, $0.aircraftMessages, $0.expiredMessages)
+        }
+        return "mqtt-out \(configuration.mqtt.broker.endpoint) as \(configuration.name): \(batches) batches (\(frames) frames, "
+            + "\(dropped) dropped before batching), \(aircraft) aircraft messages, \(expired) expired, "
+            + client.statistics.summary
+    }
+}

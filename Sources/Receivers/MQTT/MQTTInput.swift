@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import ModeS
+import MQTT
+import ReceiverNetwork
+import Synchronization
+import Tracking
+
+/// Gathers the frames other receivers publish to an MQTT broker (`aviator/NAME/beast`, see
+/// `ReceiverTopics`): each receiver becomes a source of its own, labelled "mqtt NAME", with
+/// its own counters, and its frames are positioned from where it says it is (its retained
+/// `aviator/NAME/receiver`).
+///
+/// Messages arrive on the MQTT client's thread and go straight into the tracker: reading a
+/// batch is a few microseconds a frame. Anything malformed or oversized is dropped whole and
+/// counted against the receiver it came from, with at most one log line every 10 s.
+public final class MQTTInput: Source {
+    /// "mqtt", the radar's source name while the network feeds it.
+    public let name = "mqtt"
+    /// The MQTT client's settings.
+    public let configuration: MQTTConfiguration
+    /// The subscription filter for frame batches, e.g. "aviator/+/beast".
+    public let filter: String
+    private let logger: Logger
+    private let receivers: Mutex<RemoteReceivers>
+    private let problems = Mutex(LogThrottle(interval: .seconds(10)))
+    private let client = Mutex<MQTTClient?>(nil)
+
+    /// "mqtt-in HOST:PORT".
+    public var label: String { "mqtt-in \(configuration.broker.endpoint)" }
+
+    /// An input subscribing to `filter` (and the matching receiver announcements and status)
+    /// at the broker of `configuration`, ignoring the receiver called `ownName` (this daemon,
+    /// when it also publishes).
+    public init(configuration: MQTTConfiguration, filter: String = ReceiverTopics.defaultBeastFilter,
+                ownName: String?, logger: Logger) {
+        self.configuration = configuration
+        self.filter = filter
+        self.logger = logger
+        receivers = Mutex(RemoteReceivers(ownName: ownName))
+    }
+
+    /// Connects and feeds `tracker` until the task is cancelled; the client reconnects by
+    /// itself whenever the broker goes away.
+    public func run(into tracker: LiveTracker) async throws {
+        let label = self.label, logger = self.logger
+        let mqtt: MQTTClient
+        do {
+            mqtt = try MQTTClient(configuration: configuration, onMessage: { [self] message in
+                handle(message, into: tracker)
+            }, onEvent: { event in
+                switch event {
+                case .connected: logger.info("\(label): connected")
+                case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
+                case .lost(let reason): logger.warning("\(label): \(reason); reconnecting")
+                }
+            })
+            mqtt.subscribe(filter)
+            mqtt.subscribe(ReceiverTopics.receiverFilter(forBeastFilter: filter))
+            mqtt.subscribe(String(filter.dropLast(ReceiverTopics.beastLevel.count)) + "status")
+            try mqtt.start()
+        } catch {
+            throw MQTTInputError(description: "\(label): \(error)")
+        }
+        client.withLock { $0 = mqtt }
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .seconds(3600)) } catch { break }
+        }
+        mqtt.stop()
+    }
+
+    /// Reads one message into `tracker`.
+    func handle(_ message: MQTTReceivedMessage, into tracker: LiveTracker) {
+        let now = Date().timeIntervalSince1970
+        guard let delivery = receivers.withLock({ $0.receive(topic: message.topic, payload: message.payload, at: now) }) else {
+            return
+        }
+        if let position = delivery.position { tracker.setPosition(position, ofSource: delivery.label) }
+        for frame in delivery.frames { tracker.accept(frame, at: now, from: delivery.label) }
+        if let gap = delivery.gap { logger.info("\(delivery.label): \(gap)") }
+        if let online = delivery.online {
+            logger.info("\(delivery.label) is \(online ? "online" : "offline")")
+        }
+        if let problem = delivery.problem, let count = problems.withLock({ $0.record(now: .now) }) {
+            let more = count > 1 ? " (\(count) dropped since the last line)" : ""
+            logger.warning("\(label): dropped a payload on \(String(message.topic.prefix(120))): \(problem)\(more)")
+        }
+    }
+
+    /// Each receiver's counters, in the order they were first heard.
+    public var receiverCounters: [(label: String, counters: RemoteReceiverCounters)] {
+        receivers.withLock { $0.counters }
+    }
+
+    /// The client's counters, once it runs.
+    public var clientStatistics: MQTTClient.Statistics? { client.withLock { $0?.statistics } }
+
+    /// The input's counters for the statistics line: the connection, then each receiver
+    /// (the first 20 of them), then messages that concerned none.
+    public var summary: String {
+        let (receivers, badTopics, refused) = self.receivers.withLock { ($0.counters, $0.badTopics, $0.refusedReceivers) }
+        var parts = ["\(label): " + (clientStatistics.map { "\($0.connected ? "connected" : "disconnected"), \($0.connections) connections, \($0.received) messages" } ?? "starting")]
+            + receivers.prefix(20).map { $0.counters.summary(label: $0.label) }
+        if receivers.count > 20 { parts.append("\(receivers.count - 20) more receivers") }
+        if badTopics > 0 || refused > 0 { parts.append("\(badTopics) messages on other topics, \(refused) from receivers over the limit") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// An MQTT input that cannot start (settings libmosquitto refuses), as one line.
+public struct MQTTInputError: Error, CustomStringConvertible, Sendable {
+    /// The line.
+    public var description: String
+}

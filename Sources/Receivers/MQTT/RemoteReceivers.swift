@@ -1,0 +1,166 @@
+import ModeS
+import ReceiverNetwork
+
+/// The receivers an MQTT input hears, by name: each one's counters, position and batch
+/// sequence, and what one message from the network means for the tracker.
+///
+/// Every payload is read whole before anything of it is used (`BeastBatch`,
+/// `ReceiverAnnouncement`): one out of place drops it, counted against the receiver whose
+/// topic it came on. Frames are checked again by one `FrameValidator` shared by all the
+/// receivers (an address one of them heard confirms that aircraft for the others). The
+/// daemon's own frames, which come back from the broker when it also publishes, are ignored.
+///
+/// A plain value with the time passed in; the input keeps one under its lock.
+public struct RemoteReceivers: Sendable {
+    /// What one message asks of the tracker.
+    public struct Delivery: Sendable {
+        /// The receiver's source label ("mqtt NAME").
+        public var label: String
+        /// Frames to track, checked.
+        public var frames: [Frame] = []
+        /// The receiver's position, when this message set it (the inner nil: not known).
+        public var position: GeoPoint??
+        /// Why the payload was dropped, when it was.
+        public var problem: NetworkPayloadError?
+        /// A change of the receiver's status, when this message brought one.
+        public var online: Bool?
+        /// A break in the receiver's batch numbers, when this batch showed one: "batch 21
+        /// after 19".
+        public var gap: String?
+    }
+
+    private struct Remote: Sendable {
+        var counters = RemoteReceiverCounters()
+        var position: GeoPoint?
+        var lastSequence: UInt32?
+        var framesAfterLast: UInt32 = 0
+    }
+
+    /// The most receivers remembered: enough for a large network; beyond it, messages from
+    /// new names are dropped and counted (`refusedReceivers`), so made-up names cannot
+    /// exhaust memory.
+    public static let maximumReceivers = 20_000
+
+    /// This daemon's own name, whose messages are ignored.
+    public let ownName: String?
+    private var remotes: [String: Remote] = [:]
+    /// The order receivers were first heard in, for the statistics line.
+    private var order: [String] = []
+    private var validator = FrameValidator()
+    /// Messages on topics that name no valid receiver.
+    public private(set) var badTopics = 0
+    /// Messages from new receivers dropped because `maximumReceivers` were known.
+    public private(set) var refusedReceivers = 0
+    /// Messages of this daemon's own, ignored.
+    public private(set) var ownMessages = 0
+
+    /// Receivers for an input whose own name (ignored) is `ownName`.
+    public init(ownName: String?) {
+        self.ownName = ownName
+    }
+
+    /// How many receivers were heard.
+    public var count: Int { remotes.count }
+
+    /// Each receiver's label and counters, in the order they were first heard.
+    public var counters: [(label: String, counters: RemoteReceiverCounters)] {
+        order.map { (ReceiverName.sourceLabel($0), remotes[$0]!.counters) }
+    }
+
+    /// Reads one message received at `time` (seconds since 1970); nil when it concerns no
+    /// receiver (a bad topic, the daemon's own, one receiver too many).
+    public mutating func receive(topic: String, payload: [UInt8], at time: Double) -> Delivery? {
+        guard let (name, kind) = ReceiverTopics.parse(topic) else {
+            badTopics += 1
+            return nil
+        }
+        if name == ownName {
+            ownMessages += 1
+            return nil
+        }
+        var delivery = Delivery(label: ReceiverName.sourceLabel(name))
+        if remotes[name] == nil {
+            guard remotes.count < Self.maximumReceivers else {
+                refusedReceivers += 1
+                return nil
+            }
+            remotes[name] = Remote()
+            order.append(name)
+            // Until it says where it is, its frames are decoded without a reference.
+            delivery.position = .some(nil)
+        }
+        var remote = remotes[name]!
+        defer { remotes[name] = remote }
+        switch kind {
+        case ReceiverTopics.beastLevel:
+            receiveBatch(payload, at: time, remote: &remote, into: &delivery)
+        case ReceiverTopics.receiverLevel:
+            do throws(NetworkPayloadError) {
+                let position = payload.isEmpty ? nil : try ReceiverAnnouncement.decode(payload).position
+                remote.position = position
+                delivery.position = .some(position)
+            } catch {
+                count(error, in: &remote.counters)
+                delivery.problem = error
+            }
+        case "status":
+            let text = String(decoding: payload.prefix(16), as: UTF8.self)
+            if text == "online" || text == "offline" {
+                let online = text == "online"
+                if remote.counters.online != online { delivery.online = online }
+                remote.counters.online = online
+            }
+        default:
+            break
+        }
+        return delivery
+    }
+
+    private mutating func receiveBatch(_ payload: [UInt8], at time: Double, remote: inout Remote,
+                                       into delivery: inout Delivery) {
+        let batch: BeastBatch
+        do throws(NetworkPayloadError) {
+            batch = try BeastBatch.decode(payload)
+        } catch {
+            count(error, in: &remote.counters)
+            delivery.problem = error
+            return
+        }
+        if let last = remote.lastSequence {
+            let gap = batch.sequence &- last &- 1
+            if gap == 0 {
+            } else if gap < 1 << 31 {
+                remote.counters.missedBatches += Int(gap)
+                remote.counters.missedFrames += Int(batch.framesBefore &- remote.framesAfterLast)
+                delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed"
+            } else {
+                // Sequence numbers went back: the receiver started again from zero.
+                remote.counters.restarts += 1
+                delivery.gap = "batch \(batch.sequence) after \(last): started again"
+            }
+        }
+        remote.lastSequence = batch.sequence
+        remote.framesAfterLast = batch.framesBefore &+ UInt32(truncatingIfNeeded: batch.frames.count)
+        remote.counters.batches += 1
+        delivery.frames.reserveCapacity(batch.frames.count)
+        for received in batch.frames {
+            guard var frame = validator.validate(received.bits, time: time) else {
+                remote.counters.rejected += 1
+                continue
+            }
+            // The sender's 12 MHz clock and level travel on; the tracker's time is ours.
+            frame.timestamp = received.timestamp
+            frame.signalLevel = received.signalLevel
+            frame.isMultilaterated = received.isMultilaterated
+            delivery.frames.append(frame)
+        }
+        remote.counters.frames += delivery.frames.count
+    }
+
+    private func count(_ error: NetworkPayloadError, in counters: inout RemoteReceiverCounters) {
+        switch error {
+        case .oversized: counters.oversized += 1
+        case .malformed: counters.malformed += 1
+        }
+    }
+}

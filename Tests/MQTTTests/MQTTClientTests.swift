@@ -1,0 +1,111 @@
+import Foundation
+import MQTT
+import Synchronization
+import Testing
+import TestSupport
+
+/// The client against a real mosquitto: publish and subscribe, a queue that waits for a
+/// broker that is not there yet, birth messages again after a broker restart.
+@Suite(.serialized, .tags(.slow)) struct MQTTClientTests {
+    /// Messages a subscriber received, by topic (the latest payload).
+    final class Inbox: Sendable {
+        let messages = Mutex<[(topic: String, payload: [UInt8], retained: Bool)]>([])
+        func add(_ message: MQTTReceivedMessage) { messages.withLock { $0.append((message.topic, message.payload, message.retained)) } }
+        func latest(_ topic: String) -> [UInt8]? { messages.withLock { $0.last { $0.topic == topic }?.payload } }
+        func count(_ topic: String) -> Int { messages.withLock { $0.filter { $0.topic == topic }.count } }
+    }
+
+    func configuration(_ broker: MosquittoBroker, id: String, version: MQTTConfiguration.ProtocolVersion = .v5) throws -> MQTTConfiguration {
+        var configuration = MQTTConfiguration(broker: try MQTTBroker(url: broker.url), clientID: "\(id)-\(UInt32.random(in: 0...UInt32.max))")
+        configuration.protocolVersion = version
+        configuration.keepaliveSeconds = 5
+        configuration.maximumReconnectDelaySeconds = 1
+        return configuration
+    }
+
+    func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    @Test(arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
+    func publishedMessagesReachASubscriberInOrder(version: MQTTConfiguration.ProtocolVersion) async throws {
+        guard MosquittoBroker.isAvailable() else { return }
+        let broker = try MosquittoBroker()
+        let inbox = Inbox()
+        let subscriber = try MQTTClient(configuration: configuration(broker, id: "sub", version: version), onMessage: inbox.add)
+        subscriber.subscribe("test/#")
+        try subscriber.start()
+        defer { subscriber.stop() }
+        #expect(await waitUntil { subscriber.isConnected })
+        let publisher = try MQTTClient(configuration: configuration(broker, id: "pub", version: version))
+        try publisher.start()
+        defer { publisher.stop() }
+        #expect(await waitUntil { publisher.isConnected })
+        // Subscriptions take effect asynchronously: a retained marker says when they do.
+        publisher.publish(MQTTMessage(topic: "test/ready", text: "1", retain: true))
+        #expect(await waitUntil { inbox.count("test/ready") > 0 })
+        for index in 0..<500 { publisher.publish(MQTTMessage(topic: "test/seq", payload: [UInt8(index % 256), UInt8(index / 256)])) }
+        #expect(await waitUntil { inbox.count("test/seq") == 500 }, "received \(inbox.count("test/seq"))")
+        let order = inbox.messages.withLock { $0.filter { $0.topic == "test/seq" }.map { Int($0.payload[0]) + 256 * Int($0.payload[1]) } }
+        #expect(order == Array(0..<500))
+        #expect(await waitUntil { publisher.statistics.published >= 501 })
+        #expect(publisher.statistics.outbox.dropped == 0)
+    }
+
+    @Test func aQueueWaitsForABrokerThatIsNotThereYet() async throws {
+        guard MosquittoBroker.isAvailable() else { return }
+        let broker = try MosquittoBroker()
+        broker.stop()
+        let publisher = try MQTTClient(configuration: configuration(broker, id: "early"))
+        try publisher.start()
+        defer { publisher.stop() }
+        publisher.publish(MQTTMessage(topic: "test/early", text: "queued", qos: 1, retain: true))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!publisher.isConnected)
+        #expect(publisher.statistics.waiting == 1)
+        try broker.start()
+        #expect(await waitUntil { publisher.statistics.published == 1 }, "\(publisher.statistics)")
+        let inbox = Inbox()
+        let subscriber = try MQTTClient(configuration: configuration(broker, id: "late"), onMessage: inbox.add)
+        subscriber.subscribe("test/early")
+        try subscriber.start()
+        defer { subscriber.stop() }
+        #expect(await waitUntil { inbox.latest("test/early") == Array("queued".utf8) })
+    }
+
+    @Test func birthMessagesAreRepublishedAfterTheBrokerForgotThem() async throws {
+        guard MosquittoBroker.isAvailable() else { return }
+        let broker = try MosquittoBroker()
+        let publisher = try MQTTClient(configuration: configuration(broker, id: "born"), birth: {
+            [MQTTMessage(topic: "test/status", text: "online", qos: 1, retain: true)]
+        })
+        try publisher.start()
+        defer { publisher.stop() }
+        #expect(await waitUntil { publisher.statistics.connections == 1 })
+        broker.stop()
+        #expect(await waitUntil { !publisher.isConnected })
+        try broker.start()
+        #expect(await waitUntil(15) { publisher.statistics.connections == 2 }, "\(publisher.statistics)")
+        let inbox = Inbox()
+        let subscriber = try MQTTClient(configuration: configuration(broker, id: "watch"), onMessage: inbox.add)
+        subscriber.subscribe("test/status")
+        try subscriber.start()
+        defer { subscriber.stop() }
+        #expect(await waitUntil { inbox.latest("test/status") == Array("online".utf8) })
+    }
+
+    @Test func settingsLibmosquittoRefusesAreOneSentence() throws {
+        var settings = MQTTConfiguration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: true), clientID: "bad")
+        settings.caFile = "/nonexistent/ca.pem"
+        let client = try MQTTClient(configuration: settings)
+        #expect(throws: MQTTError.self) { try client.start() }
+        settings.caFile = nil
+        settings.keepaliveSeconds = 2
+        #expect(throws: MQTTError.self) { try MQTTClient(configuration: settings).start() }
+    }
+}

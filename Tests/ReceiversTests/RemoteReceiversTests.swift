@@ -1,0 +1,120 @@
+import ModeS
+import ReceiverNetwork
+import Receivers
+import Testing
+import Tracking
+
+/// What an MQTT input makes of the network's messages: each receiver its own source and
+/// counters, missed batches counted from the sequence numbers, garbage counted and dropped.
+@Suite struct RemoteReceiversTests {
+    static let hexes = ["8D40621D58C382D690C8AC2863A7", "8D40621D58C386435CC412692AD6", "8D4840D6202CC371C32CE0576098"]
+
+    static func batch(_ sequence: UInt32, before: UInt32, hexes: [String] = hexes) -> [UInt8] {
+        var payload = BeastBatch.header(sequence: sequence, framesBefore: before)
+        for hex in hexes {
+            BeastEncoder.append(Frame(bits: ModeSBits(hex: hex)!, address: 0, timestamp: 99, signalLevel: -10), to: &payload)
+        }
+        return payload
+    }
+
+    @Test func aBatchBecomesCheckedFramesOfItsReceiversSource() throws {
+        var receivers = RemoteReceivers(ownName: "self")
+        let deliveryReceived = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1000)
+        let delivery = try #require(deliveryReceived)
+        #expect(delivery.label == "mqtt alpha")
+        #expect(delivery.frames.map(\.bits) == Self.hexes.map { ModeSBits(hex: $0)! })
+        #expect(delivery.frames.allSatisfy { $0.timestamp == 99 && $0.parityVerified })
+        // A new receiver is announced without a position until it says where it is.
+        #expect(delivery.position == .some(nil))
+        #expect(receivers.counters.first?.counters.frames == 3)
+        let own = receivers.receive(topic: "aviator/self/beast", payload: Self.batch(0, before: 0), at: 1000)
+        #expect(own == nil)
+        #expect(receivers.ownMessages == 1)
+    }
+
+    @Test func gapsInTheSequenceCountTheBatchesAndFramesMissed() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1)
+        _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(1, before: 3), at: 2)
+        // Batches 2, 3 and 4 (12 frames) never came.
+        _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(5, before: 18), at: 3)
+        var counters = try #require(receivers.counters.first?.counters)
+        #expect(counters.batches == 3 && counters.frames == 9)
+        #expect(counters.missedBatches == 3 && counters.missedFrames == 12)
+        // The receiver restarted: numbering from zero again is no loss.
+        _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 4)
+        counters = try #require(receivers.counters.first?.counters)
+        #expect(counters.restarts == 1 && counters.missedBatches == 3)
+        #expect(counters.summary(label: "mqtt alpha")
+            == "mqtt alpha: 12 frames in 4 batches, 0 failed the parity check, 0 malformed, 0 oversized, 3 batches (12 frames) missed, 1 restarts")
+    }
+
+    @Test func garbageIsCountedAgainstItsReceiverAndChangesNothingElse() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1)
+        let garbage: [[UInt8]] = [[], [0xFF], Array("hello".utf8), Self.batch(1, before: 3) + [0x1A],
+                                  Array(repeating: 0x1A, count: BeastBatch.maximumPayload + 1)]
+        for payload in garbage {
+            let deliveryReceived = receivers.receive(topic: "aviator/alpha/beast", payload: payload, at: 2)
+        let delivery = try #require(deliveryReceived)
+            #expect(delivery.frames.isEmpty && delivery.problem != nil)
+        }
+        _ = receivers.receive(topic: "aviator/alpha/receiver", payload: Array("{\"lat\":\"x\"}".utf8), at: 2)
+        _ = receivers.receive(topic: "aviator/+/beast", payload: Self.batch(0, before: 0), at: 2)
+        _ = receivers.receive(topic: "nothing", payload: [], at: 2)
+        let counters = try #require(receivers.counters.first?.counters)
+        #expect(counters.malformed == 5 && counters.oversized == 1)
+        #expect(counters.batches == 1 && counters.frames == 3 && counters.missedBatches == 0)
+        #expect(receivers.badTopics == 2)
+        #expect(receivers.count == 1)
+        // The next good batch follows on as if nothing happened.
+        _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(1, before: 3), at: 3)
+        #expect(receivers.counters.first?.counters.missedBatches == 0)
+    }
+
+    @Test func theAnnouncementGivesTheReceiversPositionAndStatusItsState() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        let announcedReceived = receivers.receive(topic: "aviator/beta/receiver",
+                                                       payload: Array(#"{"lat":52.3,"lon":4.8,"version":"v"}"#.utf8), at: 1)
+        let announced = try #require(announcedReceived)
+        let position = try #require(announced.position ?? nil)
+        #expect(abs(position.latitude - 52.3) < 1e-6 && abs(position.longitude - 4.8) < 1e-6)
+        let clearedReceived = receivers.receive(topic: "aviator/beta/receiver", payload: [], at: 2)
+        let cleared = try #require(clearedReceived)
+        #expect(cleared.position == .some(nil))
+        let offlineReceived = receivers.receive(topic: "aviator/beta/status", payload: Array("offline".utf8), at: 3)
+        let offline = try #require(offlineReceived)
+        #expect(offline.online == false)
+        #expect(receivers.counters.first?.counters.online == false)
+        let againReceived = receivers.receive(topic: "aviator/beta/status", payload: Array("offline".utf8), at: 4)
+        let again = try #require(againReceived)
+        #expect(again.online == nil, "no change")
+    }
+}
+
+/// Frames from another receiver are positioned from where that receiver is.
+@Suite struct SourcePositionTests {
+    /// An even/odd airborne pair of one aircraft at about 52.27°N 3.94°E.
+    static let pair = ["8D40621D58C382D690C8AC2863A7", "8D40621D58C386435CC412692AD6"].map {
+        Frame(bits: ModeSBits(hex: $0)!, address: 0x40621D)
+    }
+
+    @Test func aRemoteReceiversFramesAreRangeCheckedFromItsOwnPosition() throws {
+        // This receiver is 1,500 km away: the aircraft is out of its range.
+        let here = LiveTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
+        for frame in Self.pair { here.accept(frame, at: 1000) }
+        #expect(here.snapshot().aircraft.first?.position == nil)
+
+        let network = LiveTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
+        network.setPosition(GeoPoint(latitude: 52.3, longitude: 4.7), ofSource: "mqtt alpha")
+        for frame in Self.pair { network.accept(frame, at: 1000, from: "mqtt alpha") }
+        let position = try #require(network.snapshot().aircraft.first?.position)
+        #expect(abs(position.latitude - 52.2658) < 0.001 && abs(position.longitude - 3.9389) < 0.001, "\(position)")
+
+        // A receiver that has not said where it is: global decoding without a range check.
+        let unknown = LiveTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
+        unknown.setPosition(nil, ofSource: "mqtt beta")
+        for frame in Self.pair { unknown.accept(frame, at: 1000, from: "mqtt beta") }
+        #expect(unknown.snapshot().aircraft.first?.position != nil)
+    }
+}
