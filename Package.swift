@@ -62,7 +62,7 @@ let package = Package(
         // Synthetic skies: the one signal source of tests, demos and benchmarks.
         .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod"]),
         // Frames and state vectors -> one state per aircraft.
-        .target(name: "Tracking", dependencies: ["ModeS"]),
+        .target(name: "Tracking", dependencies: ["ModeS", .product(name: "NIOCore", package: "swift-nio")]),
         // The network of receivers' wire types: topics, frame batches, receiver announcements,
         // written by the MQTT output and read by the MQTT input.
         .target(name: "ReceiverNetwork", dependencies: ["ModeS"]),

@@ -4,6 +4,7 @@ import NIOPosix
 import ServiceLifecycle
 import FeedProtocol
 import SkyProjection
+import Tracking
 
 /// The live radar feed: a Unix stream socket that any number of clients connect to, each
 /// receiving a greeting and then one radar frame per interval, rendered for its own view.
@@ -63,14 +64,10 @@ public final class FeedServer: Service, Sendable {
         }.get()
 
         let bootstrap = ServerBootstrap(group: loop)
-            // When accept finds no free descriptor, wait a second before the next attempt
-            // instead of retrying at once in a busy loop; the listening socket stays open.
+            // When accept finds no free descriptor (or would leave too few), wait a second
+            // before the next attempt instead of retrying in a busy loop; the socket stays open.
             .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
-                        shouldForwardIOErrorCaught: false,
-                        backoffProvider: { error in hub.value.acceptFailed(error) }))
-                }
+                AcceptGuard.install(on: channel) { error in hub.value.acceptFailed(error) }
             }
             // Above 256 KiB of unwritten bytes a client stops taking control lines until it
             // drains below 64 KiB; frames are bounded separately, one in flight at a time.

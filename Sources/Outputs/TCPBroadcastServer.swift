@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import Tracking
 
 /// A TCP server that sends one byte stream to every connected client: the transport of the
 /// Beast, SBS and AVR outputs.
@@ -119,14 +120,10 @@ public final class TCPBroadcastServer: Sendable {
         }
         var bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)
-            // When accept finds no free descriptor, wait a second before the next attempt
-            // instead of retrying at once in a busy loop; the listening socket stays open.
+            // When accept finds no free descriptor (or would leave too few), wait a second
+            // before the next attempt instead of retrying in a busy loop; the socket stays open.
             .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
-                        shouldForwardIOErrorCaught: false,
-                        backoffProvider: { error in registry.value.acceptFailed(error) }))
-                }
+                AcceptGuard.install(on: channel) { error in registry.value.acceptFailed(error) }
             }
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
