@@ -121,8 +121,15 @@ run: release
 # Every suite in parallel; the conformance check then runs on the debug binary the tests
 # built, so the dependency graph is built once.
 DEBUG := .build/debug/aviator-adsb
+# A run that outlives TEST_MINUTES is stopped with a message: the log then shows which tests
+# started and never finished.
+TEST_MINUTES ?= 60
 test: $(VENV)/.pymap3d $(VENV)/.prometheus-client
-	$(SWIFT) test
+	@$(SWIFT) build --build-tests
+	@timeout --kill-after=20 $$(( $(TEST_MINUTES) * 60 )) $(SWIFT) test --skip-build; status=$$?; \
+	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
+		echo "make test: the tests were still running after $(TEST_MINUTES) minutes and were stopped"; fi; \
+	exit $$status
 	$(MAKE) conformance-check BINARY=$(DEBUG)
 
 $(VENV)/.pymodes:

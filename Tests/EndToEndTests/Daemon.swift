@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A running `aviator-adsb` daemon, for tests: started with arguments and environment,
 /// its standard error collected, stopped with a signal.
@@ -44,7 +45,7 @@ final class Daemon: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// Waits up to `timeout` seconds for `text` to appear on standard error.
@@ -60,11 +61,18 @@ final class Daemon: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the exit; returns the exit status and the seconds it took.
-    func stop(signal: Int32 = SIGINT, timeout: Double = 5) -> (status: Int32, seconds: Double) {
+    /// A daemon still running `timeout` seconds later is killed (SIGKILL, which nothing can
+    /// hold up) and that is recorded as a failure, so a stuck shutdown fails its test instead of
+    /// stalling the suite.
+    func stop(signal: Int32 = SIGINT, timeout: Double = 5,
+              sourceLocation: SourceLocation = #_sourceLocation) -> (status: Int32, seconds: Double) {
         let start = Date()
         if process.isRunning { kill(process.processIdentifier, signal) }
         while process.isRunning, Date().timeIntervalSince(start) < timeout { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            Issue.record("the daemon did not stop within \(timeout) s of signal \(signal); killed", sourceLocation: sourceLocation)
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         Thread.sleep(forTimeInterval: 0.1)  // let the last standard error bytes arrive
         return (process.terminationStatus, Date().timeIntervalSince(start))
