@@ -70,7 +70,7 @@ public final class WebServer: Service, Sendable {
                 configuration.onListening?(port)
                 logger.info("web: serving the radar on \(scheme)://\(WebServer.hostForURL(configuration.host)):\(port)/")
             },
-            logger: Self.quietLogger(configuration.logger))
+            logger: Logger(label: logger.label) { _ in LibraryLogHandler(base: logger.handler) })
         do {
             try await application.run()
         } catch {
@@ -84,14 +84,6 @@ public final class WebServer: Service, Sendable {
     /// IPv6 addresses go in brackets in a URL.
     static func hostForURL(_ host: String) -> String {
         host.contains(":") ? "[\(host)]" : host
-    }
-
-    /// Hummingbird logs each connection and request at debug and its start at info; the
-    /// daemon says what matters itself, so the library speaks only for warnings.
-    private static func quietLogger(_ logger: Logger) -> Logger {
-        var quiet = logger
-        quiet.logLevel = max(logger.logLevel, .warning)
-        return quiet
     }
 }
 

@@ -86,7 +86,18 @@ import TestSupport
             }
         }
         #expect(greeting.value?.contains("\"type\":\"hello\"") == true)
-        _ = daemon.stop()
+
+        // SIGTERM with a client still on the feed is a clean stop: no error in the log.
+        let held = Task {
+            try? await WebSocketClient.connect(url: "wss://localhost:\(port)/feed", tlsConfiguration: tls,
+                                               logger: Logger(label: "tls-e2e")) { inbound, _, _ in
+                for try await _ in inbound.messages(maxSize: 1 << 20) {}
+            }
+        }
+        try await Task.sleep(for: .seconds(1))
+        #expect(daemon.stop(signal: SIGTERM).status == 0)
+        _ = await held.value
+        #expect(!daemon.stderr.contains(" error "), "\(daemon.stderr.suffix(1500))")
 
         // The next start keeps the certificate: the phone's trust stays valid.
         let again = try Daemon(arguments)
