@@ -95,6 +95,11 @@ public final class StreamingDemodulator {
     /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
     /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
     private var insideGateThreshold: Int32 = 0
+    /// The preamble scores at the position after the last one examined in the signal (not a
+    /// residual): at 2.4 MS/s each examination scores its successor to decide whether to
+    /// defer to it, and that successor is usually the next position to pass the gate, so
+    /// its scores are kept instead of computed twice. Valid within one `search` only.
+    private var successorPhases: (position: Int, floor: UInt32, phases: PreambleDetector.Phases)?
     /// 12 MHz timestamp ticks per sample.
     private let ticksPerSample: UInt64
 
@@ -254,6 +259,8 @@ public final class StreamingDemodulator {
             case .twoMega: scan(Gate2000.self, upTo: limit, emit: emit)
             }
         }
+        // The final search pads with silence that later samples may replace.
+        successorPhases = nil
         // No frame found from here on can start before nextCandidate − lookback.
         pending.release(before: nextCandidate - lookback, emit: emit)
         // Keep everything from the lookback before the next unexamined position.
@@ -339,10 +346,16 @@ public final class StreamingDemodulator {
     private func examine(_ samples: UnsafePointer<UInt16>, at position: Int, floor: UInt32,
                          inResidual: Bool) -> Examination {
         statistics.candidates += 1
-        let phases = detector.phases(at: samples, floor: floor)
+        let phases: PreambleDetector.Phases
+        if !inResidual, let kept = successorPhases, kept.position == position, kept.floor == floor {
+            phases = kept.phases
+        } else {
+            phases = detector.phases(at: samples, floor: floor)
+        }
         guard phases.count > 0 else { return .none }
         if !inResidual, sampleRate == .twoPointFourMega {
             let next = detector.phases(at: samples + 1, floor: floor)
+            successorPhases = (position + 1, floor, next)
             if AcceptancePolicy.defersToNextStart(score: phases.score(0), nextScore: next.count > 0 ? next.score(0) : nil) {
                 return .deferToNext
             }
