@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FeedProtocol
 
 /// How a client's view places the aircraft of a scene: which it shows, where on the radar,
