@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 
 /// Asks OpenSky's `GET {base}/api/states/all?lamin=&lomin=&lamax=&lomax=` for the state
 /// vectors in a box, once per call, within a timeout.
