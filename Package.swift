@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "FeedProtocol", "FeedServer", "Tracking", "Outputs",
+                "ModeS", "FeedProtocol", "FeedServer", "Tracking", "Outputs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -129,7 +129,7 @@ let package = Package(
             ]
         ),
         // The terminal radar: a client of the feed, nothing more.
-        .target(name: "RadarTerminal", dependencies: ["FeedProtocol"]),
+        .target(name: "RadarTerminal", dependencies: ["FeedProtocol", "ModeS"]),
         // Commands and option groups only.
         .executableTarget(
             name: "aviator-adsb",

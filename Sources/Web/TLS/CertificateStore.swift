@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import X509
 #if canImport(Glibc)
 import Glibc
