@@ -75,6 +75,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -139,6 +140,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -212,3 +214,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A dependency that imports the full Foundation (swift-crypto does) would otherwise lend its
+// String methods to every module that reaches it, and one `contains` resolved there links
+// ICU and CoreFoundation into the binary (docs/install.md, the binary's size). With member
+// import visibility, a file sees only the members of the modules it imports itself.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Logging
 import NIOCore
 import FeedProtocol
 import SkyProjection

@@ -6,6 +6,7 @@ import Darwin
 #endif
 import Logging
 import NIOCore
+import Synchronization
 import Tracking
 
 /// The clients of one `TCPBroadcastServer`, on its event loop: who is connected, and since

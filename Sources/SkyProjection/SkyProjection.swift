@@ -4,6 +4,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FeedProtocol
+import ModeS
 import Tracking
 
 /// Where one aircraft is in the observer's sky, independent of which way the device points:

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import FeedProtocol
+import Tracking
 
 /// How a client's view places the aircraft of a scene: which it shows, where on the radar,
 /// and which way their icons point.

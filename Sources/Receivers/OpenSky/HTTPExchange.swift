@@ -7,6 +7,7 @@ import Darwin
 #endif
 import ModeS
 import NIOCore
+import NIOHTTP1
 import Tracking
 
 /// One HTTP request and its whole response, within a timeout: the building block of the

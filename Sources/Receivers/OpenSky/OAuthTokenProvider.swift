@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FoundationEssentials
 import NIOCore
+import NIOHTTP1
 
 /// Access tokens for OpenSky's authenticated API, by the OAuth2 client-credentials grant.
 ///

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FoundationEssentials
 import Logging
 import ModeS
+import NIOCore
 import NIOPosix
 import Tracking
 

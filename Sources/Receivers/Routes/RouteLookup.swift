@@ -8,6 +8,7 @@ import Darwin
 import Logging
 import ModeS
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 import Tracking
