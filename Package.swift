@@ -223,3 +223,10 @@ for target in package.targets where target.type == .regular || target.type == .e
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }
 
+// Code that runs once (commands and their options), at a reader's pace (the terminal radar),
+// offline (the simulator) or as glue around the web stack is optimised for size in release
+// builds, which keeps the self-contained binary within its budget (docs/install.md, the
+// binary's size). The stages every sample, frame and aircraft passes through keep `-O`.
+for target in package.targets where ["aviator-adsb", "Web", "RadarTerminal", "Simulator"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+}
