@@ -5,13 +5,14 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release install uninstall deb run test conformance conformance-check bench bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test conformance conformance-check bench bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, tmux, dump1090-mutability, chromium,"
 	@echo "                  systemd, man-db, dpkg-dev) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
+	@echo "make size         the release binary's size, stripped, against its limit (SIZE_LIMIT_MB=40); fails above it"
 	@echo "make install      the stripped binary, its manual page, the systemd unit and /etc/default/aviator-adsb"
 	@echo "                  (PREFIX=/usr/local, BINDIR, MANDIR, UNITDIR, SYSCONFDIR=/etc, DESTDIR; BINARY: the build to install)"
 	@echo "make uninstall    remove what make install put there (an edited /etc/default/aviator-adsb stays)"
@@ -63,12 +64,30 @@ deps:
 build:
 	$(SWIFT) build
 
-# The Swift runtime and Foundation linked in: one self-contained binary to copy to a
-# receiver, which also starts in a few milliseconds less. The static runtime's link options
+# The Swift runtime and FoundationEssentials linked in: one self-contained binary to copy to
+# a receiver, which also starts in a few milliseconds less. The static runtime's link options
 # export every symbol of the program's own modules to the dynamic linker, which nothing
-# looks up: --no-export-dynamic leaves out those 5 MB (docs/install.md, the binary's size).
+# looks up: --no-export-dynamic leaves out those 5 MB. --icf=safe lets the linker keep one
+# copy of functions compiled to the same code whose address nothing takes (generic
+# specialisations, mostly): 0.5 MB (docs/install.md, the binary's size).
 release:
-	$(SWIFT) build -c release --static-swift-stdlib --product aviator-adsb -Xlinker --no-export-dynamic
+	$(SWIFT) build -c release --static-swift-stdlib --product aviator-adsb -Xlinker --no-export-dynamic -Xlinker --icf=safe
+
+# The release binary's size (docs/install.md, the binary's size): stripped as `make install`
+# strips it, it must stay within SIZE_LIMIT_MB (decimal megabytes). The full Foundation would
+# bring ICU's data tables (icudt*, 34 MB) and CoreFoundation: their symbols in the unstripped
+# binary fail the check with the reason. A release build, so not part of `make test`, which
+# has the source-level check (ArchitectureTests: no source imports the full Foundation).
+SIZE_LIMIT_MB ?= 40
+size: release
+	@strip -o $(RELEASE).stripped $(RELEASE)
+	@unstripped=$$(stat -c %s $(RELEASE)); stripped=$$(stat -c %s $(RELEASE).stripped); \
+	echo "aviator-adsb: $$(awk "BEGIN { printf \"%.1f\", $$unstripped / 1e6 }") MB unstripped," \
+		"$$(awk "BEGIN { printf \"%.1f\", $$stripped / 1e6 }") MB stripped (limit $(SIZE_LIMIT_MB) MB)"; \
+	if nm $(RELEASE) | grep -q -E ' (icudt[0-9]+_dat|_CFRuntimeCreateInstance)$$'; then \
+		echo "the full Foundation is linked (ICU data or CoreFoundation symbols): see docs/install.md"; exit 1; fi; \
+	if [ $$stripped -gt $$(( $(SIZE_LIMIT_MB) * 1000000 )) ]; then \
+		echo "the stripped binary is over $(SIZE_LIMIT_MB) MB"; exit 1; fi
 
 # Installing (docs/install.md): the stripped binary, its manual page (written from the
 # binary's own help by scripts/manpage.py), the systemd unit and the settings file, which is

@@ -75,6 +75,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -98,7 +99,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "FeedProtocol", "FeedServer", "Tracking", "Outputs",
+                "ModeS", "FeedProtocol", "FeedServer", "Tracking", "Outputs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -129,7 +130,7 @@ let package = Package(
             ]
         ),
         // The terminal radar: a client of the feed, nothing more.
-        .target(name: "RadarTerminal", dependencies: ["FeedProtocol"]),
+        .target(name: "RadarTerminal", dependencies: ["FeedProtocol", "ModeS"]),
         // Commands and option groups only.
         .executableTarget(
             name: "aviator-adsb",
@@ -139,6 +140,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -212,3 +214,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A dependency that imports the full Foundation (swift-crypto does) would otherwise lend its
+// String methods to every module that reaches it, and one `contains` resolved there links
+// ICU and CoreFoundation into the binary (docs/install.md, the binary's size). With member
+// import visibility, a file sees only the members of the modules it imports itself.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+
+// Code that runs once (commands and their options), at a reader's pace (the terminal radar),
+// offline (the simulator) or as glue around the web stack is optimised for size in release
+// builds, which keeps the self-contained binary within its budget (docs/install.md, the
+// binary's size). The stages every sample, frame and aircraft passes through keep `-O`.
+for target in package.targets where ["aviator-adsb", "Web", "RadarTerminal", "Simulator"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+}

@@ -7,7 +7,8 @@ beast:        Beast streams of the same messages, written by the project's Beast
   small Swift program built from Sources/ModeS), whole, escaped and cut short.
 feed:         the lines of docs/feed.md: the server's hello, frame, view and error lines and
   the commands a client sends, right and wrong.
-opensky:      response bodies shaped like the ones in Tests/ReceiversTests/OpenSky.
+opensky:      response bodies shaped like the ones in Tests/ReceiversTests/OpenSky, and
+  Retry-After values (seconds, HTTP dates).
 demod:        short IQ snippets of Samples/ and ../shared/iq in each format and at both
   rates, behind the two control bytes the demod target reads.
 mqtt:         messages of the network of receivers: frame batches made of the beast seeds'
@@ -187,6 +188,10 @@ def opensky_seeds():
     for text in ['{"time":1}', '{"states":[]}', '', '   \n', '<html><body>502 Bad Gateway</body></html>',
                  '{"time":1e308,"states":null}', '{"time":-5,"states":[[]]}',
                  f'{{"time":{now},"states":[{cruising}', '[]', 'null']:
+        write("opensky", text)
+    # The same bytes are read as a Retry-After header too: seconds and HTTP dates.
+    for text in ['120', ' 2.5 ', 'Sun, 06 Nov 1994 08:49:37 GMT', 'Sun, 06 Nov 1994 08:50:07 GMT',
+                 'Thu, 29 Feb 2024 23:59:60 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT', 'Sun, 31 Nov 1994 08:49:37 GMT']:
         write("opensky", text)
 
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ModeS
 
 /// One line a feed client reads, by its `type`.
 public enum FeedLine: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModeS
 
 /// The lines of the feed protocol other than frames: what the server says on connect, how it

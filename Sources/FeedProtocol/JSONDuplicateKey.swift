@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds a key that appears twice in one object of a JSON text. `JSONDecoder` keeps one of
 /// the two values without a word, so a command such as `{"type":"view","type":"ping"}` would

@@ -1,3 +1,4 @@
+import ModeS
 /// The fields of one JSON object read with their expected types: every mistake (a string
 /// where a number belongs, a number that is not finite) becomes a `FeedParseError` naming the
 /// field and where it was (`place`, e.g. "hello" or "aircraft 4840d6"; a client's command

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,10 +23,10 @@ public enum SocketPath {
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
                                    user: UInt32 = UInt32(geteuid())) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return (runtime as NSString).appendingPathComponent(fileName)
+            return PathText.appending(fileName, to: runtime)
         }
         let directory = privateDirectory(environment: environment, user: user) ?? "/tmp"
-        return (directory as NSString).appendingPathComponent(privateFileName)
+        return PathText.appending(privateFileName, to: directory)
     }
 
     /// The per-user directory the default socket lives in when there is no `XDG_RUNTIME_DIR`:
@@ -38,7 +38,7 @@ public enum SocketPath {
                                         user: UInt32 = UInt32(geteuid())) -> String? {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return nil }
         let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return (temporary as NSString).appendingPathComponent("aviator-adsb-\(user)")
+        return PathText.appending("aviator-adsb-\(user)", to: temporary)
     }
 
     /// The Unix socket address of `path` (cut to what `sun_path` holds; callers check the
@@ -60,7 +60,7 @@ public enum SocketPath {
         var address = address(of: path)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
     }

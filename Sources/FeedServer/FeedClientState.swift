@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import FeedProtocol
 

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
 import NIOCore
 import FeedProtocol
 import SkyProjection

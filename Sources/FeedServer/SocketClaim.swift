@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,13 +15,11 @@ extension SocketPath {
     public static func prepare(_ path: String) throws(FeedError) {
         if path.utf8.count > maxLength { throw .pathTooLong(path: path, limit: maxLength) }
         if path.isEmpty { throw .invalidConfiguration("the feed socket path is empty") }
-        let directory = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if !directory.isEmpty,
-           !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        let directory = PathText.directory(of: path)
+        var info = stat()
+        if !directory.isEmpty, stat(directory, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
             throw .missingDirectory(path: path, directory: directory)
         }
-        var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return }
             throw .system(operation: "stat", path: path, message: String(cString: strerror(errno)))

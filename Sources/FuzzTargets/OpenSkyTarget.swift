@@ -1,17 +1,20 @@
-import Foundation
+import FoundationEssentials
 import ModeS
 import Receivers
 import Tracking
 
 /// The input is the body of an OpenSky `/api/states/all` response; each state vector that
 /// decodes is turned into a tracker state, against the response's own time and against a
-/// fixed local clock.
+/// fixed local clock. The same bytes, as text, are also read as the `Retry-After` header of
+/// a refusal (seconds or an HTTP date).
 ///
 /// Checks: a decoded vector has a six-hex-digit address, a position on the globe and
 /// physical values within the ranges the decoder promises; its tracker state is never later
-/// than the local clock and has finite numbers.
+/// than the local clock and has finite numbers. A retry-after wait is never negative nor
+/// longer than the policy's cap.
 enum OpenSkyTarget {
     static func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
+        try retryAfter(String(decoding: input, as: UTF8.self))
         let response: StateVectorResponse
         do {
             response = try StateVectorResponse.decode(Data(input))
@@ -43,5 +46,13 @@ enum OpenSkyTarget {
                 }
             }
         }
+    }
+
+    /// `text` as a `Retry-After` header, at a fixed time (the day the sample HTTP date of
+    /// RFC 9110 names, so that dates near it give waits inside the cap).
+    private static func retryAfter(_ text: String) throws(FuzzFailure) {
+        let policy = RetryPolicy()
+        guard let wait = policy.retryAfter(header: text, now: Date(timeIntervalSince1970: 784_100_000)) else { return }
+        try check(wait >= .zero && wait <= policy.maximumRetryAfter, "Retry-After \(text): a wait of \(wait)")
     }
 }

@@ -1,6 +1,12 @@
 import CMosquitto
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An MQTT client on libmosquitto: connects (plain or TLS, MQTT 3.1.1 or 5), keeps the
 /// connection alive and re-establishes it with exponential backoff, publishes through a
@@ -169,11 +175,9 @@ public final class MQTTClient: Sendable {
         mosquitto_publish_callback_set(pointer, mqttClientPublished)
         mosquitto_message_callback_set(pointer, mqttClientReceived)
         mosquitto_log_callback_set(pointer, mqttClientLogged)
-        // The first attempt (a name lookup, a TCP connection) runs on a thread of its own, so
+        // The first attempt (a name lookup, a TCP connection) runs on a queue of its own, so
         // that a slow resolver never holds up the caller.
-        let thread = Thread { [self] in connectFirst() }
-        thread.name = "mqtt-connect"
-        thread.start()
+        DispatchQueue(label: "mqtt-connect").async { [self] in connectFirst() }
     }
 
     /// Starts connecting until an attempt gets under way, then hands over to libmosquitto's
@@ -197,7 +201,7 @@ public final class MQTTClient: Sendable {
             let until = Date().addingTimeInterval(delay)
             while Date() < until {
                 if lifecycle.withLock({ $0.stopped }) { return }
-                Thread.sleep(forTimeInterval: 0.05)
+                usleep(50_000)
             }
             delay = min(delay * 2, Double(max(1, configuration.maximumReconnectDelaySeconds)))
         }

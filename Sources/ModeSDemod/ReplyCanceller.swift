@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ModeS
 
 /// Removes one decoded reply from the IQ signal, so that a weaker reply it overlapped can be

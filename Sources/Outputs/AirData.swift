@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tracking
 
 /// Wind and air temperature worked out from what an aircraft reports, for aircraft.json's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Tracking
 
 /// Rewrites `aircraft.json` and `stats.json` from the live tracker once a second (and

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tracking
 import ModeS
 
@@ -175,11 +180,11 @@ public struct AircraftJSONWriter: Sendable {
     /// Checks that `path` is a directory this process can create files in; throws an
     /// `OutputError.unusableDirectory` saying why not.
     public static func checkDirectory(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
             throw OutputError.unusableDirectory(path: path, reason: "no such directory")
         }
-        guard isDirectory.boolValue else { throw OutputError.unusableDirectory(path: path, reason: "not a directory") }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw OutputError.unusableDirectory(path: path, reason: "not a directory") }
         guard access(path, W_OK | X_OK) == 0 else {
             throw OutputError.unusableDirectory(path: path, reason: String(cString: strerror(errno)))
         }

@@ -1,6 +1,12 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import NIOCore
+import Synchronization
 import Tracking
 
 /// The clients of one `TCPBroadcastServer`, on its event loop: who is connected, and since

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FeedProtocol
 
 /// Replaces a file's content in one step without ever following a symbolic link, for a
 /// directory that someone else can write to (a web server's document root, say).
@@ -49,8 +55,8 @@ enum FileReplacement {
     /// A new, empty, private file beside `path` (`.NAME.XXXXXXXXXXXX.tmp`, dot-prefixed so
     /// a directory listing or a web server's index skips it) and its descriptor.
     private static func createFresh(beside path: String) throws(OutputError) -> (String, Int32) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = PathText.directory(of: path)
+        let name = PathText.lastComponent(of: path)
         var lastError: Int32 = EEXIST
         for _ in 0..<attempts {
             let token = String(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF, radix: 16)
@@ -64,7 +70,7 @@ enum FileReplacement {
     }
 
     private static func failure(_ operation: String, _ path: String, code: Int32) -> OutputError {
-        OutputError.unusableDirectory(path: (path as NSString).deletingLastPathComponent,
-                                      reason: "\(operation) \((path as NSString).lastPathComponent): \(String(cString: strerror(code)))")
+        OutputError.unusableDirectory(path: PathText.directory(of: path),
+                                      reason: "\(operation) \(PathText.lastComponent(of: path)): \(String(cString: strerror(code)))")
     }
 }

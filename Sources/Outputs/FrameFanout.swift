@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ModeS
 import Synchronization
 import Tracking
@@ -102,10 +107,19 @@ public final class FrameFanout: Sendable {
     private func sbsEncoder(at now: Double) -> SBSEncoder {
         sbsClock.withLock { clock in
             if now >= clock.validUntil {
-                clock.encoder.utcOffsetSeconds = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: now))
+                clock.encoder.utcOffsetSeconds = Self.localUTCOffset(at: now)
                 clock.validUntil = now + 60
             }
             return clock.encoder
         }
+    }
+
+    /// Seconds the local time zone (`TZ`, else /etc/localtime) is ahead of UTC at `time`
+    /// (seconds since 1970), summer time included; 0 when the C library cannot tell.
+    static func localUTCOffset(at time: Double) -> Int {
+        var seconds = time_t(time.rounded(.down))
+        var fields = tm()
+        guard localtime_r(&seconds, &fields) != nil else { return 0 }
+        return fields.tm_gmtoff
     }
 }

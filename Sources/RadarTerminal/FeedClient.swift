@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -55,9 +56,8 @@ public final class FeedClient: Sendable {
             return !state.started
         }
         guard first else { return }
-        let thread = Thread { [self] in self.loop() }
-        thread.name = "feed-client"
-        thread.start()
+        // A queue of its own: Dispatch gives it a thread of its own for as long as the loop runs.
+        DispatchQueue(label: "feed-client").async { [self] in self.loop() }
     }
 
     /// Stops: closes the connection and ends the background thread.
@@ -130,6 +130,6 @@ public final class FeedClient: Sendable {
     /// Sleeps `seconds`, waking early when stopped.
     private func pause(_ seconds: Double) {
         let end = Date().addingTimeInterval(seconds)
-        while !stopped, Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        while !stopped, Date() < end { usleep(20_000) }
     }
 }

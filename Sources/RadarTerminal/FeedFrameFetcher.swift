@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,7 +28,7 @@ public enum FeedFrameFetcher {
                 lastProblem = problem
             }
             guard Date().addingTimeInterval(0.1) < deadline else { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            usleep(100_000)
         }
         throw FeedClientError("no radar frame from \(path) within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s: \(lastProblem)")
     }

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the parts of the radar screen go for a terminal of a given size: the round scope on
 /// the left, the aircraft list on the right when there is room, a status line at the bottom.

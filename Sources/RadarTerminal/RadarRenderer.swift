@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FeedProtocol
+import ModeS
 
 /// Draws the radar screen: a pure function from what is known (the latest frame, the
 /// settings, the time for the sweep) and the terminal size to a canvas of cells. Nothing here
@@ -104,7 +110,7 @@ public struct RadarRenderer: Sendable {
 
     /// A distance for a ring label: whole kilometres, or one decimal below 10 km when needed.
     static func distanceText(_ km: Double) -> String {
-        if km < 10, km != km.rounded() { return String(format: "%.1f km", km) }
+        if km < 10, km != km.rounded() { return DecimalText.fixed(km, places: 1) + " km" }
         return "\(Int(km.rounded())) km"
     }
 
@@ -221,6 +227,7 @@ public struct RadarRenderer: Sendable {
 
     /// An angle as three digits and a degree sign, e.g. "045°".
     static func degrees(_ value: Double) -> String {
-        String(format: "%03d°", Int(RadarSettings.normalised(value.rounded())))
+        let digits = String(Int(RadarSettings.normalised(value.rounded())))
+        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits + "°"
     }
 }

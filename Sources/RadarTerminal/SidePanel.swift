@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import FeedProtocol
+import ModeS
 
 /// The list beside the scope: the view in force, the feed's state, and the aircraft nearest
 /// first with callsign, altitude, distance and bearing.
@@ -41,7 +42,8 @@ struct SidePanel {
     /// One aircraft's line: callsign (8), altitude (6, "GND" on the ground), distance (5) and
     /// bearing (4), for example `KLM1023    19685  30.3 043°`.
     static func row(_ plane: FeedAircraft) -> String {
-        let name = String(plane.label.prefix(8)).padding(toLength: 8, withPad: " ", startingAt: 0)
+        let label = plane.label.prefix(8)
+        let name = label + String(repeating: " ", count: 8 - label.count)
         let altitude: String
         if plane.onGround == true {
             altitude = "GND"
@@ -52,7 +54,7 @@ struct SidePanel {
         }
         let distance: String
         if let km = plane.groundKm {
-            distance = km < 100 ? String(format: "%.1f", km) : String(Int(km.rounded()))
+            distance = km < 100 ? DecimalText.fixed(km, places: 1) : String(Int(km.rounded()))
         } else {
             distance = "-"
         }

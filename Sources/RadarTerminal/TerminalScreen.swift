@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,7 +69,7 @@ public final class TerminalScreen {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(output, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written
@@ -85,7 +85,7 @@ public final class TerminalScreen {
         if ready < 0 { return errno == EINTR ? [] : nil }
         guard ready > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
         if count < 0 { return errno == EINTR || errno == EAGAIN ? [] : nil }
         if count == 0 { return descriptor.revents & Int16(POLLHUP) != 0 ? nil : [] }
         return Array(buffer[0..<count])

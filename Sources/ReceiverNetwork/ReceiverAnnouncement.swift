@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModeS
 
 /// The payload of `aviator/NAME/receiver` (retained): where the receiver is, which version it

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ModeS
 import ModeSDemod
 
@@ -57,7 +62,7 @@ public struct RectangularSignal: Sendable {
             return (Double(state >> 11) + 0.5) / Double(1 << 53)
         }
         for index in stride(from: 0, to: iq.count, by: 2) {
-            let radius = (-2 * Foundation.log(uniform())).squareRoot() * noise
+            let radius = (-2 * Glibc.log(uniform())).squareRoot() * noise
             let angle = 2 * Double.pi * uniform()
             iq[index] = radius * cos(angle)
             iq[index + 1] = radius * sin(angle)

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ModeSDemod
 
 /// Writes blocks of interleaved I/Q values to a file in a given format, converting and

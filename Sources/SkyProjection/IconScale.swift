@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How large a radar client should draw an aircraft: low aircraft are drawn larger, because
 /// they are the ones an observer can actually see.

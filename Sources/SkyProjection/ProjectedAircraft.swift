@@ -1,3 +1,4 @@
+import ModeS
 import Tracking
 import FeedProtocol
 

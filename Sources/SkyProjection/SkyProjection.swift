@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FeedProtocol
+import ModeS
 import Tracking
 
 /// Where one aircraft is in the observer's sky, independent of which way the device points:

@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FeedProtocol
+import Tracking
 
 /// How a client's view places the aircraft of a scene: which it shows, where on the radar,
 /// and which way their icons point.

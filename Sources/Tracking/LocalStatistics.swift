@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a local receiver (a dongle or a replayed recording, demodulated here) counts, for
 /// stats.json's `local` section: samples, preambles, accepted frames, signal and noise power,

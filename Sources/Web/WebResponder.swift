@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
+import ModeS
 import NIOCore
 
 /// Answers every plain HTTP request: the web app's files, `/data/*.json`, `/metrics`, and a
@@ -66,7 +67,7 @@ struct WebResponder: HTTPResponder {
         var headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache"]
         if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == asset.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            $0.trimmingWhitespace() == asset.etag || $0.trimmingWhitespace() == "*"
         }) {
             return Response(status: .notModified, headers: headers)
         }
@@ -92,7 +93,7 @@ struct WebResponder: HTTPResponder {
     static func acceptsGzip(_ value: String?) -> Bool {
         guard let value else { return false }
         for item in value.lowercased().split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace() }
             guard parts.first == "gzip" || parts.first == "*" else { continue }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return quality > 0

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ModeS
 import ModeSDemod
 import Simulator
@@ -78,8 +78,8 @@ struct BenchCommand: ParsableCommand {
         }
         let duration = Double(samples) / Double(input.rate.hertz)
         var output = LineWriter()
-        output.write(line: "bench: \(samples) samples (\(fixed(duration, 1)) s at \(fixed(Double(input.rate.hertz) / 1e6, 1)) MS/s \(input.format.rawValue)), \(frames) frames")
-        output.write(line: "bench: demodulator \(fixed(Double(samples) / best / 1e6, 1)) MS/s (best of \(runs)), \(fixed(duration / best, 1))x real time")
+        output.write(line: "bench: \(samples) samples (\(DecimalText.fixed(duration, places: 1)) s at \(DecimalText.fixed(Double(input.rate.hertz) / 1e6, places: 1)) MS/s \(input.format.rawValue)), \(frames) frames")
+        output.write(line: "bench: demodulator \(DecimalText.fixed(Double(samples) / best / 1e6, places: 1)) MS/s (best of \(runs)), \(DecimalText.fixed(duration / best, places: 1))x real time")
         try output.flush()
     }
 

@@ -1,8 +1,14 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ModeS
 import MQTT
 import ReceiverNetwork
+import Receivers
 import Simulator
 import Synchronization
 
@@ -104,10 +110,10 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         let result = reader.finish()
         let latencies = result.latencies.sorted()
         func percentile(_ p: Double) -> String {
-            latencies.isEmpty ? "-" : String(format: "%.0f ms", latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000)
+            latencies.isEmpty ? "-" : DecimalText.fixed(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000, places: 0) + " ms"
         }
         print("publishers \(publishers), \(rate) frames/s each, \(Int(seconds)) s: sent \(sent) frames, received \(result.received), "
-              + "lost \(sent - result.received) (\(String(format: "%.2f", 100 * Double(sent - result.received) / Double(max(sent, 1))))%), "
+              + "lost \(sent - result.received) (\(DecimalText.fixed(100 * Double(sent - result.received) / Double(max(sent, 1)), places: 2))%), "
               + "publisher queues dropped \(dropped) messages; latency p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
     }
 }
@@ -146,7 +152,7 @@ final class LatencyReader: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
+        DedicatedThread.start(name: "bench-reader") { [self] in
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -166,7 +172,6 @@ final class LatencyReader: Sendable {
                 }
             }
         }
-        thread.start()
     }
 
     /// Stops counting; what was counted.

@@ -97,7 +97,7 @@ struct DemodCommand: ParsableCommand {
             output.writeAVR(frame, timestamp: mlat)
             if verbose {
                 let sample = Double(frame.timestamp) / ticksPerSample
-                standardError("frame at sample \(fixed(sample, 1)): \(frame.bits.hex) \(fixed(frame.signalLevel, 1)) dBFS, \(frame.correctedBits) bits repaired")
+                standardError("frame at sample \(DecimalText.fixed(sample, places: 1)): \(frame.bits.hex) \(DecimalText.fixed(frame.signalLevel, places: 1)) dBFS, \(frame.correctedBits) bits repaired")
             }
         }
         let clock = ContinuousClock()
@@ -140,7 +140,7 @@ struct DemodCommand: ParsableCommand {
         let seconds = elapsed.inSeconds
         let duration = Double(stats.samples) / Double(rate.hertz)
         let speed = seconds > 0 ? Double(stats.samples) / seconds / 1e6 : 0
-        standardError("demod: \(stats.samples) samples, \(fixed(duration, 3)) s at \(fixed(Double(rate.hertz) / 1e6, 1)) MS/s, processed at \(fixed(speed, 1)) MS/s")
+        standardError("demod: \(stats.samples) samples, \(DecimalText.fixed(duration, places: 3)) s at \(DecimalText.fixed(Double(rate.hertz) / 1e6, places: 1)) MS/s, processed at \(DecimalText.fixed(speed, places: 1)) MS/s")
         let perFormat = stats.framesPerFormat.enumerated().filter { $0.element > 0 }
             .map { "DF\($0.offset) \($0.element)" }.joined(separator: ", ")
         if verbose {
@@ -152,17 +152,4 @@ struct DemodCommand: ParsableCommand {
             standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
         }
     }
-}
-
-/// `value` with `digits` decimals, without Foundation's formatter.
-func fixed(_ value: Double, _ digits: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e15 else { return "\(value)" }
-    let whole = Int(scaled) / Int(scale)
-    let fraction = Int(scaled) % Int(scale)
-    var fractionText = String(fraction)
-    while fractionText.count < digits { fractionText = "0" + fractionText }
-    return (value < 0 && scaled > 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + fractionText : "")
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import ModeS
 
 /// Where a server listens, as typed: `PORT`, `ADDR:PORT` or `[IPv6]:PORT`. Without an
 /// address it listens on 127.0.0.1 only: opening a server to the network is the user's
@@ -21,7 +22,7 @@ struct ListenArgument: ExpressibleByArgument, Sendable, Equatable {
 
     /// Parses the forms above; nil (a usage error) for anything else.
     init?(argument: String) {
-        let text = argument.trimmingCharacters(in: .whitespaces)
+        let text = argument.trimmingWhitespace()
         guard let colon = text.lastIndex(of: ":") else {
             guard let port = Int(text), (0...65_535).contains(port) else { return nil }
             self.init(port: port)

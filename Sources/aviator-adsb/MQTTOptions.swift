@@ -1,6 +1,11 @@
 import ArgumentParser
 import FeedProtocol
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import MQTT
 import Outputs

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ModeS
 
 /// The receiver's position as typed on the command line: `LAT,LON` or `LAT,LON,ALT_M` in
@@ -21,7 +21,7 @@ struct ReceiverArgument: ExpressibleByArgument, Sendable {
     /// ±90° or a longitude outside ±180°.
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            .map { Double($0.trimmingWhitespace()) }
         guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1],
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
         if parts.count == 3 {

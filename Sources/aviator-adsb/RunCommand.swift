@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import ModeS
 import ModeSDemod
 import Receivers
 import Tracking
@@ -7,6 +8,7 @@ import Logging
 import FeedProtocol
 import FeedServer
 import Outputs
+import UnixSignals
 import Web
 import ServiceLifecycle
 

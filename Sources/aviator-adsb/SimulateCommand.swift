@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Simulator
 import ModeS
 import ModeSDemod
@@ -123,7 +123,7 @@ struct SimulateCommand: ParsableCommand {
             let elapsed = Date().timeIntervalSince(started)
             log("simulate: wrote \(summary.messages) messages (\(summary.overlapped) overlapping), "
                 + "\(settings.duration) s, \(summary.samples) samples, \(summary.bytes) bytes to \(out) "
-                + "and its truth to \(out).truth.jsonl in \(String(format: "%.2f", elapsed)) s"
+                + "and its truth to \(out).truth.jsonl in \(DecimalText.fixed(elapsed, places: 2)) s"
                 + (summary.clipped > 0 ? "; \(summary.clipped) I/Q values clipped" : ""))
         } catch SimulationError.invalidSetting(let problem) {
             throw ValidationError(problem)
@@ -133,7 +133,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        standardError(line)
     }
 
     private func makeSettings() throws -> Simulation.Settings {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FeedServer
-import Foundation
+import FoundationEssentials
 import Logging
 import Outputs
 import Web

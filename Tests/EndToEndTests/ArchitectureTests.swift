@@ -10,9 +10,15 @@ extension EndToEnd {
         static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
 
-        /// Modules of the platform and the toolchain, which any module may import.
-        static let systemModules: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch",
-                                                 "Synchronization"]
+        /// Modules of the platform and the toolchain, which any module may import. Not the full
+        /// `Foundation` (see `noModuleImportsTheFullFoundation`).
+        static let systemModules: Set<String> = ["FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization"]
+
+        /// The parts of Foundation the daemon must not link: the full `Foundation` module
+        /// (swift-corelibs, on CoreFoundation), its internationalization (ICU, whose data tables
+        /// alone are 34 MB of the binary), networking and XML.
+        static let fullFoundationModules: Set<String> = ["Foundation", "CoreFoundation", "FoundationInternationalization",
+                                                         "FoundationNetworking", "FoundationXML"]
 
         /// A target of `swift package dump-package`: its name, kind, what it depends on (project
         /// targets by name, products as "Product@package") and whether it carries unsafe flags.
@@ -21,6 +27,8 @@ extension EndToEnd {
             var type: String
             var dependencies: Set<String>
             var hasUnsafeFlags: Bool
+            /// The upcoming language features its Swift settings enable.
+            var upcomingFeatures: Set<String> = []
         }
 
         /// The package as `swift package dump-package` describes it. It runs with a scratch
@@ -57,8 +65,11 @@ extension EndToEnd {
                 }
                 let settings = target["settings"] as? [[String: Any]] ?? []
                 let unsafe = settings.contains { ($0["kind"] as? [String: Any])?["unsafeFlags"] != nil }
+                let features = settings.compactMap {
+                    (($0["kind"] as? [String: Any])?["enableUpcomingFeature"] as? [String: Any])?["_0"] as? String
+                }
                 result[name] = Target(name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
-                                      hasUnsafeFlags: unsafe)
+                                      hasUnsafeFlags: unsafe, upcomingFeatures: Set(features))
             }
             return result
         }
@@ -115,6 +126,59 @@ extension EndToEnd {
                 }
             }
             #expect(checked > 50)
+        }
+
+        /// The release binary links the Swift runtime statically, and with it whatever part of
+        /// Foundation any source imports: `FoundationEssentials` costs 2.5 MB, the full
+        /// Foundation with ICU over 40 MB (docs/install.md, the binary's size; `make size`
+        /// checks the binary itself). No file under Sources/ may import it, in any form
+        /// (`@preconcurrency import`, `import struct Foundation.X`, ...). There is no exception:
+        /// the tests, which are not part of the binary, may use the full Foundation.
+        @Test func noModuleImportsTheFullFoundation() throws {
+            let sources = Self.root.appendingPathComponent("Sources")
+            let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+            var checked = 0
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                checked += 1
+                for line in text.split(separator: "\n") {
+                    guard let module = Self.importedModule(line) else { continue }
+                    #expect(!Self.fullFoundationModules.contains(module),
+                            "\(file.path.dropFirst(sources.path.count + 1)) imports \(module): use FoundationEssentials, the standard library or Glibc")
+                }
+            }
+            #expect(checked > 200)
+            #expect(Self.importedModule("@preconcurrency import Foundation") == "Foundation")
+            #expect(Self.importedModule("  public import struct Foundation.Date") == "Foundation")
+            #expect(Self.importedModule("import FoundationEssentials") == "FoundationEssentials")
+            #expect(Self.importedModule("// import Foundation") == nil)
+        }
+
+        /// Without member import visibility, a dependency that imports the full Foundation
+        /// (swift-crypto does) lends its String methods to every file of every module that
+        /// reaches it: a plain `text.contains("x")` then links ICU. With it, a file sees the
+        /// members of the modules it imports itself, so the check above covers every call.
+        @Test func everyModuleSeesOnlyTheMembersOfWhatItImports() throws {
+            let targets = try Self.dumpPackage()
+            let modules = targets.values.filter { $0.type == "regular" || $0.type == "executable" }
+            #expect(modules.count > 10)
+            for module in modules {
+                #expect(module.upcomingFeatures.contains("MemberImportVisibility"),
+                        "\(module.name) does not enable MemberImportVisibility (Package.swift)")
+            }
+        }
+
+        /// The module an `import` declaration on `line` names (`Foundation` for
+        /// `@testable public import struct Foundation.Date`), nil when the line is none.
+        static func importedModule(_ line: Substring) -> String? {
+            let kinds: Set<Substring> = ["public", "package", "internal", "fileprivate", "private", "struct", "class", "enum",
+                                         "protocol", "typealias", "func", "let", "var"]
+            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })[...]
+            while let first = words.first, first.hasPrefix("@") || kinds.contains(first) { words = words.dropFirst() }
+            guard words.first == "import", words.count > 1 else { return nil }
+            words = words.dropFirst()
+            while let first = words.first, kinds.contains(first) { words = words.dropFirst() }
+            return words.first.map { String($0.split(separator: ".").first ?? $0) }
         }
 
         @Test func modeSIsAPlainLibrary() throws {

@@ -90,6 +90,37 @@ extension EndToEnd {
             }
         }
 
+        /// The SBS output's dates and times are local time, as receivers conventionally write
+        /// them: the zone of `TZ`, here given as a POSIX rule 5 h 30 min east of UTC so that no
+        /// time zone database is needed, shifts every date and time field by exactly that.
+        @Test(.timeLimit(.minutes(1)))
+        func theSBSOutputWritesTheLocalTimeOfTheDaemonsTimeZone() throws {
+            let port = BlockingSocket.freePorts(1)[0]
+            let daemon = try Daemon(["--replay", Self.sample, "--throttle", "--loop", "--receiver", "52,4.4",
+                                     "--sbs-out", String(port)], environment: ["TZ": "XST-5:30"])
+            defer { _ = daemon.stop() }
+            try #require(daemon.waitFor("SBS output on 127.0.0.1:\(port)"), "\(daemon.stderr)")
+            let sbs = try BlockingSocket.connect(port: port)
+            let bytes = sbs.collect(for: 2)
+            let now = Date()
+            let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").dropLast()
+            try #require(!lines.isEmpty, "no SBS line in 2 s")
+            // Read as if they were UTC, the fields are ahead of the clock by the zone's offset.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "yyyy/MM/dd HH:mm:ss.SSS"
+            for line in lines {
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                try #require(fields.count == 22, "\(line)")
+                for (date, time) in [(fields[6], fields[7]), (fields[8], fields[9])] {
+                    let shown = try #require(formatter.date(from: "\(date) \(time)"), "\(line)")
+                    let ahead = shown.timeIntervalSince(now)
+                    #expect(abs(ahead - 19_800) < 10, "\(line): \(ahead) s ahead of UTC")
+                }
+            }
+        }
+
         @Test(.timeLimit(.minutes(1)))
         func theDaemonServesTheSampleInEveryFormat() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outputs-\(UUID().uuidString.prefix(8))")

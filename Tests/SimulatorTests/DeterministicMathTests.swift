@@ -19,14 +19,6 @@ import Testing
         #expect(DeterministicMath.ln(-1).isNaN)
     }
 
-    @Test func decimalText() {
-        #expect(DecimalText.fixed(1.2345678, places: 7) == "1.2345678")
-        #expect(DecimalText.fixed(-0.5, places: 1) == "-0.5")
-        #expect(DecimalText.fixed(-0.00001, places: 2) == "0.00")
-        #expect(DecimalText.fixed(35000, places: 0) == "35000")
-        #expect(DecimalText.fixed(4.4, places: 6) == "4.400000")
-    }
-
     @Test func generatorIsReproducibleAndRoughlyNormal() {
         var a = SeededGenerator(seed: 42), b = SeededGenerator(seed: 42), c = SeededGenerator(seed: 43)
         let first = (0..<8).map { _ in a.next() }

@@ -1,3 +1,4 @@
+import FeedProtocol
 import Foundation
 import Tracking
 import ModeS

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// BDS 1,0 "data link capability report".
 ///

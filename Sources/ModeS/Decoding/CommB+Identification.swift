@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// BDS 2,0 "aircraft identification".
 ///

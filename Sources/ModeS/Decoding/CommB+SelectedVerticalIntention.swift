@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// BDS 4,0 "selected vertical intention": the altitudes the crew and the flight management
 /// system have selected, and the barometric setting.

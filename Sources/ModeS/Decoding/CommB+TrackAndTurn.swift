@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// BDS 5,0 "track and turn report".
 ///

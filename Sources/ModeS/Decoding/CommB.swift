@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identifies and decodes the Comm-B register (BDS) carried in the 56-bit MB field of DF20/21.
 ///

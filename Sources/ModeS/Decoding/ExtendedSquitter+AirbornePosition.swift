@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Airborne position, type codes 9–18 (barometric altitude) and 20–22 (GNSS height).
 ///

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Airborne velocity, type code 19, subtypes 1–2 (ground speed as east and north components)
 /// and 3–4 (heading and airspeed); subtypes 2 and 4 count in units of 4 kt (supersonic).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Aircraft status, type code 28, subtype 1 (emergency and priority status).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identification and category, type codes 1–4.
 ///

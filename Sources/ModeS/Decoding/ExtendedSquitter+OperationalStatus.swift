@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Operational status, type code 31, subtypes 0 (airborne) and 1 (surface): the version of
 /// the ADS-B standard the transponder follows and the integrity and accuracy figures.

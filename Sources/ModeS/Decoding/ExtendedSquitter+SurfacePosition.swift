@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Surface position, type codes 5–8 (the type code also gives the navigation accuracy).
 ///

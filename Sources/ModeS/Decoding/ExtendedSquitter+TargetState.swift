@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Target state and status, type code 29, subtype 1 (ADS-B version 2): what the autopilot
 /// is set to.

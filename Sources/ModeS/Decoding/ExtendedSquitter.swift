@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes the 56-bit ME field of ADS-B extended squitters (DF17, and DF18 with an ADS-B
 /// control field): identification, positions, velocity, status and target state.

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The raw Compact Position Reporting fields of one position message.
 public struct CPRFrame: Sendable, Equatable {

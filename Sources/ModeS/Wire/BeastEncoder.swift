@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes frames in the Beast binary format, the format of TCP port 30005 that feeders,
 /// tar1090/readsb, mlat clients and other decoders take as input.

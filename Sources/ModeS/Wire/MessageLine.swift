@@ -81,13 +81,6 @@ extension UInt8 {
 }
 
 extension Substring {
-    fileprivate func trimmingWhitespace() -> Substring {
-        var result = self
-        while let first = result.first, first.isWhitespace { result = result.dropFirst() }
-        while let last = result.last, last.isWhitespace { result = result.dropLast() }
-        return result
-    }
-
     fileprivate func trimmingQuotes() -> Substring {
         var result = self
         if result.hasPrefix("\"") { result = result.dropFirst() }

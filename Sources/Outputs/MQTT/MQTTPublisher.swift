@@ -1,5 +1,5 @@
 import FeedProtocol
-import Foundation
+import FoundationEssentials
 import Logging
 import ModeS
 import MQTT

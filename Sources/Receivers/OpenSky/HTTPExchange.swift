@@ -1,6 +1,13 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ModeS
 import NIOCore
+import NIOHTTP1
 import Tracking
 
 /// One HTTP request and its whole response, within a timeout: the building block of the
@@ -96,7 +103,7 @@ struct HTTPExchange: Sendable {
     static func seconds(_ duration: Duration) -> String {
         let value = duration.inSeconds
         if value < 1 && value != 0 && (value * 10).rounded() != value * 10 { return "\(Int((value * 1000).rounded())) ms" }
-        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+        return value == value.rounded() ? "\(Int(value)) s" : DecimalText.fixed(value, places: 1) + " s"
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import NIOCore
+import NIOHTTP1
 
 /// Access tokens for OpenSky's authenticated API, by the OAuth2 client-credentials grant.
 ///
@@ -139,11 +140,23 @@ public actor OAuthTokenProvider {
 
     /// `pairs` as an `application/x-www-form-urlencoded` body.
     static func formEncoded(_ pairs: [(String, String)]) -> String {
-        // Unreserved characters (RFC 3986) pass as they are; everything else is %-escaped,
-        // which is always valid in a form body.
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~")
-        func escape(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        // Unreserved characters (RFC 3986) pass as they are; every other byte of the UTF-8 is
+        // %-escaped, which is always valid in a form body.
+        func escape(_ text: String) -> String {
+            var escaped = ""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                     UInt8(ascii: "~"):
+                    escaped.unicodeScalars.append(Unicode.Scalar(byte))
+                default:
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    escaped += "%" + (hex.count < 2 ? "0" : "") + hex
+                }
+            }
+            return escaped
+        }
         return pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
+import NIOHTTP1
 
 /// Asks OpenSky's `GET {base}/api/states/all?lamin=&lomin=&lamax=&lomax=` for the state
 /// vectors in a box, once per call, within a timeout.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModeS
 
 /// The bounding box asked of OpenSky: a box of configurable size around the receiver's
@@ -59,7 +59,7 @@ public struct OpenSkyQuery: Sendable, Equatable {
     /// 0.1° centre and a span, and printing the raw double could show binary noise such as
     /// 51.04999999999999.
     static func format(_ degrees: Double) -> String {
-        var text = String(format: "%.4f", degrees)
+        var text = DecimalText.fixed(degrees, places: 4)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

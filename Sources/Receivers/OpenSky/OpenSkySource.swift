@@ -1,7 +1,8 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import Logging
 import ModeS
+import NIOCore
 import NIOPosix
 import Tracking
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ModeS
 
 /// Where a 3xx answer points, and whether it stays on the server that was asked.
 ///
@@ -17,7 +18,7 @@ struct RedirectTarget: Equatable, Sendable {
     /// The target of a `Location` header value (absolute, or relative to `requestURL`); nil
     /// when there is none or it is not an http(s) URL with a host.
     init?(location: String?, requestURL: String) {
-        guard let location = location?.trimmingCharacters(in: .whitespaces), !location.isEmpty,
+        guard let location = location.map({ String($0.trimmingWhitespace()) }), !location.isEmpty,
               let base = URL(string: requestURL), let origin = Self.origin(of: base),
               let target = URL(string: location, relativeTo: base)?.absoluteURL,
               let targetOrigin = Self.origin(of: target) else { return nil }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ModeS
 import Tracking
 
 /// How long to wait before asking OpenSky again after a failed request.
@@ -47,7 +48,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), a date already past meaning zero. Nil
     /// when the value is missing or neither.
     public func retryAfter(header value: String?, now: Date = Date()) -> Duration? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = value.map({ String($0.trimmingWhitespace()) }) else { return nil }
         let seconds: Double
         if let number = Double(text) {
             guard number.isFinite, number >= 0 else { return nil }
@@ -64,10 +65,6 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The date of an HTTP date in its preferred form (RFC 9110, IMF-fixdate); nil for
     /// anything else.
     static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
+        HTTPDate.parse(text)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModeS
 import Tracking
 
@@ -92,7 +92,7 @@ public struct StateVector: Sendable, Equatable {
         guard let icao = address else { return nil }
         let seen = min(lastContact, now)
         var state = AircraftState(icao: icao, lastSeen: seen, source: .opensky)
-        let trimmed = callsign?.trimmingCharacters(in: .whitespaces)
+        let trimmed = callsign.map { String($0.trimmingWhitespace()) }
         state.callsign = trimmed?.isEmpty == false ? trimmed : nil
         state.category = category.flatMap(Self.emitterCategory)
         state.squawk = squawk.flatMap(Self.validSquawk)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The body of `/api/states/all`: `{"time": T, "states": [[...], ...] | null}`.
 ///
@@ -64,7 +64,8 @@ public struct StateVectorResponse: Sendable, Equatable {
              DecodingError.valueNotFound(_, let context):
             let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
             let place = path.isEmpty ? "" : " at field \(path.last!)"
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            // A JSON syntax error says where in its debug description ("NSDebugDescriptionErrorKey").
+            let underlying = (context.underlyingError as? CocoaError)?.userInfo["NSDebugDescription"] as? String
             return context.debugDescription + place + (underlying.map { " (\($0))" } ?? "")
         case DecodingError.keyNotFound(let key, _):
             return "no \"\(key.stringValue)\" field"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import ModeS
 import Synchronization
@@ -60,33 +60,28 @@ public final class RTLSDRSource: Source {
         let status: Int = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
-                let usb = Thread {
+                DedicatedThread.start(name: "demodulator") {
+                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker, label: label)
+                    continuation.resume(returning: usbStatus.withLock { $0 })
+                }
+                DedicatedThread.start(name: "rtlsdr-usb") {
                     let result = device.stream(into: ring)
                     usbStatus.withLock { $0 = result }
                     streaming.withLock { $0 = false }
                     // Closing the ring lets the demodulator drain it and finish.
                     ring.close()
                 }
-                usb.name = "rtlsdr-usb"
-                let demodulation = Thread {
-                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker, label: label)
-                    continuation.resume(returning: usbStatus.withLock { $0 })
-                }
-                demodulation.name = "demodulator"
-                demodulation.start()
-                usb.start()
             }
         } onCancel: {
             cancelled.withLock { $0 = true }
             // A cancel that arrives before librtlsdr has started its loop is lost, so repeat it
             // until the USB thread has really returned.
-            let repeater = Thread {
+            DedicatedThread.start(name: "rtlsdr-cancel") {
                 while streaming.withLock({ $0 }) {
                     device.cancel()
-                    Thread.sleep(forTimeInterval: 0.05)
+                    DedicatedThread.sleep(seconds: 0.05)
                 }
             }
-            repeater.start()
         }
         dropped.withLock {
             $0.finished += ring.droppedBytes

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A bounded hand-over of sample blocks from a producer thread (the USB callback) to a
 /// consumer thread (the demodulator).
@@ -11,7 +11,7 @@ import Foundation
 /// Each block keeps the wall-clock time it was pushed and the number of samples dropped
 /// right before it, so the consumer's clock can count them (see `IQBlock`, `SampleClock`).
 public final class SampleRing: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private let slots: [UnsafeMutableRawBufferPointer]
     private var lengths: [Int]
     private var arrivals: [Double]

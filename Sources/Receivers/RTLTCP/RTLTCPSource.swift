@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import ModeSDemod
 import NIOCore
@@ -181,14 +181,12 @@ public final class RTLTCPSource: Source {
     private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
                                    into tracker: LiveTracker, label: String) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
+            DedicatedThread.start(name: "rtltcp-demod") {
                 let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)
                 while ring.pop({ stream.process($0) }) {}
                 stream.finish()
                 continuation.resume()
             }
-            thread.name = "rtltcp-demodulator"
-            thread.start()
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import ModeS
 import Synchronization
@@ -53,7 +53,7 @@ public struct ReplaySource: Source {
         let logger = self.logger, label = self.label
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                let thread = Thread {
+                DedicatedThread.start(name: "replay") {
                     do {
                         try Self.replay(configuration, into: tracker, label: label, logger: logger) {
                             cancelled.withLock { $0 }
@@ -65,8 +65,6 @@ public struct ReplaySource: Source {
                         continuation.resume(throwing: error)
                     }
                 }
-                thread.name = "replay"
-                thread.start()
             }
         } onCancel: {
             cancelled.withLock { $0 = true }
@@ -91,7 +89,7 @@ public struct ReplaySource: Source {
                 if configuration.throttle {
                     // A block is due when its last sample would have been received live.
                     let wait = passStart + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
-                    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                    if wait > 0 { DedicatedThread.sleep(seconds: wait) }
                     if isCancelled() { throw CancellationError() }
                 }
                 stream.process(IQBlock(bytes: block, arrival: Date().timeIntervalSince1970))
@@ -105,7 +103,7 @@ public struct ReplaySource: Source {
             }
             let seconds = Double(summary.bytes) / bytesPerSecond
             logger.log(level: pass == 1 ? .info : .debug,
-                       "replay of \(configuration.path) (pass \(pass)): \(stream.frames) frames in \(String(format: "%.1f", seconds)) s of samples")
+                       "replay of \(configuration.path) (pass \(pass)): \(stream.frames) frames in \(DecimalText.fixed(seconds, places: 1)) s of samples")
         } while configuration.loop && configuration.path != "-" && !isCancelled()
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ModeS
 import Tracking
 
 /// What is known of each callsign's route and when to ask again: the route lookup's state
@@ -77,7 +78,7 @@ public struct RouteCache: Sendable {
     /// unless it is then 2 to 8 ASCII letters and digits (what a Mode S callsign can carry,
     /// without the padding). Nothing else is ever sent to the service.
     public static func normalise(_ callsign: String) -> String? {
-        let trimmed = callsign.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        let trimmed = callsign.trimmingWhitespace().uppercased()
         guard (2...8).contains(trimmed.utf8.count),
               trimmed.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
                   || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }

@@ -1,7 +1,14 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
+import ModeS
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 import Tracking
@@ -41,7 +48,7 @@ public final class RouteLookup: Sendable {
         /// A configuration for the service at `baseURL`; throws unless it is an http or
         /// https URL with a host, without a query, a fragment or credentials.
         public init(baseURL: String) throws(RouteError) {
-            let trimmed = baseURL.trimmingCharacters(in: .whitespaces)
+            let trimmed = String(baseURL.trimmingWhitespace())
             guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
                   scheme == "http" || scheme == "https" else {
                 throw RouteError(.configuration, "route service URL must start with http:// or https://")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ModeS
 import Tracking
 
 /// What a route service's answer to `GET {base}/callsign/{CALLSIGN}` says: the route, or
@@ -35,20 +36,15 @@ public enum RouteResponse: Sendable, Equatable {
         guard body.count <= maximumBodyBytes else {
             throw RouteError(.tooLarge, "answer of \(body.count) bytes, over the limit of \(maximumBodyBytes)")
         }
-        let json: Any
-        do {
-            json = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
-        } catch {
-            throw RouteError(.malformed, "answer is not JSON")
-        }
-        guard let top = json as? [String: Any], let response = top["response"] else {
+        guard let json = JSONValue.parse(Data(body)) else { throw RouteError(.malformed, "answer is not JSON") }
+        guard let response = json.object?["response"] else {
             throw RouteError(.malformed, "answer has no \"response\" object")
         }
-        if let text = response as? String {
+        if let text = response.string {
             guard text.lowercased().contains("unknown") else { throw RouteError(.malformed, "answer's \"response\" is an unexpected string") }
             return .unknown
         }
-        guard let flightRoute = (response as? [String: Any])?["flightroute"] as? [String: Any] else {
+        guard let flightRoute = response.object?["flightroute"]?.object else {
             throw RouteError(.malformed, "answer has no \"flightroute\" object")
         }
         let origin = try airport(flightRoute["origin"], "origin")
@@ -56,18 +52,19 @@ public enum RouteResponse: Sendable, Equatable {
         return .route(FlightRoute(callsign: callsign, origin: origin, destination: destination))
     }
 
-    private static func airport(_ value: Any?, _ what: String) throws(RouteError) -> FlightRoute.Airport {
-        guard let fields = value as? [String: Any] else { throw RouteError(.malformed, "answer has no \(what) object") }
-        guard let airport = FlightRoute.Airport(icao: code(fields["icao_code"]), iata: code(fields["iata_code"]),
-                                                name: text(fields["name"]), municipality: text(fields["municipality"])) else {
+    private static func airport(_ value: JSONValue?, _ what: String) throws(RouteError) -> FlightRoute.Airport {
+        guard let fields = value?.object else { throw RouteError(.malformed, "answer has no \(what) object") }
+        guard let airport = FlightRoute.Airport(icao: code(fields["icao_code"]?.string), iata: code(fields["iata_code"]?.string),
+                                                name: text(fields["name"]?.string),
+                                                municipality: text(fields["municipality"]?.string)) else {
             throw RouteError(.malformed, "answer's \(what) has no valid ICAO or IATA code")
         }
         return airport
     }
 
     /// An airport code: 3 or 4 ASCII letters or digits, returned in upper case; nil otherwise.
-    static func code(_ value: Any?) -> String? {
-        guard let text = value as? String, (3...4).contains(text.utf8.count),
+    static func code(_ value: String?) -> String? {
+        guard let text = value, (3...4).contains(text.utf8.count),
               text.utf8.allSatisfy({ isASCIILetterOrDigit($0) }) else { return nil }
         return text.uppercased()
     }
@@ -75,8 +72,8 @@ public enum RouteResponse: Sendable, Equatable {
     /// A name: the string with control, format and unassigned characters removed, runs of
     /// white space made one space, trimmed and cut to `maximumTextLength` characters; nil when
     /// not a string or nothing is left.
-    static func text(_ value: Any?) -> String? {
-        guard let raw = value as? String else { return nil }
+    static func text(_ value: String?) -> String? {
+        guard let raw = value else { return nil }
         var cleaned = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in raw.unicodeScalars.prefix(maximumTextLength * 8) {
@@ -92,7 +89,7 @@ public enum RouteResponse: Sendable, Equatable {
             pendingSpace = false
             cleaned.append(scalar)
         }
-        let text = String(String(cleaned).prefix(maximumTextLength)).trimmingCharacters(in: .whitespaces)
+        let text = String(String(cleaned).prefix(maximumTextLength).trimmingWhitespace())
         return text.isEmpty ? nil : text
     }
 

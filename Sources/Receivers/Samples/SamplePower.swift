@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ModeSDemod
 
 /// The receiver's noise level from raw IQ samples, for the `noise` of stats.json: the mean

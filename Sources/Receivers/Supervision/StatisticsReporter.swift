@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Logging
+import ModeS
 import ServiceLifecycle
 import Tracking
 
@@ -54,7 +55,7 @@ public struct StatisticsReporter: Service {
         let messages = counters.frames - earlier.frames
         let aircraft = tracker.aircraftCounts()
         let samples = droppedBytes() / 2
-        let rate = String(format: "%.1f", Double(messages) / seconds)
+        let rate = DecimalText.fixed(Double(messages) / seconds, places: 1)
         return (total ? "totals: " : "statistics: ")
             + "\(messages) messages (\(rate)/s), \(counters.correctedFrames - earlier.correctedFrames) repaired, "
             + "\(aircraft.all) aircraft, \(aircraft.withPosition) with position, "

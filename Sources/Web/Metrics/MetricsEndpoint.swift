@@ -1,4 +1,5 @@
 import FeedServer
+import Outputs
 import Synchronization
 import Tracking
 

@@ -1,4 +1,5 @@
 import Prometheus
+import Tracking
 
 /// A `MetricsReading` in Prometheus's text exposition format (version 0.0.4), every name
 /// prefixed `aviator_` and carrying its unit (`_total` for counters, `_seconds`, `_dbfs`).

@@ -1,5 +1,7 @@
 import Crypto
-import Foundation
+import FoundationEssentials
+import FeedProtocol
+import SwiftASN1
 import X509
 #if canImport(Glibc)
 import Glibc
@@ -156,14 +158,13 @@ public struct CertificateStore: Sendable {
                 throw .system(path, operation: "mkdir", reason: TLSSetupError.errnoText)
             }
         }
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
+        guard let status = FileStatus(path: directory) else {
             throw .system(directory, operation: "stat", reason: TLSSetupError.errnoText)
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(directory) }
-        try Self.checkOwner(directory, info.st_uid)
-        guard info.st_mode & 0o022 == 0 else {
-            throw .openPermissions(directory, mode: UInt32(info.st_mode), required: "700")
+        guard status.isDirectory else { throw .notADirectory(directory) }
+        try Self.checkOwner(directory, uid_t(status.owner))
+        guard status.mode & 0o022 == 0 else {
+            throw .openPermissions(directory, mode: UInt32(status.mode), required: "700")
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FeedProtocol
 
 /// Reading and writing the PEM files of the web server's certificate and key, with the
 /// checks a private key needs.
@@ -35,11 +36,12 @@ enum PEMFile {
             }
         }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .unreadable(path, what: what, reason: TLSSetupError.errnoText) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path, what: what, reason: "not a regular file") }
-        guard Int(info.st_size) <= maximumBytes else {
-            throw .unreadable(path, what: what, reason: "\(info.st_size) bytes, more than a certificate file holds")
+        guard let info = FileStatus(descriptor: descriptor) else {
+            throw .unreadable(path, what: what, reason: TLSSetupError.errnoText)
+        }
+        guard info.isRegularFile else { throw .unreadable(path, what: what, reason: "not a regular file") }
+        guard info.size <= maximumBytes else {
+            throw .unreadable(path, what: what, reason: "\(info.size) bytes, more than a certificate file holds")
         }
         var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
         var filled = 0
@@ -55,7 +57,7 @@ enum PEMFile {
         guard filled <= maximumBytes else {
             throw .unreadable(path, what: what, reason: "more than \(maximumBytes) bytes, more than a certificate file holds")
         }
-        return Contents(text: String(decoding: bytes.prefix(filled), as: UTF8.self), owner: info.st_uid, mode: info.st_mode)
+        return Contents(text: String(decoding: bytes.prefix(filled), as: UTF8.self), owner: uid_t(info.owner), mode: mode_t(info.mode))
     }
 
     /// Replaces the file at `path` with `text`, written to a temporary name beside it that is

@@ -1,4 +1,5 @@
 import NIOSSL
+import SwiftASN1
 import X509
 
 /// The certificate chain and private key the web server presents, checked to belong

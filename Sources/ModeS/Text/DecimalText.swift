@@ -1,13 +1,18 @@
-/// Fixed-point decimal text for numbers in the truth file, built from integer arithmetic so
-/// that it is identical on every platform (no printf, no locale).
+/// Fixed-point decimal text (`12.30`) built from integer arithmetic: the same digits on every
+/// platform, no printf and no locale. The truth files of the simulator, log lines and the
+/// terminal radar all write their numbers with it.
 public enum DecimalText {
     /// `value` with exactly `places` digits after the point (0 places: no point), rounded
-    /// half away from zero.
+    /// half away from zero. A value that is not finite is written `null` (the truth files are
+    /// JSON); one too large for the arithmetic (`|value|·10^places` beyond 9·10^15, where a
+    /// double has no fraction left) is written as Swift writes it.
     public static func fixed(_ value: Double, places: Int) -> String {
         guard value.isFinite else { return "null" }
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int64((abs(value) * Double(scale)).rounded())
+        let product = (abs(value) * Double(scale)).rounded()
+        guard product < 9e15 else { return "\(value)" }
+        let scaled = Int64(product)
         let whole = scaled / scale
         let fraction = scaled % scale
         var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
