@@ -66,7 +66,8 @@ import TestSupport
         let untrusted = try client("untrusted", caFile: nil)
         try untrusted.start()
         defer { untrusted.stop() }
-        let deadline = Date().addingTimeInterval(10)
+        // Generous: in the full parallel run the client's callbacks may wait long for a thread.
+        let deadline = Date().addingTimeInterval(60)
         while !trusted.isConnected, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(trusted.isConnected, "\(trusted.statistics)\n\(broker.log)")
         trusted.publish(MQTTMessage(topic: "tls/check", text: "secret", retain: true))
