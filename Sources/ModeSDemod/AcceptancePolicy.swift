@@ -76,7 +76,7 @@ struct AcceptancePolicy {
     /// cannot be checked, and a sequence decision turns a code into 0 (or 0 into a code) as
     /// firmly as it decides the rest: no DF11 from the sequence slicer.
     func usable(_ bits: ModeSBits, from slicer: SliceAttempt.Slicer) -> Bool {
-        slicer != .sequence || bits.downlinkFormat != 11
+        (slicer != .sequence && slicer != .channelFit) || bits.downlinkFormat != 11
     }
 
     /// Rule 2a: whether a DF17/18 that no one- or two-bit repair explains (screening

@@ -20,6 +20,9 @@ struct SliceAttempt: Equatable {
         /// The most likely sequence of bits over the whole reply (`SequenceSlicer`): weak
         /// replies whose chips blur into each other are better decided jointly.
         case sequence
+        /// The bits decided against the reply's own fitted channel (`ChannelFitSlicer`),
+        /// starting from an earlier slice.
+        case channelFit
     }
 
     /// The rank of the preamble phase the bits are read at (0: the best-fitting one).
@@ -38,7 +41,7 @@ struct SliceAttempt: Equatable {
     func feedback(level: Int32) -> Int32 {
         switch slicer {
         case .plain: 0
-        case .amplitudeFeedback, .sequence: level
+        case .amplitudeFeedback, .sequence, .channelFit: level
         case .smearFeedback: BitSlicer.smearFeedback
         }
     }

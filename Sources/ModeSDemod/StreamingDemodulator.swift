@@ -31,6 +31,7 @@ public final class StreamingDemodulator {
     private let slicer: BitSlicer
     /// Decides bits as a sequence (the last attempt at weak replies).
     private let sequenceSlicer: SequenceSlicer
+    private let channelFitSlicer: ChannelFitSlicer
     /// The noise floor per window of samples, which every threshold scales with.
     private var noise = NoiseFloorEstimator()
     /// The CRC check and repair, with the addresses confirmed so far.
@@ -116,6 +117,7 @@ public final class StreamingDemodulator {
         self.detector = detector
         self.slicer = BitSlicer(kernels: kernels)
         self.sequenceSlicer = SequenceSlicer(kernels: kernels)
+        self.channelFitSlicer = ChannelFitSlicer(kernels: kernels)
         self.validator = FrameValidator(allowTwoBitCorrection: options.allowTwoBitCorrection)
         // The kept tail is at most the lookback, one noise window (positions waiting for
         // their floor) and the lookahead; padding of the lookahead lets the last positions
@@ -374,6 +376,7 @@ public final class StreamingDemodulator {
             sequenceWorthwhile: SlicePlan.sequenceWorthwhile(sampleRate: sampleRate, level: bestLevel, floor: floor))
         // The plain decisions at the best phase, for the sequence and coherent attempts.
         var firstSlice: ModeSBits?
+        var sequenceSlice: ModeSBits?
         for index in 0..<plan.count {
             let attempt = plan[index]
             // The sequence is only worth its cost where the plain slice at least gave a
@@ -389,11 +392,24 @@ public final class StreamingDemodulator {
                 : slicer.slice(samples, phase: phase, feedback: feedback)
             guard let bits = sliced, policy.usable(bits, from: attempt.slicer) else { continue }
             if index == 0 { firstSlice = bits }
+            if attempt.slicer == .sequence || sequenceSlice == nil { sequenceSlice = bits }
             if let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) {
                 return .frame(frame, phase: phase)
             }
         }
         let bestPhase = phases.index(0)
+        if options.channelFit, options.cancelOverlaps, !inResidual, plan.feedbackRanks > 0,
+           let tentative = sequenceSlice ?? firstSlice {
+            statistics.channelFitAttempts += 1
+            let raw = UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
+            if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: bestPhase, tentative: tentative, canceller: canceller),
+               policy.usable(bits, from: .channelFit),
+               let frame = judge(bits, attempt: SliceAttempt(rank: 0, slicer: .channelFit), phase: bestPhase,
+                                 feedback: bestLevel, candidate) {
+                statistics.channelFitFrames += 1
+                return .frame(frame, phase: bestPhase)
+            }
+        }
         if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),
            let plain = firstSlice, let frame = coherentAttempt(plain, phase: bestPhase,
                                                                level: bestAmplitude - Double(floor), candidate) {
@@ -413,7 +429,7 @@ public final class StreamingDemodulator {
         let time = candidate.time
         var bits = sliced
         let screening = repairGate.screen(bits)
-        if screening == .reject { return threeBitRepaired(bits, phase: phase, feedback: feedback, candidate) }
+        if screening == .reject { return threeBitRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) }
         guard policy.passesWindowChecks(
             screening, place: candidate.place,
             looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
@@ -424,16 +440,16 @@ public final class StreamingDemodulator {
         case .asIs: break
         case .reject: return nil
         case .repairOneBit:
-            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            measureConfidence(attempt, samples, phase: phase, feedback: feedback)
             guard let number = repairGate.addressParityRepair(bits, confidence: confidence, isKnown: {
                 seen.mayContain($0) && isKnown($0, at: time)
             }) else { return nil }
             bits.flipBit(number)
         }
         if policy.requiresFirmness(screening) {
-            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            measureConfidence(attempt, samples, phase: phase, feedback: feedback)
             guard repairGate.firmEnough(confidence, count: bits.bitCount,
-                                        typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
+                                        typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor))
             else { return nil }
         }
         guard policy.acceptsAllCall(
@@ -443,7 +459,7 @@ public final class StreamingDemodulator {
             codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase)) else { return nil }
         if screening == .needsJudgement {
-            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            measureConfidence(attempt, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),
                                 isKnown: { isKnown($0, at: time) }) else { return nil }
         }
@@ -475,6 +491,24 @@ public final class StreamingDemodulator {
                                    typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
     }
 
+    /// Writes the confidence of each bit of `attempt`'s decisions to `confidence`: the bit
+    /// slicer's scores at `phase` with `feedback`, or the channel fit's own.
+    private func measureConfidence(_ attempt: SliceAttempt, _ samples: UnsafePointer<UInt16>, phase: Int,
+                                   feedback: Int32) {
+        if attempt.slicer == .channelFit {
+            channelFitSlicer.confidence(bitCount: ReplyKernels.maximumBits, into: confidence)
+        } else {
+            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+        }
+    }
+
+    /// The confidence a clean bit of `attempt`'s decisions would get (see `measureConfidence`).
+    private func typicalScore(_ attempt: SliceAttempt, _ samples: UnsafePointer<UInt16>, phase: Int,
+                              floor: UInt32) -> Int32 {
+        attempt.slicer == .channelFit ? ChannelFitSlicer.typicalConfidence
+            : typicalBitScore(samples, phase: phase, floor: floor)
+    }
+
     /// The score a clean bit of the reply at `samples` would get: its pulse amplitude
     /// above the floor through the bit kernel.
     private func typicalBitScore(_ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Int32 {
@@ -484,12 +518,13 @@ public final class StreamingDemodulator {
 
     /// The three-bit repair of bits that the one- and two-bit tables cannot explain
     /// (see `RepairGate.threeBitRepair`), or nil when the policy does not allow or believe it.
-    private func threeBitRepaired(_ bits: ModeSBits, phase: Int, feedback: Int32, _ candidate: Candidate) -> Frame? {
+    private func threeBitRepaired(_ bits: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
+                                  _ candidate: Candidate) -> Frame? {
         let samples = candidate.samples
         guard policy.triesThreeBitRepair(bits, place: candidate.place,
                                          addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time))
         else { return nil }
-        slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+        measureConfidence(attempt, samples, phase: phase, feedback: feedback)
         guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence) else { return nil }
         let address = UInt32(repaired.field(9, 32))
         guard policy.acceptsThreeBitRepair(
@@ -600,3 +635,4 @@ public final class StreamingDemodulator {
         return true
     }
 }
+

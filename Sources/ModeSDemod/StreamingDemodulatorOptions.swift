@@ -33,6 +33,10 @@ extension StreamingDemodulator {
         /// When every phase and feedback slice fails, slice the best phase once more as the
         /// most likely sequence of bits (see `SequenceSlicer`).
         public var sequenceRetry = true
+        /// When every other slice fails, decide the best phase once more against the
+        /// reply's own fitted channel (see `ChannelFitSlicer`): strong replies smeared by
+        /// the receiver's filter, its ringing or an echo.
+        public var channelFit = true
         /// A repaired bit must be among this many least confident bits of the reply.
         public var repairRankLimit = 6
         /// The same, for repairs of an address already confirmed by a clean CRC.

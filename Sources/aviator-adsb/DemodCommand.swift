@@ -40,6 +40,7 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var noFeedback = false
     @Flag(help: .hidden) var noSequence = false
     @Flag(help: .hidden) var noCoherent = false
+    @Flag(help: .hidden) var noChannelFit = false
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
     @Flag(help: .hidden) var noKnownAddressCodes = false
@@ -63,6 +64,7 @@ struct DemodCommand: ParsableCommand {
         if noFeedback { options.feedbackRetry = false }
         if noSequence { options.sequenceRetry = false }
         if noCoherent { options.coherentRetry = false }
+        if noChannelFit { options.channelFit = false }
         if noFirmness { options.addressParityFirmness = false }
         if anyInterrogatorCode { options.confirmInterrogatorCodes = false }
         if noKnownAddressCodes { options.knownAddressInterrogatorCodes = false }
@@ -150,6 +152,7 @@ struct DemodCommand: ParsableCommand {
         if verbose {
             standardError("demod: \(stats.cancellations) frames cancelled to look beneath them")
             standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
+            standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames")
         }
     }
 }

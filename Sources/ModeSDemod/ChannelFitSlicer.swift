@@ -1,0 +1,568 @@
+import ModeS
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decides a reply's bits against a model of the reply's own channel, fitted to the reply.
+///
+/// The other slicers judge magnitudes against rectangular chips. A real receiver's band
+/// limit smears every pulse into the samples after it and rings, an echo adds a delayed
+/// copy at its own phase, and at 2.0 MS/s a reply about half a sample off puts each chip
+/// into two samples: strong replies then lose bits that no amount of signal fixes, because
+/// the model, not the noise, is wrong. In the complex baseband all of these are a linear
+/// filter on the reply's envelope (an echo is a delayed, rotated tap; the filter is a few
+/// taps around the sample). So, once the carrier is removed (`ReplyCanceller`'s frequency
+/// estimate), each sample is modelled as
+///
+///     iq[j] ≈ c + Σ g[k] · envelope[j − k],   k = −1 … 4, c and g[k] complex
+///
+/// where `envelope` is the rectangular-chip share of "on" chips in each sample (as in
+/// `ReplyKernels`). c and the six taps are fitted by least squares to this reply: its
+/// preamble (known exactly) and its bits as a first slice decided them (mostly right).
+/// The bits are then decided again against the fitted model, flipping any bit (at 2.0
+/// MS/s also any pair of neighbouring bits) that lowers the squared error, and the model
+/// is fitted once more to the improved bits. Clipped samples take no part. The carrier's
+/// frequency comes from `carrierStep`, which an echo cannot bias.
+///
+/// One tap before the sample covers a filter's group delay and a start a fraction early;
+/// four after cover a filter's ringing and echoes up to about 2 µs at 2.0 MS/s. Fourteen
+/// real parameters against 130 to 270 complex samples leave the fit well determined.
+///
+/// A class only to own its tables and scratch memory; one per demodulator.
+final class ChannelFitSlicer {
+    /// Taps of the response before the sample itself (envelope ahead of it).
+    static let precursors = 1
+    /// Taps after it (envelope behind it).
+    static let postcursors = 4
+    /// All taps.
+    static let taps = precursors + 1 + postcursors
+    /// Real regressors: the taps and the constant.
+    static let parameters = taps + 1
+    /// Rounds of fitting then deciding.
+    static let rounds = 2
+    /// Passes over the bits per round (a pass that flips nothing ends the round): the
+    /// first finds nearly every wrong bit, the second the few a neighbour's fix reveals.
+    static let passes = 2
+    /// The least correlation of the magnitudes with the tentative envelope worth a fit.
+    /// Decisions follow the noise, so even noise correlates with its own slice (0.3 to
+    /// 0.6); nearly all replies the fit then decodes reach 0.55, and most candidates
+    /// (noise, the insides of other replies) are turned away here before any sample is
+    /// loaded.
+    static let minimumCorrelation: Float = 0.55
+    /// The largest share of the samples' energy the first fit may leave unexplained.
+    /// Replies the fit decodes nearly all leave under 0.55 (noise takes about half at
+    /// 3 dB); noise never gets below 0.65, the insides of other replies rarely.
+    static let maximumUnexplained: Float = 0.55
+    /// The confidence of a bit decided as cleanly as the model allows: flipping it costs
+    /// exactly the energy the flip changes. Half of it: noise or interference took half.
+    static let typicalConfidence: Int32 = 1024
+
+    /// Chips in a long reply with its preamble.
+    private static let chips = ReplyKernels.preambleChips + 2 * ReplyKernels.maximumBits
+    /// Zeros around the envelope, so the taps can read past either end.
+    private static let padding = 8
+
+    private let kernels: ReplyKernels
+    /// Per phase and chip: the first sample the chip touches and its share of up to three
+    /// samples from there (a chip lasts 1.2 samples at 2.4 MS/s, so it can touch three).
+    private let firstSample: UnsafeMutablePointer<Int32>
+    private let shares: UnsafeMutablePointer<SIMD4<Float>>
+    /// Samples a long reply can touch.
+    private let length: Int
+
+    /// Scratch: the chips as decided (1 on, 0 off), the envelope (padded), the complex
+    /// residual (interleaved, padded), the flip templates (see `buildTemplates`), the normal
+    /// equations (with two right-hand sides: the real and imaginary parts).
+    private let chipOn: UnsafeMutablePointer<Float>
+    private let envelope: UnsafeMutablePointer<Float>
+    private let residual: UnsafeMutablePointer<Float>
+    /// Per residual component: 1 for the reply's unclipped samples, 0 elsewhere.
+    private let weights: UnsafeMutablePointer<Float>
+    private let flipEnvelope: UnsafeMutablePointer<Float>
+    private let flipPrediction: UnsafeMutablePointer<Float>
+    private let equations: UnsafeMutablePointer<Double>
+    private let accumulators: UnsafeMutablePointer<SIMD8<Float>>
+    /// What the last successful `slice` decided with, for `confidence`.
+    private var lastContext: Context?
+
+    init(kernels: ReplyKernels) {
+        self.kernels = kernels
+        length = kernels.replySpan
+        classes = kernels.sampleRate == .twoMega ? 1 : 5
+        maximumFlip = kernels.sampleRate == .twoMega ? 2 : 1
+        templateClass = (0..<ReplyKernels.maximumBits).map { Int32($0 % (kernels.sampleRate == .twoMega ? 1 : 5)) }
+        let chip = kernels.sampleRate.tenthsPerChip
+        var firstSample = [Int32]()
+        var shares = [SIMD4<Float>]()
+        for origin in kernels.phaseOffsets {
+            for index in 0..<Self.chips {
+                let start = origin + index * chip
+                let first = start / 10
+                var share = SIMD4<Float>(repeating: 0)
+                for lane in 0..<4 {
+                    let sample = first + lane
+                    let overlap = min(10 * sample + 10, start + chip) - max(10 * sample, start)
+                    share[lane] = Float(max(0, overlap)) / 10
+                }
+                firstSample.append(Int32(first))
+                shares.append(share)
+            }
+        }
+        self.firstSample = .allocate(capacity: firstSample.count)
+        self.firstSample.initialize(from: firstSample, count: firstSample.count)
+        self.shares = .allocate(capacity: shares.count)
+        self.shares.initialize(from: shares, count: shares.count)
+        let padded = length + 2 * Self.padding
+        chipOn = .allocate(capacity: Self.chips)
+        chipOn.initialize(repeating: 0, count: Self.chips)
+        envelope = .allocate(capacity: padded)
+        envelope.initialize(repeating: 0, count: padded)
+        residual = .allocate(capacity: 2 * padded)
+        residual.initialize(repeating: 0, count: 2 * padded)
+        weights = .allocate(capacity: 2 * padded)
+        weights.initialize(repeating: 0, count: 2 * padded)
+        flipEnvelope = .allocate(capacity: 5 * Self.flipSamples)
+        flipEnvelope.initialize(repeating: 0, count: 5 * Self.flipSamples)
+        flipPrediction = .allocate(capacity: 2 * 5 * Self.flipReach)
+        flipPrediction.initialize(repeating: 0, count: 2 * 5 * Self.flipReach)
+        equations = .allocate(capacity: Self.parameters * (Self.parameters + 2))
+        equations.initialize(repeating: 0, count: Self.parameters * (Self.parameters + 2))
+        accumulators = .allocate(capacity: Self.parameters + 2)
+        accumulators.initialize(repeating: SIMD8<Float>(repeating: 0), count: Self.parameters + 2)
+    }
+
+    deinit {
+        firstSample.deallocate()
+        shares.deallocate()
+        chipOn.deallocate()
+        envelope.deallocate()
+        residual.deallocate()
+        weights.deallocate()
+        flipEnvelope.deallocate()
+        flipPrediction.deallocate()
+        equations.deallocate()
+        accumulators.deallocate()
+    }
+
+    /// The bits of the candidate whose raw samples start at `raw` (magnitudes at
+    /// `magnitudes`), with phase `phase`, decided against its fitted channel starting from
+    /// `tentative` (a slice of the same candidate). `canceller` loads the samples and
+    /// estimates the carrier; `confidence(bitCount:into:)` then measures the bits. Nil when
+    /// the candidate does not look like a reply the tentative bits roughly describe, when
+    /// the fit fails, or when the decided format is not one a transponder sends or changes
+    /// length.
+    func slice(raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, phase: Int, tentative: ModeSBits,
+               canceller: ReplyCanceller) -> ModeSBits? {
+        lastContext = nil
+        let bitCount = tentative.bitCount
+        let span = min(length, kernels.span(bitCount: bitCount))
+        let chipBase = phase * Self.chips
+        for index in 0..<Self.chips { chipOn[index] = 0 }
+        for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
+        for bit in 0..<bitCount {
+            let one = tentative.bit(bit + 1) == 1
+            chipOn[ReplyKernels.preambleChips + 2 * bit] = one ? 1 : 0
+            chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = one ? 0 : 1
+        }
+        // The envelope of the tentative chips (zero beyond the span, as the taps read it).
+        let env = envelope + Self.padding
+        envelope.update(repeating: 0, count: length + 2 * Self.padding)
+        for index in 0..<(ReplyKernels.preambleChips + 2 * bitCount) where chipOn[index] != 0 {
+            let first = Int(firstSample[chipBase + index])
+            let share = shares[chipBase + index]
+            for lane in 0..<3 { env[first + lane] += share[lane] }
+        }
+        (env + span).update(repeating: 0, count: length + Self.padding - span)
+        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
+        // The carrier, from the samples with the tentative bits as the envelope (which
+        // `ReplyCanceller`'s estimate weighs the samples with).
+        canceller.load(raw, count: span)
+        canceller.envelope.update(from: env, count: span)
+        let omega = carrierStep(UnsafePointer(canceller.iq), UnsafePointer(canceller.clipped), span: span,
+                                coarse: canceller.coarseFrequency(canceller.iq, canceller.clipped, span: span))
+        canceller.derotate(canceller.iq, span: span, omega: omega)
+        let samples = UnsafePointer(canceller.derotated)
+        let clipped = UnsafePointer(canceller.clipped)
+
+        var bits = tentative
+        var context = Context(span: span, clipped: clipped, chipBase: chipBase, firstSample: firstSample,
+                              model: Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
+        for round in 0..<Self.rounds {
+            guard let model = fit(samples, clipped, span: span) else { return nil }
+            context.model = model
+            buildTemplates(context)
+            let unexplained = computeResidual(samples, context)
+            // A fit that leaves most of the energy unexplained is not of a reply these
+            // bits roughly describe: noise, or the inside of another reply.
+            if round == 0, unexplained > Self.maximumUnexplained { return nil }
+            var changed = false
+            for _ in 0..<Self.passes {
+                var flipped = false
+                for count in 1...maximumFlip {
+                    for bit in 0...(bitCount - count) where tryFlip(bit, count: count, context) {
+                        bits.flipBit(bit + 1)
+                        if count == 2 { bits.flipBit(bit + 2) }
+                        flipped = true
+                    }
+                }
+                if !flipped { break }
+                changed = true
+            }
+            if !changed { break }
+        }
+        let format = bits.downlinkFormat
+        guard BitSlicer.isAccepted(format: format), (format >= 16) == (bitCount == 112) else { return nil }
+        lastContext = context
+        return bits
+    }
+
+    /// Writes the confidence of each bit the last `slice` decided to `confidence`: what
+    /// flipping it alone would cost, as a share of what it costs for a correct bit without
+    /// noise, times `typicalConfidence`. Valid only right after a `slice` that returned
+    /// bits, before the canceller is used again (the residual refers to its samples).
+    func confidence(bitCount: Int, into confidence: UnsafeMutablePointer<Int32>) {
+        guard let context = lastContext else {
+            confidence.update(repeating: 0, count: bitCount)
+            return
+        }
+        for bit in 0..<bitCount {
+            let (gain, energy) = trial(bit, count: 1, context)
+            let share = energy > 0 ? max(0, min(2, gain / energy)) : 0
+            confidence[bit] = Int32(share * Float(Self.typicalConfidence))
+        }
+    }
+
+    /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap
+    /// first look that turns away most candidates (noise, the insides of other replies)
+    /// before the samples are even loaded.
+    private static func correlation(_ magnitudes: UnsafePointer<UInt16>, _ env: UnsafePointer<Float>,
+                                    span: Int) -> Float {
+        var sm: Float = 0, se: Float = 0, smm: Float = 0, see: Float = 0, sme: Float = 0
+        for j in 0..<span {
+            let m = Float(magnitudes[j]), e = env[j]
+            sm += m; se += e; smm += m * m; see += e * e; sme += m * e
+        }
+        let n = Float(span)
+        let covariance = sme - sm * se / n, vm = smm - sm * sm / n, ve = see - se * se / n
+        return vm > 0 && ve > 0 ? covariance / (vm * ve).squareRoot() : 0
+    }
+
+    /// Fills the residual of every sample under the context's model (zero where clipped)
+    /// and returns the share of the samples' energy the model leaves unexplained.
+    private func computeResidual(_ samples: UnsafePointer<Float>, _ context: Context) -> Float {
+        var unexplained: Float = 0, total: Float = 0
+        let padded = 2 * (length + 2 * Self.padding)
+        residual.update(repeating: 0, count: padded)
+        weights.update(repeating: 0, count: padded)
+        for j in 0..<context.span {
+            let r = residual + 2 * (Self.padding + j)
+            guard !context.clipped[j] else { continue }
+            weights[2 * (Self.padding + j)] = 1
+            weights[2 * (Self.padding + j) + 1] = 1
+            let (pr, pi) = predict(context.model, at: j)
+            let (yr, yi) = (samples[2 * j], samples[2 * j + 1])
+            r[0] = yr - pr
+            r[1] = yi - pi
+            unexplained += r[0] * r[0] + r[1] * r[1]
+            total += yr * yr + yi * yi
+        }
+        return total > 0 ? unexplained / total : 1
+    }
+
+    /// The carrier's phase step per sample, from pairs of samples that the model must
+    /// predict alike: where the envelope around two samples `lag` apart is the same over
+    /// every tap's reach (and the samples sit alike on the chips), the channel adds the
+    /// same to both, so iq[n]·conj(iq[n − lag]) has the phase lag·ω whatever echoes and
+    /// filter do to the reply. (Phase steps between neighbouring samples inside pulses,
+    /// `ReplyCanceller.coarseFrequency`, are thrown off by an echo at an opposite phase.)
+    /// Short lags first, which are unambiguous, then longer ones for precision, each
+    /// unwrapped around the previous estimate, starting from `coarse` (which may be off by
+    /// a few tenths of a radian, but not by the ambiguity of the shortest lag).
+    private func carrierStep(_ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int,
+                             coarse: Double) -> Double {
+        let env = UnsafePointer(envelope + Self.padding)
+        // The shortest shift that keeps samples on the same chip alignment and can find
+        // alike surroundings in Manchester data: one bit (two samples) at 2.0 MS/s; five
+        // chips (six samples) at 2.4 MS/s.
+        let base = kernels.sampleRate == .twoMega ? 2 : 6
+        var omega = coarse
+        for multiple in [1, 4, 16] {
+            let lag = base * multiple
+            guard lag < span / 2 else { break }
+            var re = 0.0, im = 0.0
+            for n in lag..<span where !clipped[n] && !clipped[n - lag] && env[n] >= 0.5 {
+                var alike = true
+                for k in -Self.postcursors...Self.precursors where env[n + k] != env[n - lag + k] {
+                    alike = false
+                    break
+                }
+                guard alike else { continue }
+                let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
+                                        Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
+                re += i1 * i0 + q1 * q0
+                im += q1 * i0 - i1 * q0
+            }
+            guard re != 0 || im != 0 else { continue }
+            let angle = atan2(im, re)
+            var step = angle - omega * Double(lag)
+            step -= 2 * .pi * (step / (2 * .pi)).rounded()
+            omega += step / Double(lag)
+        }
+        return omega
+    }
+
+    /// The fitted model: `taps` complex weights (precursor first) and the complex constant.
+    private struct Model {
+        var real: SIMD8<Float>
+        var imaginary: SIMD8<Float>
+    }
+
+    /// The regressors of sample `j`: envelope[j + precursors] down to envelope[j −
+    /// postcursors], then 1 for the constant.
+    @inline(__always)
+    private func regressors(at j: Int) -> SIMD8<Float> {
+        let env = envelope + Self.padding
+        var x = SIMD8<Float>(repeating: 0)
+        for tap in 0..<Self.taps { x[tap] = env[j + Self.precursors - tap] }
+        x[Self.taps] = 1
+        return x
+    }
+
+    @inline(__always)
+    private func predict(_ model: Model, at j: Int) -> (Float, Float) {
+        let x = regressors(at: j)
+        return ((model.real * x).sum(), (model.imaginary * x).sum())
+    }
+
+    /// Complex least squares of the derotated samples on the real regressors, over the
+    /// reply's unclipped samples; nil when the system is singular (no variation).
+    private func fit(_ samples: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int) -> Model? {
+        let n = Self.parameters
+        let width = n + 2
+        // Σ x·xᵀ row by row and Σ x·y, in vectors (each sample's regressors are one
+        // vector); floats hold sums of a few hundred terms of order one well enough for a
+        // fit whose result only has to rank bit flips.
+        let sums = accumulators
+        sums.update(repeating: SIMD8<Float>(repeating: 0), count: n + 2)
+        for j in 0..<span where !clipped[j] {
+            let x = regressors(at: j)
+            for row in 0..<n { sums[row] += x * x[row] }
+            sums[n] += x * samples[2 * j]
+            sums[n + 1] += x * samples[2 * j + 1]
+        }
+        let a = equations
+        for row in 0..<n {
+            for column in 0..<n { a[row * width + column] = Double(sums[row][column]) }
+            a[row * width + n] = Double(sums[n][row])
+            a[row * width + n + 1] = Double(sums[n + 1][row])
+        }
+        // A light ridge keeps taps the samples barely tell apart from running away.
+        var trace = 0.0
+        for row in 0..<n { trace += a[row * width + row] }
+        guard trace > 0 else { return nil }
+        for row in 0..<n { a[row * width + row] += 1e-6 * trace }
+        // Gaussian elimination with partial pivoting.
+        for column in 0..<n {
+            var pivot = column
+            for row in (column + 1)..<n where abs(a[row * width + column]) > abs(a[pivot * width + column]) {
+                pivot = row
+            }
+            guard abs(a[pivot * width + column]) > 1e-9 * trace else { return nil }
+            if pivot != column {
+                for k in 0..<width { swap(&a[pivot * width + k], &a[column * width + k]) }
+            }
+            let diagonal = a[column * width + column]
+            for row in (column + 1)..<n {
+                let factor = a[row * width + column] / diagonal
+                if factor == 0 { continue }
+                for k in column..<width { a[row * width + k] -= factor * a[column * width + k] }
+            }
+        }
+        var model = Model(real: .init(repeating: 0), imaginary: .init(repeating: 0))
+        for row in stride(from: n - 1, through: 0, by: -1) {
+            var re = a[row * width + n], im = a[row * width + n + 1]
+            for k in (row + 1)..<n {
+                re -= a[row * width + k] * Double(model.real[k])
+                im -= a[row * width + k] * Double(model.imaginary[k])
+            }
+            model.real[row] = Float(re / a[row * width + row])
+            model.imaginary[row] = Float(im / a[row * width + row])
+        }
+        return model
+    }
+
+    /// What one slice works with besides the scratch buffers.
+    private struct Context {
+        let span: Int
+        let clipped: UnsafePointer<Bool>
+        /// The phase's first entry in `firstSample` and `shares`.
+        let chipBase: Int
+        let firstSample: UnsafePointer<Int32>
+        var model: Model
+
+        /// The first sample of bit `bit`'s first chip: where its flip template starts.
+        @inline(__always)
+        func start(_ bit: Int) -> Int {
+            Int(firstSample[chipBase + ReplyKernels.preambleChips + 2 * bit])
+        }
+    }
+
+    /// Samples a bit's two chips touch, from the first sample of its first chip.
+    private static let flipSamples = 6
+    /// Samples whose prediction a flip moves: the taps' reach on either side.
+    private static let flipReach = flipSamples + taps
+    /// Bits after which chips sit on the samples alike again: five at 2.4 MS/s (twelve
+    /// samples), one at 2.0 MS/s (two samples).
+    private let classes: Int
+    /// How many neighbouring bits are flipped together: two at 2.0 MS/s, where a reply
+    /// half a sample off shows only the changes between bits, so a wrong bit and its
+    /// neighbour must turn together; one at 2.4 MS/s, where every bit shows on its own.
+    private let maximumFlip: Int
+    /// Each bit's class (its index modulo `classes`).
+    private let templateClass: [Int32]
+
+    /// For each class of bit (its index modulo `classes`), what flipping it from 1 to 0
+    /// does: the change of the envelope over `flipSamples` samples (first chip off, second
+    /// on) and of the model's prediction over `flipReach` samples from `precursors` before
+    /// (complex, interleaved). A flip from 0 to 1 is the negative. Computed once per fit,
+    /// so a trial is a short sum against the residual.
+    private func buildTemplates(_ context: Context) {
+        for bit in 0..<classes {
+            let chip = ReplyKernels.preambleChips + 2 * bit
+            let start = context.start(bit)
+            let envelopeChange = flipEnvelope + bit * Self.flipSamples
+            envelopeChange.update(repeating: 0, count: Self.flipSamples)
+            for (index, sign) in [(chip, Float(-1)), (chip + 1, Float(1))] {
+                let offset = Int(firstSample[context.chipBase + index]) - start
+                let share = shares[context.chipBase + index]
+                for lane in 0..<3 where offset + lane < Self.flipSamples {
+                    envelopeChange[offset + lane] += sign * share[lane]
+                }
+            }
+            let prediction = flipPrediction + 2 * bit * Self.flipReach
+            for q in 0..<Self.flipReach {
+                // Sample start − precursors + q sees the envelope change at
+                // q − tap (relative to start), through tap `tap`.
+                var re: Float = 0, im: Float = 0
+                for tap in 0..<Self.taps {
+                    let m = q - tap
+                    guard m >= 0, m < Self.flipSamples else { continue }
+                    re += context.model.real[tap] * envelopeChange[m]
+                    im += context.model.imaginary[tap] * envelopeChange[m]
+                }
+                prediction[2 * q] = re
+                prediction[2 * q + 1] = im
+            }
+        }
+    }
+
+    /// The sign of bit `bit`'s flip template: + for a flip from 1 to 0.
+    @inline(__always)
+    private func sign(_ bit: Int) -> Float {
+        chipOn[ReplyKernels.preambleChips + 2 * bit] != 0 ? 1 : -1
+    }
+
+    /// The change of the prediction at sample `j` if bits `bit` ..< `bit + count` flip.
+    @inline(__always)
+    private func predictionChange(at j: Int, _ flips: Flips) -> (Float, Float) {
+        var re: Float = 0, im: Float = 0
+        for index in 0..<flips.count {
+            let q = j - flips.starts[index] + Self.precursors
+            guard q >= 0, q < Self.flipReach else { continue }
+            let template = (index == 0 ? flips.templates.0 : flips.templates.1) + 2 * q
+            re += flips.signs[index] * template[0]
+            im += flips.signs[index] * template[1]
+        }
+        return (re, im)
+    }
+
+    /// One or two neighbouring bits under trial: where each one's template starts, which
+    /// template, and its sign; looked up once per trial rather than per sample.
+    private struct Flips {
+        var count: Int
+        var starts: SIMD2<Int>
+        var templates: (UnsafePointer<Float>, UnsafePointer<Float>)
+        var signs: SIMD2<Float>
+    }
+
+    @inline(__always)
+    private func flips(_ bit: Int, count: Int, _ context: Context) -> Flips {
+        let second = bit + count - 1
+        return Flips(count: count, starts: SIMD2(context.start(bit), context.start(second)),
+                     templates: (UnsafePointer(flipPrediction + 2 * Int(templateClass[bit]) * Self.flipReach),
+                                 UnsafePointer(flipPrediction + 2 * Int(templateClass[second]) * Self.flipReach)),
+                     signs: SIMD2(sign(bit), sign(second)))
+    }
+
+    /// The samples whose prediction flipping bits `bit` ..< `bit + count` moves.
+    @inline(__always)
+    private func reach(_ bit: Int, count: Int, _ context: Context) -> Range<Int> {
+        let low = max(0, context.start(bit) - Self.precursors)
+        let high = min(context.span, context.start(bit + count - 1) - Self.precursors + Self.flipReach)
+        return low..<max(low, high)
+    }
+
+    /// What flipping bits `bit` ..< `bit + count` would do: `gain`, the change of the
+    /// squared error over the reply's unclipped samples (negative: the flip fits better),
+    /// and `energy`, the squared size of the change of the prediction (what a flip of a
+    /// correct bit costs without noise).
+    private func trial(_ bit: Int, count: Int, _ context: Context) -> (gain: Float, energy: Float) {
+        if count == 1 { return singleTrial(bit, context) }
+        var gain: Float = 0, energy: Float = 0
+        let flips = flips(bit, count: count, context)
+        for j in reach(bit, count: count, context) where !context.clipped[j] {
+            let (pr, pi) = predictionChange(at: j, flips)
+            let r = residual + 2 * (Self.padding + j)
+            gain += pr * (pr - 2 * r[0]) + pi * (pi - 2 * r[1])
+            energy += pr * pr + pi * pi
+        }
+        return (gain, energy)
+    }
+
+    /// `trial` of one bit, in vectors: its template's samples lie side by side in memory,
+    /// as do the residual and the weights that leave out clipped samples and those beyond
+    /// the reply.
+    @inline(__always)
+    private func singleTrial(_ bit: Int, _ context: Context) -> (gain: Float, energy: Float) {
+        let offset = 2 * (Self.padding + context.start(bit) - Self.precursors)
+        let template = UnsafeRawPointer(flipPrediction + 2 * Int(templateClass[bit]) * Self.flipReach)
+        let r = UnsafeRawPointer(residual + offset)
+        let w = UnsafeRawPointer(weights + offset)
+        let s = sign(bit)
+        var gain = SIMD8<Float>(repeating: 0), energy = SIMD8<Float>(repeating: 0)
+        for chunk in 0..<(2 * Self.flipReach / 8) {
+            let p = template.loadUnaligned(fromByteOffset: 32 * chunk, as: SIMD8<Float>.self)
+            let e = r.loadUnaligned(fromByteOffset: 32 * chunk, as: SIMD8<Float>.self)
+            let weighted = p * w.loadUnaligned(fromByteOffset: 32 * chunk, as: SIMD8<Float>.self)
+            gain += weighted * (p - 2 * s * e)
+            energy += weighted * p
+        }
+        return (gain.sum(), energy.sum())
+    }
+
+    /// Flips bits `bit` ..< `bit + count` (in the chips, envelope and residual) when that
+    /// lowers the squared error; returns whether it did.
+    private func tryFlip(_ bit: Int, count: Int, _ context: Context) -> Bool {
+        guard trial(bit, count: count, context).gain < 0 else { return false }
+        let flips = flips(bit, count: count, context)
+        for j in reach(bit, count: count, context) where !context.clipped[j] {
+            let (pr, pi) = predictionChange(at: j, flips)
+            let r = residual + 2 * (Self.padding + j)
+            r[0] -= pr
+            r[1] -= pi
+        }
+        let env = envelope + Self.padding
+        for flipped in bit..<(bit + count) {
+            let start = context.start(flipped)
+            let change = flipEnvelope + Int(templateClass[flipped]) * Self.flipSamples
+            let s = sign(flipped)
+            for m in 0..<Self.flipSamples where start + m < context.span { env[start + m] += s * change[m] }
+            let chip = ReplyKernels.preambleChips + 2 * flipped
+            chipOn[chip] = 1 - chipOn[chip]
+            chipOn[chip + 1] = 1 - chipOn[chip + 1]
+        }
+        return true
+    }
+}
