@@ -74,9 +74,10 @@ struct AcceptancePolicy {
 
     /// Rule 1: whether the bits of `slicer` can be used at all. A DF11's interrogator code
     /// cannot be checked, and a sequence decision turns a code into 0 (or 0 into a code) as
-    /// firmly as it decides the rest: no DF11 from the sequence slicer.
+    /// firmly as it decides the rest: no DF11 from the sequence slicer. (The channel fit
+    /// measures how firmly it decided each code bit against its model: rule 6.)
     func usable(_ bits: ModeSBits, from slicer: SliceAttempt.Slicer) -> Bool {
-        (slicer != .sequence && slicer != .channelFit) || bits.downlinkFormat != 11
+        slicer != .sequence || bits.downlinkFormat != 11
     }
 
     /// Rule 2a: whether a DF17/18 that no one- or two-bit repair explains (screening
@@ -130,10 +131,15 @@ struct AcceptancePolicy {
     /// be `codeBelievable` (see `StreamingDemodulator.nonZeroCodeBelievable`); and bits
     /// decided with feedback (which can propagate one wrong decision) are believed only at
     /// the best phase and when the plain decisions there agree on the code (`plainAgrees`).
+    /// The channel fit's bits stand on its model instead: the magnitude checks read an
+    /// echo or ringing in the empty chips as another reply, while the model explains them;
+    /// what it cannot explain, another reply across the code, it must not leave
+    /// (`fitsCleanly`, see `ChannelFitSlicer.codeFitsCleanly`).
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
-                        plainAgrees: @autoclosure () -> Bool) -> Bool {
+                        plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false) -> Bool {
         guard bits.downlinkFormat == 11 else { return true }
+        if attempt.slicer == .channelFit { return !followedClosely() && fitsCleanly() }
         guard !overlapped(), !followedClosely() else { return false }
         if Self.interrogatorCode(of: bits) != 0, !codeBelievable() { return false }
         if attempt.usesFeedback { return attempt.rank == 0 && plainAgrees() }
@@ -167,9 +173,12 @@ struct AcceptancePolicy {
     /// aircraft only the bits themselves speak for the code: besides the checks of rule 6
     /// (no stronger reply on top or just after, a reply well above the floor, no loud empty
     /// chips among the code bits), every code bit must have been decided firmly
-    /// (`codeFirm`, see `RepairGate.codeFirm`).
-    func codeOfKnownAddressBelieved(addressKnown: @autoclosure () -> Bool, codeFirm: @autoclosure () -> Bool) -> Bool {
-        knownAddressInterrogatorCodes && addressKnown() && codeFirm()
+    /// (`codeFirm`, see `RepairGate.codeFirm`). Not for the channel fit's bits: a strong
+    /// reply with an echo that its model explains well can still have one code bit firmly
+    /// wrong, and nothing but a second aircraft tells.
+    func codeOfKnownAddressBelieved(attempt: SliceAttempt, addressKnown: @autoclosure () -> Bool,
+                                    codeFirm: @autoclosure () -> Bool) -> Bool {
+        knownAddressInterrogatorCodes && attempt.slicer != .channelFit && addressKnown() && codeFirm()
     }
 
     /// Whether a candidate whose every slice failed gets the coherent attempt

@@ -187,7 +187,7 @@ final class ChannelFitSlicer {
         let clipped = UnsafePointer(canceller.clipped)
 
         var bits = tentative
-        var context = Context(span: span, clipped: clipped, chipBase: chipBase, firstSample: firstSample,
+        var context = Context(span: span, samples: samples, clipped: clipped, chipBase: chipBase, firstSample: firstSample,
                               model: Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
         for round in 0..<Self.rounds {
             guard let model = fit(samples, clipped, span: span) else { return nil }
@@ -232,6 +232,31 @@ final class ChannelFitSlicer {
             let share = energy > 0 ? max(0, min(2, gain / energy)) : 0
             confidence[bit] = Int32(share * Float(Self.typicalConfidence))
         }
+    }
+
+    /// Whether the last `slice`'s model explains the end of the reply cleanly: over the
+    /// samples of its last 12 bits the residual holds at most a fifth of the model's own
+    /// energy (another reply across them leaves far more), and flipping any of the last 7
+    /// bits (a DF11's interrogator code, which no parity checks) would cost at least half
+    /// of what a clean bit's flip costs. Same validity as `confidence(bitCount:into:)`.
+    func codeFitsCleanly(bitCount: Int) -> Bool {
+        guard let context = lastContext else { return false }
+        let samples = context.samples
+        var unexplained: Float = 0, explained: Float = 0
+        for j in max(0, context.start(bitCount - 12) - Self.precursors)..<context.span where !context.clipped[j] {
+            let r = residual + 2 * (Self.padding + j)
+            let (er, ei) = (r[0], r[1])
+            let (pr, pi) = (samples[2 * j] - er, samples[2 * j + 1] - ei)
+            unexplained += er * er + ei * ei
+            explained += pr * pr + pi * pi
+        }
+        var least: Float = 9
+        for bit in (bitCount - 7)..<bitCount {
+            let (gain, energy) = trial(bit, count: 1, context)
+            least = min(least, energy > 0 ? gain / energy : 0)
+        }
+        guard unexplained <= explained / 5 else { return false }
+        return least >= 0.5
     }
 
     /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap
@@ -396,6 +421,8 @@ final class ChannelFitSlicer {
     /// What one slice works with besides the scratch buffers.
     private struct Context {
         let span: Int
+        /// The derotated samples the model was fitted to.
+        let samples: UnsafePointer<Float>
         let clipped: UnsafePointer<Bool>
         /// The phase's first entry in `firstSample` and `shares`.
         let chipBase: Int

@@ -457,7 +457,8 @@ public final class StreamingDemodulator {
             overlapped: interference.overlapped(bits, samples, phase: phase, floor: floor),
             followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
             codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
-            plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase)) else { return nil }
+            plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
+            fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor)) else { return nil }
         if screening == .needsJudgement {
             measureConfidence(attempt, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),
@@ -466,6 +467,7 @@ public final class StreamingDemodulator {
         // Whether the address was known before this reply (validating a DF11 confirms it).
         let code = policy.codeToVouchFor(bits)
         let knownBefore = code != nil && policy.codeOfKnownAddressBelieved(
+            attempt: attempt,
             addressKnown: isKnown(UInt32(bits.field(9, 32)), at: time),
             codeFirm: codeFirm(bits, samples: samples, phase: phase, feedback: feedback, floor: floor))
         guard let validated = validator.validate(bits, time: time) else { return nil }
@@ -489,6 +491,15 @@ public final class StreamingDemodulator {
         slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
         return repairGate.codeFirm(confidence, count: bits.bitCount,
                                    typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
+    }
+
+    /// Whether the channel fit's DF11 `bits` stand at least two floors above the floor and
+    /// its model explains their interrogator code cleanly (see
+    /// `ChannelFitSlicer.codeFitsCleanly`): weaker replies have too many near-even bits for
+    /// 7 unchecked ones to be right often enough.
+    private func fitsCleanly(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 2 * Double(floor)
+            && channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
     }
 
     /// Writes the confidence of each bit of `attempt`'s decisions to `confidence`: the bit

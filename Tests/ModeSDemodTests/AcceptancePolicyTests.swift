@@ -169,12 +169,31 @@ import Simulator
     }
 
     @Test func aCodeOfAKnownAircraftNeedsFirmBitsAndCanBeSwitchedOff() {
-        #expect(policy.codeOfKnownAddressBelieved(addressKnown: true, codeFirm: true))
-        #expect(!policy.codeOfKnownAddressBelieved(addressKnown: false, codeFirm: true))
-        #expect(!policy.codeOfKnownAddressBelieved(addressKnown: true, codeFirm: false))
+        let plain = SliceAttempt(rank: 0, slicer: .plain)
+        #expect(policy.codeOfKnownAddressBelieved(attempt: plain, addressKnown: true, codeFirm: true))
+        #expect(!policy.codeOfKnownAddressBelieved(attempt: plain, addressKnown: false, codeFirm: true))
+        #expect(!policy.codeOfKnownAddressBelieved(attempt: plain, addressKnown: true, codeFirm: false))
+        // The channel fit's codes always need a second aircraft.
+        #expect(!policy.codeOfKnownAddressBelieved(attempt: SliceAttempt(rank: 0, slicer: .channelFit),
+                                                   addressKnown: true, codeFirm: true))
         var options = StreamingDemodulator.Options()
         options.knownAddressInterrogatorCodes = false
-        #expect(!AcceptancePolicy(options: options).codeOfKnownAddressBelieved(addressKnown: true, codeFirm: true))
+        #expect(!AcceptancePolicy(options: options).codeOfKnownAddressBelieved(attempt: plain, addressKnown: true,
+                                                                                codeFirm: true))
+    }
+
+    @Test func theChannelFitsAllCallStandsOnItsModel() {
+        let fitted = SliceAttempt(rank: 0, slicer: .channelFit)
+        let coded = allCall(address: 0x4840D6, code: 0x15)
+        // Usable (unlike the sequence's), judged by the model rather than the magnitudes.
+        #expect(policy.usable(coded, from: .channelFit))
+        #expect(!policy.usable(coded, from: .sequence))
+        #expect(policy.acceptsAllCall(coded, attempt: fitted, overlapped: true, followedClosely: false,
+                                      codeBelievable: false, plainAgrees: false, fitsCleanly: true))
+        #expect(!policy.acceptsAllCall(coded, attempt: fitted, overlapped: false, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: true, fitsCleanly: false))
+        #expect(!policy.acceptsAllCall(coded, attempt: fitted, overlapped: false, followedClosely: true,
+                                       codeBelievable: true, plainAgrees: true, fitsCleanly: true))
     }
 
     @Test func codeBitsMustEachScoreHalfACleanBit() {
