@@ -2,10 +2,14 @@ import ModeS
 /// Turns raw IQ bytes into sample magnitudes, the only thing an amplitude-modulated Mode S
 /// reply needs (its carrier phase is random and carries no information).
 ///
-/// Magnitudes are `UInt16` on a fixed scale: 65535 is an amplitude of 1.0 (full scale, e.g.
-/// I = 127.5 LSB around the cu8 centre); anything louder saturates. Sixteen bits keep the
-/// weakest noise (about 4 LSB rms in cu8, i.e. ~2000 on this scale) well resolved while the
-/// demodulator's integer sums cannot overflow.
+/// Magnitudes are `UInt16` on a fixed scale: 65535 is the loudest sample a receiver can
+/// give, both components at full scale (an amplitude of √2), so an amplitude of 1.0 (e.g.
+/// I = 127.5 LSB around the cu8 centre) is about 46341. Nothing a converter delivers
+/// saturates: a reply strong enough to reach the rails keeps the shape of its pulses in the
+/// magnitudes (a scale that saturated at 1.0 would flatten every pulse louder than that,
+/// and the phase of a strong reply could no longer be told from its preamble). Sixteen
+/// bits keep the weakest noise (about 4 LSB rms in cu8, i.e. ~1500 on this scale) well
+/// resolved while the demodulator's integer sums cannot overflow.
 public struct MagnitudeConverter: Sendable {
     /// The sample layout being converted.
     public let format: SampleFormat
@@ -14,8 +18,8 @@ public struct MagnitudeConverter: Sendable {
     /// cheaper than a square root per sample.
     private let table: [UInt16]
 
-    /// The amplitude that maps to magnitude 65535.
-    public static let fullScale = 65535.0
+    /// The magnitude of an amplitude of 1.0 (one component at full scale): 65535 / √2.
+    public static let fullScale = 65535.0 / 2.0.squareRoot()
 
     /// A converter for `format`.
     public init(format: SampleFormat) {
