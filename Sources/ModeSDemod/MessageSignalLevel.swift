@@ -8,6 +8,9 @@ import ModeS
 /// sample of the data block, pulses and gaps alike: Manchester coding puts a pulse in half
 /// of each bit, so a clean reply reads about 3 dB below its pulse power, and noise in the
 /// gaps adds its share. The preamble is left out (its duty cycle differs from the data's).
+/// Like theirs, each sample counts at most as full scale (an amplitude of 1.0, though the
+/// magnitudes go on to √2): a reply at the rails reads 0 dBFS at most, as on every other
+/// receiver, rather than up to 3 dB more depending on its carrier's phase.
 extension ReplyKernels {
     /// The level of a reply of `bitCount` bits whose candidate start is `samples[0]`, at
     /// sub-sample `phase` (an index into `phaseOffsets`). `samples` must hold
@@ -21,8 +24,9 @@ extension ReplyKernels {
         let end = (start + 2 * bitCount * chip) / 10
         guard end > first else { return -.infinity }
         var sum: UInt64 = 0
+        let ceiling = UInt64(MagnitudeConverter.fullScale.rounded())
         for index in first..<end {
-            let magnitude = UInt64(samples[index])
+            let magnitude = min(UInt64(samples[index]), ceiling)
             sum += magnitude * magnitude
         }
         let power = Double(sum) / Double(end - first) / (MagnitudeConverter.fullScale * MagnitudeConverter.fullScale)

@@ -36,10 +36,17 @@ extension EndToEnd {
             var rssiDifferences: [Double] = []
             var problems: [String] = []
 
-            /// Compares `ours` with `theirs` (readsb's) for aircraft heard at least twice.
+            /// Compares `ours` with `theirs` (readsb's): both must know the same aircraft
+            /// (heard at least twice), and the fields and signal of each heard at least eight
+            /// times must agree. An aircraft at the edge of reach, of which a few positions
+            /// came through, has sent no status yet that readsb's defaults could be compared
+            /// with, and its level is the mean of a handful of replies near the noise.
             init(ours: AircraftFile, theirs: AircraftFile, gnssHeights: Set<String>) {
                 self.gnssHeights = gnssHeights
-                let common = ours.confirmed.intersection(theirs.confirmed)
+                func wellHeard(_ file: AircraftFile) -> Set<String> {
+                    Set(file.aircraft.filter { ($0.value["messages"] as? Int ?? 0) >= 8 }.keys)
+                }
+                let common = wellHeard(ours).intersection(wellHeard(theirs))
                 if ours.confirmed != theirs.confirmed {
                     problems.append("aircraft only ours: \(ours.confirmed.subtracting(theirs.confirmed).sorted()); "
                                     + "only readsb's: \(theirs.confirmed.subtracting(ours.confirmed).sorted())")
