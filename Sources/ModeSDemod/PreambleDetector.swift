@@ -49,6 +49,10 @@ struct PreambleDetector {
     private let pulseVectors: [SIMD8<Float>]
     /// Chunks per phase.
     private static let chunks = 3
+    /// Per phase, Σ overlap² and Σ overlap of the pulse weights: the denominators of
+    /// `pulseAmplitude` and `pulseMean`.
+    private let pulseSquares: [Int64]
+    private let pulseWeightSums: [Int64]
 
     init(kernels: ReplyKernels) {
         self.kernels = kernels
@@ -68,6 +72,14 @@ struct PreambleDetector {
         }
         scoreVectors = vectors(kernels.preambleWeights)
         pulseVectors = vectors(kernels.pulseWeights)
+        var squares = [Int64](), sums = [Int64]()
+        for phase in 0..<kernels.phaseOffsets.count {
+            let weights = kernels.pulseWeights[(phase * kernels.preambleSpan)..<((phase + 1) * kernels.preambleSpan)]
+            squares.append(weights.reduce(0) { $0 + Int64($1) * Int64($1) })
+            sums.append(weights.reduce(0) { $0 + Int64($1) })
+        }
+        pulseSquares = squares
+        pulseWeightSums = sums
     }
 
     /// The minimum (mean pulse − mean quiet) difference, in sixteenths of the noise floor.
@@ -135,31 +147,32 @@ struct PreambleDetector {
     /// estimate is the least-squares fit of magnitude = amplitude × overlap over the pulse
     /// samples: Σ overlap·m / Σ overlap².
     func pulseAmplitude(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
-        let span = kernels.preambleSpan
-        var sum: Int64 = 0
-        var squares: Int64 = 0
-        for sample in 0..<span {
-            let weight = Int64(kernels.pulseWeights[phase * span + sample])
-            sum += weight * Int64(samples[sample])
-            squares += weight * weight
-        }
+        let squares = pulseSquares.withUnsafeBufferPointer { $0[phase] }
         // Weights are overlaps in tenths of a sample.
-        return squares > 0 ? 10 * Double(sum) / Double(squares) : 0
+        return squares > 0 ? 10 * Double(pulseSum(at: samples, phase: phase)) / Double(squares) : 0
     }
 
     /// The overlap-weighted mean magnitude over the preamble's pulses at `phase`: lower
     /// than `pulseAmplitude` where samples straddle pulse edges, which makes it the fairer
     /// yardstick for the bit scores (built from the same straddling samples).
     func pulseMean(at samples: UnsafePointer<UInt16>, phase: Int) -> Double {
-        let span = kernels.preambleSpan
-        var sum: Int64 = 0
-        var weights: Int64 = 0
-        for sample in 0..<span {
-            let weight = Int64(kernels.pulseWeights[phase * span + sample])
-            sum += weight * Int64(samples[sample])
-            weights += weight
+        let weights = pulseWeightSums.withUnsafeBufferPointer { $0[phase] }
+        return weights > 0 ? Double(pulseSum(at: samples, phase: phase)) / Double(weights) : 0
+    }
+
+    /// Σ overlap × magnitude over the preamble's pulse samples at `phase`, read like
+    /// `phases` reads them. Exact in floats: the overlaps of the four pulse chips add up to
+    /// 48 tenths, so no product or partial sum reaches 48 × 65535, far below 2²⁴.
+    @inline(__always)
+    private func pulseSum(at samples: UnsafePointer<UInt16>, phase: Int) -> Int64 {
+        let raw = UnsafeRawPointer(samples)
+        let m0 = SIMD8<Float>(raw.loadUnaligned(as: SIMD8<UInt16>.self))
+        let m1 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 16, as: SIMD8<UInt16>.self))
+        let m2 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<UInt16>.self))
+        return pulseVectors.withUnsafeBufferPointer { pulses in
+            let p = pulses.baseAddress! + phase * Self.chunks
+            return Int64((p[0] * m0 + p[1] * m1 + p[2] * m2).sum())
         }
-        return weights > 0 ? Double(sum) / Double(weights) : 0
     }
 }
 

@@ -430,13 +430,17 @@ public final class StreamingDemodulator {
         var bits = sliced
         let screening = repairGate.screen(bits)
         if screening == .reject { return threeBitRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) }
+        // The route takes two lookups and the window checks measure the samples: an
+        // address/parity slice naming no aircraft (most noise) is dropped before measuring.
+        let parity = screening == .addressParity ? CRC.syndrome(of: bits) : 0
+        let route = policy.addressParityRoute(screening, place: candidate.place, seen: seen.mayContain(parity),
+                                              nearSeen: near.mayContain(parity))
+        if route == .reject { return nil }
         guard policy.passesWindowChecks(
             screening, place: candidate.place,
             looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
             lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor)) else { return nil }
-        switch policy.addressParityRoute(screening, place: candidate.place,
-                                         seen: seen.mayContain(CRC.syndrome(of: bits)),
-                                         nearSeen: near.mayContain(CRC.syndrome(of: bits))) {
+        switch route {
         case .asIs: break
         case .reject: return nil
         case .repairOneBit:
