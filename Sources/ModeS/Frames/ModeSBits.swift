@@ -6,9 +6,14 @@
 /// `field(1, 5)` is the downlink format and `field(9, 32)` is the AA field of DF11/17/18.
 public struct ModeSBits: Sendable, Hashable {
     /// Bits 1...64, bit 1 in the most significant position.
-    public private(set) var high: UInt64
+    public var high: UInt64 { highWord }
     /// Bits 65...112 in the top 48 bits; the low 16 bits are always zero.
-    public private(set) var low: UInt64
+    public var low: UInt64 { lowWord }
+    // The words themselves, visible to the inlinable accessors below: the demodulator reads
+    // and flips bits in its innermost loops, where a call per bit across modules would cost
+    // more than the bit operation.
+    @usableFromInline var highWord: UInt64
+    @usableFromInline var lowWord: UInt64
     /// 56 for a short message, 112 for a long one.
     public let bitCount: Int
 
@@ -18,8 +23,8 @@ public struct ModeSBits: Sendable, Hashable {
     /// An all-zero message of the given length (56 or 112).
     public init(bitCount: Int) {
         precondition(bitCount == 56 || bitCount == 112, "Mode S messages are 56 or 112 bits")
-        self.high = 0
-        self.low = 0
+        self.highWord = 0
+        self.lowWord = 0
         self.bitCount = bitCount
     }
 
@@ -59,54 +64,54 @@ public struct ModeSBits: Sendable, Hashable {
     }
 
     /// Byte `index` (0-based) as sent on air.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func byte(_ index: Int) -> UInt8 {
-        if index < 8 { return UInt8(truncatingIfNeeded: high >> UInt64(56 - 8 * index)) }
-        return UInt8(truncatingIfNeeded: low >> UInt64(56 - 8 * (index - 8)))
+        if index < 8 { return UInt8(truncatingIfNeeded: highWord >> UInt64(56 - 8 * index)) }
+        return UInt8(truncatingIfNeeded: lowWord >> UInt64(56 - 8 * (index - 8)))
     }
 
     /// Replaces byte `index` (0-based).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func setByte(_ index: Int, _ value: UInt8) {
         if index < 8 {
             let shift = UInt64(56 - 8 * index)
-            high = (high & ~(0xFF << shift)) | (UInt64(value) << shift)
+            highWord = (highWord & ~(0xFF << shift)) | (UInt64(value) << shift)
         } else {
             let shift = UInt64(56 - 8 * (index - 8))
-            low = (low & ~(0xFF << shift)) | (UInt64(value) << shift)
+            lowWord = (lowWord & ~(0xFF << shift)) | (UInt64(value) << shift)
         }
     }
 
     /// Bit `number` (1-based) as 0 or 1.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func bit(_ number: Int) -> UInt64 {
-        number <= 64 ? (high >> UInt64(64 - number)) & 1 : (low >> UInt64(128 - number)) & 1
+        number <= 64 ? (highWord >> UInt64(64 - number)) & 1 : (lowWord >> UInt64(128 - number)) & 1
     }
 
     /// Flips bit `number` (1-based): how error correction repairs a message.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func flipBit(_ number: Int) {
-        if number <= 64 { high ^= 1 << UInt64(64 - number) } else { low ^= 1 << UInt64(128 - number) }
+        if number <= 64 { highWord ^= 1 << UInt64(64 - number) } else { lowWord ^= 1 << UInt64(128 - number) }
     }
 
     /// Sets bit `number` (1-based) to `value` (0 or 1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func setBit(_ number: Int, _ value: Bool) {
         if (bit(number) == 1) != value { flipBit(number) }
     }
 
     /// The field from bit `first` to bit `last` inclusive (1-based, at most 64 bits wide),
     /// right-aligned.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func field(_ first: Int, _ last: Int) -> UInt64 {
         let width = last - first + 1
         let mask: UInt64 = width == 64 ? ~0 : (1 << UInt64(width)) - 1
-        if last <= 64 { return (high >> UInt64(64 - last)) & mask }
-        if first > 64 { return (low >> UInt64(128 - last)) & mask }
+        if last <= 64 { return (highWord >> UInt64(64 - last)) & mask }
+        if first > 64 { return (lowWord >> UInt64(128 - last)) & mask }
         // Straddles the two words.
         let lowWidth = last - 64
-        let upper = high & ((1 << UInt64(64 - first + 1)) - 1)
-        return ((upper << UInt64(lowWidth)) | (low >> UInt64(64 - lowWidth))) & mask
+        let upper = highWord & ((1 << UInt64(64 - first + 1)) - 1)
+        return ((upper << UInt64(lowWidth)) | (lowWord >> UInt64(64 - lowWidth))) & mask
     }
 
     /// Writes `value` into bits `first...last` (1-based, at most 64 bits wide).
@@ -120,6 +125,7 @@ public struct ModeSBits: Sendable, Hashable {
 
     /// The downlink format, bits 1–5. Formats 24 and above share the "11" prefix and are
     /// reported as 24.
+    @inlinable
     public var downlinkFormat: Int {
         let value = Int(field(1, 5))
         return value >= 24 ? 24 : value
