@@ -71,6 +71,11 @@ final class ChannelFitSlicer {
     private let shares: UnsafeMutablePointer<SIMD4<Float>>
     /// Samples a long reply can touch.
     private let length: Int
+    /// Per phase, the envelope of the preamble's four pulses over its first
+    /// `preambleSamples` samples.
+    private let preambleEnvelope: UnsafeMutablePointer<Float>
+    /// Samples the preamble's pulses can touch: its 8 µs and the last pulse's third sample.
+    private static let preambleSamples = 24
 
     /// Scratch: the chips as decided (1 on, 0 off), the envelope (padded), the complex
     /// residual (interleaved, padded), the flip templates (see `buildTemplates`), the normal
@@ -110,6 +115,16 @@ final class ChannelFitSlicer {
                 shares.append(share)
             }
         }
+        let phases = kernels.phaseOffsets.count
+        preambleEnvelope = .allocate(capacity: phases * Self.preambleSamples)
+        preambleEnvelope.initialize(repeating: 0, count: phases * Self.preambleSamples)
+        for phase in 0..<phases {
+            for chip in ReplyKernels.preamblePulseChips {
+                let first = Int(firstSample[phase * Self.chips + chip])
+                let share = shares[phase * Self.chips + chip]
+                for lane in 0..<3 { preambleEnvelope[phase * Self.preambleSamples + first + lane] += share[lane] }
+            }
+        }
         self.firstSample = .allocate(capacity: firstSample.count)
         self.firstSample.initialize(from: firstSample, count: firstSample.count)
         self.shares = .allocate(capacity: shares.count)
@@ -134,6 +149,7 @@ final class ChannelFitSlicer {
     }
 
     deinit {
+        preambleEnvelope.deallocate()
         firstSample.deallocate()
         shares.deallocate()
         chipOn.deallocate()
@@ -159,6 +175,20 @@ final class ChannelFitSlicer {
         let bitCount = tentative.bitCount
         let span = min(length, kernels.span(bitCount: bitCount))
         let chipBase = phase * Self.chips
+        // The envelope of the tentative chips (zero beyond the span, as the taps read it):
+        // the phase's preamble, then each bit's one pulse.
+        let env = envelope + Self.padding
+        envelope.update(repeating: 0, count: Self.padding)
+        env.update(from: preambleEnvelope + phase * Self.preambleSamples, count: Self.preambleSamples)
+        (env + Self.preambleSamples).update(repeating: 0, count: length + Self.padding - Self.preambleSamples)
+        for bit in 0..<bitCount {
+            let chip = chipBase + ReplyKernels.preambleChips + 2 * bit + Int(1 - tentative.bit(bit + 1))
+            let first = Int(firstSample[chip])
+            let share = shares[chip]
+            for lane in 0..<3 { env[first + lane] += share[lane] }
+        }
+        (env + span).update(repeating: 0, count: length + Self.padding - span)
+        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
         for index in 0..<Self.chips { chipOn[index] = 0 }
         for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
         for bit in 0..<bitCount {
@@ -166,16 +196,6 @@ final class ChannelFitSlicer {
             chipOn[ReplyKernels.preambleChips + 2 * bit] = one ? 1 : 0
             chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = one ? 0 : 1
         }
-        // The envelope of the tentative chips (zero beyond the span, as the taps read it).
-        let env = envelope + Self.padding
-        envelope.update(repeating: 0, count: length + 2 * Self.padding)
-        for index in 0..<(ReplyKernels.preambleChips + 2 * bitCount) where chipOn[index] != 0 {
-            let first = Int(firstSample[chipBase + index])
-            let share = shares[chipBase + index]
-            for lane in 0..<3 { env[first + lane] += share[lane] }
-        }
-        (env + span).update(repeating: 0, count: length + Self.padding - span)
-        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
         // The carrier, from the samples with the tentative bits as the envelope (which
         // `ReplyCanceller`'s estimate weighs the samples with).
         canceller.load(raw, count: span)
@@ -264,10 +284,22 @@ final class ChannelFitSlicer {
     /// before the samples are even loaded.
     private static func correlation(_ magnitudes: UnsafePointer<UInt16>, _ env: UnsafePointer<Float>,
                                     span: Int) -> Float {
-        var sm: Float = 0, se: Float = 0, smm: Float = 0, see: Float = 0, sme: Float = 0
-        for j in 0..<span {
-            let m = Float(magnitudes[j]), e = env[j]
+        // Eight lanes of partial sums, magnitudes scaled to about 1 (so squares stay far
+        // from a float's limits), then the few samples left over.
+        var m8 = SIMD8<Float>(), e8 = SIMD8<Float>(), mm8 = SIMD8<Float>(), ee8 = SIMD8<Float>(), me8 = SIMD8<Float>()
+        let scale: Float = 1.0 / 65536
+        var j = 0
+        while j + 8 <= span {
+            let m = SIMD8<Float>(UnsafeRawPointer(magnitudes + j).loadUnaligned(as: SIMD8<UInt16>.self)) * scale
+            let e = UnsafeRawPointer(env + j).loadUnaligned(as: SIMD8<Float>.self)
+            m8 += m; e8 += e; mm8 += m * m; ee8 += e * e; me8 += m * e
+            j += 8
+        }
+        var sm = m8.sum(), se = e8.sum(), smm = mm8.sum(), see = ee8.sum(), sme = me8.sum()
+        while j < span {
+            let m = Float(magnitudes[j]) * scale, e = env[j]
             sm += m; se += e; smm += m * m; see += e * e; sme += m * e
+            j += 1
         }
         let n = Float(span)
         let covariance = sme - sm * se / n, vm = smm - sm * sm / n, ve = see - se * se / n
