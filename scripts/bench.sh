@@ -85,6 +85,7 @@ techniques=(
     "no cancellation|--no-cancel-overlaps"
     "no coherent retry|--no-coherent"
     "no sequence decisions|--no-sequence"
+    "no channel fit|--no-channel-fit"
 )
 worth=()
 for entry in "${STREAMS[@]}"; do
