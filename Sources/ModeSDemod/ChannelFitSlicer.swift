@@ -12,34 +12,21 @@ import Darwin
 /// copy at its own phase, and at 2.0 MS/s a reply about half a sample off puts each chip
 /// into two samples: strong replies then lose bits that no amount of signal fixes, because
 /// the model, not the noise, is wrong. In the complex baseband all of these are a linear
-/// filter on the reply's envelope (an echo is a delayed, rotated tap; the filter is a few
-/// taps around the sample). So, once the carrier is removed (`ReplyCanceller`'s frequency
-/// estimate), each sample is modelled as
-///
-///     iq[j] ≈ c + Σ g[k] · envelope[j − k],   k = −1 … 4, c and g[k] complex
-///
-/// where `envelope` is the rectangular-chip share of "on" chips in each sample (as in
-/// `ReplyKernels`). c and the six taps are fitted by least squares to this reply: its
-/// preamble (known exactly) and its bits as a first slice decided them (mostly right).
-/// The bits are then decided again against the fitted model, flipping any bit (at 2.0
-/// MS/s also any pair of neighbouring bits) that lowers the squared error, and the model
-/// is fitted once more to the improved bits. Clipped samples take no part. The carrier's
-/// frequency comes from `carrierStep`, which an echo cannot bias.
-///
-/// One tap before the sample covers a filter's group delay and a start a fraction early;
-/// four after cover a filter's ringing and echoes up to about 2 µs at 2.0 MS/s. Fourteen
-/// real parameters against 130 to 270 complex samples leave the fit well determined.
+/// filter on the reply's envelope (`ChannelTaps`). Once the carrier is removed (its
+/// frequency from `carrierStep`, which an echo cannot bias), the taps are fitted by least
+/// squares to this reply: its preamble (known exactly) and its bits as a first slice
+/// decided them (mostly right). The bits are then decided again against the fitted model,
+/// flipping any bit (at 2.0 MS/s also any pair of neighbouring bits) that lowers the
+/// squared error, and the model is fitted once more to the improved bits. Clipped samples
+/// take no part. Seven complex parameters against 130 to 270 complex samples leave the fit
+/// well determined.
 ///
 /// A class only to own its tables and scratch memory; one per demodulator.
 final class ChannelFitSlicer {
-    /// Taps of the response before the sample itself (envelope ahead of it).
-    static let precursors = 1
-    /// Taps after it (envelope behind it).
-    static let postcursors = 4
-    /// All taps.
-    static let taps = precursors + 1 + postcursors
-    /// Real regressors: the taps and the constant.
-    static let parameters = taps + 1
+    /// Taps of the model before and after the sample (see `ChannelTaps`).
+    static let precursors = ChannelTaps.precursors
+    static let postcursors = ChannelTaps.postcursors
+    static let taps = ChannelTaps.taps
     /// Rounds of fitting then deciding.
     static let rounds = 2
     /// Passes over the bits per round (a pass that flips nothing ends the round): the
@@ -78,8 +65,8 @@ final class ChannelFitSlicer {
     private static let preambleSamples = 24
 
     /// Scratch: the chips as decided (1 on, 0 off), the envelope (padded), the complex
-    /// residual (interleaved, padded), the flip templates (see `buildTemplates`), the normal
-    /// equations (with two right-hand sides: the real and imaginary parts).
+    /// residual (interleaved, padded), the flip templates (see `buildTemplates`); and the
+    /// fit's own scratch.
     private let chipOn: UnsafeMutablePointer<Float>
     private let envelope: UnsafeMutablePointer<Float>
     private let residual: UnsafeMutablePointer<Float>
@@ -87,8 +74,7 @@ final class ChannelFitSlicer {
     private let weights: UnsafeMutablePointer<Float>
     private let flipEnvelope: UnsafeMutablePointer<Float>
     private let flipPrediction: UnsafeMutablePointer<Float>
-    private let equations: UnsafeMutablePointer<Double>
-    private let accumulators: UnsafeMutablePointer<SIMD8<Float>>
+    private let fitter = ChannelTaps()
     /// What the last successful `slice` decided with, for `confidence`.
     private var lastContext: Context?
 
@@ -142,10 +128,6 @@ final class ChannelFitSlicer {
         flipEnvelope.initialize(repeating: 0, count: 5 * Self.flipSamples)
         flipPrediction = .allocate(capacity: 2 * 5 * Self.flipReach)
         flipPrediction.initialize(repeating: 0, count: 2 * 5 * Self.flipReach)
-        equations = .allocate(capacity: Self.parameters * (Self.parameters + 2))
-        equations.initialize(repeating: 0, count: Self.parameters * (Self.parameters + 2))
-        accumulators = .allocate(capacity: Self.parameters + 2)
-        accumulators.initialize(repeating: SIMD8<Float>(repeating: 0), count: Self.parameters + 2)
     }
 
     deinit {
@@ -158,8 +140,6 @@ final class ChannelFitSlicer {
         weights.deallocate()
         flipEnvelope.deallocate()
         flipPrediction.deallocate()
-        equations.deallocate()
-        accumulators.deallocate()
     }
 
     /// The bits of the candidate whose raw samples start at `raw` (magnitudes at
@@ -208,9 +188,10 @@ final class ChannelFitSlicer {
 
         var bits = tentative
         var context = Context(span: span, samples: samples, clipped: clipped, chipBase: chipBase, firstSample: firstSample,
-                              model: Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
+                              model: ChannelTaps.Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
         for round in 0..<Self.rounds {
-            guard let model = fit(samples, clipped, span: span) else { return nil }
+            guard let model = fitter.fit(envelope: envelope + Self.padding, samples: samples, clipped: clipped,
+                                         span: span) else { return nil }
             context.model = model
             buildTemplates(context)
             let unexplained = computeResidual(samples, context)
@@ -370,84 +351,9 @@ final class ChannelFitSlicer {
         return omega
     }
 
-    /// The fitted model: `taps` complex weights (precursor first) and the complex constant.
-    private struct Model {
-        var real: SIMD8<Float>
-        var imaginary: SIMD8<Float>
-    }
-
-    /// The regressors of sample `j`: envelope[j + precursors] down to envelope[j −
-    /// postcursors], then 1 for the constant.
     @inline(__always)
-    private func regressors(at j: Int) -> SIMD8<Float> {
-        let env = envelope + Self.padding
-        var x = SIMD8<Float>(repeating: 0)
-        for tap in 0..<Self.taps { x[tap] = env[j + Self.precursors - tap] }
-        x[Self.taps] = 1
-        return x
-    }
-
-    @inline(__always)
-    private func predict(_ model: Model, at j: Int) -> (Float, Float) {
-        let x = regressors(at: j)
-        return ((model.real * x).sum(), (model.imaginary * x).sum())
-    }
-
-    /// Complex least squares of the derotated samples on the real regressors, over the
-    /// reply's unclipped samples; nil when the system is singular (no variation).
-    private func fit(_ samples: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int) -> Model? {
-        let n = Self.parameters
-        let width = n + 2
-        // Σ x·xᵀ row by row and Σ x·y, in vectors (each sample's regressors are one
-        // vector); floats hold sums of a few hundred terms of order one well enough for a
-        // fit whose result only has to rank bit flips.
-        let sums = accumulators
-        sums.update(repeating: SIMD8<Float>(repeating: 0), count: n + 2)
-        for j in 0..<span where !clipped[j] {
-            let x = regressors(at: j)
-            for row in 0..<n { sums[row] += x * x[row] }
-            sums[n] += x * samples[2 * j]
-            sums[n + 1] += x * samples[2 * j + 1]
-        }
-        let a = equations
-        for row in 0..<n {
-            for column in 0..<n { a[row * width + column] = Double(sums[row][column]) }
-            a[row * width + n] = Double(sums[n][row])
-            a[row * width + n + 1] = Double(sums[n + 1][row])
-        }
-        // A light ridge keeps taps the samples barely tell apart from running away.
-        var trace = 0.0
-        for row in 0..<n { trace += a[row * width + row] }
-        guard trace > 0 else { return nil }
-        for row in 0..<n { a[row * width + row] += 1e-6 * trace }
-        // Gaussian elimination with partial pivoting.
-        for column in 0..<n {
-            var pivot = column
-            for row in (column + 1)..<n where abs(a[row * width + column]) > abs(a[pivot * width + column]) {
-                pivot = row
-            }
-            guard abs(a[pivot * width + column]) > 1e-9 * trace else { return nil }
-            if pivot != column {
-                for k in 0..<width { swap(&a[pivot * width + k], &a[column * width + k]) }
-            }
-            let diagonal = a[column * width + column]
-            for row in (column + 1)..<n {
-                let factor = a[row * width + column] / diagonal
-                if factor == 0 { continue }
-                for k in column..<width { a[row * width + k] -= factor * a[column * width + k] }
-            }
-        }
-        var model = Model(real: .init(repeating: 0), imaginary: .init(repeating: 0))
-        for row in stride(from: n - 1, through: 0, by: -1) {
-            var re = a[row * width + n], im = a[row * width + n + 1]
-            for k in (row + 1)..<n {
-                re -= a[row * width + k] * Double(model.real[k])
-                im -= a[row * width + k] * Double(model.imaginary[k])
-            }
-            model.real[row] = Float(re / a[row * width + row])
-            model.imaginary[row] = Float(im / a[row * width + row])
-        }
-        return model
+    private func predict(_ model: ChannelTaps.Model, at j: Int) -> (Float, Float) {
+        model.predict(ChannelTaps.regressors(envelope + Self.padding, at: j))
     }
 
     /// What one slice works with besides the scratch buffers.
@@ -459,7 +365,7 @@ final class ChannelFitSlicer {
         /// The phase's first entry in `firstSample` and `shares`.
         let chipBase: Int
         let firstSample: UnsafePointer<Int32>
-        var model: Model
+        var model: ChannelTaps.Model
 
         /// The first sample of bit `bit`'s first chip: where its flip template starts.
         @inline(__always)

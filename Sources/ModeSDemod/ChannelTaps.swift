@@ -1,0 +1,132 @@
+import ModeS
+
+/// The linear model of one reply's channel in the complex baseband, and its least-squares
+/// fit: with the carrier removed, each sample is a constant plus six complex taps times the
+/// reply's rectangular-chip envelope around it,
+///
+///     iq[j] ≈ c + Σ g[k] · envelope[j − k],   k = −1 … 4
+///
+/// One tap before the sample covers a filter's group delay and a start a fraction early;
+/// four after cover a filter's ringing and echoes up to about 2 µs at 2.0 MS/s. A receiver's
+/// band limit, its ringing and an echo (a delayed, rotated copy) are all linear filters on
+/// the envelope, so this one model describes a reply as the receiver really got it:
+/// `ChannelFitSlicer` decides bits against it and `ReplyCanceller` subtracts it.
+///
+/// A class only to own its scratch memory; one per user.
+final class ChannelTaps {
+    /// Taps before the sample itself (envelope ahead of it).
+    static let precursors = 1
+    /// Taps after it (envelope behind it).
+    static let postcursors = 4
+    /// All taps.
+    static let taps = precursors + 1 + postcursors
+    /// Real regressors: the taps and the constant.
+    static let parameters = taps + 1
+
+    /// A fitted model: `taps` complex weights (precursor first), then the complex constant,
+    /// as the lanes of two vectors (real and imaginary parts; the last lane is unused).
+    struct Model {
+        var real: SIMD8<Float>
+        var imaginary: SIMD8<Float>
+
+        /// The model without the constant: only what the reply itself adds.
+        var withoutConstant: Model {
+            var reply = self
+            reply.real[ChannelTaps.taps] = 0
+            reply.imaginary[ChannelTaps.taps] = 0
+            return reply
+        }
+
+        /// The prediction for regressors `x` (see `ChannelTaps.regressors`).
+        @inline(__always)
+        func predict(_ x: SIMD8<Float>) -> (Float, Float) {
+            ((real * x).sum(), (imaginary * x).sum())
+        }
+    }
+
+    /// Scratch: Σ x·xᵀ row by row and Σ x·y in vectors, then the normal equations with two
+    /// right-hand sides (the real and imaginary parts) in doubles.
+    private let accumulators: UnsafeMutablePointer<SIMD8<Float>>
+    private let equations: UnsafeMutablePointer<Double>
+
+    init() {
+        accumulators = .allocate(capacity: Self.parameters + 2)
+        accumulators.initialize(repeating: SIMD8<Float>(repeating: 0), count: Self.parameters + 2)
+        equations = .allocate(capacity: Self.parameters * (Self.parameters + 2))
+        equations.initialize(repeating: 0, count: Self.parameters * (Self.parameters + 2))
+    }
+
+    deinit {
+        accumulators.deallocate()
+        equations.deallocate()
+    }
+
+    /// The regressors of sample `j`: envelope[j + precursors] down to envelope[j −
+    /// postcursors], then 1 for the constant. `envelope` must be readable `postcursors`
+    /// before and `precursors` after `j`.
+    @inline(__always)
+    static func regressors(_ envelope: UnsafePointer<Float>, at j: Int) -> SIMD8<Float> {
+        var x = SIMD8<Float>(repeating: 0)
+        for tap in 0..<taps { x[tap] = envelope[j + precursors - tap] }
+        x[taps] = 1
+        return x
+    }
+
+    /// Complex least squares of the derotated `samples` (I, Q interleaved) on the
+    /// regressors of `envelope`, over samples 0 ..< `span` that are not `clipped`; nil
+    /// when the system is singular (an envelope without variation).
+    func fit(envelope: UnsafePointer<Float>, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>,
+             span: Int) -> Model? {
+        let n = Self.parameters
+        let width = n + 2
+        // Floats hold sums of a few hundred terms of order one well enough for a fit whose
+        // result ranks bit flips and is subtracted from samples of 8 bits or so.
+        let sums = accumulators
+        sums.update(repeating: SIMD8<Float>(repeating: 0), count: n + 2)
+        for j in 0..<span where !clipped[j] {
+            let x = Self.regressors(envelope, at: j)
+            for row in 0..<n { sums[row] += x * x[row] }
+            sums[n] += x * samples[2 * j]
+            sums[n + 1] += x * samples[2 * j + 1]
+        }
+        let a = equations
+        for row in 0..<n {
+            for column in 0..<n { a[row * width + column] = Double(sums[row][column]) }
+            a[row * width + n] = Double(sums[n][row])
+            a[row * width + n + 1] = Double(sums[n + 1][row])
+        }
+        // A light ridge keeps taps the samples barely tell apart from running away.
+        var trace = 0.0
+        for row in 0..<n { trace += a[row * width + row] }
+        guard trace > 0 else { return nil }
+        for row in 0..<n { a[row * width + row] += 1e-6 * trace }
+        // Gaussian elimination with partial pivoting.
+        for column in 0..<n {
+            var pivot = column
+            for row in (column + 1)..<n where abs(a[row * width + column]) > abs(a[pivot * width + column]) {
+                pivot = row
+            }
+            guard abs(a[pivot * width + column]) > 1e-9 * trace else { return nil }
+            if pivot != column {
+                for k in 0..<width { swap(&a[pivot * width + k], &a[column * width + k]) }
+            }
+            let diagonal = a[column * width + column]
+            for row in (column + 1)..<n {
+                let factor = a[row * width + column] / diagonal
+                if factor == 0 { continue }
+                for k in column..<width { a[row * width + k] -= factor * a[column * width + k] }
+            }
+        }
+        var model = Model(real: .init(repeating: 0), imaginary: .init(repeating: 0))
+        for row in stride(from: n - 1, through: 0, by: -1) {
+            var re = a[row * width + n], im = a[row * width + n + 1]
+            for k in (row + 1)..<n {
+                re -= a[row * width + k] * Double(model.real[k])
+                im -= a[row * width + k] * Double(model.imaginary[k])
+            }
+            model.real[row] = Float(re / a[row * width + row])
+            model.imaginary[row] = Float(im / a[row * width + row])
+        }
+        return model
+    }
+}
