@@ -9,10 +9,12 @@ import ModeS
 /// One tap before the sample covers a filter's group delay and a start a fraction early;
 /// four after cover a filter's ringing and echoes up to about 2 µs at 2.0 MS/s. A receiver's
 /// band limit, its ringing and an echo (a delayed, rotated copy) are all linear filters on
-/// the envelope, so this one model describes a reply as the receiver really got it:
-/// `ChannelFitSlicer` decides bits against it and `ReplyCanceller` subtracts it.
+/// the envelope, so this one model describes a reply as the receiver really got it, and
+/// `ChannelFitSlicer` decides bits against it. (Subtracting it instead of a rectangular copy
+/// when cancelling an overlapping reply recovered a few more replies in busy skies, and a few
+/// false ones with them: not done.)
 ///
-/// A class only to own its scratch memory; one per user.
+/// A class only to own its scratch memory.
 final class ChannelTaps {
     /// Taps before the sample itself (envelope ahead of it).
     static let precursors = 1
@@ -80,7 +82,7 @@ final class ChannelTaps {
         let n = Self.parameters
         let width = n + 2
         // Floats hold sums of a few hundred terms of order one well enough for a fit whose
-        // result ranks bit flips and is subtracted from samples of 8 bits or so.
+        // result only has to rank bit flips.
         let sums = accumulators
         sums.update(repeating: SIMD8<Float>(repeating: 0), count: n + 2)
         for j in 0..<span where !clipped[j] {
