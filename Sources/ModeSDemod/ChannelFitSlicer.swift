@@ -81,9 +81,10 @@ final class ChannelFitSlicer {
     init(kernels: ReplyKernels) {
         self.kernels = kernels
         length = kernels.replySpan
-        classes = kernels.sampleRate == .twoMega ? 1 : 5
+        let classes = kernels.sampleRate == .twoMega ? 1 : 5
+        self.classes = classes
         maximumFlip = kernels.sampleRate == .twoMega ? 2 : 1
-        templateClass = (0..<ReplyKernels.maximumBits).map { Int32($0 % (kernels.sampleRate == .twoMega ? 1 : 5)) }
+        templateClass = (0..<ReplyKernels.maximumBits).map { Int32($0 % classes) }
         let chip = kernels.sampleRate.tenthsPerChip
         var firstSample = [Int32]()
         var shares = [SIMD4<Float>]()
@@ -124,10 +125,10 @@ final class ChannelFitSlicer {
         residual.initialize(repeating: 0, count: 2 * padded)
         weights = .allocate(capacity: 2 * padded)
         weights.initialize(repeating: 0, count: 2 * padded)
-        flipEnvelope = .allocate(capacity: 5 * Self.flipSamples)
-        flipEnvelope.initialize(repeating: 0, count: 5 * Self.flipSamples)
-        flipPrediction = .allocate(capacity: 2 * 5 * Self.flipReach)
-        flipPrediction.initialize(repeating: 0, count: 2 * 5 * Self.flipReach)
+        flipEnvelope = .allocate(capacity: classes * Self.flipSamples)
+        flipEnvelope.initialize(repeating: 0, count: classes * Self.flipSamples)
+        flipPrediction = .allocate(capacity: 2 * classes * Self.flipReach)
+        flipPrediction.initialize(repeating: 0, count: 2 * classes * Self.flipReach)
     }
 
     deinit {
@@ -326,11 +327,13 @@ final class ChannelFitSlicer {
         // chips (six samples) at 2.4 MS/s.
         let base = kernels.sampleRate == .twoMega ? 2 : 6
         var omega = coarse
-        for multiple in [1, 4, 16] {
-            let lag = base * multiple
-            guard lag < span / 2 else { break }
+        // Lags of 1, 4 and 16 times the shortest.
+        var lag = base
+        while lag <= 16 * base, lag < span / 2 {
+            defer { lag *= 4 }
             var re = 0.0, im = 0.0
             for n in lag..<span where !clipped[n] && !clipped[n - lag] && env[n] >= 0.5 {
+                // Alike envelopes are the same sums of the same shares: equal exactly.
                 var alike = true
                 for k in -Self.postcursors...Self.precursors where env[n + k] != env[n - lag + k] {
                     alike = false

@@ -31,6 +31,7 @@ public final class StreamingDemodulator {
     private let slicer: BitSlicer
     /// Decides bits as a sequence (the last attempt at weak replies).
     private let sequenceSlicer: SequenceSlicer
+    /// Decides bits against the reply's own fitted channel (after every other slice).
     private let channelFitSlicer: ChannelFitSlicer
     /// The noise floor per window of samples, which every threshold scales with.
     private var noise = NoiseFloorEstimator()
@@ -376,7 +377,8 @@ public final class StreamingDemodulator {
             sequenceWorthwhile: SlicePlan.sequenceWorthwhile(sampleRate: sampleRate, level: bestLevel, floor: floor))
         // The plain decisions at the best phase, for the sequence and coherent attempts.
         var firstSlice: ModeSBits?
-        var sequenceSlice: ModeSBits?
+        // Where the channel fit starts: the sequence's bits, else the first usable slice.
+        var tentative: ModeSBits?
         for index in 0..<plan.count {
             let attempt = plan[index]
             // The sequence is only worth its cost where the plain slice at least gave a
@@ -392,17 +394,19 @@ public final class StreamingDemodulator {
                 : slicer.slice(samples, phase: phase, feedback: feedback)
             guard let bits = sliced, policy.usable(bits, from: attempt.slicer) else { continue }
             if index == 0 { firstSlice = bits }
-            if attempt.slicer == .sequence || sequenceSlice == nil { sequenceSlice = bits }
+            if attempt.slicer == .sequence || tentative == nil { tentative = bits }
             if let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) {
                 return .frame(frame, phase: phase)
             }
         }
         let bestPhase = phases.index(0)
-        if options.channelFit, options.cancelOverlaps, !inResidual, plan.feedbackRanks > 0,
-           let tentative = sequenceSlice ?? firstSlice {
+        // The channel fit needs the raw samples (kept for cancellation) of the stream itself,
+        // and a window that does not look like another reply's data (`feedbackRanks`).
+        if options.channelFit, options.cancelOverlaps, !inResidual, plan.feedbackRanks > 0, let tentative {
             statistics.channelFitAttempts += 1
             let raw = UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
-            if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: bestPhase, tentative: tentative, canceller: canceller),
+            if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: bestPhase, tentative: tentative,
+                                                 canceller: canceller),
                policy.usable(bits, from: .channelFit),
                let frame = judge(bits, attempt: SliceAttempt(rank: 0, slicer: .channelFit), phase: bestPhase,
                                  feedback: bestLevel, candidate) {
@@ -650,4 +654,3 @@ public final class StreamingDemodulator {
         return true
     }
 }
-
