@@ -402,7 +402,10 @@ final class ChannelFitSlicer {
             let start = context.start(bit)
             let envelopeChange = flipEnvelope + bit * Self.flipSamples
             envelopeChange.update(repeating: 0, count: Self.flipSamples)
-            for (index, sign) in [(chip, Float(-1)), (chip + 1, Float(1))] {
+            // The first chip goes off, the second on.
+            for second in 0..<2 {
+                let index = chip + second
+                let sign: Float = second == 0 ? -1 : 1
                 let offset = Int(firstSample[context.chipBase + index]) - start
                 let share = shares[context.chipBase + index]
                 for lane in 0..<3 where offset + lane < Self.flipSamples {
