@@ -230,10 +230,16 @@ final class ChannelFitSlicer {
             return
         }
         for bit in 0..<bitCount {
-            let (gain, energy) = trial(bit, count: 1, context)
-            let share = energy > 0 ? max(0, min(2, gain / energy)) : 0
-            confidence[bit] = Int32(share * Float(Self.typicalConfidence))
+            confidence[bit] = Int32(max(0, min(2, flipCost(bit, context))) * Float(Self.typicalConfidence))
         }
+    }
+
+    /// What flipping bit `bit` alone would cost, as a share of what it costs for a correct
+    /// bit without noise: about 1 for a clean bit, negative for a wrong one (0 when the
+    /// flip changes nothing the model sees).
+    private func flipCost(_ bit: Int, _ context: Context) -> Float {
+        let (gain, energy) = trial(bit, count: 1, context)
+        return energy > 0 ? gain / energy : 0
     }
 
     /// Whether the last `slice`'s model explains the end of the reply cleanly: over the
@@ -252,13 +258,8 @@ final class ChannelFitSlicer {
             unexplained += er * er + ei * ei
             explained += pr * pr + pi * pi
         }
-        var least: Float = 9
-        for bit in (bitCount - 7)..<bitCount {
-            let (gain, energy) = trial(bit, count: 1, context)
-            least = min(least, energy > 0 ? gain / energy : 0)
-        }
         guard unexplained <= explained / 5 else { return false }
-        return least >= 0.5
+        return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.5 }
     }
 
     /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap

@@ -24,9 +24,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var coherentAttempts: Int = 0
     /// Frames those coherent slices gave.
     public var coherentFrames: Int = 0
-    /// Candidates decided against their fitted channel (`ChannelFitSlicer`), and the
-    /// frames that gave.
+    /// Candidates decided against their fitted channel (`ChannelFitSlicer`).
     public var channelFitAttempts: Int = 0
+    /// Frames those channel fits gave.
     public var channelFitFrames: Int = 0
 
     /// A zeroed set of counters.

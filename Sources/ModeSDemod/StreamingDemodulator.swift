@@ -448,14 +448,14 @@ public final class StreamingDemodulator {
         case .asIs: break
         case .reject: return nil
         case .repairOneBit:
-            measureConfidence(attempt, samples, phase: phase, feedback: feedback)
+            measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard let number = repairGate.addressParityRepair(bits, confidence: confidence, isKnown: {
                 seen.mayContain($0) && isKnown($0, at: time)
             }) else { return nil }
             bits.flipBit(number)
         }
         if policy.requiresFirmness(screening) {
-            measureConfidence(attempt, samples, phase: phase, feedback: feedback)
+            measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard repairGate.firmEnough(confidence, count: bits.bitCount,
                                         typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor))
             else { return nil }
@@ -468,7 +468,7 @@ public final class StreamingDemodulator {
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
             fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor)) else { return nil }
         if screening == .needsJudgement {
-            measureConfidence(attempt, samples, phase: phase, feedback: feedback)
+            measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),
                                 isKnown: { isKnown($0, at: time) }) else { return nil }
         }
@@ -510,12 +510,12 @@ public final class StreamingDemodulator {
             && channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
     }
 
-    /// Writes the confidence of each bit of `attempt`'s decisions to `confidence`: the bit
+    /// Writes the confidence of each bit of `attempt`'s decisions `bits` to `confidence`: the bit
     /// slicer's scores at `phase` with `feedback`, or the channel fit's own.
-    private func measureConfidence(_ attempt: SliceAttempt, _ samples: UnsafePointer<UInt16>, phase: Int,
-                                   feedback: Int32) {
+    private func measureConfidence(_ attempt: SliceAttempt, _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>,
+                                   phase: Int, feedback: Int32) {
         if attempt.slicer == .channelFit {
-            channelFitSlicer.confidence(bitCount: ReplyKernels.maximumBits, into: confidence)
+            channelFitSlicer.confidence(bitCount: bits.bitCount, into: confidence)
         } else {
             slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
         }
@@ -543,7 +543,7 @@ public final class StreamingDemodulator {
         guard policy.triesThreeBitRepair(bits, place: candidate.place,
                                          addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time))
         else { return nil }
-        measureConfidence(attempt, samples, phase: phase, feedback: feedback)
+        measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
         guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence) else { return nil }
         let address = UInt32(repaired.field(9, 32))
         guard policy.acceptsThreeBitRepair(
