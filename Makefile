@@ -8,7 +8,7 @@ VENV    := .venv
 .PHONY: help deps build release size install uninstall deb run test conformance conformance-check bench bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
-	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, tmux, dump1090-mutability, chromium,"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
 	@echo "                  systemd, man-db, dpkg-dev) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
@@ -44,6 +44,9 @@ deps:
 	@if ! command -v openssl >/dev/null 2>&1; then \
 		echo "installing openssl (the TLS tests compare certificate fingerprints with it)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq openssl; fi
+	@if ! command -v zstd >/dev/null 2>&1; then \
+		echo "installing zstd (make bench reads readsb's compressed, timestamped frame dump)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq zstd; fi
 	@if ! command -v tmux >/dev/null 2>&1; then \
 		echo "installing tmux (the terminal radar's end-to-end test runs under it)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; fi

@@ -24,6 +24,7 @@ DUMP1090=$SHARED/peers/dump1090-fa
 RUNS=${BENCH_RUNS:-5}
 
 [ -x "$BIN" ] || { echo "bench: $BIN not found; run 'make release' first" >&2; exit 1; }
+command -v zstd >/dev/null || { echo "bench: zstd not found (readsb's frame dump is compressed); run 'make deps'" >&2; exit 1; }
 for peer in "$READSB" "$DUMP1090"; do
     [ -x "$peer" ] || { echo "bench: $peer not found (see $SHARED/peers/README.md)" >&2; exit 1; }
 done
@@ -42,10 +43,21 @@ STREAMS=(
 )
 
 ours() { "$BIN" demod "$1" --sample-rate "$2" --mlat; }
-readsb() { "$READSB" --device-type ifile --ifile "$1" --iformat UC8 --raw; }
+# Each peer's frames with their 12 MHz timestamp, which tells which copy of a repeated message
+# (an aircraft's identical squitters) it decoded: without it yield.py can only credit the
+# strongest copy, and a peer that decoded a clean copy would seem to have found an
+# overlapped one. readsb's --raw lines carry none, but its --dump-beast files do
+# (scripts/beast_to_avr.py turns them into lines; the few frames it prints but does not dump
+# follow without a timestamp).
+readsb() {
+    local dump
+    dump=$(mktemp -d "$WORK/readsb-dump.XXXXXX")
+    "$READSB" --device-type ifile --ifile "$1" --iformat UC8 --raw --dump-beast="$dump,3600" >"$dump/raw"
+    cat "$dump"/*.zst | zstd -qdc | python3 scripts/beast_to_avr.py "$dump/raw"
+    rm -rf "$dump"
+}
 # dump1090-fa exits 1 ("Abnormal exit") at the end of a file: that is normal. Its --mlat
-# lines carry the 12 MHz timestamp, which places each frame; readsb prints none, so its frames
-# are placed by their order (see scripts/yield.py).
+# lines carry the timestamp.
 dump1090() { "$DUMP1090" --device-type ifile --ifile "$1" --iformat UC8 --mlat || true; }
 
 for channel in real kind; do
