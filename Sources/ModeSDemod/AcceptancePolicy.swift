@@ -135,14 +135,24 @@ struct AcceptancePolicy {
     /// echo or ringing in the empty chips as another reply, while the model explains them;
     /// what it cannot explain, another reply across the code, it must not leave
     /// (`fitsCleanly`, see `ChannelFitSlicer.codeFitsCleanly`).
+    ///
+    /// Code 0 is held to less, with every slicer: it is the code of the acquisition
+    /// squitter every aircraft sends each second, so far more replies carry it than any
+    /// station's code, and decisions that come out as 0 are far more often right than a
+    /// station's code whose set bits were all decided wrong. From the channel fit it needs
+    /// only code bits that are not near-even (`codeDecided`, see
+    /// `ChannelFitSlicer.codeBitsDecided`), and feedback decisions are believed at any of the
+    /// best phases where the plain decisions agree.
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
-                        plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false) -> Bool {
+                        plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
+                        codeDecided: @autoclosure () -> Bool = false) -> Bool {
         guard bits.downlinkFormat == 11 else { return true }
-        if attempt.slicer == .channelFit { return !followedClosely() && fitsCleanly() }
+        let squitterCode = Self.interrogatorCode(of: bits) == 0
+        if attempt.slicer == .channelFit { return !followedClosely() && (squitterCode ? codeDecided() : fitsCleanly()) }
         guard !overlapped(), !followedClosely() else { return false }
-        if Self.interrogatorCode(of: bits) != 0, !codeBelievable() { return false }
-        if attempt.usesFeedback { return attempt.rank == 0 && plainAgrees() }
+        if !squitterCode, !codeBelievable() { return false }
+        if attempt.usesFeedback { return (attempt.rank == 0 || squitterCode) && plainAgrees() }
         return true
     }
 

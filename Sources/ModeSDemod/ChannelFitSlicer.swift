@@ -262,6 +262,17 @@ final class ChannelFitSlicer {
         return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.5 }
     }
 
+    /// Whether none of the last 7 bits (a DF11's interrogator code) was decided near-even
+    /// by the last `slice`: flipping each would cost at least 0.3 of what a clean bit's flip
+    /// costs. A bit whose two chips hold the same energy (both empty, both on, or half a
+    /// pulse in each) costs up to about a quarter to flip, depending on how its chips fall
+    /// on the samples; a clean bit costs about 1.
+    /// Same validity as `confidence(bitCount:into:)`.
+    func codeBitsDecided(bitCount: Int) -> Bool {
+        guard let context = lastContext else { return false }
+        return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.3 }
+    }
+
     /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap
     /// first look that turns away most candidates (noise, the insides of other replies)
     /// before the samples are even loaded.

@@ -466,7 +466,8 @@ public final class StreamingDemodulator {
             followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
             codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
-            fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor)) else { return nil }
+            fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
+            codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount)) else { return nil }
         if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),

@@ -110,7 +110,7 @@ import Simulator
                                       codeBelievable: true, plainAgrees: true))
         #expect(!policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
                                        codeBelievable: true, plainAgrees: false))
-        #expect(!policy.acceptsAllCall(clean, attempt: feedbackSecond, overlapped: false, followedClosely: false,
+        #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                        codeBelievable: true, plainAgrees: true))
         // Other formats are not all-calls: the rule does not apply.
         #expect(policy.acceptsAllCall(squitter, attempt: feedbackSecond, overlapped: true, followedClosely: true,
@@ -194,6 +194,32 @@ import Simulator
                                        codeBelievable: true, plainAgrees: true, fitsCleanly: false))
         #expect(!policy.acceptsAllCall(coded, attempt: fitted, overlapped: false, followedClosely: true,
                                        codeBelievable: true, plainAgrees: true, fitsCleanly: true))
+    }
+
+    @Test func theSquitterCodeNeedsLessThanAStationsCode() {
+        let squitterCode = allCall(address: 0x4840D6, code: 0)
+        let stationCode = allCall(address: 0x4840D6, code: 0x15)
+        // From the channel fit, code bits that are not near-even are enough for code 0 ...
+        let fitted = SliceAttempt(rank: 0, slicer: .channelFit)
+        #expect(policy.acceptsAllCall(squitterCode, attempt: fitted, overlapped: false, followedClosely: false,
+                                      codeBelievable: false, plainAgrees: false, fitsCleanly: false, codeDecided: true))
+        #expect(!policy.acceptsAllCall(squitterCode, attempt: fitted, overlapped: false, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: true, fitsCleanly: true, codeDecided: false))
+        #expect(!policy.acceptsAllCall(squitterCode, attempt: fitted, overlapped: false, followedClosely: true,
+                                       codeBelievable: true, plainAgrees: true, fitsCleanly: true, codeDecided: true))
+        // ... but not for a station's code, which must fit cleanly.
+        #expect(!policy.acceptsAllCall(stationCode, attempt: fitted, overlapped: false, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: true, fitsCleanly: false, codeDecided: true))
+        // Feedback decisions at the second-best phase: code 0 where the plain decisions agree.
+        let second = SliceAttempt(rank: 1, slicer: .amplitudeFeedback)
+        #expect(policy.acceptsAllCall(squitterCode, attempt: second, overlapped: false, followedClosely: false,
+                                      codeBelievable: false, plainAgrees: true))
+        #expect(!policy.acceptsAllCall(squitterCode, attempt: second, overlapped: false, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: false))
+        #expect(!policy.acceptsAllCall(stationCode, attempt: second, overlapped: false, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: true))
+        #expect(policy.acceptsAllCall(stationCode, attempt: SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
+                                      overlapped: false, followedClosely: false, codeBelievable: true, plainAgrees: true))
     }
 
     @Test func codeBitsMustEachScoreHalfACleanBit() {

@@ -108,4 +108,60 @@ import Simulator
             }
         }
     }
+
+    /// An acquisition squitter (code 0) sliced on its own channel has every code bit
+    /// decided; with its last bit's two chips made even (both empty, both on, or half a
+    /// pulse in each) that bit is near-even, and the code is not taken as decided.
+    @Test(arguments: SampleRate.allCases)
+    func aCodeBitWithEvenChipsIsNotDecided(rate: SampleRate) {
+        let kernels = ReplyKernels(sampleRate: rate)
+        let slicer = ChannelFitSlicer(kernels: kernels)
+        let canceller = ReplyCanceller(format: .cu8, kernels: kernels, maximumWindow: 4 * kernels.replySpan)
+        var header = ModeSBits(bitCount: 56)
+        header.setField(1, 5, 11)
+        header.setField(6, 8, 5)
+        header.setField(9, 32, 0x4840D6)
+        let squitter = CRC.withParity(header, overlay: 0)
+        var flipped = squitter
+        flipped.flipBit(56)
+        let count = 1000
+        let start = 100 + Double(kernels.phaseOffsets[0]) / 10
+        // The same seed gives the same noise and carrier phase, with or without a reply.
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 21)
+        let burst = { (bits: ModeSBits?) in
+            signal.bytes(bits.map { [.init(bits: $0, start: start, amplitude: 25, frequencyOffset: 15_000)] } ?? [],
+                         format: .cu8)
+        }
+        let (clean, other, noise) = (burst(squitter), burst(flipped), burst(nil))
+        let perMicrosecond = Double(rate.hertz) / 1e6
+        let lastBit = start + (8 + 55) * perMicrosecond
+        /// The clean recording with each sample the last bit touches replaced by
+        /// `combine(clean, other, noise)` of the three recordings' components.
+        func even(_ combine: (Int, Int, Int) -> Int) -> [UInt8] {
+            var bytes = clean
+            for sample in Int(lastBit.rounded(.down))..<Int((lastBit + perMicrosecond).rounded(.up)) {
+                for index in 2 * sample...2 * sample + 1 {
+                    bytes[index] = UInt8(max(0, min(255, combine(Int(clean[index]), Int(other[index]),
+                                                                 Int(noise[index])))))
+                }
+            }
+            return bytes
+        }
+        let halfPulses = even { clean, other, _ in (clean + other) / 2 }
+        let bothOn = even { clean, other, noise in clean + other - noise }
+        let bothEmpty = even { _, _, noise in noise }
+        for (name, bytes, decided) in [("clean", clean, true), ("half pulses", halfPulses, false),
+                                       ("both chips on", bothOn, false), ("both chips empty", bothEmpty, false)] {
+            var magnitudes = [UInt16](repeating: 0, count: count)
+            bytes.withUnsafeBytes { raw in
+                magnitudes.withUnsafeMutableBufferPointer { values in
+                    MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
+                    let sliced = slicer.slice(raw: raw.baseAddress! + 200, magnitudes: values.baseAddress! + 100,
+                                              phase: 0, tentative: squitter, canceller: canceller)
+                    #expect(sliced != nil, "\(name)")
+                    #expect(slicer.codeBitsDecided(bitCount: 56) == decided, "\(name)")
+                }
+            }
+        }
+    }
 }
