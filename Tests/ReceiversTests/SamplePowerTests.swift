@@ -34,4 +34,20 @@ import TestSupport
         let empty = [UInt8]().withUnsafeBytes { meter.noise(of: $0, format: .cu8) }
         #expect(empty.measured == 0)
     }
+
+    /// cu8 samples are binned from a table, the other formats sample by sample: the same
+    /// samples as cf32 read the same level.
+    @Test func everyFormatReadsTheSameLevel() {
+        let bytes = Self.samples(count: 50_000, rms: 6, loud: 0.05, amplitude: 40)
+        var floats = [UInt8]()
+        for byte in bytes {
+            let value = Float((Double(byte) - 127.5) / 127.5)
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { floats.append(contentsOf: $0) }
+        }
+        var meter = SamplePower()
+        let cu8 = bytes.withUnsafeBytes { meter.noise(of: $0, format: .cu8) }
+        let cf32 = floats.withUnsafeBytes { meter.noise(of: $0, format: .cf32) }
+        #expect(cu8.measured == cf32.measured)
+        #expect(abs(10 * log10(cu8.power) - 10 * log10(cf32.power)) < 0.05, "cu8 \(cu8.power), cf32 \(cf32.power)")
+    }
 }
