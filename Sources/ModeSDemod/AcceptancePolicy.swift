@@ -156,6 +156,27 @@ struct AcceptancePolicy {
         return true
     }
 
+    /// Rule 7b: whether a DF11's interrogator `code` is the only code its bits can mean.
+    /// `weakBits` (a mask in the code's own bit values, see `RepairGate.codeBits`) are the
+    /// code bits decided too weakly to rule out either value. Only a few codes are in use
+    /// at a time (code 0 and the stations' codes, `believed`), so a weak bit whose flip would
+    /// give a code nobody uses is not a doubt; one whose flip would give another code in use
+    /// is, and the reply is refused. At most two weak bits are weighed: beyond that a
+    /// reply is too noisy to trust the rest of its code either. `overstated` (a code bit
+    /// scored far above the others, see `RepairGate.codeBits`) refuses a station's code,
+    /// which an overlapping reply's pulses make up; code 0 needs only the first test.
+    func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, believed: (Int) -> Bool) -> Bool {
+        if code != 0, overstated { return false }
+        guard weakBits.nonzeroBitCount <= 2 else { return false }
+        // Every non-empty subset of the weak bits, as flips of the code.
+        var flips = weakBits
+        while flips != 0 {
+            if believed(code ^ flips) { return false }
+            flips = (flips - 1) & weakBits
+        }
+        return true
+    }
+
     /// Rule 7: whether the `RepairGate` verdict on the bit confidences admits the reply;
     /// a repair it only trusts for a known address needs `isKnown` of that address.
     func admits(_ verdict: RepairGate.Verdict, isKnown: (UInt32) -> Bool) -> Bool {

@@ -26,6 +26,13 @@ struct InterrogatorCodes {
 
     private var entries = [Entry](repeating: Entry(), count: 128)
 
+    /// Whether a reply with `code` would be believed at `time` without recording anything:
+    /// code 0 (the acquisition squitter's, which every aircraft sends) always, any other
+    /// while confirmed.
+    func believes(_ code: Int, at time: Double) -> Bool {
+        code == 0 || time <= entries[code & 127].confirmedUntil
+    }
+
     /// Records a reply with `code` (1–127) from `address` at `time` (seconds) and says
     /// whether the code is believed.
     mutating func vouch(_ code: Int, address: UInt32, time: Double) -> Bool {

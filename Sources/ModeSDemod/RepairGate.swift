@@ -14,9 +14,8 @@ import ModeS
 /// - a two-bit repair is accepted only for an address already confirmed by a clean CRC
 ///   (checked by the caller), so even a false repair could not invent an aircraft; the
 ///   looser `knownAddressRankLimit` then applies.
-/// The same reasoning covers DF11 replies whose parity carries an interrogator code in its
-/// low 7 bits: a single wrong bit there looks exactly like another code, so such a reply is
-/// refused when one of those 7 bits was decided with little confidence.
+/// DF11 replies are never repaired; their interrogator code (the parity's low 7 bits, which
+/// nothing checks) is weighed by `codeBits` and `AcceptancePolicy.codeUnambiguous`.
 struct RepairGate {
     /// The verdict on one demodulated reply.
     enum Verdict {
@@ -59,7 +58,8 @@ struct RepairGate {
         /// Address/parity formats: the parity proves nothing until the address is looked
         /// up, so the reply must also look clean.
         case addressParity
-        /// A repair, or an interrogator code: `judge` must look at the bit confidences.
+        /// A repair (`judge` must look at the bit confidences), or a DF11's interrogator
+        /// code (`codeBits` and the acceptance rules must).
         case needsJudgement
         /// No table entry can repair these bits (the validator would refuse them too).
         case reject
@@ -90,23 +90,8 @@ struct RepairGate {
     func judge(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> Verdict {
         let syndrome = CRC.syndrome(of: bits)
         let count = bits.bitCount
-        if bits.downlinkFormat == 11 {
-            if syndrome & 0xFFFF80 == 0 {
-                // An interrogator code: one wrong bit among its 7 would look like another
-                // code, so each must have been decided with at least half the reply's mean
-                // confidence.
-                // An overlapping stronger reply can flip one firmly, so each must also not
-                // be more than twice the mean: a real reply's bits are all alike.
-                var total = 0
-                for index in 0..<count { total += Int(confidence[index]) }
-                for number in (count - 6)...count {
-                    let scaled = count * Int(confidence[number - 1])
-                    if 2 * scaled < total || scaled > 2 * total { return .reject }
-                }
-                return .admit
-            }
-            return .reject
-        }
+        // An all-call's code is not a repair (see `codeBits`).
+        if bits.downlinkFormat == 11 { return .reject }
         guard let fix = longTable.correction(for: syndrome) else { return .reject }
         let firstRank = rank(of: Int(fix.first), confidence, count)
         var repaired = bits
@@ -225,6 +210,25 @@ struct RepairGate {
         var weak = 0
         for index in 0..<count where confidence[index] < limit { weak += 1 }
         return weak * 8 < count
+    }
+
+    /// How the 7 interrogator-code bits of a DF11 (its last 7, which nothing checks) were
+    /// decided, from each bit's confidence: `weak`, a mask of those below half the reply's
+    /// mean confidence (noise or an overlap pushed their scores near zero, so any of them
+    /// may be wrong), with the value each has in the code (the last bit is 1); and
+    /// `overstated`, whether one is above twice the mean (a real reply's bits are alike,
+    /// while a stronger overlapping reply lifts the bits it covers, and can flip one firmly).
+    func codeBits(_ confidence: UnsafePointer<Int32>, count: Int) -> (weak: Int, overstated: Bool) {
+        var total = 0
+        for index in 0..<count { total += Int(confidence[index]) }
+        var weak = 0
+        var overstated = false
+        for number in (count - 6)...count {
+            let scaled = count * Int(confidence[number - 1])
+            if 2 * scaled < total { weak |= 1 << (count - number) }
+            if scaled > 2 * total { overstated = true }
+        }
+        return (weak, overstated)
     }
 
     /// Whether the last seven bits of a DF11 (its interrogator code, which nothing checks)

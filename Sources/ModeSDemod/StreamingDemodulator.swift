@@ -468,7 +468,13 @@ public final class StreamingDemodulator {
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
             fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
             codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount)) else { return nil }
-        if screening == .needsJudgement {
+        if bits.downlinkFormat == 11 {
+            measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
+            let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount)
+            guard policy.codeUnambiguous(AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak,
+                                         overstated: overstated,
+                                         believed: { interrogators.believes($0, at: time) }) else { return nil }
+        } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),
                                 isKnown: { isKnown($0, at: time) }) else { return nil }
@@ -479,9 +485,13 @@ public final class StreamingDemodulator {
             attempt: attempt,
             addressKnown: isKnown(UInt32(bits.field(9, 32)), at: time),
             codeFirm: codeFirm(bits, samples: samples, phase: phase, feedback: feedback, floor: floor))
-        guard let validated = validator.validate(bits, time: time) else { return nil }
-        if let code, !interrogators.vouch(code, address: validated.address, time: time), !knownBefore { return nil }
-        return validated
+        // Vouched for before validating: validating a DF11 confirms its address, which must
+        // not happen for a reply whose code is then refused (a later attempt at the same
+        // reply would find its address known and believe the code on that alone).
+        if let code, !interrogators.vouch(code, address: UInt32(bits.field(9, 32)), time: time), !knownBefore {
+            return nil
+        }
+        return validator.validate(bits, time: time)
     }
 
     /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`

@@ -54,7 +54,9 @@ import Simulator
     /// All-call replies to one ground station, each with the station's interrogator code
     /// and an echo: the magnitude checks read the echo in the empty chips as another reply
     /// across the code; the channel fit's model explains it, and the code is believed
-    /// because other aircraft answered with it too.
+    /// because other aircraft answered with it too. At 2.4 MS/s the magnitudes decide most
+    /// of them as well (their weak code bits point at no other code in use, see
+    /// `AcceptancePolicy.codeUnambiguous`); at 2.0 MS/s the channel fit adds at least four.
     @Test(arguments: SampleRate.allCases)
     func echoedAllCallsWithACodeOthersShareAreDecided(rate: SampleRate) {
         let replies = (0..<20).map { index -> ModeSBits in
@@ -67,7 +69,7 @@ import Simulator
         let (without, with) = frames(echoed(replies, rate: rate, gain: 0.4, delay: 1.0, amplitude: 60), rate: rate)
         #expect(with.isSubset(of: Set(replies.map(\.hex))), "frames that were never sent: \(with.subtracting(replies.map(\.hex)))")
         #expect(with.count >= 16, "\(with.count) of 20 with the channel fit")
-        #expect(with.count >= without.count + 4, "\(without.count) without, \(with.count) with")
+        #expect(with.count >= without.count + (rate == .twoMega ? 4 : 0), "\(without.count) without, \(with.count) with")
     }
 
     /// The slicer on its own: a clean reply whose tentative bits carry three errors comes

@@ -1,0 +1,68 @@
+import Testing
+@testable import ModeS
+@testable import ModeSDemod
+
+/// How a DF11's interrogator code (7 bits no CRC checks) is weighed: which code bits were
+/// decided weakly, which codes are in use, and whether the weak bits leave any doubt.
+@Suite struct InterrogatorCodeTests {
+    let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
+    let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
+
+    /// The mask and the overstated flag of 56 confidences of 1000, with `changed` bits
+    /// (1-based) set to the given scores.
+    func codeBits(_ changed: [Int: Int32]) -> (weak: Int, overstated: Bool) {
+        var scores = [Int32](repeating: 1000, count: 56)
+        for (number, score) in changed { scores[number - 1] = score }
+        return scores.withUnsafeBufferPointer { gate.codeBits($0.baseAddress!, count: 56) }
+    }
+
+    @Test func weakCodeBitsAreMaskedByTheirValueInTheCode() {
+        // Bit 56 is the code's lowest bit, bit 50 its highest (64).
+        #expect(codeBits([56: 100]).weak == 1)
+        #expect(codeBits([50: 100, 53: 400]).weak == 64 | 8)
+        // Half the mean is the line; bits before the code do not count.
+        #expect(codeBits([52: 600, 49: 10]).weak == 0)
+        #expect(codeBits([:]) == (0, false))
+        #expect(codeBits([54: 3000]).overstated)
+        #expect(!codeBits([54: 1900]).overstated)
+    }
+
+    @Test func aWeakBitIsADoubtOnlyWhenItsFlipGivesACodeInUse() {
+        let inUse: Set<Int> = [0, 0x15, 0x05]
+        let believed = { inUse.contains($0) }
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, believed: believed))
+        // 0x15 with its lowest bit flipped is 0x14, which no station uses.
+        #expect(policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, believed: believed))
+        // With bit value 16 flipped it is 0x05, another station's.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, believed: believed))
+        // Two weak bits: every combination is weighed (0x15 ^ 0x14 = 0x01, ^ 0x10 = 0x05).
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0x22, overstated: false, believed: believed))
+        // More than two weak bits: refused whatever they would give.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x62, overstated: false, believed: { $0 == 0x15 }))
+        // Code 0 is doubted only where a weak bit would make it a station's code.
+        #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, believed: believed))
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, believed: believed))
+        // An overstated bit refuses a station's code, not code 0.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, believed: believed))
+        #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, believed: believed))
+    }
+
+    @Test func aCodeIsBelievedOnceTwoAircraftAnswerAndUntilTheyStop() {
+        var codes = InterrogatorCodes()
+        #expect(codes.believes(0, at: 0))
+        #expect(!codes.believes(0x15, at: 1))
+        let first = codes.vouch(0x15, address: 0x4840D6, time: 1)
+        #expect(!first)
+        #expect(!codes.believes(0x15, at: 1))
+        // The same aircraft again does not confirm it; a second one does.
+        let again = codes.vouch(0x15, address: 0x4840D6, time: 2)
+        let second = codes.vouch(0x15, address: 0x3C6586, time: 3)
+        #expect(!again)
+        #expect(second)
+        #expect(codes.believes(0x15, at: 3))
+        #expect(!codes.believes(0x16, at: 3))
+        #expect(codes.believes(0x15, at: 3 + InterrogatorCodes.keepWindow))
+        #expect(!codes.believes(0x15, at: 3 + InterrogatorCodes.keepWindow + 1))
+    }
+}
