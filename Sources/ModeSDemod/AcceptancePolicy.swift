@@ -90,10 +90,13 @@ struct AcceptancePolicy {
 
     /// Rule 2b: whether a three-bit repair is believed: its repaired address must be known
     /// too, and the window must look like one whole reply (`looksLikeDataWindow`: the
-    /// inside of another reply; `lopsided`: half on another reply's preamble).
+    /// inside of another reply; `lopsided`: half on another reply's preamble) with no
+    /// stronger reply on top of it (`overlapped`): that reply's pulses decide the bits they
+    /// cover firmly, wrong as often as right, and the least confident bits a repair may
+    /// flip are then not where the errors are.
     func acceptsThreeBitRepair(repairedAddressKnown: Bool, looksLikeDataWindow: @autoclosure () -> Bool,
-                               lopsided: @autoclosure () -> Bool) -> Bool {
-        repairedAddressKnown && !looksLikeDataWindow() && !lopsided()
+                               lopsided: @autoclosure () -> Bool, overlapped: @autoclosure () -> Bool) -> Bool {
+        repairedAddressKnown && !looksLikeDataWindow() && !lopsided() && !overlapped()
     }
 
     /// Rule 3: whether the window checks let the bits go on. A clean CRC needs none; every

@@ -557,10 +557,18 @@ public final class StreamingDemodulator {
         measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
         guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence) else { return nil }
         let address = UInt32(repaired.field(9, 32))
+        // A stronger reply on top: a sample beyond what this reply and one as strong could
+        // make. A weak reply is measured as if four floors above the floor, since noise
+        // alone reaches twice its level.
+        let level = max(4 * Double(candidate.floor),
+                        detector.pulseAmplitude(at: samples, phase: phase) - Double(candidate.floor))
         guard policy.acceptsThreeBitRepair(
             repairedAddressKnown: isKnown(address, at: candidate.time),
             looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: candidate.floor),
-            lopsided: detector.isLopsided(at: samples, phase: phase, floor: candidate.floor)) else { return nil }
+            lopsided: detector.isLopsided(at: samples, phase: phase, floor: candidate.floor),
+            overlapped: interference.louderThanTwoReplies(samples, bitCount: repaired.bitCount, level: level,
+                                                          floor: candidate.floor))
+        else { return nil }
         return Frame(bits: repaired, address: address, correctedBits: 3)
     }
 

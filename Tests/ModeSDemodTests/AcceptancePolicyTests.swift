@@ -154,9 +154,14 @@ import Simulator
         #expect(!policy.triesThreeBitRepair(squitter, place: outside, addressKnown: false))
         #expect(!policy.triesThreeBitRepair(squitter, place: inside, addressKnown: true))
         #expect(!policy.triesThreeBitRepair(allCall(address: 0x4840D6, code: 0), place: outside, addressKnown: true))
-        #expect(policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false))
-        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: false, looksLikeDataWindow: false, lopsided: false))
-        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: true, lopsided: false))
+        #expect(policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false,
+                                             overlapped: false))
+        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: false, looksLikeDataWindow: false, lopsided: false,
+                                              overlapped: false))
+        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: true, lopsided: false,
+                                              overlapped: false))
+        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false,
+                                              overlapped: true))
     }
 
     @Test func onlyNonZeroInterrogatorCodesNeedVouching() {
