@@ -82,7 +82,7 @@ for channel in real kind; do
         [ "$channel" = real ] || rm -f "$file"
     done
     echo
-    echo "Channel: $channel (yield; +N: messages only that decoder found; false: frames not on air)"
+    echo "Channel: $channel (yield; +N: messages only that decoder found; aviator-adsb missed N, x%: a peer's messages we did not find, as a share of its own; false: frames not on air)"
     python3 scripts/yield.py --streams "${results[@]}"
     python3 scripts/yield.py --streams --markdown "${results[@]}" >"$WORK/$channel.md"
 done
@@ -160,7 +160,8 @@ if begin not in text or end not in text:
     sys.exit(f"bench: {doc} has no {begin} ... {end} section; figures not written")
 figures = (f"{begin}\n_Written by `make bench` on {datetime.date.today().isoformat()}._\n\n"
            "Realistic channel (`simulate --channel real`, the default). Yield in % of the true messages; "
-           "+N: messages only that decoder found; false: frames not on air:\n\n"
+           "+N: messages only that decoder found; aviator-adsb missed N, x%: a peer's messages aviator-adsb "
+           "did not find, as a share of the peer's own; false: frames not on air:\n\n"
            + open(real_md).read()
            + "\nKind channel (`simulate --channel kind`, the simulator's old channel), same streams and seeds:\n\n"
            + open(kind_md).read()

@@ -13,7 +13,8 @@ A frame that matches no true message is a false frame.
 
 Prints, per decoder, the yield per SNR bucket, overall, and for overlapping bursts, the
 messages only that decoder found (unique: none of the others named found them), plus the
-number of false frames. --json results also carry a label (--label TEXT) for the table.
+number of false frames; the tables also give, for each decoder after the first, the messages
+it found that the first one named missed (and their share of its own). --json results also carry a label (--label TEXT) for the table.
 """
 import json
 import sys
@@ -86,11 +87,13 @@ def match(messages, frames, rate):
     return found, false_frames
 
 
-def summarise(messages, found, unique):
-    """Rows of (found, total, found by this decoder only)."""
+def summarise(messages, found, unique, beyond_first):
+    """Rows of (found, total, found by this decoder only, found by this decoder but not by
+    the first one named)."""
     rows = {}
     def row(members):
-        return (sum(found[i] for i in members), len(members), sum(unique[i] for i in members))
+        return (sum(found[i] for i in members), len(members), sum(unique[i] for i in members),
+                sum(beyond_first[i] for i in members))
     for low, high in BUCKETS:
         rows[f"{low}-{high} dB"] = row([i for i, m in enumerate(messages) if low <= m.get("snr_db", -99) < high])
     rows["overlapping"] = row([i for i, m in enumerate(messages) if m.get("overlap")])
@@ -125,12 +128,14 @@ def streams_table(paths, markdown=False):
                 if data is None:
                     cells.append("n/a")
                     continue
-                got, total, unique = data["rows"][row]
+                got, total, unique, beyond_first = (list(data["rows"][row]) + [0])[:4]
                 false = data["false"] if row == "all" else None
                 text = f"{100.0 * got / total:.1f}%" if total else "-"
                 extra = []
                 if total and unique:
                     extra.append(f"+{unique}")
+                if got and beyond_first:
+                    extra.append(f"{columns[0]} missed {beyond_first}, {100.0 * beyond_first / got:.1f}%")
                 if false is not None:
                     extra.append(f"{false} false")
                 if extra:
@@ -143,7 +148,7 @@ def streams_table(paths, markdown=False):
         for title, count, cells in lines:
             print(f"| {title} | {count} | " + " | ".join(cells) + " |")
         return
-    width = max(22, max(len(c) for c in columns) + 2)
+    width = max(22, max(len(c) for c in columns) + 2, max(len(cell) for _, _, cells in lines for cell in cells) + 2)
     print(f"  {'stream':<34}{'messages':>9}" + "".join(f"{c:>{width}}" for c in columns))
     for title, count, cells in lines:
         print(f"  {title:<34}{count:>9}" + "".join(f"{cell:>{width}}" for cell in cells))
@@ -225,10 +230,12 @@ def main():
     for spec in args[1:]:
         name, _, path = spec.partition("=")
         matched[name] = match(messages, read_frames(path), rate)
+    first = next(iter(matched.values()))[0]
     for name, (found, false_frames) in matched.items():
         others = [other[0] for key, other in matched.items() if key != name]
         unique = [found[i] and not any(o[i] for o in others) for i in range(len(messages))]
-        result["decoders"][name] = {"rows": summarise(messages, found, unique), "false": false_frames}
+        beyond_first = [found[i] and not first[i] for i in range(len(messages))]
+        result["decoders"][name] = {"rows": summarise(messages, found, unique, beyond_first), "false": false_frames}
     if as_json:
         print(json.dumps(result))
         return 0
@@ -239,10 +246,11 @@ def main():
         total = result["decoders"][names[0]]["rows"][row][1]
         cells = []
         for n in names:
-            got, count, _ = result["decoders"][n]["rows"][row]
+            got, count = result["decoders"][n]["rows"][row][:2]
             cells.append(f"{(100.0 * got / count if count else 0):6.1f}% ({got:>6})")
         print(f"  {row:<12} {total:>6} " + " ".join(f"{c:>20}" for c in cells))
     print(f"  {'only this':<12} {'':>6} " + " ".join(f"{result['decoders'][n]['rows']['all'][2]:>20}" for n in names))
+    print(f"  {'not first':<12} {'':>6} " + " ".join(f"{result['decoders'][n]['rows']['all'][3]:>20}" for n in names))
     print(f"  {'false':<12} {'':>6} " + " ".join(f"{result['decoders'][n]['false']:>20}" for n in names))
     return 0
 
