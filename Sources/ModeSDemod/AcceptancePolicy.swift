@@ -146,13 +146,23 @@ struct AcceptancePolicy {
     /// only code bits that are not near-even (`codeDecided`, see
     /// `ChannelFitSlicer.codeBitsDecided`), and feedback decisions are believed at any of the
     /// best phases where the plain decisions agree.
+    ///
+    /// Where the code bits were clipped at the converter's rails (`codeClipped`, see
+    /// `ChannelFitSlicer.codeClipped`), the model saw their pulses only through the edges
+    /// and echoes: a station's code is not believed from it there, and code 0 needs what a
+    /// station's code needs elsewhere.
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
                         plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
-                        codeDecided: @autoclosure () -> Bool = false) -> Bool {
+                        codeDecided: @autoclosure () -> Bool = false,
+                        codeClipped: @autoclosure () -> Bool = false) -> Bool {
         guard bits.downlinkFormat == 11 else { return true }
         let squitterCode = Self.interrogatorCode(of: bits) == 0
-        if attempt.slicer == .channelFit { return !followedClosely() && (squitterCode ? codeDecided() : fitsCleanly()) }
+        if attempt.slicer == .channelFit {
+            guard !followedClosely() else { return false }
+            if squitterCode { return codeDecided() && (!codeClipped() || fitsCleanly()) }
+            return fitsCleanly() && !codeClipped()
+        }
         guard !overlapped(), !followedClosely() else { return false }
         if !squitterCode, !codeBelievable() { return false }
         if attempt.usesFeedback { return (attempt.rank == 0 || squitterCode) && plainAgrees() }

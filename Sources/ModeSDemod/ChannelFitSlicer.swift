@@ -268,6 +268,15 @@ final class ChannelFitSlicer {
     /// pulse in each) costs up to about a quarter to flip, depending on how its chips fall
     /// on the samples; a clean bit costs about 1.
     /// Same validity as `confidence(bitCount:into:)`.
+    /// Whether a sample of the last 7 bits (a DF11's interrogator code) was clipped at the
+    /// converter's rails: the model left it out, so it saw those bits' pulses only through
+    /// their unclipped edges and the echoes between them. Same validity as
+    /// `confidence(bitCount:into:)`.
+    func codeClipped(bitCount: Int) -> Bool {
+        guard let context = lastContext else { return true }
+        return (context.start(bitCount - 7)..<context.span).contains { context.clipped[$0] }
+    }
+
     func codeBitsDecided(bitCount: Int) -> Bool {
         guard let context = lastContext else { return false }
         return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.3 }
@@ -333,7 +342,6 @@ final class ChannelFitSlicer {
     /// a few tenths of a radian, but not by the ambiguity of the shortest lag).
     private func carrierStep(_ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int,
                              coarse: Double) -> Double {
-        let env = UnsafePointer(envelope + Self.padding)
         // The shortest shift that keeps samples on the same chip alignment and can find
         // alike surroundings in Manchester data: one bit (two samples) at 2.0 MS/s; five
         // chips (six samples) at 2.4 MS/s.
@@ -341,22 +349,15 @@ final class ChannelFitSlicer {
         var omega = coarse
         // Lags of 1, 4 and 16 times the shortest.
         var lag = base
+        // Samples on a pulse carry the most of the reply; but a reply at the converter's
+        // rails has nearly all of those clipped, and then the echoes and edges between its
+        // pulses (any sample the taps reach a pulse from) have to do. Only then: for a weak
+        // reply those are mostly noise, and a lag without pairs is better skipped.
+        let atTheRails = (0..<span).contains { clipped[$0] }
         while lag <= 16 * base, lag < span / 2 {
             defer { lag *= 4 }
-            var re = 0.0, im = 0.0
-            for n in lag..<span where !clipped[n] && !clipped[n - lag] && env[n] >= 0.5 {
-                // Alike envelopes are the same sums of the same shares: equal exactly.
-                var alike = true
-                for k in -Self.postcursors...Self.precursors where env[n + k] != env[n - lag + k] {
-                    alike = false
-                    break
-                }
-                guard alike else { continue }
-                let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
-                                        Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
-                re += i1 * i0 + q1 * q0
-                im += q1 * i0 - i1 * q0
-            }
+            var (re, im) = pairSum(iq, clipped, span: span, lag: lag, minimumEnvelope: 0.5)
+            if re == 0, im == 0, atTheRails { (re, im) = pairSum(iq, clipped, span: span, lag: lag, minimumEnvelope: 0) }
             guard re != 0 || im != 0 else { continue }
             let angle = atan2(im, re)
             var step = angle - omega * Double(lag)
@@ -364,6 +365,33 @@ final class ChannelFitSlicer {
             omega += step / Double(lag)
         }
         return omega
+    }
+
+    /// The sum of iq[n]·conj(iq[n − lag]) over the unclipped pairs whose envelopes are
+    /// alike over every tap's reach (see `carrierStep`), with an envelope of at least
+    /// `minimumEnvelope` at n; with 0, of a pulse somewhere within the taps' reach.
+    private func pairSum(_ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int, lag: Int,
+                         minimumEnvelope: Float) -> (Double, Double) {
+        let env = UnsafePointer(envelope + Self.padding)
+        var re = 0.0, im = 0.0
+        for n in lag..<span where !clipped[n] && !clipped[n - lag] && env[n] >= minimumEnvelope {
+            // Alike envelopes are the same sums of the same shares: equal exactly.
+            var alike = true
+            var reached: Float = 0
+            for k in -Self.postcursors...Self.precursors {
+                if env[n + k] != env[n - lag + k] {
+                    alike = false
+                    break
+                }
+                reached += env[n + k]
+            }
+            guard alike, reached > 0 else { continue }
+            let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
+                                    Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
+            re += i1 * i0 + q1 * q0
+            im += q1 * i0 - i1 * q0
+        }
+        return (re, im)
     }
 
     @inline(__always)

@@ -467,7 +467,8 @@ public final class StreamingDemodulator {
             codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
             fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
-            codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount)) else { return nil }
+            codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount),
+            codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount)

@@ -166,4 +166,38 @@ import Simulator
             }
         }
     }
+
+    /// A reply at the converter's rails, 55 kHz off the tuned frequency, with an echo:
+    /// nearly every sample on its pulses is clipped, so the carrier comes from the echoes and
+    /// edges between them; its tentative bits' errors are corrected, and its code bits are
+    /// reported clipped.
+    @Test(arguments: SampleRate.allCases)
+    func aReplyAtTheRailsIsFittedThroughItsEchoes(rate: SampleRate) {
+        let kernels = ReplyKernels(sampleRate: rate)
+        let slicer = ChannelFitSlicer(kernels: kernels)
+        let canceller = ReplyCanceller(format: .cu8, kernels: kernels, maximumWindow: 4 * kernels.replySpan)
+        let bits = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
+        let count = 1000
+        let perMicrosecond = Double(rate.hertz) / 1e6
+        let start = 100 + Double(kernels.phaseOffsets[0]) / 10
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 9)
+        let bytes = signal.bytes([.init(bits: bits, start: start, amplitude: 165, frequencyOffset: -55_000),
+                                  .init(bits: bits, start: start + 0.75 * perMicrosecond, amplitude: 60,
+                                        frequencyOffset: -55_000)], format: .cu8)
+        let clipped = stride(from: 0, to: bytes.count, by: 2).filter { bytes[$0] == 0 || bytes[$0] == 255
+            || bytes[$0 + 1] == 0 || bytes[$0 + 1] == 255 }.count
+        #expect(clipped > 40, "\(clipped) clipped samples")
+        var tentative = bits
+        for number in [30, 75] { tentative.flipBit(number) }
+        var magnitudes = [UInt16](repeating: 0, count: count)
+        bytes.withUnsafeBytes { raw in
+            magnitudes.withUnsafeMutableBufferPointer { values in
+                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
+                let decided = slicer.slice(raw: raw.baseAddress! + 200, magnitudes: values.baseAddress! + 100,
+                                           phase: 0, tentative: tentative, canceller: canceller)
+                #expect(decided?.hex == bits.hex)
+                #expect(slicer.codeClipped(bitCount: bits.bitCount))
+            }
+        }
+    }
 }

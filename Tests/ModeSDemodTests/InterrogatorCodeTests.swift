@@ -65,4 +65,25 @@ import Testing
         #expect(codes.believes(0x15, at: 3 + InterrogatorCodes.keepWindow))
         #expect(!codes.believes(0x15, at: 3 + InterrogatorCodes.keepWindow + 1))
     }
+
+    /// From the channel fit, code bits clipped at the rails refuse a station's code, and
+    /// hold code 0 to the clean fit a station's code needs elsewhere.
+    @Test func clippedCodeBitsFromTheChannelFit() {
+        var bits = ModeSBits(bitCount: 56)
+        bits.setField(1, 5, 11)
+        bits.setField(6, 8, 5)
+        bits.setField(9, 32, 0x4840D6)
+        let (squitterCode, stationCode) = (CRC.withParity(bits, overlay: 0), CRC.withParity(bits, overlay: 0x15))
+        let fitted = SliceAttempt(rank: 0, slicer: .channelFit)
+        func accepts(_ bits: ModeSBits, fitsCleanly: Bool, clipped: Bool) -> Bool {
+            policy.acceptsAllCall(bits, attempt: fitted, overlapped: false, followedClosely: false,
+                                  codeBelievable: true, plainAgrees: true, fitsCleanly: fitsCleanly,
+                                  codeDecided: true, codeClipped: clipped)
+        }
+        #expect(accepts(stationCode, fitsCleanly: true, clipped: false))
+        #expect(!accepts(stationCode, fitsCleanly: true, clipped: true))
+        #expect(accepts(squitterCode, fitsCleanly: false, clipped: false))
+        #expect(!accepts(squitterCode, fitsCleanly: false, clipped: true))
+        #expect(accepts(squitterCode, fitsCleanly: true, clipped: true))
+    }
 }
