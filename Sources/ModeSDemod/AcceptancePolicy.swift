@@ -147,6 +147,10 @@ struct AcceptancePolicy {
     /// `ChannelFitSlicer.codeBitsDecided`), and feedback decisions are believed at any of the
     /// best phases where the plain decisions agree.
     ///
+    /// A station's code whose bits lay under a frame just cancelled (`codeUnderCancelledFrame`,
+    /// a reply found in the residual) is read from what the cancellation left there: a
+    /// reply at the rails or with an echo leaves enough to flip a code bit firmly.
+    ///
     /// Where the code bits were clipped at the converter's rails (`codeClipped`, see
     /// `ChannelFitSlicer.codeClipped`), the model saw their pulses only through the edges
     /// and echoes: a station's code is not believed from it there, and code 0 needs what a
@@ -155,9 +159,11 @@ struct AcceptancePolicy {
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
                         plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
                         codeDecided: @autoclosure () -> Bool = false,
-                        codeClipped: @autoclosure () -> Bool = false) -> Bool {
+                        codeClipped: @autoclosure () -> Bool = false,
+                        codeUnderCancelledFrame: @autoclosure () -> Bool = false) -> Bool {
         guard bits.downlinkFormat == 11 else { return true }
         let squitterCode = Self.interrogatorCode(of: bits) == 0
+        if !squitterCode, codeUnderCancelledFrame() { return false }
         if attempt.slicer == .channelFit {
             guard !followedClosely() else { return false }
             if squitterCode { return codeDecided() && (!codeClipped() || fitsCleanly()) }

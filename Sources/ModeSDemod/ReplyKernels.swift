@@ -58,6 +58,10 @@ public struct ReplyKernels: Sendable {
 
     /// Samples a reply of `bitCount` bits may touch from its candidate start.
     public func span(bitCount: Int) -> Int { bitCount == 112 ? replySpan : shortReplySpan }
+    /// The first sample, from a candidate start, that bit `number` (1-based) can touch.
+    public func firstSample(ofBit number: Int) -> Int {
+        (Self.preambleChips + 2 * (number - 1)) * sampleRate.tenthsPerChip / 10
+    }
     /// Per phase, `preambleSpan` weights: +3 × overlap with on chips, −1 × overlap with off.
     let preambleWeights: [Int32]
     /// Per phase, `preambleSpan` weights: the overlap with on chips only (for the level).

@@ -97,6 +97,9 @@ public final class StreamingDemodulator {
     /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
     /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
     private var insideGateThreshold: Int32 = 0
+    /// While the residual of a cancelled frame is searched, the stream positions that frame
+    /// spanned (empty otherwise).
+    private var cancelledFrame = 0..<0
     /// The preamble scores at the position after the last one examined in the signal (not a
     /// residual): at 2.4 MS/s each examination scores its successor to decide whether to
     /// defer to it, and that successor is usually the next position to pass the gate, so
@@ -468,7 +471,10 @@ public final class StreamingDemodulator {
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
             fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
             codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount),
-            codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount)) else { return nil }
+            codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount),
+            codeUnderCancelledFrame: cancelledFrame.overlaps(
+                (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))
+                    ..< (candidate.position + kernels.span(bitCount: bits.bitCount)))) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount)
@@ -641,6 +647,8 @@ public final class StreamingDemodulator {
                                            magnitudes: magnitudes + (windowStart - bufferStart),
                                            failedStarts: failedStarts)
         statistics.cancellations += 1
+        cancelledFrame = position..<(position + span)
+        defer { cancelledFrame = 0..<0 }
         for rank in 0..<starts.best.count {
             let start = starts.best.start(rank)
             let samples = starts.residual + (start - windowStart)

@@ -86,4 +86,32 @@ import Testing
         #expect(!accepts(squitterCode, fitsCleanly: false, clipped: true))
         #expect(accepts(squitterCode, fitsCleanly: true, clipped: true))
     }
+
+    /// In the residual of a cancelled frame, a station's code whose bits lay under that frame
+    /// is refused; code 0 is not.
+    @Test func aStationsCodeUnderACancelledFrameIsRefused() {
+        var bits = ModeSBits(bitCount: 56)
+        bits.setField(1, 5, 11)
+        bits.setField(6, 8, 5)
+        bits.setField(9, 32, 0x4840D6)
+        let plain = SliceAttempt(rank: 0, slicer: .plain)
+        func accepts(code: UInt32, underCancelled: Bool) -> Bool {
+            policy.acceptsAllCall(CRC.withParity(bits, overlay: code), attempt: plain, overlapped: false,
+                                  followedClosely: false, codeBelievable: true, plainAgrees: true,
+                                  codeUnderCancelledFrame: underCancelled)
+        }
+        #expect(accepts(code: 0x15, underCancelled: false))
+        #expect(!accepts(code: 0x15, underCancelled: true))
+        #expect(accepts(code: 0, underCancelled: true))
+    }
+
+    @Test func aBitsFirstSampleFollowsThePreamble() {
+        for rate in SampleRate.allCases {
+            let kernels = ReplyKernels(sampleRate: rate)
+            // 8 µs of preamble, then one bit per microsecond.
+            let perMicrosecond = Double(rate.hertz) / 1e6
+            #expect(kernels.firstSample(ofBit: 1) == Int(8 * perMicrosecond))
+            #expect(kernels.firstSample(ofBit: 50) == Int(57 * perMicrosecond))
+        }
+    }
 }
