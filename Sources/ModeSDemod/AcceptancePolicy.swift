@@ -181,11 +181,16 @@ struct AcceptancePolicy {
     /// at a time (code 0 and the stations' codes, `believed`), so a weak bit whose flip would
     /// give a code nobody uses is not a doubt; one whose flip would give another code in use
     /// is, and the reply is refused. At most two weak bits are weighed: beyond that a
-    /// reply is too noisy to trust the rest of its code either. `overstated` (a code bit
-    /// scored far above the others, see `RepairGate.codeBits`) refuses a station's code,
-    /// which an overlapping reply's pulses make up; code 0 needs only the first test.
-    func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, believed: (Int) -> Bool) -> Bool {
+    /// reply is too noisy to trust the rest of its code either. Nor are they weighed for a
+    /// station's code from a reply near the noise (not `clearOfNoise`): there noise makes
+    /// weak bits often, and a station only starting to be heard, whose code is not yet
+    /// confirmed, can be one of them away. `overstated` (a code bit scored far above the
+    /// others, see `RepairGate.codeBits`) refuses a station's code, which an overlapping
+    /// reply's pulses make up; code 0 needs only the first test.
+    func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, clearOfNoise: @autoclosure () -> Bool,
+                         believed: (Int) -> Bool) -> Bool {
         if code != 0, overstated { return false }
+        if code != 0, weakBits != 0, !clearOfNoise() { return false }
         guard weakBits.nonzeroBitCount <= 2 else { return false }
         // Every non-empty subset of the weak bits, as flips of the code.
         var flips = weakBits

@@ -478,9 +478,11 @@ public final class StreamingDemodulator {
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount)
-            guard policy.codeUnambiguous(AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak,
-                                         overstated: overstated,
-                                         believed: { interrogators.believes($0, at: time) }) else { return nil }
+            // Four floors above the floor: about 12 dB above the noise.
+            guard policy.codeUnambiguous(
+                AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
+                clearOfNoise: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 4 * Double(floor),
+                believed: { interrogators.believes($0, at: time) }) else { return nil }
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),

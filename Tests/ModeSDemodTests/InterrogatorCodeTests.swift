@@ -30,22 +30,26 @@ import Testing
     @Test func aWeakBitIsADoubtOnlyWhenItsFlipGivesACodeInUse() {
         let inUse: Set<Int> = [0, 0x15, 0x05]
         let believed = { inUse.contains($0) }
-        #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: true, believed: believed))
         // 0x15 with its lowest bit flipped is 0x14, which no station uses.
-        #expect(policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: true, believed: believed))
         // With bit value 16 flipped it is 0x05, another station's.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, believed: believed))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: true, believed: believed))
         // Two weak bits: every combination is weighed (0x15 ^ 0x14 = 0x01, ^ 0x10 = 0x05).
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, believed: believed))
-        #expect(policy.codeUnambiguous(0x15, weakBits: 0x22, overstated: false, believed: believed))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0x22, overstated: false, clearOfNoise: true, believed: believed))
         // More than two weak bits: refused whatever they would give.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x62, overstated: false, believed: { $0 == 0x15 }))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x62, overstated: false, clearOfNoise: true, believed: { $0 == 0x15 }))
         // Code 0 is doubted only where a weak bit would make it a station's code.
-        #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, believed: believed))
-        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, believed: believed))
+        #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: true, believed: believed))
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: true, believed: believed))
+        // Near the noise a weak bit refuses a station's code whatever it would give; not code 0.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false, believed: believed))
+        #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, believed: believed))
         // An overstated bit refuses a station's code, not code 0.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, believed: believed))
-        #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, believed: believed))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
+        #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
     }
 
     @Test func aCodeIsBelievedOnceTwoAircraftAnswerAndUntilTheyStop() {
