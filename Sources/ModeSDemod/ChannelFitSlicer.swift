@@ -58,11 +58,13 @@ final class ChannelFitSlicer {
     private let shares: UnsafeMutablePointer<SIMD4<Float>>
     /// Samples a long reply can touch.
     private let length: Int
-    /// Per phase, the envelope of the preamble's four pulses over its first
-    /// `preambleSamples` samples.
-    private let preambleEnvelope: UnsafeMutablePointer<Float>
-    /// Samples the preamble's pulses can touch: its 8 µs and the last pulse's third sample.
-    private static let preambleSamples = 24
+    /// Per phase and sample of a long reply: the (at most two) chips the sample overlaps,
+    /// earlier first, and its share of each. A sample lasts less than a chip at either
+    /// rate, so two chips at most; a missing one is `chips`, which is never on. The
+    /// envelope is then computed sample by sample from the chips' states (see
+    /// `buildEnvelope`) rather than chip by chip into memory.
+    private let sampleChips: UnsafeMutablePointer<SIMD2<Int32>>
+    private let sampleShares: UnsafeMutablePointer<SIMD2<Float>>
 
     /// Scratch: the chips as decided (1 on, 0 off), the envelope (padded), the complex
     /// residual (interleaved, padded), the flip templates (see `buildTemplates`); and the
@@ -103,13 +105,22 @@ final class ChannelFitSlicer {
             }
         }
         let phases = kernels.phaseOffsets.count
-        preambleEnvelope = .allocate(capacity: phases * Self.preambleSamples)
-        preambleEnvelope.initialize(repeating: 0, count: phases * Self.preambleSamples)
+        sampleChips = .allocate(capacity: phases * length)
+        sampleChips.initialize(repeating: SIMD2(repeating: Int32(Self.chips)), count: phases * length)
+        sampleShares = .allocate(capacity: phases * length)
+        sampleShares.initialize(repeating: SIMD2(repeating: 0), count: phases * length)
         for phase in 0..<phases {
-            for chip in ReplyKernels.preamblePulseChips {
-                let first = Int(firstSample[phase * Self.chips + chip])
-                let share = shares[phase * Self.chips + chip]
-                for lane in 0..<3 { preambleEnvelope[phase * Self.preambleSamples + first + lane] += share[lane] }
+            for index in 0..<Self.chips {
+                let first = Int(firstSample[phase * Self.chips + index])
+                let share = shares[phase * Self.chips + index]
+                for lane in 0..<4 where share[lane] > 0 && first + lane < length {
+                    let entry = phase * length + first + lane
+                    // Chips come in order, so the first one to touch a sample is the earlier.
+                    let slot = sampleChips[entry][0] == Int32(Self.chips) ? 0 : 1
+                    precondition(slot == 0 || sampleChips[entry][1] == Int32(Self.chips), "a sample overlaps three chips")
+                    sampleChips[entry][slot] = Int32(index)
+                    sampleShares[entry][slot] = share[lane]
+                }
             }
         }
         self.firstSample = .allocate(capacity: firstSample.count)
@@ -117,8 +128,8 @@ final class ChannelFitSlicer {
         self.shares = .allocate(capacity: shares.count)
         self.shares.initialize(from: shares, count: shares.count)
         let padded = length + 2 * Self.padding
-        chipOn = .allocate(capacity: Self.chips)
-        chipOn.initialize(repeating: 0, count: Self.chips)
+        chipOn = .allocate(capacity: Self.chips + 1)
+        chipOn.initialize(repeating: 0, count: Self.chips + 1)
         envelope = .allocate(capacity: padded)
         envelope.initialize(repeating: 0, count: padded)
         residual = .allocate(capacity: 2 * padded)
@@ -132,7 +143,8 @@ final class ChannelFitSlicer {
     }
 
     deinit {
-        preambleEnvelope.deallocate()
+        sampleChips.deallocate()
+        sampleShares.deallocate()
         firstSample.deallocate()
         shares.deallocate()
         chipOn.deallocate()
@@ -156,20 +168,6 @@ final class ChannelFitSlicer {
         let bitCount = tentative.bitCount
         let span = min(length, kernels.span(bitCount: bitCount))
         let chipBase = phase * Self.chips
-        // The envelope of the tentative chips (zero beyond the span, as the taps read it):
-        // the phase's preamble, then each bit's one pulse.
-        let env = envelope + Self.padding
-        envelope.update(repeating: 0, count: Self.padding)
-        env.update(from: preambleEnvelope + phase * Self.preambleSamples, count: Self.preambleSamples)
-        (env + Self.preambleSamples).update(repeating: 0, count: length + Self.padding - Self.preambleSamples)
-        for bit in 0..<bitCount {
-            let chip = chipBase + ReplyKernels.preambleChips + 2 * bit + Int(1 - tentative.bit(bit + 1))
-            let first = Int(firstSample[chip])
-            let share = shares[chip]
-            for lane in 0..<3 { env[first + lane] += share[lane] }
-        }
-        (env + span).update(repeating: 0, count: length + Self.padding - span)
-        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
         for index in 0..<Self.chips { chipOn[index] = 0 }
         for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
         for bit in 0..<bitCount {
@@ -177,6 +175,9 @@ final class ChannelFitSlicer {
             chipOn[ReplyKernels.preambleChips + 2 * bit] = one ? 1 : 0
             chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = one ? 0 : 1
         }
+        let env = envelope + Self.padding
+        buildEnvelope(phase: phase, span: span)
+        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
         // The carrier, from the samples with the tentative bits as the envelope (which
         // `ReplyCanceller`'s estimate weighs the samples with).
         canceller.load(raw, count: span)
@@ -260,6 +261,23 @@ final class ChannelFitSlicer {
         }
         guard unexplained <= explained / 5 else { return false }
         return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.5 }
+    }
+
+    /// Writes the envelope of the chips `chipOn` marks as on, at `phase`, over the first
+    /// `span` samples, with zeros around it (the taps read past either end). Each sample
+    /// holds at most two shares, and a sum of two is the same in either order, so this is
+    /// the envelope built pulse by pulse, computed without a read-modify-write of memory
+    /// per pulse (whose stores and overlapping loads stall each other).
+    private func buildEnvelope(phase: Int, span: Int) {
+        let env = envelope + Self.padding
+        envelope.update(repeating: 0, count: Self.padding)
+        let chips = sampleChips + phase * length
+        let sampleShare = sampleShares + phase * length
+        for j in 0..<span {
+            let chip = chips[j], share = sampleShare[j]
+            env[j] = chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
+        }
+        (env + span).update(repeating: 0, count: length + Self.padding - span)
     }
 
     /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap
