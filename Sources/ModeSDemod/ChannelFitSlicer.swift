@@ -346,23 +346,22 @@ final class ChannelFitSlicer {
         // chips (six samples) at 2.4 MS/s.
         let base = kernels.sampleRate == .twoMega ? 2 : 6
         var omega = coarse
+        let reach = Self.reachLanes
         // Lags of 1, 4 and 16 times the shortest.
         var lag = base
         while lag <= 16 * base, lag < span / 2 {
             defer { lag *= 4 }
             var re = 0.0, im = 0.0
-            for n in lag..<span where !clipped[n] && !clipped[n - lag] && env[n] >= 0.5 {
-                // Alike envelopes are the same sums of the same shares: equal exactly.
-                var alike = true
-                for k in -Self.postcursors...Self.precursors where env[n + k] != env[n - lag + k] {
-                    alike = false
-                    break
-                }
-                guard alike else { continue }
+            for n in lag..<span {
+                // Which pairs take part is as good as random, so it is computed rather than
+                // branched on, and the others add zero (a sum that starts at +0 never
+                // becomes −0, so adding zero leaves it exactly as it was).
                 let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
                                         Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
-                re += i1 * i0 + q1 * q0
-                im += q1 * i0 - i1 * q0
+                let usable = Self.flag(clipped[n]) | Self.flag(clipped[n - lag]) | Self.flag(env[n] < 0.5)
+                    | Self.flag(!Self.alike(env, n, n - lag, reach: reach)) == 0
+                re += usable ? i1 * i0 + q1 * q0 : 0
+                im += usable ? q1 * i0 - i1 * q0 : 0
             }
             guard re != 0 || im != 0 else { continue }
             let angle = atan2(im, re)
@@ -371,6 +370,24 @@ final class ChannelFitSlicer {
             omega += step / Double(lag)
         }
         return omega
+    }
+
+    /// 1 for true, 0 for false: conditions combined without branches.
+    @inline(__always)
+    private static func flag(_ condition: Bool) -> Int { condition ? 1 : 0 }
+
+    /// The lanes of `alike`'s eight samples that lie within the taps' reach.
+    private static let reachLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: Int32(taps))
+
+    /// Whether the envelope over every tap's reach is the same around samples `n` and `m`.
+    /// Alike envelopes are the same sums of the same shares: equal exactly. The reach,
+    /// `postcursors` before to `precursors` after, is the first `taps` of eight samples
+    /// (`reach`: `reachLanes`) compared at once (the envelope is padded on both sides).
+    @inline(__always)
+    private static func alike(_ env: UnsafePointer<Float>, _ n: Int, _ m: Int, reach: SIMDMask<SIMD8<Int32>>) -> Bool {
+        let here = UnsafeRawPointer(env + n - postcursors).loadUnaligned(as: SIMD8<Float>.self)
+        let there = UnsafeRawPointer(env + m - postcursors).loadUnaligned(as: SIMD8<Float>.self)
+        return !any((here .!= there) .& reach)
     }
 
     @inline(__always)
