@@ -17,12 +17,8 @@ protocol CandidateGate {
     static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool
 }
 
-/// Eight consecutive magnitudes starting at `m + offset`, widened for arithmetic. Lane by
-/// lane, so that the widening is always inlined into the gate's vector code (the generic
-/// conversion is sometimes left as a call).
+/// Eight consecutive magnitudes starting at `m + offset`, widened for arithmetic.
 @inline(__always)
 func lanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
-    let v = UnsafeRawPointer(m + offset).loadUnaligned(as: SIMD8<UInt16>.self)
-    return SIMD8(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]),
-                 Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+    SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(m + offset).loadUnaligned(as: SIMD8<UInt16>.self))
 }
