@@ -109,37 +109,59 @@ final class BitSlicer {
         return loud
     }
 
+    /// The bit a score decides: 1 when it is positive. Branch-free: noise bits are a coin
+    /// toss, which a branch predictor cannot learn.
+    @inline(__always)
+    private static func decision(_ score: Int32) -> UInt32 {
+        UInt32(bitPattern: 0 &- score) >> 31
+    }
+
+    /// `on` when `flag` is 1, `off` when it is 0, by masking: a branch would be as
+    /// unpredictable as the decision it depends on.
+    @inline(__always)
+    private static func pick(_ flag: UInt32, _ on: Int32, _ off: Int32) -> Int32 {
+        off ^ ((on ^ off) & (0 &- Int32(bitPattern: flag)))
+    }
+
     @inline(__always)
     private func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback amplitude: Int32,
                        confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
         let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
-        // Whether the chip before the current bit carried a pulse (the previous bit was a
-        // 0); the last preamble chip is quiet.
-        var previousOn: Int32 = 0
-        // Smear feedback: weight of the bit's first sample, in sixteenths.
-        var firstWeight: Int32 = 16
+        // Whether the previous bit's decision feeds a pulse into this one: its second
+        // chip carried a pulse (amplitude feedback: it was a 0), or its first did (smear
+        // feedback: it was a 1). The last preamble chip is quiet.
+        var previousOn: UInt32 = 0
 
         @inline(__always)
         func decide(_ bit: Int) -> UInt64 {
             let kernel = table[bit]
             let s = samples + Int(kernel.offset)
-            var score = kernel.w0 &* Int32(s[0]) &+ kernel.w1 &* Int32(s[1])
-                &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
+            let first = kernel.w0 &* Int32(s[0])
+            var score = first &+ kernel.w1 &* Int32(s[1]) &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
+            // Both feedbacks make a score for either previous decision and then pick one:
+            // the two scores do not wait for the previous bit, so only the pick does.
             if amplitude == Self.smearFeedback {
-                score = (firstWeight &* kernel.w0 &* Int32(s[0]) &+ 16 &* (score &- kernel.w0 &* Int32(s[0]))) >> 4
-                firstWeight = 13 &+ 7 &* Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
+                // The first sample weighted 16/16 for the first bit, else 20/16 after a 1
+                // and 13/16 after a 0.
+                let rest = score &- first
+                let weight: (off: Int32, on: Int32) = bit == 0 ? (16, 16) : (13, 20)
+                let off = (weight.off &* first &+ 16 &* rest) >> 4
+                let on = (weight.on &* first &+ 16 &* rest) >> 4
+                score = Self.pick(previousOn, on, off)
+                previousOn = Self.decision(score)
             } else if amplitude > 0 {
                 // Subtract what the neighbouring chips are expected to add: the previous
                 // chip as decided, the next one as a coin toss, the own chips' imbalance.
                 // Overlaps are in tenths, so amplitude × overlap / 10 is a magnitude.
                 let terms = leak[bit]
-                score &-= (amplitude &* (2 &* previousOn &* terms.previous &+ terms.next &+ terms.own)) / 20
-                previousOn = 1 &- Int32(bitPattern: UInt32(bitPattern: 0 &- score) >> 31)
+                let off = (amplitude &* (terms.next &+ terms.own)) / 20
+                let on = (amplitude &* (2 &* terms.previous &+ terms.next &+ terms.own)) / 20
+                score &-= Self.pick(previousOn, on, off)
+                previousOn = 1 &- Self.decision(score)
             }
             if let confidence { confidence[bit] = score < 0 ? 0 &- score : score }
-            // Branch-free: noise bits are a coin toss, which a branch predictor cannot learn.
-            return UInt64(UInt32(bitPattern: 0 &- score) >> 31)
+            return UInt64(Self.decision(score))
         }
 
         var word: UInt64 = 0

@@ -58,11 +58,13 @@ final class ChannelFitSlicer {
     private let shares: UnsafeMutablePointer<SIMD4<Float>>
     /// Samples a long reply can touch.
     private let length: Int
-    /// Per phase, the envelope of the preamble's four pulses over its first
-    /// `preambleSamples` samples.
-    private let preambleEnvelope: UnsafeMutablePointer<Float>
-    /// Samples the preamble's pulses can touch: its 8 µs and the last pulse's third sample.
-    private static let preambleSamples = 24
+    /// Per phase and sample of a long reply: the (at most two) chips the sample overlaps,
+    /// earlier first, and its share of each. A sample lasts less than a chip at either
+    /// rate, so two chips at most; a missing one is `chips`, which is never on. The
+    /// envelope is then computed sample by sample from the chips' states (see
+    /// `buildEnvelope`) rather than chip by chip into memory.
+    private let sampleChips: UnsafeMutablePointer<SIMD2<Int32>>
+    private let sampleShares: UnsafeMutablePointer<SIMD2<Float>>
 
     /// Scratch: the chips as decided (1 on, 0 off), the envelope (padded), the complex
     /// residual (interleaved, padded), the flip templates (see `buildTemplates`); and the
@@ -103,13 +105,22 @@ final class ChannelFitSlicer {
             }
         }
         let phases = kernels.phaseOffsets.count
-        preambleEnvelope = .allocate(capacity: phases * Self.preambleSamples)
-        preambleEnvelope.initialize(repeating: 0, count: phases * Self.preambleSamples)
+        sampleChips = .allocate(capacity: phases * length)
+        sampleChips.initialize(repeating: SIMD2(repeating: Int32(Self.chips)), count: phases * length)
+        sampleShares = .allocate(capacity: phases * length)
+        sampleShares.initialize(repeating: SIMD2(repeating: 0), count: phases * length)
         for phase in 0..<phases {
-            for chip in ReplyKernels.preamblePulseChips {
-                let first = Int(firstSample[phase * Self.chips + chip])
-                let share = shares[phase * Self.chips + chip]
-                for lane in 0..<3 { preambleEnvelope[phase * Self.preambleSamples + first + lane] += share[lane] }
+            for index in 0..<Self.chips {
+                let first = Int(firstSample[phase * Self.chips + index])
+                let share = shares[phase * Self.chips + index]
+                for lane in 0..<4 where share[lane] > 0 && first + lane < length {
+                    let entry = phase * length + first + lane
+                    // Chips come in order, so the first one to touch a sample is the earlier.
+                    let slot = sampleChips[entry][0] == Int32(Self.chips) ? 0 : 1
+                    precondition(slot == 0 || sampleChips[entry][1] == Int32(Self.chips), "a sample overlaps three chips")
+                    sampleChips[entry][slot] = Int32(index)
+                    sampleShares[entry][slot] = share[lane]
+                }
             }
         }
         self.firstSample = .allocate(capacity: firstSample.count)
@@ -117,8 +128,8 @@ final class ChannelFitSlicer {
         self.shares = .allocate(capacity: shares.count)
         self.shares.initialize(from: shares, count: shares.count)
         let padded = length + 2 * Self.padding
-        chipOn = .allocate(capacity: Self.chips)
-        chipOn.initialize(repeating: 0, count: Self.chips)
+        chipOn = .allocate(capacity: Self.chips + 1)
+        chipOn.initialize(repeating: 0, count: Self.chips + 1)
         envelope = .allocate(capacity: padded)
         envelope.initialize(repeating: 0, count: padded)
         residual = .allocate(capacity: 2 * padded)
@@ -132,7 +143,8 @@ final class ChannelFitSlicer {
     }
 
     deinit {
-        preambleEnvelope.deallocate()
+        sampleChips.deallocate()
+        sampleShares.deallocate()
         firstSample.deallocate()
         shares.deallocate()
         chipOn.deallocate()
@@ -156,20 +168,6 @@ final class ChannelFitSlicer {
         let bitCount = tentative.bitCount
         let span = min(length, kernels.span(bitCount: bitCount))
         let chipBase = phase * Self.chips
-        // The envelope of the tentative chips (zero beyond the span, as the taps read it):
-        // the phase's preamble, then each bit's one pulse.
-        let env = envelope + Self.padding
-        envelope.update(repeating: 0, count: Self.padding)
-        env.update(from: preambleEnvelope + phase * Self.preambleSamples, count: Self.preambleSamples)
-        (env + Self.preambleSamples).update(repeating: 0, count: length + Self.padding - Self.preambleSamples)
-        for bit in 0..<bitCount {
-            let chip = chipBase + ReplyKernels.preambleChips + 2 * bit + Int(1 - tentative.bit(bit + 1))
-            let first = Int(firstSample[chip])
-            let share = shares[chip]
-            for lane in 0..<3 { env[first + lane] += share[lane] }
-        }
-        (env + span).update(repeating: 0, count: length + Self.padding - span)
-        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
         for index in 0..<Self.chips { chipOn[index] = 0 }
         for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
         for bit in 0..<bitCount {
@@ -177,6 +175,9 @@ final class ChannelFitSlicer {
             chipOn[ReplyKernels.preambleChips + 2 * bit] = one ? 1 : 0
             chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = one ? 0 : 1
         }
+        let env = envelope + Self.padding
+        buildEnvelope(phase: phase, span: span)
+        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
         // The carrier, from the samples with the tentative bits as the envelope (which
         // `ReplyCanceller`'s estimate weighs the samples with).
         canceller.load(raw, count: span)
@@ -268,6 +269,11 @@ final class ChannelFitSlicer {
     /// pulse in each) costs up to about a quarter to flip, depending on how its chips fall
     /// on the samples; a clean bit costs about 1.
     /// Same validity as `confidence(bitCount:into:)`.
+    func codeBitsDecided(bitCount: Int) -> Bool {
+        guard let context = lastContext else { return false }
+        return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.3 }
+    }
+
     /// Whether a sample of the last 7 bits (a DF11's interrogator code) was clipped at the
     /// converter's rails: the model left it out, so it saw those bits' pulses only through
     /// their unclipped edges and the echoes between them. Same validity as
@@ -277,9 +283,21 @@ final class ChannelFitSlicer {
         return (context.start(bitCount - 7)..<context.span).contains { context.clipped[$0] }
     }
 
-    func codeBitsDecided(bitCount: Int) -> Bool {
-        guard let context = lastContext else { return false }
-        return ((bitCount - 7)..<bitCount).allSatisfy { flipCost($0, context) >= 0.3 }
+    /// Writes the envelope of the chips `chipOn` marks as on, at `phase`, over the first
+    /// `span` samples, with zeros around it (the taps read past either end). Each sample
+    /// holds at most two shares, and a sum of two is the same in either order, so this is
+    /// the envelope built pulse by pulse, computed without a read-modify-write of memory
+    /// per pulse (whose stores and overlapping loads stall each other).
+    private func buildEnvelope(phase: Int, span: Int) {
+        let env = envelope + Self.padding
+        envelope.update(repeating: 0, count: Self.padding)
+        let chips = sampleChips + phase * length
+        let sampleShare = sampleShares + phase * length
+        for j in 0..<span {
+            let chip = chips[j], share = sampleShare[j]
+            env[j] = chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
+        }
+        (env + span).update(repeating: 0, count: length + Self.padding - span)
     }
 
     /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap
@@ -369,29 +387,50 @@ final class ChannelFitSlicer {
 
     /// The sum of iq[n]·conj(iq[n − lag]) over the unclipped pairs whose envelopes are
     /// alike over every tap's reach (see `carrierStep`), with an envelope of at least
-    /// `minimumEnvelope` at n; with 0, of a pulse somewhere within the taps' reach.
+    /// `minimumEnvelope` at n and a pulse somewhere within the taps' reach (which an
+    /// envelope above 0 at n already means).
     private func pairSum(_ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int, lag: Int,
                          minimumEnvelope: Float) -> (Double, Double) {
         let env = UnsafePointer(envelope + Self.padding)
+        let reach = Self.reachLanes
         var re = 0.0, im = 0.0
-        for n in lag..<span where !clipped[n] && !clipped[n - lag] && env[n] >= minimumEnvelope {
-            // Alike envelopes are the same sums of the same shares: equal exactly.
-            var alike = true
-            var reached: Float = 0
-            for k in -Self.postcursors...Self.precursors {
-                if env[n + k] != env[n - lag + k] {
-                    alike = false
-                    break
-                }
-                reached += env[n + k]
-            }
-            guard alike, reached > 0 else { continue }
+        for n in lag..<span {
+            // Which pairs take part is as good as random, so it is computed rather than
+            // branched on, and the others add zero (a sum that starts at +0 never becomes
+            // −0, so adding zero leaves it exactly as it was).
             let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
                                     Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
-            re += i1 * i0 + q1 * q0
-            im += q1 * i0 - i1 * q0
+            let usable = Self.flag(clipped[n]) | Self.flag(clipped[n - lag]) | Self.flag(env[n] < minimumEnvelope)
+                | Self.flag(!Self.alike(env, n, n - lag, reach: reach)) | Self.flag(!Self.reachesPulse(env, n, reach: reach)) == 0
+            re += usable ? i1 * i0 + q1 * q0 : 0
+            im += usable ? q1 * i0 - i1 * q0 : 0
         }
         return (re, im)
+    }
+
+    /// 1 for true, 0 for false: conditions combined without branches.
+    @inline(__always)
+    private static func flag(_ condition: Bool) -> Int { condition ? 1 : 0 }
+
+    /// The lanes of `alike`'s eight samples that lie within the taps' reach.
+    private static let reachLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: Int32(taps))
+
+    /// Whether the envelope over every tap's reach is the same around samples `n` and `m`.
+    /// Alike envelopes are the same sums of the same shares: equal exactly. The reach,
+    /// `postcursors` before to `precursors` after, is the first `taps` of eight samples
+    /// (`reach`: `reachLanes`) compared at once (the envelope is padded on both sides).
+    @inline(__always)
+    private static func alike(_ env: UnsafePointer<Float>, _ n: Int, _ m: Int, reach: SIMDMask<SIMD8<Int32>>) -> Bool {
+        let here = UnsafeRawPointer(env + n - postcursors).loadUnaligned(as: SIMD8<Float>.self)
+        let there = UnsafeRawPointer(env + m - postcursors).loadUnaligned(as: SIMD8<Float>.self)
+        return !any((here .!= there) .& reach)
+    }
+
+    /// Whether the envelope has a pulse anywhere within the taps' reach of sample `n`.
+    @inline(__always)
+    private static func reachesPulse(_ env: UnsafePointer<Float>, _ n: Int, reach: SIMDMask<SIMD8<Int32>>) -> Bool {
+        let here = UnsafeRawPointer(env + n - postcursors).loadUnaligned(as: SIMD8<Float>.self)
+        return any((here .> 0) .& reach)
     }
 
     @inline(__always)

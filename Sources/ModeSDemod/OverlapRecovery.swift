@@ -96,37 +96,36 @@ struct OverlapRecovery {
             }
         }
         let last = sides.after ? min(position + span, windowEnd - kernels.replySpan) : position
-        var start = fresh
-        while start < last {
-            let samples = residual + (start - windowStart)
-            if start + 8 <= last, !anyOfEightPass(samples, threshold: threshold) {
-                start += 8
-                continue
-            }
-            defer { start += 1 }
-            // The frame's own start is gone from the residual.
-            guard start != position, gatePasses(samples, threshold: threshold) else { continue }
-            let phases = detector.phases(at: samples, floor: floor)
-            if phases.count > 0 { best.offer(start, score: phases.score(0), separation: kernels.preambleSpan) }
+        let window = (residual: residual, start: windowStart)
+        switch sampleRate {
+        case .twoPointFourMega:
+            offerFresh(Gate2400.self, window, from: fresh, to: last, skipping: position, floor: floor,
+                       threshold: threshold, to: &best)
+        case .twoMega:
+            offerFresh(Gate2000.self, window, from: fresh, to: last, skipping: position, floor: floor,
+                       threshold: threshold, to: &best)
         }
         return Starts(residual: residual, windowStart: windowStart, best: best)
     }
 
-    /// The sample rate's gate on eight starts at once (see `CandidateGate`).
-    @inline(__always)
-    private func anyOfEightPass(_ samples: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
-        switch sampleRate {
-        case .twoPointFourMega: Gate2400.anyOfEightPasses(samples, threshold: threshold)
-        case .twoMega: Gate2000.anyOfEightPasses(samples, threshold: threshold)
-        }
-    }
-
-    /// The sample rate's gate on one start (see `CandidateGate`).
-    @inline(__always)
-    private func gatePasses(_ samples: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
-        switch sampleRate {
-        case .twoPointFourMega: Gate2400.passes(samples, threshold: threshold)
-        case .twoMega: Gate2000.passes(samples, threshold: threshold)
+    /// Offers every start in `first ..< last` of the residual `window` (its magnitudes and
+    /// the stream position of the first) that passes `Gate` and scores a preamble to
+    /// `best`, except `skipped` (the cancelled frame's own start, gone from the residual).
+    /// Its own function, specialised per gate, so that the gate's vector code is inlined.
+    private func offerFresh<Gate: CandidateGate>(_ gate: Gate.Type, _ window: (residual: UnsafePointer<UInt16>, start: Int),
+                                                 from first: Int, to last: Int, skipping skipped: Int, floor: UInt32,
+                                                 threshold: Int32, to best: inout BestStarts) {
+        var start = first
+        while start < last {
+            let samples = window.residual + (start - window.start)
+            if start + 8 <= last, !Gate.anyOfEightPasses(samples, threshold: threshold) {
+                start += 8
+                continue
+            }
+            defer { start += 1 }
+            guard start != skipped, Gate.passes(samples, threshold: threshold) else { continue }
+            let phases = detector.phases(at: samples, floor: floor)
+            if phases.count > 0 { best.offer(start, score: phases.score(0), separation: kernels.preambleSpan) }
         }
     }
 }

@@ -111,12 +111,7 @@ struct PreambleDetector {
         let chip = Float(kernels.sampleRate.tenthsPerChip)
         let quiet = Float(maximumQuietToPulseSixteenths)
         let floorValue = Float(floor)
-        // 24 magnitudes (the span plus harmless padding: the buffer always extends a
-        // reply span past any candidate).
-        let raw = UnsafeRawPointer(samples)
-        let m0 = SIMD8<Float>(raw.loadUnaligned(as: SIMD8<UInt16>.self))
-        let m1 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 16, as: SIMD8<UInt16>.self))
-        let m2 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<UInt16>.self))
+        let (m0, m1, m2) = Self.magnitudes(at: samples)
         scoreVectors.withUnsafeBufferPointer { weights in
             pulseVectors.withUnsafeBufferPointer { pulses in
                 for phase in 0..<kernels.phaseOffsets.count {
@@ -165,14 +160,25 @@ struct PreambleDetector {
     /// 48 tenths, so no product or partial sum reaches 48 × 65535, far below 2²⁴.
     @inline(__always)
     private func pulseSum(at samples: UnsafePointer<UInt16>, phase: Int) -> Int64 {
-        let raw = UnsafeRawPointer(samples)
-        let m0 = SIMD8<Float>(raw.loadUnaligned(as: SIMD8<UInt16>.self))
-        let m1 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 16, as: SIMD8<UInt16>.self))
-        let m2 = SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<UInt16>.self))
+        let (m0, m1, m2) = Self.magnitudes(at: samples)
         return pulseVectors.withUnsafeBufferPointer { pulses in
             let p = pulses.baseAddress! + phase * Self.chunks
             return Int64((p[0] * m0 + p[1] * m1 + p[2] * m2).sum())
         }
+    }
+
+    /// The 24 magnitudes from `samples` as floats, in three chunks (the span plus harmless
+    /// padding: the buffer always extends a reply span past any candidate). Converted lane
+    /// by lane so that the conversion is always inlined into the vector code around it.
+    @inline(__always)
+    private static func magnitudes(at samples: UnsafePointer<UInt16>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let raw = UnsafeRawPointer(samples)
+        @inline(__always) func chunk(_ index: Int) -> SIMD8<Float> {
+            let v = raw.loadUnaligned(fromByteOffset: 16 * index, as: SIMD8<UInt16>.self)
+            return SIMD8(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]),
+                         Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
+        }
+        return (chunk(0), chunk(1), chunk(2))
     }
 }
 
