@@ -37,6 +37,33 @@ import Simulator
                 Set(demodulate(bytes, format: .cu8, rate: rate).frames.map(\.bits.hex)))
     }
 
+    /// A channel-fit slicer at one sample rate, with the canceller it borrows.
+    struct Fit {
+        let kernels: ReplyKernels
+        let slicer: ChannelFitSlicer
+        let canceller: ReplyCanceller
+
+        init(rate: SampleRate) {
+            kernels = ReplyKernels(sampleRate: rate)
+            slicer = ChannelFitSlicer(kernels: kernels)
+            canceller = ReplyCanceller(format: .cu8, kernels: kernels, maximumWindow: 4 * kernels.replySpan)
+        }
+
+        /// The reply starting at sample `start` of the cu8 `bytes`, sliced at `phase` from
+        /// `tentative` bits (the slicer's other answers then refer to it).
+        func slice(_ bytes: [UInt8], start: Int = 100, phase: Int = 0, tentative: ModeSBits) -> ModeSBits? {
+            let count = bytes.count / 2
+            var magnitudes = [UInt16](repeating: 0, count: count)
+            return bytes.withUnsafeBytes { raw in
+                magnitudes.withUnsafeMutableBufferPointer { values in
+                    MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
+                    return slicer.slice(raw: raw.baseAddress! + 2 * start, magnitudes: values.baseAddress! + start,
+                                        phase: phase, tentative: tentative, canceller: canceller)
+                }
+            }
+        }
+    }
+
     /// An echo 0.6 times as strong as the reply, a microsecond late, fills the empty chips
     /// with pulses that magnitudes cannot always tell from the reply's own, depending on
     /// the echo's phase; with the echo as a tap of the fitted channel nearly every reply is
@@ -116,9 +143,8 @@ import Simulator
     /// pulse in each) that bit is near-even, and the code is not taken as decided.
     @Test(arguments: SampleRate.allCases)
     func aCodeBitWithEvenChipsIsNotDecided(rate: SampleRate) {
-        let kernels = ReplyKernels(sampleRate: rate)
-        let slicer = ChannelFitSlicer(kernels: kernels)
-        let canceller = ReplyCanceller(format: .cu8, kernels: kernels, maximumWindow: 4 * kernels.replySpan)
+        let fit = Fit(rate: rate)
+        let kernels = fit.kernels
         var header = ModeSBits(bitCount: 56)
         header.setField(1, 5, 11)
         header.setField(6, 8, 5)
@@ -154,16 +180,8 @@ import Simulator
         let bothEmpty = even { _, _, noise in noise }
         for (name, bytes, decided) in [("clean", clean, true), ("half pulses", halfPulses, false),
                                        ("both chips on", bothOn, false), ("both chips empty", bothEmpty, false)] {
-            var magnitudes = [UInt16](repeating: 0, count: count)
-            bytes.withUnsafeBytes { raw in
-                magnitudes.withUnsafeMutableBufferPointer { values in
-                    MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                    let sliced = slicer.slice(raw: raw.baseAddress! + 200, magnitudes: values.baseAddress! + 100,
-                                              phase: 0, tentative: squitter, canceller: canceller)
-                    #expect(sliced != nil, "\(name)")
-                    #expect(slicer.codeBitsDecided(bitCount: 56) == decided, "\(name)")
-                }
-            }
+            #expect(fit.slice(bytes, tentative: squitter) != nil, "\(name)")
+            #expect(fit.slicer.codeBitsDecided(bitCount: 56) == decided, "\(name)")
         }
     }
 
@@ -173,9 +191,8 @@ import Simulator
     /// reported clipped.
     @Test(arguments: SampleRate.allCases)
     func aReplyAtTheRailsIsFittedThroughItsEchoes(rate: SampleRate) {
-        let kernels = ReplyKernels(sampleRate: rate)
-        let slicer = ChannelFitSlicer(kernels: kernels)
-        let canceller = ReplyCanceller(format: .cu8, kernels: kernels, maximumWindow: 4 * kernels.replySpan)
+        let fit = Fit(rate: rate)
+        let kernels = fit.kernels
         let bits = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
         let count = 1000
         let perMicrosecond = Double(rate.hertz) / 1e6
@@ -189,15 +206,7 @@ import Simulator
         #expect(clipped > 40, "\(clipped) clipped samples")
         var tentative = bits
         for number in [30, 75] { tentative.flipBit(number) }
-        var magnitudes = [UInt16](repeating: 0, count: count)
-        bytes.withUnsafeBytes { raw in
-            magnitudes.withUnsafeMutableBufferPointer { values in
-                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                let decided = slicer.slice(raw: raw.baseAddress! + 200, magnitudes: values.baseAddress! + 100,
-                                           phase: 0, tentative: tentative, canceller: canceller)
-                #expect(decided?.hex == bits.hex)
-                #expect(slicer.codeClipped(bitCount: bits.bitCount))
-            }
-        }
+        #expect(fit.slice(bytes, tentative: tentative)?.hex == bits.hex)
+        #expect(fit.slicer.codeClipped(bitCount: bits.bitCount))
     }
 }
