@@ -478,7 +478,7 @@ public final class StreamingDemodulator {
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount)
-            // Four floors above the floor: about 12 dB above the noise.
+            // Near the noise, a weak bit of a station's code is never weighed (see `codeUnambiguous`).
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
                 clearOfNoise: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 4 * Double(floor),
