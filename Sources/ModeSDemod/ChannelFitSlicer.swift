@@ -367,15 +367,16 @@ final class ChannelFitSlicer {
         var omega = coarse
         // Lags of 1, 4 and 16 times the shortest.
         var lag = base
-        // Samples on a pulse carry the most of the reply; but a reply at the converter's
-        // rails has nearly all of those clipped, and then the echoes and edges between its
-        // pulses (any sample the taps reach a pulse from) have to do. Only then: for a weak
-        // reply those are mostly noise, and a lag without pairs is better skipped.
-        let atTheRails = (0..<span).contains { clipped[$0] }
         while lag <= 16 * base, lag < span / 2 {
             defer { lag *= 4 }
             var (re, im) = pairSum(iq, clipped, span: span, lag: lag, minimumEnvelope: 0.5)
-            if re == 0, im == 0, atTheRails { (re, im) = pairSum(iq, clipped, span: span, lag: lag, minimumEnvelope: 0) }
+            // Samples on a pulse carry the most of the reply; but a reply at the converter's
+            // rails has nearly all of those clipped, and then the echoes and edges between
+            // its pulses (any sample the taps reach a pulse from) have to do. Only then: for
+            // a weak reply those are mostly noise, and a lag without pairs is better skipped.
+            if re == 0, im == 0, (0..<span).contains(where: { clipped[$0] }) {
+                (re, im) = pairSum(iq, clipped, span: span, lag: lag, minimumEnvelope: 0)
+            }
             guard re != 0 || im != 0 else { continue }
             let angle = atan2(im, re)
             var step = angle - omega * Double(lag)
@@ -393,6 +394,8 @@ final class ChannelFitSlicer {
                          minimumEnvelope: Float) -> (Double, Double) {
         let env = UnsafePointer(envelope + Self.padding)
         let reach = Self.reachLanes
+        // An envelope above 0 at n already puts a pulse within reach.
+        let checksReach = minimumEnvelope <= 0
         var re = 0.0, im = 0.0
         for n in lag..<span {
             // Which pairs take part is as good as random, so it is computed rather than
@@ -401,7 +404,8 @@ final class ChannelFitSlicer {
             let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
                                     Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
             let usable = Self.flag(clipped[n]) | Self.flag(clipped[n - lag]) | Self.flag(env[n] < minimumEnvelope)
-                | Self.flag(!Self.alike(env, n, n - lag, reach: reach)) | Self.flag(!Self.reachesPulse(env, n, reach: reach)) == 0
+                | Self.flag(!Self.alike(env, n, n - lag, reach: reach))
+                | Self.flag(checksReach && !Self.reachesPulse(env, n, reach: reach)) == 0
             re += usable ? i1 * i0 + q1 * q0 : 0
             im += usable ? q1 * i0 - i1 * q0 : 0
         }
