@@ -112,7 +112,8 @@ import Tracking
         }
         // A request may still have been on its way when the service stopped.
         #expect((times.count - 1...times.count).contains(running.lookup.statistics.failed))
-        #expect(running.lookup.statistics.requests == times.count)
+        // A request counted just before the stop may never have reached the server.
+        #expect((times.count...times.count + 1).contains(running.lookup.statistics.requests))
         #expect(running.log.problems == ["route lookup for FAIL1 failed: HTTP status 500"])
         #expect(!running.log.text.contains("secret"))
         await server.stop()
