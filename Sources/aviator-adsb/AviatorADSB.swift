@@ -23,4 +23,20 @@ struct AviatorADSB: AsyncParsableCommand {
         ],
         defaultSubcommand: RunCommand.self
     )
+
+    /// ArgumentParser's own entry point, after `ProcessorCheck`: a processor the build
+    /// cannot run on gets one error line instead of "Illegal instruction".
+    static func main() async {
+        ProcessorCheck.exitUnlessSupported()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
