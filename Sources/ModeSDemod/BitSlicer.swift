@@ -65,12 +65,12 @@ final class BitSlicer {
     @inline(__always)
     func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32) -> ModeSBits? {
         if feedback > 0 {
-            return slice(samples, phase: phase, feedback: feedback, confidence: nil)
+            return slice(AmplitudeFeedback.self, samples, phase: phase, amplitude: feedback, confidence: nil)
         }
         if feedback < 0 {
-            return slice(samples, phase: phase, feedback: Self.smearFeedback, confidence: nil)
+            return slice(SmearFeedback.self, samples, phase: phase, amplitude: 0, confidence: nil)
         }
-        return slice(samples, phase: phase, feedback: 0, confidence: nil)
+        return slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: nil)
     }
 
     /// Slices again and writes the absolute score of every bit to `confidence`: how sure
@@ -78,7 +78,13 @@ final class BitSlicer {
     /// whose syndrome points at a repair.
     func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
                     into confidence: UnsafeMutablePointer<Int32>) {
-        _ = slice(samples, phase: phase, feedback: feedback, confidence: confidence)
+        if feedback > 0 {
+            _ = slice(AmplitudeFeedback.self, samples, phase: phase, amplitude: feedback, confidence: confidence)
+        } else if feedback < 0 {
+            _ = slice(SmearFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence)
+        } else {
+            _ = slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence)
+        }
     }
 
     /// How many of the reply's bits have their "off" chip (the second chip of a 1, the
@@ -123,9 +129,18 @@ final class BitSlicer {
         off ^ ((on ^ off) & (0 &- Int32(bitPattern: flag)))
     }
 
+    /// The three ways of deciding a bit, as types: the slice loop is specialised for each,
+    /// so the choice is made once per attempt rather than once per bit.
+    private protocol Feedback { static var rule: FeedbackRule { get } }
+    private enum FeedbackRule { case none, amplitude, smear }
+    private enum NoFeedback: Feedback { static var rule: FeedbackRule { .none } }
+    private enum AmplitudeFeedback: Feedback { static var rule: FeedbackRule { .amplitude } }
+    private enum SmearFeedback: Feedback { static var rule: FeedbackRule { .smear } }
+
+    /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback.
     @inline(__always)
-    private func slice(_ samples: UnsafePointer<UInt16>, phase: Int, feedback amplitude: Int32,
-                       confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {
+    private func slice<Rule: Feedback>(_ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
+                                       amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
         let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
         // Whether the previous bit's decision feeds a pulse into this one: its second
@@ -141,7 +156,7 @@ final class BitSlicer {
             var score = first &+ kernel.w1 &* Int32(s[1]) &+ kernel.w2 &* Int32(s[2]) &+ kernel.w3 &* Int32(s[3])
             // Both feedbacks make a score for either previous decision and then pick one:
             // the two scores do not wait for the previous bit, so only the pick does.
-            if amplitude == Self.smearFeedback {
+            if Rule.rule == .smear {
                 // The first sample weighted 16/16 for the first bit, else 20/16 after a 1
                 // and 13/16 after a 0.
                 let rest = score &- first
@@ -150,7 +165,7 @@ final class BitSlicer {
                 let on = (weight.on &* first &+ 16 &* rest) >> 4
                 score = Self.pick(previousOn, on, off)
                 previousOn = Self.decision(score)
-            } else if amplitude > 0 {
+            } else if Rule.rule == .amplitude {
                 // Subtract what the neighbouring chips are expected to add: the previous
                 // chip as decided, the next one as a coin toss, the own chips' imbalance.
                 // Overlaps are in tenths, so amplitude × overlap / 10 is a magnitude.
