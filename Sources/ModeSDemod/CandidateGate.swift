@@ -5,16 +5,76 @@ import ModeS
 ///
 /// Each sample rate has its own gate (`Gate2400`, `Gate2000`) because which samples surely
 /// hold a preamble pulse, and which surely hold none, depends on the samples per chip.
-/// Both compare the mean of samples that surely hold pulse energy with the mean of samples
-/// that are surely quiet: `6 × sum(4 pulse samples) − 4 × sum(6 quiet samples)` is
-/// 24 × (mean pulse − mean quiet), and the gate passes when it exceeds `threshold`.
+/// Both compare the sum of four samples that surely hold pulse energy with the sum of six
+/// that are surely quiet, in the two ways `GateLimits` describes.
 protocol CandidateGate {
     /// Whether the samples at `m` may start a preamble.
-    static func passes(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool
+    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool
     /// Whether any of the eight starts `m`, `m + 1`, ..., `m + 7` passes, tested at once
     /// (SIMD). Most of the stream is noise where all eight fail, so the scan mostly
     /// advances eight samples per test.
-    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool
+    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool
+}
+
+/// The two tests of a `CandidateGate` for one noise floor, on the sums of its four pulse
+/// samples (`pulses`) and its six quiet samples (`quiet`).
+///
+/// - Contrast: `6 × pulses − 4 × quiet` is 24 × (mean pulse − mean quiet), and must exceed
+///   `threshold`.
+/// - Quiet: the quiet samples' mean may stand above the floor by at most `L` sixteenths of
+///   what the pulses' mean stands above it. Inside another reply, Manchester data fills
+///   every other chip, and windows that mimic a preamble's pulses there pass the contrast
+///   test at about one start in three; the preamble detector then refuses nearly all of
+///   them for their filled quiet chips (`PreambleDetector.maximumQuietToPulseSixteenths`:
+///   half the pulse level, over twelve chips), at several times the gate's cost. The gate's
+///   six samples are a noisier yardstick than the detector's twelve chips, so its limit is
+///   looser (`Options.gateQuietSixteenths`): it refuses most such windows, and a real
+///   preamble only when an echo or another reply already fills its quiet chips.
+///   With mean quiet = quiet / 6 and mean pulse = pulses / 4, the test
+///   16 · (quiet / 6 − floor) ≤ L · (pulses / 4 − floor) is, times 12, the integer test
+///   `32 × quiet + (12 · L − 192) · floor ≤ 3 · L × pulses`.
+struct GateLimits {
+    /// The least `6 × pulses − 4 × quiet` that passes.
+    var threshold: Int32
+    /// `(12 · L − 192) · floor` of the quiet test.
+    let quietOffset: Int32
+    /// `3 · L` of the quiet test.
+    let pulseWeight: Int32
+
+    /// The limits for noise `floor`: a contrast of `contrastSixteenths` sixteenths of the
+    /// floor, and a quiet limit of `quietSixteenths` (nil or 16 and more: no quiet test).
+    init(floor: UInt32, contrastSixteenths: Int32, quietSixteenths: Int32?) {
+        threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(contrastSixteenths)) >> 4)
+        if let quiet = quietSixteenths, quiet < 16 {
+            quietOffset = Int32(clamping: (12 * Int64(quiet) - 192) * Int64(floor))
+            pulseWeight = 3 * max(0, quiet)
+        } else {
+            // A test that always passes: 32 × quiet is at most 32 · 6 · 65535, far below 2^30.
+            quietOffset = Int32.min / 2
+            pulseWeight = 0
+        }
+    }
+
+    /// The same limits with a contrast threshold of `threshold`.
+    func with(threshold: Int32) -> GateLimits {
+        var limits = self
+        limits.threshold = threshold
+        return limits
+    }
+
+    /// Both tests on one start's sums.
+    @inline(__always)
+    func admits(pulses: Int32, quiet: Int32) -> Bool {
+        6 &* pulses &- 4 &* quiet > threshold && 32 &* quiet &+ quietOffset <= pulseWeight &* pulses
+    }
+
+    /// Both tests on eight starts' sums at once: whether any start passes both.
+    @inline(__always)
+    func admitsAny(pulses: SIMD8<Int32>, quiet: SIMD8<Int32>) -> Bool {
+        let contrast = 6 &* pulses &- 4 &* quiet .> SIMD8(repeating: threshold)
+        let calm = 32 &* quiet &+ SIMD8(repeating: quietOffset) .<= pulseWeight &* pulses
+        return any(contrast .& calm)
+    }
 }
 
 /// Eight consecutive magnitudes starting at `m + offset`, widened for arithmetic.

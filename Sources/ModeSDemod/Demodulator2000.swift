@@ -8,18 +8,18 @@ import ModeS
 /// samples.
 enum Gate2000: CandidateGate {
     @inline(__always)
-    static func passes(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
+    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
         let pulses = Int32(max(m[0], m[1])) + Int32(max(m[2], m[3])) + Int32(max(m[7], m[8]))
             + Int32(max(m[9], m[10]))
         let quiet = Int32(m[4]) + Int32(m[5]) + Int32(m[6]) + Int32(m[11]) + Int32(m[12]) + Int32(m[13])
-        return 6 * pulses - 4 * quiet > threshold
+        return limits.admits(pulses: pulses, quiet: quiet)
     }
 
     @inline(__always)
-    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
+    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
         let pulses = pointwiseMax(lanes(m, 0), lanes(m, 1)) &+ pointwiseMax(lanes(m, 2), lanes(m, 3))
             &+ pointwiseMax(lanes(m, 7), lanes(m, 8)) &+ pointwiseMax(lanes(m, 9), lanes(m, 10))
         let quiet = lanes(m, 4) &+ lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 11) &+ lanes(m, 12) &+ lanes(m, 13)
-        return any(6 &* pulses &- 4 &* quiet .> SIMD8<Int32>(repeating: threshold))
+        return limits.admitsAny(pulses: pulses, quiet: quiet)
     }
 }

@@ -8,17 +8,17 @@ import ModeS
 /// test serve all five phases.
 enum Gate2400: CandidateGate {
     @inline(__always)
-    static func passes(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
+    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
         let pulses = Int32(max(m[0], m[1])) + Int32(m[3]) + Int32(m[9]) + Int32(max(m[11], m[12]))
         let quiet = Int32(m[5]) + Int32(m[6]) + Int32(m[7]) + Int32(m[14]) + Int32(m[15]) + Int32(m[16])
-        return 6 * pulses - 4 * quiet > threshold
+        return limits.admits(pulses: pulses, quiet: quiet)
     }
 
     @inline(__always)
-    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, threshold: Int32) -> Bool {
+    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
         let pulses = pointwiseMax(lanes(m, 0), lanes(m, 1)) &+ lanes(m, 3) &+ lanes(m, 9)
             &+ pointwiseMax(lanes(m, 11), lanes(m, 12))
         let quiet = lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 7) &+ lanes(m, 14) &+ lanes(m, 15) &+ lanes(m, 16)
-        return any(6 &* pulses &- 4 &* quiet .> SIMD8<Int32>(repeating: threshold))
+        return limits.admitsAny(pulses: pulses, quiet: quiet)
     }
 }

@@ -86,7 +86,9 @@ struct OverlapRecovery {
         let residual = canceller.residual(raw: raw, magnitudes: magnitudes, count: windowEnd - windowStart,
                                           replyStart: position - windowStart,
                                           offsetTenths: kernels.phaseOffsets[phase], bits: bits)
-        let threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(gateSixteenths)) >> 4)
+        // No quiet test here: what the cancelled frame leaves in the quiet samples is no
+        // guide to whether a reply starts there.
+        let limits = GateLimits(floor: floor, contrastSixteenths: gateSixteenths, quietSixteenths: nil)
         var best = BestStarts()
         var fresh = position
         if sides.before {
@@ -100,10 +102,10 @@ struct OverlapRecovery {
         switch sampleRate {
         case .twoPointFourMega:
             offerFresh(Gate2400.self, window, from: fresh, to: last, skipping: position, floor: floor,
-                       threshold: threshold, to: &best)
+                       limits: limits, to: &best)
         case .twoMega:
             offerFresh(Gate2000.self, window, from: fresh, to: last, skipping: position, floor: floor,
-                       threshold: threshold, to: &best)
+                       limits: limits, to: &best)
         }
         return Starts(residual: residual, windowStart: windowStart, best: best)
     }
@@ -114,16 +116,16 @@ struct OverlapRecovery {
     /// Its own function, specialised per gate, so that the gate's vector code is inlined.
     private func offerFresh<Gate: CandidateGate>(_ gate: Gate.Type, _ window: (residual: UnsafePointer<UInt16>, start: Int),
                                                  from first: Int, to last: Int, skipping skipped: Int, floor: UInt32,
-                                                 threshold: Int32, to best: inout BestStarts) {
+                                                 limits: GateLimits, to best: inout BestStarts) {
         var start = first
         while start < last {
             let samples = window.residual + (start - window.start)
-            if start + 8 <= last, !Gate.anyOfEightPasses(samples, threshold: threshold) {
+            if start + 8 <= last, !Gate.anyOfEightPasses(samples, limits) {
                 start += 8
                 continue
             }
             defer { start += 1 }
-            guard start != skipped, Gate.passes(samples, threshold: threshold) else { continue }
+            guard start != skipped, Gate.passes(samples, limits) else { continue }
             let phases = detector.phases(at: samples, floor: floor)
             if phases.count > 0 { best.offer(start, score: phases.score(0), separation: kernels.preambleSpan) }
         }

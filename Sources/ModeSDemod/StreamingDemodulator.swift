@@ -291,7 +291,9 @@ public final class StreamingDemodulator {
             // The floor is constant within a noise window: scan window by window.
             let windowEnd = min(limit, (position / NoiseFloorEstimator.windowLength + 1) * NoiseFloorEstimator.windowLength)
             let floor = noise.floor(at: position)
-            let threshold = Int32(truncatingIfNeeded: (Int64(floor) * 24 * Int64(options.gateSixteenths)) >> 4)
+            let limits = GateLimits(floor: floor, contrastSixteenths: options.gateSixteenths,
+                                    quietSixteenths: options.gateQuietSixteenths)
+            let threshold = limits.threshold
             let base = magnitudes - bufferStart
             var scalarUntil = position
             while position < windowEnd {
@@ -302,14 +304,14 @@ public final class StreamingDemodulator {
                 // Eight starts at a time while all eight fail (the common case in noise).
                 if position + 8 <= windowEnd, position >= scalarUntil {
                     let blockThreshold = position + 8 <= insideFrameUntil || !inside ? current : threshold
-                    if !Gate.anyOfEightPasses(base + position, threshold: blockThreshold) {
+                    if !Gate.anyOfEightPasses(base + position, limits.with(threshold: blockThreshold)) {
                         position += 8
                         continue
                     }
                     // One of these eight passes: test them one by one.
                     scalarUntil = position + 8
                 }
-                if !forced, !Gate.passes(base + position, threshold: current) {
+                if !forced, !Gate.passes(base + position, limits.with(threshold: current)) {
                     position += 1
                     continue
                 }

@@ -7,6 +7,9 @@ extension StreamingDemodulator {
         /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
         /// floor. Lower finds weaker replies but scores more noise.
         public var gateSixteenths: Int32 = 18
+        /// How loud the gate's quiet samples may be relative to its pulse samples, both
+        /// above the floor, in sixteenths (nil: no limit). See `GateLimits`.
+        public var gateQuietSixteenths: Int32? = 10
         /// Required preamble-score difference in sixteenths of the noise floor.
         public var preambleSixteenths: Int32 = 14
         /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths

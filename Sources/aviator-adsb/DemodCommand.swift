@@ -28,6 +28,7 @@ struct DemodCommand: ParsableCommand {
 
     /// Tuning knobs, hidden from --help: used by scripts/bench.sh to measure each technique.
     @Option(help: .hidden) var gate: Int32?
+    @Option(help: .hidden) var gateQuiet: Int32?
     @Option(help: .hidden) var preamble: Int32?
     @Option(help: .hidden) var phases: Int?
     @Option(help: .hidden) var quiet: Int32?
@@ -52,6 +53,7 @@ struct DemodCommand: ParsableCommand {
     var demodulatorOptions: StreamingDemodulator.Options {
         var options = StreamingDemodulator.Options()
         if let gate { options.gateSixteenths = gate }
+        if let gateQuiet { options.gateQuietSixteenths = gateQuiet >= 16 ? nil : gateQuiet }
         if let preamble { options.preambleSixteenths = preamble }
         if let phases { options.maximumPhases = max(1, min(5, phases)) }
         if let quiet { options.quietToPulseSixteenths = quiet }
