@@ -68,12 +68,14 @@ struct GateLimits {
         6 &* pulses &- 4 &* quiet > threshold && 32 &* quiet &+ quietOffset <= pulseWeight &* pulses
     }
 
-    /// Both tests on eight starts' sums at once: whether any start passes both.
+    /// Both tests on eight starts' sums at once: whether any start passes both. Each test
+    /// is a margin that is at least 0 where it passes, and a start passes both where the
+    /// smaller of its margins is (masks combined with `.&` compile to a loop over the lanes).
     @inline(__always)
     func admitsAny(pulses: SIMD8<Int32>, quiet: SIMD8<Int32>) -> Bool {
-        let contrast = 6 &* pulses &- 4 &* quiet .> SIMD8(repeating: threshold)
-        let calm = 32 &* quiet &+ SIMD8(repeating: quietOffset) .<= pulseWeight &* pulses
-        return any(contrast .& calm)
+        let contrast = 6 &* pulses &- 4 &* quiet &- SIMD8(repeating: threshold &+ 1)
+        let calm = pulseWeight &* pulses &- 32 &* quiet &- SIMD8(repeating: quietOffset)
+        return pointwiseMin(contrast, calm).max() >= 0
     }
 }
 
