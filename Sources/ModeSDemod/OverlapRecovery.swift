@@ -41,6 +41,8 @@ struct OverlapRecovery {
     let sampleRate: SampleRate
     /// The gate threshold in sixteenths of the floor (`Options.gateSixteenths`).
     let gateSixteenths: Int32
+    /// The gate's quiet limit (`Options.gateQuietSixteenths`).
+    let gateQuietSixteenths: Int32?
 
     /// Whether another reply runs on past the start or the end of the frame `bits` at
     /// `samples`: a sample louder than the limit among the 12 (5 µs) right before its first
@@ -86,9 +88,9 @@ struct OverlapRecovery {
         let residual = canceller.residual(raw: raw, magnitudes: magnitudes, count: windowEnd - windowStart,
                                           replyStart: position - windowStart,
                                           offsetTenths: kernels.phaseOffsets[phase], bits: bits)
-        // No quiet test here: what the cancelled frame leaves in the quiet samples is no
-        // guide to whether a reply starts there.
-        let limits = GateLimits(floor: floor, contrastSixteenths: gateSixteenths, quietSixteenths: nil)
+        // The residual's windows inside the buried reply's data are refused by their quiet
+        // samples, like the stream's.
+        let limits = GateLimits(floor: floor, contrastSixteenths: gateSixteenths, quietSixteenths: gateQuietSixteenths)
         var best = BestStarts()
         var fresh = position
         if sides.before {

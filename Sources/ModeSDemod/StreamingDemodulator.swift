@@ -143,7 +143,8 @@ public final class StreamingDemodulator {
         self.policy = AcceptancePolicy(options: options)
         self.interference = InterferenceChecks(kernels: kernels, detector: detector, slicer: slicer)
         self.recovery = OverlapRecovery(kernels: kernels, detector: detector, canceller: canceller,
-                                        sampleRate: sampleRate, gateSixteenths: options.gateSixteenths)
+                                        sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
+                                        gateQuietSixteenths: options.gateQuietSixteenths)
         self.ticksPerSample = UInt64(12_000_000 / sampleRate.hertz)
     }
 
