@@ -271,16 +271,12 @@ final class ReplyCanceller {
     func coarseFrequency(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
                                  span: Int) -> Double {
         var re: Float = 0, im: Float = 0
-        for n in 1..<span {
-            // Which pairs take part follows the bits, as good as random, so it is computed
-            // rather than branched on, and the others add zero (a sum that starts at +0
-            // never becomes −0, so adding zero leaves it exactly as it was).
+        for n in 1..<span where !replyClipped[n] && !replyClipped[n - 1] {
             let w = envelope[n] * envelope[n - 1]
-            let (clipped1, clipped0) = (replyClipped[n], replyClipped[n - 1])
-            let usable = !clipped1 && !clipped0 && w > 0.5
+            guard w > 0.5 else { continue }
             let (i1, q1, i0, q0) = (reply[2 * n], reply[2 * n + 1], reply[2 * n - 2], reply[2 * n - 1])
-            re += usable ? w * (i1 * i0 + q1 * q0) : 0
-            im += usable ? w * (q1 * i0 - i1 * q0) : 0
+            re += w * (i1 * i0 + q1 * q0)
+            im += w * (q1 * i0 - i1 * q0)
         }
         return re == 0 && im == 0 ? 0 : Double(atan2f(im, re))
     }
@@ -298,13 +294,12 @@ final class ReplyCanceller {
         for segment in 0..<Self.segments {
             var re = 0.0, im = 0.0
             for n in (segment * length)..<((segment + 1) * length) {
-                // As in `coarseFrequency`: computed, not branched on, the others adding zero.
                 let e = Double(envelope[n])
-                let isClipped = replyClipped[n]
-                let usable = e > 0 && !isClipped
-                let i = Double(reply[2 * n]), q = Double(reply[2 * n + 1])
-                re += usable ? e * (i * c - q * s) : 0
-                im += usable ? e * (i * s + q * c) : 0
+                if e > 0, !replyClipped[n] {
+                    let i = Double(reply[2 * n]), q = Double(reply[2 * n + 1])
+                    re += e * (i * c - q * s)
+                    im += e * (i * s + q * c)
+                }
                 let rotated = c * stepC - s * stepS
                 s = s * stepC + c * stepS
                 c = rotated
@@ -356,3 +351,4 @@ final class ReplyCanceller {
         return (re, im, energy)
     }
 }
+
