@@ -41,8 +41,12 @@ import TestSupport
             canceller.envelope.update(repeating: 7, count: span)
             canceller.buildEnvelope(bits, originTenths: originTenths, span: span)
             let expected = chipByChip(bits, originTenths: originTenths, span: span, chip: rate.tenthsPerChip)
-            let built = Array(UnsafeBufferPointer(start: canceller.envelope, count: span))
-            #expect(built.map(\.bitPattern) == expected.map(\.bitPattern), "origin \(originTenths), span \(span)")
+            let mismatch = (0..<span).first { canceller.envelope[$0].bitPattern != expected[$0].bitPattern }
+            let sample = mismatch ?? 0
+            #expect(mismatch == nil, """
+                origin \(originTenths), span \(span): sample \(sample) is \(canceller.envelope[sample]), \
+                chip by chip \(expected[sample])
+                """)
         }
     }
 }
