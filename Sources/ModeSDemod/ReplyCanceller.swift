@@ -351,4 +351,3 @@ final class ReplyCanceller {
         return (re, im, energy)
     }
 }
-
