@@ -46,8 +46,8 @@ final class ChannelTaps {
         }
     }
 
-    /// Scratch: Σ x·xᵀ row by row (its upper half) and Σ x·y in vectors, then the normal
-    /// equations with two right-hand sides (the real and imaginary parts) in doubles.
+    /// Scratch: Σ x·xᵀ row by row and Σ x·y in vectors, then the normal equations with two
+    /// right-hand sides (the real and imaginary parts) in doubles.
     private let accumulators: UnsafeMutablePointer<SIMD8<Float>>
     private let equations: UnsafeMutablePointer<Double>
 
@@ -83,37 +83,17 @@ final class ChannelTaps {
         let width = n + 2
         // Floats hold sums of a few hundred terms of order one well enough for a fit whose
         // result only has to rank bit flips.
-        //
-        // Σ x·xᵀ is symmetric, and its entries above and below the diagonal are the same
-        // products summed in the same order, so only the upper half is summed: rows 0 to 3
-        // whole, rows 4 to 6 from column 4 on. The sums live in locals, which the compiler
-        // can keep in registers (sums behind a pointer might alias the samples).
-        precondition(n == 7, "the sums below are laid out for seven regressors")
-        var row0 = SIMD8<Float>(), row1 = SIMD8<Float>(), row2 = SIMD8<Float>(), row3 = SIMD8<Float>()
-        var row4 = SIMD4<Float>(), row5 = SIMD4<Float>(), row6 = SIMD4<Float>()
-        var sumReal = SIMD8<Float>(), sumImaginary = SIMD8<Float>()
+        let sums = accumulators
+        sums.update(repeating: SIMD8<Float>(repeating: 0), count: n + 2)
         for j in 0..<span where !clipped[j] {
             let x = Self.regressors(envelope, at: j)
-            row0 += x * x[0]
-            row1 += x * x[1]
-            row2 += x * x[2]
-            row3 += x * x[3]
-            let high = x.highHalf
-            row4 += high * x[4]
-            row5 += high * x[5]
-            row6 += high * x[6]
-            sumReal += x * samples[2 * j]
-            sumImaginary += x * samples[2 * j + 1]
+            for row in 0..<n { sums[row] += x * x[row] }
+            sums[n] += x * samples[2 * j]
+            sums[n + 1] += x * samples[2 * j + 1]
         }
-        let sums = accumulators
-        (sums[0], sums[1], sums[2], sums[3]) = (row0, row1, row2, row3)
-        sums[4] = SIMD8(lowHalf: .init(), highHalf: row4)
-        sums[5] = SIMD8(lowHalf: .init(), highHalf: row5)
-        sums[6] = SIMD8(lowHalf: .init(), highHalf: row6)
-        (sums[n], sums[n + 1]) = (sumReal, sumImaginary)
         let a = equations
         for row in 0..<n {
-            for column in 0..<n { a[row * width + column] = Double(sums[min(row, column)][max(row, column)]) }
+            for column in 0..<n { a[row * width + column] = Double(sums[row][column]) }
             a[row * width + n] = Double(sums[n][row])
             a[row * width + n + 1] = Double(sums[n + 1][row])
         }
