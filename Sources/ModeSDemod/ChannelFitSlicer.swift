@@ -76,6 +76,9 @@ final class ChannelFitSlicer {
     private let weights: UnsafeMutablePointer<Float>
     private let flipEnvelope: UnsafeMutablePointer<Float>
     private let flipPrediction: UnsafeMutablePointer<Float>
+    /// Per flip size (1 or 2, `maximumBits` entries each) and first bit: whether the
+    /// residual that trial reads may have changed since it last ran (see `takeStale`).
+    private let stale: UnsafeMutablePointer<Bool>
     private let fitter = ChannelTaps()
     /// What the last successful `slice` decided with, for `confidence`.
     private var lastContext: Context?
@@ -130,6 +133,7 @@ final class ChannelFitSlicer {
         let padded = length + 2 * Self.padding
         chipOn = .allocate(capacity: Self.chips + 1)
         chipOn.initialize(repeating: 0, count: Self.chips + 1)
+        for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
         envelope = .allocate(capacity: padded)
         envelope.initialize(repeating: 0, count: padded)
         residual = .allocate(capacity: 2 * padded)
@@ -140,6 +144,8 @@ final class ChannelFitSlicer {
         flipEnvelope.initialize(repeating: 0, count: classes * Self.flipSamples)
         flipPrediction = .allocate(capacity: 2 * classes * Self.flipReach)
         flipPrediction.initialize(repeating: 0, count: 2 * classes * Self.flipReach)
+        stale = .allocate(capacity: 2 * ReplyKernels.maximumBits)
+        stale.initialize(repeating: true, count: 2 * ReplyKernels.maximumBits)
     }
 
     deinit {
@@ -153,6 +159,7 @@ final class ChannelFitSlicer {
         weights.deallocate()
         flipEnvelope.deallocate()
         flipPrediction.deallocate()
+        stale.deallocate()
     }
 
     /// The bits of the candidate whose raw samples start at `raw` (magnitudes at
@@ -168,16 +175,22 @@ final class ChannelFitSlicer {
         let bitCount = tentative.bitCount
         let span = min(length, kernels.span(bitCount: bitCount))
         let chipBase = phase * Self.chips
-        for index in 0..<Self.chips { chipOn[index] = 0 }
-        for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
+        // (The preamble's chips were set once, at initialisation; nothing changes them.)
         for bit in 0..<bitCount {
-            let one = tentative.bit(bit + 1) == 1
-            chipOn[ReplyKernels.preambleChips + 2 * bit] = one ? 1 : 0
-            chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = one ? 0 : 1
+            // Converted, not branched on: the bits are as good as random.
+            let one = Float(UInt32(truncatingIfNeeded: tentative.bit(bit + 1)))
+            chipOn[ReplyKernels.preambleChips + 2 * bit] = one
+            chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = 1 - one
         }
+        let used = ReplyKernels.preambleChips + 2 * bitCount
+        (chipOn + used).update(repeating: 0, count: Self.chips - used)
         let env = envelope + Self.padding
-        buildEnvelope(phase: phase, span: span)
-        guard Self.correlation(magnitudes, env, span: span) >= Self.minimumCorrelation else { return nil }
+        guard buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes) >= Self.minimumCorrelation else {
+            return nil
+        }
+        // The taps read past the span's end: zeros there (the padding before it is never
+        // written).
+        (env + span).update(repeating: 0, count: length + Self.padding - span)
         // The carrier, from the samples with the tentative bits as the envelope (which
         // `ReplyCanceller`'s estimate weighs the samples with).
         canceller.load(raw, count: span)
@@ -189,22 +202,26 @@ final class ChannelFitSlicer {
         let clipped = UnsafePointer(canceller.clipped)
 
         var bits = tentative
-        var context = Context(span: span, samples: samples, clipped: clipped, chipBase: chipBase, firstSample: firstSample,
+        var context = Context(span: span, bitCount: bitCount, samples: samples, clipped: clipped, chipBase: chipBase,
+                              firstSample: firstSample,
                               model: ChannelTaps.Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
         for round in 0..<Self.rounds {
             guard let model = fitter.fit(envelope: envelope + Self.padding, samples: samples, clipped: clipped,
                                          span: span) else { return nil }
             context.model = model
-            buildTemplates(context)
             let unexplained = computeResidual(samples, context)
             // A fit that leaves most of the energy unexplained is not of a reply these
             // bits roughly describe: noise, or the inside of another reply.
             if round == 0, unexplained > Self.maximumUnexplained { return nil }
+            buildTemplates(context)
+            // New templates and residual: every trial has to run.
+            stale.update(repeating: true, count: 2 * ReplyKernels.maximumBits)
             var changed = false
             for _ in 0..<Self.passes {
                 var flipped = false
                 for count in 1...maximumFlip {
-                    for bit in 0...(bitCount - count) where tryFlip(bit, count: count, context) {
+                    for bit in 0...(bitCount - count) where takeStale(bit, count: count)
+                        && tryFlip(bit, count: count, context) {
                         bits.flipBit(bit + 1)
                         if count == 2 { bits.flipBit(bit + 2) }
                         flipped = true
@@ -284,41 +301,43 @@ final class ChannelFitSlicer {
     }
 
     /// Writes the envelope of the chips `chipOn` marks as on, at `phase`, over the first
-    /// `span` samples, with zeros around it (the taps read past either end). Each sample
-    /// holds at most two shares, and a sum of two is the same in either order, so this is
-    /// the envelope built pulse by pulse, computed without a read-modify-write of memory
-    /// per pulse (whose stores and overlapping loads stall each other).
-    private func buildEnvelope(phase: Int, span: Int) {
+    /// `span` samples, and returns its correlation coefficient with the `magnitudes`: a
+    /// cheap first look that turns away most candidates (noise, the insides of other
+    /// replies) before the samples are even loaded. Leaves the envelope past `span` as it
+    /// was (`slice` clears it once a candidate passes).
+    ///
+    /// Each sample holds at most two shares, and a sum of two is the same in either order,
+    /// so this is the envelope built pulse by pulse, computed without a read-modify-write of
+    /// memory per pulse (whose stores and overlapping loads stall each other); each group of
+    /// eight samples goes into the correlation's sums as it is written.
+    private func buildEnvelope(phase: Int, span: Int, correlatingWith magnitudes: UnsafePointer<UInt16>) -> Float {
         let env = envelope + Self.padding
-        envelope.update(repeating: 0, count: Self.padding)
         let chips = sampleChips + phase * length
         let sampleShare = sampleShares + phase * length
-        for j in 0..<span {
+        @inline(__always) func value(_ j: Int) -> Float {
             let chip = chips[j], share = sampleShare[j]
-            env[j] = chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
+            return chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
         }
-        (env + span).update(repeating: 0, count: length + Self.padding - span)
-    }
-
-    /// The correlation coefficient of the magnitudes with the tentative envelope: a cheap
-    /// first look that turns away most candidates (noise, the insides of other replies)
-    /// before the samples are even loaded.
-    private static func correlation(_ magnitudes: UnsafePointer<UInt16>, _ env: UnsafePointer<Float>,
-                                    span: Int) -> Float {
         // Eight lanes of partial sums, magnitudes scaled to about 1 (so squares stay far
         // from a float's limits), then the few samples left over.
         var m8 = SIMD8<Float>(), e8 = SIMD8<Float>(), mm8 = SIMD8<Float>(), ee8 = SIMD8<Float>(), me8 = SIMD8<Float>()
         let scale: Float = 1.0 / 65536
         var j = 0
         while j + 8 <= span {
+            var e = SIMD8<Float>()
+            for lane in 0..<8 {
+                e[lane] = value(j + lane)
+                env[j + lane] = e[lane]
+            }
             let m = SIMD8<Float>(UnsafeRawPointer(magnitudes + j).loadUnaligned(as: SIMD8<UInt16>.self)) * scale
-            let e = UnsafeRawPointer(env + j).loadUnaligned(as: SIMD8<Float>.self)
             m8 += m; e8 += e; mm8 += m * m; ee8 += e * e; me8 += m * e
             j += 8
         }
         var sm = m8.sum(), se = e8.sum(), smm = mm8.sum(), see = ee8.sum(), sme = me8.sum()
         while j < span {
-            let m = Float(magnitudes[j]) * scale, e = env[j]
+            let e = value(j)
+            env[j] = e
+            let m = Float(magnitudes[j]) * scale
             sm += m; se += e; smm += m * m; see += e * e; sme += m * e
             j += 1
         }
@@ -445,6 +464,7 @@ final class ChannelFitSlicer {
     /// What one slice works with besides the scratch buffers.
     private struct Context {
         let span: Int
+        let bitCount: Int
         /// The derotated samples the model was fitted to.
         let samples: UnsafePointer<Float>
         let clipped: UnsafePointer<Bool>
@@ -596,12 +616,57 @@ final class ChannelFitSlicer {
         return (gain.sum(), energy.sum())
     }
 
+    /// Whether the trial of bits `bit` ..< `bit + count` has to run, marking it as run.
+    ///
+    /// A trial depends only on the templates, which stay fixed through a round, and on
+    /// the residual over the samples it reads (the residual holds the bits' own decisions
+    /// too). A trial that did not flip, run again over an unchanged residual, gives the same
+    /// sums and again does not flip: so within a round only the trials that a flip has made
+    /// stale since they last ran (`markStale`) run again, and the outcome is the one running
+    /// them all would give.
+    @inline(__always)
+    private func takeStale(_ bit: Int, count: Int) -> Bool {
+        let entry = stale + (count - 1) * ReplyKernels.maximumBits + bit
+        let result = entry.pointee
+        entry.pointee = false
+        return result
+    }
+
+    /// Marks as stale every trial (of one bit or, at 2.0 MS/s, of two) whose samples meet
+    /// `changed`, the samples whose residual the flip of bits `first` ..< `first + count`
+    /// changed. Trials read from `precursors` before their first bit's start to `flipReach`
+    /// samples on from there for their last bit; starts grow with the bit, so the trials
+    /// that meet `changed` are a run of bits around the flipped ones, found by walking out
+    /// from them until a trial lies wholly before or after it.
+    private func markStale(_ changed: Range<Int>, first: Int, _ context: Context) {
+        @inline(__always) func firstSample(_ bit: Int) -> Int { context.start(bit) - Self.precursors }
+        for count in 1...maximumFlip {
+            let marks = stale + (count - 1) * ReplyKernels.maximumBits
+            @inline(__always) func meets(_ bit: Int) -> Bool {
+                firstSample(bit) < changed.upperBound && firstSample(bit + count - 1) + Self.flipReach > changed.lowerBound
+            }
+            let bitCount = context.bitCount
+            var bit = min(first, bitCount - count)
+            while bit >= 0, firstSample(bit + count - 1) + Self.flipReach > changed.lowerBound {
+                if meets(bit) { marks[bit] = true }
+                bit -= 1
+            }
+            bit = min(first, bitCount - count) + 1
+            while bit <= bitCount - count, firstSample(bit) < changed.upperBound {
+                if meets(bit) { marks[bit] = true }
+                bit += 1
+            }
+        }
+    }
+
     /// Flips bits `bit` ..< `bit + count` (in the chips, envelope and residual) when that
     /// lowers the squared error; returns whether it did.
     private func tryFlip(_ bit: Int, count: Int, _ context: Context) -> Bool {
         guard trial(bit, count: count, context).gain < 0 else { return false }
         let flips = flips(bit, count: count, context)
-        for j in reach(bit, count: count, context) where !context.clipped[j] {
+        let changed = reach(bit, count: count, context)
+        markStale(changed, first: bit, context)
+        for j in changed where !context.clipped[j] {
             let (pr, pi) = predictionChange(at: j, flips)
             let r = residual + 2 * (Self.padding + j)
             r[0] -= pr
