@@ -169,13 +169,16 @@ let package = Package(
         .executableTarget(name: "fuzz-mqtt", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-mqtt"),
 
         // Helpers several test targets share: ../shared data, test signals.
+        // Each test target lists every module of ours it imports, even one it could reach
+        // through another: without the edge an incremental build can keep a test compiled
+        // against an older layout of that module's types.
         .target(name: "TestSupport",
                 dependencies: ["ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
                 path: "Tests/TestSupport"),
-        .testTarget(name: "ModeSTests", dependencies: ["ModeS", "TestSupport"]),
+        .testTarget(name: "ModeSTests", dependencies: ["ModeS", "Tracking", "TestSupport"]),
         .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ModeS", "TestSupport"]),
@@ -184,14 +187,14 @@ let package = Package(
         .testTarget(
             name: "ReceiversTests",
             dependencies: [
-                "Receivers", "Tracking", "ModeS", "TestSupport", "ReceiverNetwork",
+                "Receivers", "Tracking", "ModeS", "ModeSDemod", "Simulator", "TestSupport", "ReceiverNetwork",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "FeedProtocolTests", dependencies: ["FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "TestSupport"]),
+        .testTarget(name: "FeedProtocolTests", dependencies: ["FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "Tracking", "TestSupport"]),
         .testTarget(name: "SkyProjectionTests", dependencies: ["SkyProjection", "Tracking", "FeedProtocol", "FeedServer", "ModeS", "TestSupport"]),
         .testTarget(
             name: "FeedServerTests",
@@ -201,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebTests",
-            dependencies: ["Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Outputs", "TestSupport",
+            dependencies: ["Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Outputs", "ModeS", "TestSupport",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -215,10 +218,10 @@ let package = Package(
         ),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork"]),
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ModeS", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "aviator-adsb", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork",
+            "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork",
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
