@@ -58,18 +58,13 @@ final class ChannelFitSlicer {
     private let shares: UnsafeMutablePointer<SIMD4<Float>>
     /// Samples a long reply can touch.
     private let length: Int
-    /// Per phase and sample of a long reply: the (at most two) chips the sample overlaps,
-    /// earlier first, and its share of each. A sample lasts less than a chip at either
-    /// rate, so two chips at most; a missing one is `chips`, which is never on. The
-    /// envelope is then computed sample by sample from the chips' states (see
-    /// `buildEnvelope`) rather than chip by chip into memory.
-    private let sampleChips: UnsafeMutablePointer<SIMD2<Int32>>
-    private let sampleShares: UnsafeMutablePointer<SIMD2<Float>>
-
-    /// Scratch: the chips as decided (1 on, 0 off), the envelope (padded), the complex
-    /// residual (interleaved, padded), the flip templates (see `buildTemplates`); and the
-    /// fit's own scratch.
+    /// The chips as decided and the envelope they make, one row per phase.
+    private let chipEnvelope: ChipEnvelope
+    /// `chipEnvelope.chipOn`: 1 for each chip decided on, 0 for the others.
     private let chipOn: UnsafeMutablePointer<Float>
+
+    /// Scratch: the envelope (padded), the complex residual (interleaved, padded), the flip
+    /// templates (see `buildTemplates`); and the fit's own scratch.
     private let envelope: UnsafeMutablePointer<Float>
     private let residual: UnsafeMutablePointer<Float>
     /// Per residual component: 1 for the reply's unclipped samples, 0 elsewhere.
@@ -107,33 +102,13 @@ final class ChannelFitSlicer {
                 shares.append(share)
             }
         }
-        let phases = kernels.phaseOffsets.count
-        sampleChips = .allocate(capacity: phases * length)
-        sampleChips.initialize(repeating: SIMD2(repeating: Int32(Self.chips)), count: phases * length)
-        sampleShares = .allocate(capacity: phases * length)
-        sampleShares.initialize(repeating: SIMD2(repeating: 0), count: phases * length)
-        for phase in 0..<phases {
-            for index in 0..<Self.chips {
-                let first = Int(firstSample[phase * Self.chips + index])
-                let share = shares[phase * Self.chips + index]
-                for lane in 0..<4 where share[lane] > 0 && first + lane < length {
-                    let entry = phase * length + first + lane
-                    // Chips come in order, so the first one to touch a sample is the earlier.
-                    let slot = sampleChips[entry][0] == Int32(Self.chips) ? 0 : 1
-                    precondition(slot == 0 || sampleChips[entry][1] == Int32(Self.chips), "a sample overlaps three chips")
-                    sampleChips[entry][slot] = Int32(index)
-                    sampleShares[entry][slot] = share[lane]
-                }
-            }
-        }
+        chipEnvelope = ChipEnvelope(tenthsPerChip: chip, origins: kernels.phaseOffsets, length: length)
+        chipOn = chipEnvelope.chipOn
         self.firstSample = .allocate(capacity: firstSample.count)
         self.firstSample.initialize(from: firstSample, count: firstSample.count)
         self.shares = .allocate(capacity: shares.count)
         self.shares.initialize(from: shares, count: shares.count)
         let padded = length + 2 * Self.padding
-        chipOn = .allocate(capacity: Self.chips + 1)
-        chipOn.initialize(repeating: 0, count: Self.chips + 1)
-        for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
         envelope = .allocate(capacity: padded)
         envelope.initialize(repeating: 0, count: padded)
         residual = .allocate(capacity: 2 * padded)
@@ -149,11 +124,8 @@ final class ChannelFitSlicer {
     }
 
     deinit {
-        sampleChips.deallocate()
-        sampleShares.deallocate()
         firstSample.deallocate()
         shares.deallocate()
-        chipOn.deallocate()
         envelope.deallocate()
         residual.deallocate()
         weights.deallocate()
@@ -175,15 +147,7 @@ final class ChannelFitSlicer {
         let bitCount = tentative.bitCount
         let span = min(length, kernels.span(bitCount: bitCount))
         let chipBase = phase * Self.chips
-        // (The preamble's chips were set once, at initialisation; nothing changes them.)
-        for bit in 0..<bitCount {
-            // Converted, not branched on: the bits are as good as random.
-            let one = Float(UInt32(truncatingIfNeeded: tentative.bit(bit + 1)))
-            chipOn[ReplyKernels.preambleChips + 2 * bit] = one
-            chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = 1 - one
-        }
-        let used = ReplyKernels.preambleChips + 2 * bitCount
-        (chipOn + used).update(repeating: 0, count: Self.chips - used)
+        chipEnvelope.set(tentative)
         let env = envelope + Self.padding
         guard buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes) >= Self.minimumCorrelation else {
             return nil
@@ -300,24 +264,16 @@ final class ChannelFitSlicer {
         return (context.start(bitCount - 7)..<context.span).contains { context.clipped[$0] }
     }
 
-    /// Writes the envelope of the chips `chipOn` marks as on, at `phase`, over the first
+    /// Writes the envelope of the chips as set (`ChipEnvelope`), at `phase`, over the first
     /// `span` samples, and returns its correlation coefficient with the `magnitudes`: a
     /// cheap first look that turns away most candidates (noise, the insides of other
     /// replies) before the samples are even loaded. Leaves the envelope past `span` as it
-    /// was (`slice` clears it once a candidate passes).
-    ///
-    /// Each sample holds at most two shares, and a sum of two is the same in either order,
-    /// so this is the envelope built pulse by pulse, computed without a read-modify-write of
-    /// memory per pulse (whose stores and overlapping loads stall each other); each group of
-    /// eight samples goes into the correlation's sums as it is written.
+    /// was (`slice` clears it once a candidate passes). Each group of eight samples goes
+    /// into the correlation's sums as it is written.
     private func buildEnvelope(phase: Int, span: Int, correlatingWith magnitudes: UnsafePointer<UInt16>) -> Float {
         let env = envelope + Self.padding
-        let chips = sampleChips + phase * length
-        let sampleShare = sampleShares + phase * length
-        @inline(__always) func value(_ j: Int) -> Float {
-            let chip = chips[j], share = sampleShare[j]
-            return chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
-        }
+        let table = chipEnvelope.row(phase)
+        @inline(__always) func value(_ j: Int) -> Float { table.value(j) }
         // Eight lanes of partial sums, magnitudes scaled to about 1 (so squares stay far
         // from a float's limits), then the few samples left over.
         var m8 = SIMD8<Float>(), e8 = SIMD8<Float>(), mm8 = SIMD8<Float>(), ee8 = SIMD8<Float>(), me8 = SIMD8<Float>()

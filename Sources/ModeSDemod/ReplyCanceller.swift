@@ -59,16 +59,9 @@ final class ReplyCanceller {
     /// Stretches of the reply whose carrier phases are fitted with a line.
     private static let segments = 8
 
-    /// Chips in a long reply with its preamble.
-    private static let chips = ReplyKernels.preambleChips + 2 * ReplyKernels.maximumBits
-    /// Samples a long reply's chips can touch from a start within the first sample.
-    private let tableLength: Int
-    /// Per tenth (0 ... 9) and sample: the chips the sample overlaps and their shares (see
-    /// `buildEnvelope`); a missing chip is `chips`, which is never on.
-    private let sampleChips: UnsafeMutablePointer<SIMD2<Int32>>
-    private let sampleShares: UnsafeMutablePointer<SIMD2<Float>>
-    /// Scratch: 1 for each chip that is on, 0 for the others (and for the missing chip).
-    private let chipOn: UnsafeMutablePointer<Float>
+    /// The chips of the reply being cancelled and the envelope they make, one row per
+    /// tenth (0 ... 9) of a sample its first chip starts into its first sample.
+    private let chipEnvelope: ChipEnvelope
 
     init(format: SampleFormat, kernels: ReplyKernels, maximumWindow: Int) {
         self.format = format
@@ -85,38 +78,10 @@ final class ReplyCanceller {
         outputCapacity = maximumWindow + kernels.replySpan + 16
         output = .allocate(capacity: outputCapacity)
         output.initialize(repeating: 0, count: outputCapacity)
-        // Per tenth of a sample the first chip starts into its sample, and per sample from
-        // there: the (at most two) chips the sample overlaps, earlier first, and the share
-        // of each, as `Float(overlap) * 0.1` (the value a chip adds to the envelope).
+        // Samples a long reply's chips can touch from a start within the first sample.
         let chip = kernels.sampleRate.tenthsPerChip
-        let tableLength = (9 + Self.chips * chip) / 10 + 1
-        self.tableLength = tableLength
-        var tableChips = [SIMD2<Int32>](repeating: SIMD2(repeating: Int32(Self.chips)), count: 10 * tableLength)
-        var tableShares = [SIMD2<Float>](repeating: SIMD2(repeating: 0), count: 10 * tableLength)
-        for tenth in 0..<10 {
-            for index in 0..<Self.chips {
-                let start = tenth + index * chip
-                let end = start + chip
-                var sample = start / 10
-                while 10 * sample < end {
-                    let overlap = min(10 * sample + 10, end) - max(10 * sample, start)
-                    let entry = tenth * tableLength + sample
-                    // Chips come in order, so the first one to touch a sample is the earlier.
-                    let slot = tableChips[entry][0] == Int32(Self.chips) ? 0 : 1
-                    precondition(slot == 0 || tableChips[entry][1] == Int32(Self.chips), "a sample overlaps three chips")
-                    tableChips[entry][slot] = Int32(index)
-                    tableShares[entry][slot] = Float(overlap) * 0.1
-                    sample += 1
-                }
-            }
-        }
-        sampleChips = .allocate(capacity: tableChips.count)
-        sampleChips.initialize(from: tableChips, count: tableChips.count)
-        sampleShares = .allocate(capacity: tableShares.count)
-        sampleShares.initialize(from: tableShares, count: tableShares.count)
-        chipOn = .allocate(capacity: Self.chips + 1)
-        chipOn.initialize(repeating: 0, count: Self.chips + 1)
-        for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
+        chipEnvelope = ChipEnvelope(tenthsPerChip: chip, origins: Array(0..<10),
+                                    length: (9 + ChipEnvelope.chips * chip) / 10 + 1)
     }
 
     deinit {
@@ -125,9 +90,6 @@ final class ReplyCanceller {
         envelope.deallocate()
         derotated.deallocate()
         output.deallocate()
-        sampleChips.deallocate()
-        sampleShares.deallocate()
-        chipOn.deallocate()
     }
 
     /// The residual magnitudes of a window of `count` samples once the reply `bits`,
@@ -236,33 +198,15 @@ final class ReplyCanceller {
 
     /// The share of each sample of the reply's span covered by its "on" chips, for a reply
     /// whose first chip starts `originTenths` (at least 0) tenths of a sample into the span.
-    ///
-    /// A sample overlaps at most two chips, so its envelope is the earlier chip's share plus
-    /// the later one's, each counted when the chip is on: the same sum, in the same order,
-    /// as adding the chips one by one into a zeroed envelope, computed sample by sample from
-    /// a table (chips and shares per sample, for the start's tenth) instead of with a
-    /// read-modify-write of memory per chip.
+    /// Computed sample by sample from the chips' table (`ChipEnvelope`), at the start's
+    /// tenth, shifted by its whole samples.
     func buildEnvelope(_ bits: ModeSBits, originTenths: Int, span: Int) {
         precondition(originTenths >= 0, "a reply cannot start before its span")
-        // (The preamble's chips were set once, at initialisation.)
-        // Each bit has exactly one pulse: in its first chip for a 1, its second for a 0.
-        for bit in 0..<bits.bitCount {
-            // Converted, not branched on: the bits are as good as random.
-            let one = Float(UInt32(truncatingIfNeeded: bits.bit(bit + 1)))
-            chipOn[ReplyKernels.preambleChips + 2 * bit] = one
-            chipOn[ReplyKernels.preambleChips + 2 * bit + 1] = 1 - one
-        }
-        let used = ReplyKernels.preambleChips + 2 * bits.bitCount
-        (chipOn + used).update(repeating: 0, count: Self.chips - used)
-        let shift = originTenths / 10
-        let chips = sampleChips + (originTenths % 10) * tableLength
-        let shares = sampleShares + (originTenths % 10) * tableLength
-        let first = min(span, shift), last = min(span, shift + tableLength)
+        chipEnvelope.set(bits)
+        let shift = originTenths / 10, table = chipEnvelope.row(originTenths % 10)
+        let first = min(span, shift), last = min(span, shift + chipEnvelope.length)
         envelope.update(repeating: 0, count: first)
-        for sample in first..<last {
-            let chip = chips[sample - shift], share = shares[sample - shift]
-            envelope[sample] = chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
-        }
+        for sample in first..<last { envelope[sample] = table.value(sample - shift) }
         (envelope + last).update(repeating: 0, count: span - last)
     }
 

@@ -19,7 +19,7 @@ import TestSupport
             var sample = start / 10
             while sample < span, 10 * sample < end {
                 let overlap = min(10 * sample + 10, end) - max(10 * sample, start)
-                envelope[sample] += Float(overlap) * 0.1
+                envelope[sample] += Float(overlap) / 10
                 sample += 1
             }
         }
