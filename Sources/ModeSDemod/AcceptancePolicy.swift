@@ -72,6 +72,29 @@ struct AcceptancePolicy {
         return Int64(nextScore) * 16 > Int64(score) * 18
     }
 
+    /// Samples from a start to where a preamble's third and fourth pulses would begin a
+    /// preamble of their own: 3.5 µs at 2.4 MS/s is 8.4 samples, so the later start is
+    /// tried at 8 and at 9.
+    static let shadowOffsets = (8, 9)
+
+    /// Rule 0b: whether a start at 2.4 MS/s should not be sliced because a preamble 3.5 µs
+    /// later is much stronger. Such a start is nearly always the shadow of that preamble:
+    /// the later reply's first two pulses sit where this start's last two belong, and its
+    /// quiet chips where this start's are, so noise or another reply's data in front of it
+    /// supplies the rest. Its slices fail (about one plan in ten on a dense sky is such a
+    /// shadow), while the later reply is examined at its own start. A real reply here would
+    /// be buried from its preamble on under the stronger one: its start is still kept for
+    /// the search beneath that reply once it is decoded and cancelled. The gate's contrasts
+    /// (`contrast`, `laterContrast`: 1.5 times) pick the few starts worth scoring; the
+    /// preamble scores (`score`, `laterScore`: twice) decide, since near the noise the
+    /// contrast alone would also turn away weak replies whose own pulses lift the later one.
+    static func shadowsStrongerPreamble(contrast: Int32, laterContrast: Int32,
+                                        scores: () -> (score: Int32, laterScore: Int32)) -> Bool {
+        guard Int64(laterContrast) * 16 > Int64(contrast) * 24 else { return false }
+        let (score, laterScore) = scores()
+        return Int64(laterScore) > 2 * Int64(score)
+    }
+
     /// Rule 1: whether the bits of `slicer` can be used at all. A DF11's interrogator code
     /// cannot be checked, and a sequence decision turns a code into 0 (or 0 into a code) as
     /// firmly as it decides the rest: no DF11 from the sequence slicer. (The channel fit

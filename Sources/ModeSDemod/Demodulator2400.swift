@@ -9,9 +9,25 @@ import ModeS
 enum Gate2400: CandidateGate {
     @inline(__always)
     static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
+        let (pulses, quiet) = sums(m)
+        return limits.admits(pulses: pulses, quiet: quiet)
+    }
+
+    /// The gate's contrast at `m`, `6 × pulses − 4 × quiet` (24 × the difference of their
+    /// means): a rough preamble strength, cheap enough to compare two starts before
+    /// scoring either (see `AcceptancePolicy.shadowsStrongerPreamble`).
+    @inline(__always)
+    static func contrast(_ m: UnsafePointer<UInt16>) -> Int32 {
+        let (pulses, quiet) = sums(m)
+        return 6 &* pulses &- 4 &* quiet
+    }
+
+    /// The four pulse samples' and the six quiet samples' sums at `m`.
+    @inline(__always)
+    private static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32) {
         let pulses = Int32(max(m[0], m[1])) + Int32(m[3]) + Int32(m[9]) + Int32(max(m[11], m[12]))
         let quiet = Int32(m[5]) + Int32(m[6]) + Int32(m[7]) + Int32(m[14]) + Int32(m[15]) + Int32(m[16])
-        return limits.admits(pulses: pulses, quiet: quiet)
+        return (pulses, quiet)
     }
 
     @inline(__always)
@@ -20,5 +36,22 @@ enum Gate2400: CandidateGate {
             &+ pointwiseMax(lanes(m, 11), lanes(m, 12))
         let quiet = lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 7) &+ lanes(m, 14) &+ lanes(m, 15) &+ lanes(m, 16)
         return limits.admitsAny(pulses: pulses, quiet: quiet)
+    }
+}
+
+extension Gate2400 {
+    /// Whether the start at `samples`, whose best preamble score is `score`, is the shadow
+    /// of a much stronger preamble 3.5 µs later (`AcceptancePolicy.shadowsStrongerPreamble`):
+    /// the gate's contrasts first, `detector`'s scores only where those suggest it.
+    static func shadowsStrongerPreamble(_ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32,
+                                        detector: PreambleDetector) -> Bool {
+        let (near, far) = AcceptancePolicy.shadowOffsets
+        return AcceptancePolicy.shadowsStrongerPreamble(
+            contrast: contrast(samples),
+            laterContrast: max(contrast(samples + near), contrast(samples + far))) {
+            let first = detector.phases(at: samples + near, floor: floor)
+            let second = detector.phases(at: samples + far, floor: floor)
+            return (score, max(first.count > 0 ? first.score(0) : 0, second.count > 0 ? second.score(0) : 0))
+        }
     }
 }

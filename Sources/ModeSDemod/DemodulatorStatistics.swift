@@ -10,6 +10,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var candidates: Int = 0
     /// Slicing attempts (one per phase tried).
     public var attempts: Int = 0
+    /// Candidates not sliced as the shadow of a much stronger preamble 3.5 µs later
+    /// (see `AcceptancePolicy.shadowsStrongerPreamble`).
+    public var shadowStarts: Int = 0
     /// Frames emitted, per downlink format (index 0...24).
     public var framesPerFormat = [Int](repeating: 0, count: 25)
     /// Emitted frames that needed one or two bits repaired.

@@ -369,6 +369,11 @@ public final class StreamingDemodulator {
                 return .deferToNext
             }
         }
+        if !inResidual, sampleRate == .twoPointFourMega, Gate2400.shadowsStrongerPreamble(samples, score: phases.score(0), floor: floor, detector: detector) {
+            statistics.shadowStarts += 1
+            failedStarts.append(position, score: phases.score(0))
+            return .none
+        }
         let candidate = Candidate(samples: samples, position: position, floor: floor,
                                   place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
                                   time: Double(position) / Double(sampleRate.hertz))
