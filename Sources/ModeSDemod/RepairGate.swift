@@ -215,20 +215,42 @@ struct RepairGate {
     /// How the 7 interrogator-code bits of a DF11 (its last 7, which nothing checks) were
     /// decided, from each bit's confidence: `weak`, a mask of those below half the reply's
     /// mean confidence (noise or an overlap pushed their scores near zero, so any of them
-    /// may be wrong), with the value each has in the code (the last bit is 1); and
-    /// `overstated`, whether one is above twice the mean (a real reply's bits are alike,
-    /// while a stronger overlapping reply lifts the bits it covers, and can flip one firmly).
-    func codeBits(_ confidence: UnsafePointer<Int32>, count: Int) -> (weak: Int, overstated: Bool) {
+    /// may be wrong) and below `firm`, with the value each has in the code (the last bit
+    /// is 1); and `overstated`, whether one is above twice the mean (a real reply's bits
+    /// are alike, while a stronger overlapping reply lifts the bits it covers, and can flip
+    /// one firmly). `firm`: a confidence that no bit at or above it counts as weak (see
+    /// `squitterFirmScore`; by default every bit below half the mean does).
+    func codeBits(_ confidence: UnsafePointer<Int32>, count: Int,
+                  firm: Int32 = .max) -> (weak: Int, overstated: Bool) {
         var total = 0
         for index in 0..<count { total += Int(confidence[index]) }
         var weak = 0
         var overstated = false
         for number in (count - 6)...count {
             let scaled = count * Int(confidence[number - 1])
-            if 2 * scaled < total { weak |= 1 << (count - number) }
+            if 2 * scaled < total, confidence[number - 1] < firm { weak |= 1 << (count - number) }
             if scaled > 2 * total { overstated = true }
         }
         return (weak, overstated)
+    }
+
+    /// Floors of on/off difference (see `squitterFirmScore`) from which a bit of code 0 is
+    /// never weak.
+    static let squitterFirmFloors: Int64 = 5
+
+    /// The slicer confidence from which a code bit of a DF11 decided as code 0 is not weak
+    /// (`codeBits`' `firm`): a bit whose chips differ by five noise floors (`floor`; a bit
+    /// score is `bitScale` times the on/off difference). Half the reply's mean is the only
+    /// line for a reply near the noise, but a strong reply's bits score unevenly without
+    /// any doubt about them: an echo or the converter's rails take a share of some bits'
+    /// difference, and its acquisition squitters (code 0, the most common reply) were
+    /// refused for a weak bit whose flip gives a station's code. Noise does not move a
+    /// decision by five floors; an echo can, but it turns a station's code into another
+    /// far more often than into 0, so only code 0 is spared (at four floors the
+    /// squitters gained as many as at five, and at three stations' codes decided as 0
+    /// began to pass).
+    static func squitterFirmScore(floor: UInt32, bitScale: Int32) -> Int32 {
+        Int32(clamping: squitterFirmFloors * Int64(floor) * Int64(bitScale))
     }
 
     /// Whether the last seven bits of a DF11 (its interrogator code, which nothing checks)

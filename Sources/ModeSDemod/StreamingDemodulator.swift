@@ -485,7 +485,10 @@ public final class StreamingDemodulator {
                     ..< (candidate.position + kernels.span(bitCount: bits.bitCount)))) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-            let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount)
+            // The channel fit's confidences are on its own scale, which floors do not measure.
+            let firm = AcceptancePolicy.interrogatorCode(of: bits) == 0 && attempt.slicer != .channelFit
+                ? RepairGate.squitterFirmScore(floor: floor, bitScale: kernels.bitScale) : .max
+            let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount, firm: firm)
             // Near the noise, a weak bit of a station's code is never weighed (see `codeUnambiguous`).
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,

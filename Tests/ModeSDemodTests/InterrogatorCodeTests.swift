@@ -27,6 +27,20 @@ import Testing
         #expect(!codeBits([54: 1900]).overstated)
     }
 
+    @Test func aBitAtOrAboveTheFirmScoreIsNeverWeak() {
+        var scores = [Int32](repeating: 1000, count: 56)
+        scores[55] = 300
+        scores.withUnsafeBufferPointer { buffer in
+            #expect(gate.codeBits(buffer.baseAddress!, count: 56, firm: 301).weak == 1)
+            #expect(gate.codeBits(buffer.baseAddress!, count: 56, firm: 300).weak == 0)
+            // Without a firm score, half the mean stays the only line.
+            #expect(gate.codeBits(buffer.baseAddress!, count: 56).weak == 1)
+        }
+        // Five floors of on/off difference, in the slicer's units.
+        #expect(RepairGate.squitterFirmScore(floor: 1000, bitScale: 12) == 60_000)
+        #expect(RepairGate.squitterFirmScore(floor: .max, bitScale: 12) == .max)
+    }
+
     @Test func aWeakBitIsADoubtOnlyWhenItsFlipGivesACodeInUse() {
         let inUse: Set<Int> = [0, 0x15, 0x05]
         let believed = { inUse.contains($0) }
