@@ -245,10 +245,10 @@ struct RepairGate {
     /// any doubt about them: an echo or the converter's rails take a share of some bits'
     /// difference, and its acquisition squitters (code 0, the most common reply) were
     /// refused for a weak bit whose flip gives a station's code. Noise does not move a
-    /// decision by five floors; an echo can, but it turns a station's code into another
-    /// far more often than into 0, so only code 0 is spared (at four floors the
-    /// squitters gained as many as at five, and at three stations' codes decided as 0
-    /// began to pass).
+    /// decision by five floors. An echo can: sparing every code's bits let station codes
+    /// decided wrong through (five more false frames on the dense sky), sparing code 0's
+    /// did not. At three floors false frames began to pass even for code 0; five keeps a
+    /// margin from there.
     static func squitterFirmScore(floor: UInt32, bitScale: Int32) -> Int32 {
         Int32(clamping: squitterFirmFloors * Int64(floor) * Int64(bitScale))
     }

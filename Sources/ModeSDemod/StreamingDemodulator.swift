@@ -369,7 +369,10 @@ public final class StreamingDemodulator {
                 return .deferToNext
             }
         }
-        if !inResidual, sampleRate == .twoPointFourMega, Gate2400.shadowsStrongerPreamble(samples, score: phases.score(0), floor: floor, detector: detector) {
+        // The shadow of a stronger preamble 3.5 µs on is not sliced, but stays a failed start
+        // for the search beneath that reply.
+        if !inResidual, sampleRate == .twoPointFourMega,
+           Gate2400.shadowsStrongerPreamble(samples, score: phases.score(0), floor: floor, detector: detector) {
             statistics.shadowStarts += 1
             failedStarts.append(position, score: phases.score(0))
             return .none
