@@ -72,13 +72,8 @@ struct AcceptancePolicy {
         return Int64(nextScore) * 16 > Int64(score) * 18
     }
 
-    /// Samples from a start to where a preamble's third and fourth pulses would begin a
-    /// preamble of their own: 3.5 µs at 2.4 MS/s is 8.4 samples, so the later start is
-    /// tried at 8 and at 9.
-    static let shadowOffsets = (8, 9)
-
-    /// Rule 0b: whether a start at 2.4 MS/s should not be sliced because a preamble 3.5 µs
-    /// later is much stronger. Such a start is nearly always the shadow of that preamble:
+    /// Rule 0b: whether a start should not be sliced because a preamble 3.5 µs later (at the
+    /// gate's `shadowOffsets`) is much stronger. Such a start is nearly always the shadow of that preamble:
     /// the later reply's first two pulses sit where this start's last two belong, and its
     /// quiet chips where this start's are, so noise or another reply's data in front of it
     /// supplies the rest. Its slices fail (on a dense sky about one start in thirteen that

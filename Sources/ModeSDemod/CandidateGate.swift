@@ -14,6 +14,30 @@ protocol CandidateGate {
     /// (SIMD). Most of the stream is noise where all eight fail, so the scan mostly
     /// advances eight samples per test.
     static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool
+    /// The contrast at `m`, `6 × pulses − 4 × quiet` (24 × the difference of their means):
+    /// a rough preamble strength, cheap enough to compare two starts before scoring either
+    /// (see `AcceptancePolicy.shadowsStrongerPreamble`).
+    static func contrast(_ m: UnsafePointer<UInt16>) -> Int32
+    /// The two starts 3.5 µs after a start, between which a reply whose third and fourth
+    /// pulses sit at that start's first two begins.
+    static var shadowOffsets: (Int, Int) { get }
+}
+
+extension CandidateGate {
+    /// Whether the start at `samples`, whose best preamble score is `score`, is the shadow
+    /// of a much stronger preamble 3.5 µs later (`AcceptancePolicy.shadowsStrongerPreamble`):
+    /// the contrasts first, `detector`'s scores only where those suggest it.
+    static func shadowsStrongerPreamble(_ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32,
+                                        detector: PreambleDetector) -> Bool {
+        let (near, far) = shadowOffsets
+        return AcceptancePolicy.shadowsStrongerPreamble(
+            contrast: contrast(samples),
+            laterContrast: max(contrast(samples + near), contrast(samples + far))) {
+            let first = detector.phases(at: samples + near, floor: floor)
+            let second = detector.phases(at: samples + far, floor: floor)
+            return (score, max(first.count > 0 ? first.score(0) : 0, second.count > 0 ? second.score(0) : 0))
+        }
+    }
 }
 
 /// The two tests of a `CandidateGate` for one noise floor, on the sums of its four pulse

@@ -13,14 +13,14 @@ enum Gate2400: CandidateGate {
         return limits.admits(pulses: pulses, quiet: quiet)
     }
 
-    /// The gate's contrast at `m`, `6 × pulses − 4 × quiet` (24 × the difference of their
-    /// means): a rough preamble strength, cheap enough to compare two starts before
-    /// scoring either (see `AcceptancePolicy.shadowsStrongerPreamble`).
     @inline(__always)
     static func contrast(_ m: UnsafePointer<UInt16>) -> Int32 {
         let (pulses, quiet) = sums(m)
         return 6 &* pulses &- 4 &* quiet
     }
+
+    /// 3.5 µs is 8.4 samples.
+    static let shadowOffsets = (8, 9)
 
     /// The four pulse samples' and the six quiet samples' sums at `m`.
     @inline(__always)
@@ -36,22 +36,5 @@ enum Gate2400: CandidateGate {
             &+ pointwiseMax(lanes(m, 11), lanes(m, 12))
         let quiet = lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 7) &+ lanes(m, 14) &+ lanes(m, 15) &+ lanes(m, 16)
         return limits.admitsAny(pulses: pulses, quiet: quiet)
-    }
-}
-
-extension Gate2400 {
-    /// Whether the start at `samples`, whose best preamble score is `score`, is the shadow
-    /// of a much stronger preamble 3.5 µs later (`AcceptancePolicy.shadowsStrongerPreamble`):
-    /// the gate's contrasts first, `detector`'s scores only where those suggest it.
-    static func shadowsStrongerPreamble(_ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32,
-                                        detector: PreambleDetector) -> Bool {
-        let (near, far) = AcceptancePolicy.shadowOffsets
-        return AcceptancePolicy.shadowsStrongerPreamble(
-            contrast: contrast(samples),
-            laterContrast: max(contrast(samples + near), contrast(samples + far))) {
-            let first = detector.phases(at: samples + near, floor: floor)
-            let second = detector.phases(at: samples + far, floor: floor)
-            return (score, max(first.count > 0 ? first.score(0) : 0, second.count > 0 ? second.score(0) : 0))
-        }
     }
 }

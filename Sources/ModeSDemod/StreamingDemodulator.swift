@@ -371,8 +371,7 @@ public final class StreamingDemodulator {
         }
         // The shadow of a stronger preamble 3.5 µs on is not sliced, but stays a failed start
         // for the search beneath that reply.
-        if !inResidual, sampleRate == .twoPointFourMega,
-           Gate2400.shadowsStrongerPreamble(samples, score: phases.score(0), floor: floor, detector: detector) {
+        if !inResidual, shadowsStrongerPreamble(samples, score: phases.score(0), floor: floor) {
             statistics.shadowStarts += 1
             failedStarts.append(position, score: phases.score(0))
             return .none
@@ -435,6 +434,15 @@ public final class StreamingDemodulator {
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return .none
+    }
+
+    /// Whether the start at `samples` is the shadow of a stronger preamble 3.5 µs on (see
+    /// `CandidateGate.shadowsStrongerPreamble`), by this sample rate's gate.
+    private func shadowsStrongerPreamble(_ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32) -> Bool {
+        switch sampleRate {
+        case .twoPointFourMega: Gate2400.shadowsStrongerPreamble(samples, score: score, floor: floor, detector: detector)
+        case .twoMega: Gate2000.shadowsStrongerPreamble(samples, score: score, floor: floor, detector: detector)
+        }
     }
 
     /// Applies the acceptance rules, in `AcceptancePolicy`'s order, to the bits one attempt
