@@ -8,22 +8,34 @@ import ModeS
 /// Both compare the sum of four samples that surely hold pulse energy with the sum of six
 /// that are surely quiet, in the two ways `GateLimits` describes.
 protocol CandidateGate {
-    /// Whether the samples at `m` may start a preamble.
-    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool
+    /// The sums of the four pulse samples and of the six quiet samples of a start at `m`.
+    static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32)
     /// Whether any of the eight starts `m`, `m + 1`, ..., `m + 7` passes, tested at once
     /// (SIMD). Most of the stream is noise where all eight fail, so the scan mostly
     /// advances eight samples per test.
     static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool
-    /// The contrast at `m`, `6 × pulses − 4 × quiet` (24 × the difference of their means):
-    /// a rough preamble strength, cheap enough to compare two starts before scoring either
-    /// (see `AcceptancePolicy.shadowsStrongerPreamble`).
-    static func contrast(_ m: UnsafePointer<UInt16>) -> Int32
     /// The two starts 3.5 µs after a start, between which a reply whose third and fourth
     /// pulses sit at that start's first two begins.
     static var shadowOffsets: (Int, Int) { get }
 }
 
 extension CandidateGate {
+    /// Whether the samples at `m` may start a preamble.
+    @inline(__always)
+    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
+        let (pulses, quiet) = sums(m)
+        return limits.admits(pulses: pulses, quiet: quiet)
+    }
+
+    /// The contrast at `m`, `6 × pulses − 4 × quiet` (24 × the difference of their means):
+    /// a rough preamble strength, cheap enough to compare two starts before scoring either
+    /// (see `AcceptancePolicy.shadowsStrongerPreamble`).
+    @inline(__always)
+    static func contrast(_ m: UnsafePointer<UInt16>) -> Int32 {
+        let (pulses, quiet) = sums(m)
+        return 6 &* pulses &- 4 &* quiet
+    }
+
     /// Whether the start at `samples`, whose best preamble score is `score`, is the shadow
     /// of a much stronger preamble 3.5 µs later (`AcceptancePolicy.shadowsStrongerPreamble`):
     /// the contrasts first, `detector`'s scores only where those suggest it.

@@ -7,25 +7,12 @@ import ModeS
 /// compares the mean of the louder sample of each pulse pair with the mean of the quiet
 /// samples.
 enum Gate2000: CandidateGate {
-    @inline(__always)
-    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
-        let (pulses, quiet) = sums(m)
-        return limits.admits(pulses: pulses, quiet: quiet)
-    }
-
-    @inline(__always)
-    static func contrast(_ m: UnsafePointer<UInt16>) -> Int32 {
-        let (pulses, quiet) = sums(m)
-        return 6 &* pulses &- 4 &* quiet
-    }
-
     /// 3.5 µs is 7 samples: a reply starting within the sample after start 7 shadows this
     /// start; start 8 covers a reply the preamble detector places at its edge.
     static let shadowOffsets = (7, 8)
 
-    /// The four pulse samples' and the six quiet samples' sums at `m`.
     @inline(__always)
-    private static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32) {
+    static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32) {
         let pulses = Int32(max(m[0], m[1])) + Int32(max(m[2], m[3])) + Int32(max(m[7], m[8]))
             + Int32(max(m[9], m[10]))
         let quiet = Int32(m[4]) + Int32(m[5]) + Int32(m[6]) + Int32(m[11]) + Int32(m[12]) + Int32(m[13])

@@ -7,24 +7,11 @@ import ModeS
 /// always quiet. Taking the larger of two neighbours for the first and last pulse lets one
 /// test serve all five phases.
 enum Gate2400: CandidateGate {
-    @inline(__always)
-    static func passes(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
-        let (pulses, quiet) = sums(m)
-        return limits.admits(pulses: pulses, quiet: quiet)
-    }
-
-    @inline(__always)
-    static func contrast(_ m: UnsafePointer<UInt16>) -> Int32 {
-        let (pulses, quiet) = sums(m)
-        return 6 &* pulses &- 4 &* quiet
-    }
-
     /// 3.5 µs is 8.4 samples.
     static let shadowOffsets = (8, 9)
 
-    /// The four pulse samples' and the six quiet samples' sums at `m`.
     @inline(__always)
-    private static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32) {
+    static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32) {
         let pulses = Int32(max(m[0], m[1])) + Int32(m[3]) + Int32(m[9]) + Int32(max(m[11], m[12]))
         let quiet = Int32(m[5]) + Int32(m[6]) + Int32(m[7]) + Int32(m[14]) + Int32(m[15]) + Int32(m[16])
         return (pulses, quiet)
