@@ -73,13 +73,14 @@ struct AcceptancePolicy {
     }
 
     /// Rule 0b: whether a start should not be sliced because a preamble 3.5 µs later (at the
-    /// gate's `shadowOffsets`) is much stronger. Such a start is nearly always the shadow of that preamble:
-    /// the later reply's first two pulses sit where this start's last two belong, and its
-    /// quiet chips where this start's are, so noise or another reply's data in front of it
-    /// supplies the rest. Its slices fail (on a dense sky about one start in thirteen that
-    /// reaches slicing is such a shadow), while the later reply is examined at its own start. A real reply here would
-    /// be buried from its preamble on under the stronger one: its start is still kept for
-    /// the search beneath that reply once it is decoded and cancelled. The gate's contrasts
+    /// gate's `shadowOffsets`) is much stronger. Such a start is nearly always the shadow of
+    /// that preamble: the later reply's first two pulses sit where this start's last two
+    /// belong, and its quiet chips where this start's are, so noise or another reply's data
+    /// in front of it supplies the rest. Its slices fail (on a dense sky about one start in
+    /// thirteen that reaches slicing is such a shadow), while the later reply is examined at
+    /// its own start. A real reply here would be buried from its preamble on under the
+    /// stronger one: its start is still kept for the search beneath that reply once it is
+    /// decoded and cancelled. The gate's contrasts
     /// (`contrast`, `laterContrast`: 1.5 times) pick the few starts worth scoring; the
     /// preamble scores (`score`, `laterScore`: twice) decide, since near the noise the
     /// contrast alone would also turn away weak replies whose own pulses lift the later one.
