@@ -47,13 +47,13 @@ final class ChannelFitSlicer {
     static let typicalConfidence: Int32 = 1024
 
     /// Chips in a long reply with its preamble.
-    private static let chips = ReplyKernels.preambleChips + 2 * ReplyKernels.maximumBits
+    private static let chips = ChipEnvelope.chips
     /// Zeros around the envelope, so the taps can read past either end.
     private static let padding = 8
 
     private let kernels: ReplyKernels
-    /// Per phase and chip: the first sample the chip touches and its share of up to three
-    /// samples from there (a chip lasts 1.2 samples at 2.4 MS/s, so it can touch three).
+    /// Per phase and chip: the first sample the chip touches and its shares from there
+    /// (`chipEnvelope.chipFirstSample`, `chipShares`).
     private let firstSample: UnsafeMutablePointer<Int32>
     private let shares: UnsafeMutablePointer<SIMD4<Float>>
     /// Samples a long reply can touch.
@@ -86,28 +86,10 @@ final class ChannelFitSlicer {
         maximumFlip = kernels.sampleRate == .twoMega ? 2 : 1
         templateClass = (0..<ReplyKernels.maximumBits).map { Int32($0 % classes) }
         let chip = kernels.sampleRate.tenthsPerChip
-        var firstSample = [Int32]()
-        var shares = [SIMD4<Float>]()
-        for origin in kernels.phaseOffsets {
-            for index in 0..<Self.chips {
-                let start = origin + index * chip
-                let first = start / 10
-                var share = SIMD4<Float>(repeating: 0)
-                for lane in 0..<4 {
-                    let sample = first + lane
-                    let overlap = min(10 * sample + 10, start + chip) - max(10 * sample, start)
-                    share[lane] = Float(max(0, overlap)) / 10
-                }
-                firstSample.append(Int32(first))
-                shares.append(share)
-            }
-        }
         chipEnvelope = ChipEnvelope(tenthsPerChip: chip, origins: kernels.phaseOffsets, length: length)
         chipOn = chipEnvelope.chipOn
-        self.firstSample = .allocate(capacity: firstSample.count)
-        self.firstSample.initialize(from: firstSample, count: firstSample.count)
-        self.shares = .allocate(capacity: shares.count)
-        self.shares.initialize(from: shares, count: shares.count)
+        firstSample = chipEnvelope.chipFirstSample
+        shares = chipEnvelope.chipShares
         let padded = length + 2 * Self.padding
         envelope = .allocate(capacity: padded)
         envelope.initialize(repeating: 0, count: padded)
@@ -124,8 +106,6 @@ final class ChannelFitSlicer {
     }
 
     deinit {
-        firstSample.deallocate()
-        shares.deallocate()
         envelope.deallocate()
         residual.deallocate()
         weights.deallocate()

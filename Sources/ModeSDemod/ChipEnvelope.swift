@@ -24,6 +24,12 @@ final class ChipEnvelope {
     let chipOn: UnsafeMutablePointer<Float>
     private let sampleChips: UnsafeMutablePointer<SIMD2<Int32>>
     private let sampleShares: UnsafeMutablePointer<SIMD2<Float>>
+    /// The same overlaps chip by chip, `chips` entries per origin: the first sample each
+    /// chip touches and its shares of up to four samples from there (a chip lasts 1.2
+    /// samples at 2.4 MS/s, so it can touch three), for what is built chip by chip (the
+    /// channel fit's flip templates).
+    let chipFirstSample: UnsafeMutablePointer<Int32>
+    let chipShares: UnsafeMutablePointer<SIMD4<Float>>
 
     /// Tables for chips `tenthsPerChip` tenths of a sample long, starting at each of
     /// `origins` (tenths, 0 ... 9), over `length` samples.
@@ -34,12 +40,20 @@ final class ChipEnvelope {
         sampleChips.initialize(repeating: SIMD2(repeating: Int32(Self.chips)), count: count)
         sampleShares = .allocate(capacity: count)
         sampleShares.initialize(repeating: SIMD2(repeating: 0), count: count)
+        chipFirstSample = .allocate(capacity: origins.count * Self.chips)
+        chipShares = .allocate(capacity: origins.count * Self.chips)
         for (row, origin) in origins.enumerated() {
             for index in 0..<Self.chips {
                 let start = origin + index * chip, end = start + chip
+                // Tenths of sample `sample` the chip covers (negative: none).
+                func overlap(_ sample: Int) -> Int { min(10 * sample + 10, end) - max(10 * sample, start) }
+                var shares = SIMD4<Float>(repeating: 0)
+                for lane in 0..<4 { shares[lane] = Float(max(0, overlap(start / 10 + lane))) / 10 }
+                (chipFirstSample + row * Self.chips + index).initialize(to: Int32(start / 10))
+                (chipShares + row * Self.chips + index).initialize(to: shares)
                 var sample = start / 10
                 while 10 * sample < end, sample < length {
-                    let overlap = min(10 * sample + 10, end) - max(10 * sample, start)
+                    let overlap = overlap(sample)
                     let entry = row * length + sample
                     // Chips come in order, so the first one to touch a sample is the earlier.
                     let slot = sampleChips[entry][0] == Int32(Self.chips) ? 0 : 1
@@ -58,6 +72,8 @@ final class ChipEnvelope {
     deinit {
         sampleChips.deallocate()
         sampleShares.deallocate()
+        chipFirstSample.deallocate()
+        chipShares.deallocate()
         chipOn.deallocate()
     }
 
