@@ -67,6 +67,15 @@ import TestSupport
               readers.contains(where: { reader in reader.state.withLockedValue { ($0.frames.last?.seq ?? 0) < lastFrame } }) {
             try await Task.sleep(for: .milliseconds(10))
         }
+        // The sleeper is found stalled when a frame arrives after its stall timeout, counted
+        // from when its socket buffer filled: on a busy machine that can come after the last
+        // frame measured, so frames go on until it has (bounded).
+        if let timeout = settings.stallTimeout {
+            let deadline = Date().addingTimeInterval(timeout + 4 * settings.interval)
+            while Date() < deadline, await server.statistics().clientsStalled == 0 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
         running.cancel()
         _ = await running.result
         let final = await server.statistics()
