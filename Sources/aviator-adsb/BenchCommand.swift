@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import ModeS
 import ModeSDemod
+import Receivers
 import Simulator
 import Tracking
 
@@ -62,10 +63,10 @@ struct BenchCommand: ParsableCommand {
             var count = 0
             let elapsed = clock.measure {
                 bytes.withUnsafeBytes { raw in
-                    // Blocks of 256 KiB, as the file reader and a dongle deliver them.
+                    // Standard blocks, as the file reader and a dongle deliver them.
                     var offset = 0
                     while offset < raw.count {
-                        let end = min(raw.count, offset + (1 << 18))
+                        let end = min(raw.count, offset + IQBlock.standardByteCount)
                         demodulator.process(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { _ in count += 1 }
                         offset = end
                     }

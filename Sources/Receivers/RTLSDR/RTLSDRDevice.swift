@@ -108,7 +108,12 @@ public final class RTLSDRDevice: @unchecked Sendable {
 
     /// Streams samples until `cancel()` is called or the device fails, calling `ring.push` from
     /// librtlsdr's thread. Blocks; returns librtlsdr's status (0 after a clean cancel).
-    public func stream(into ring: SampleRing, bufferCount: Int = 15, bufferLength: Int = 16 * 16_384) -> Int {
+    ///
+    /// The USB transfers are standard blocks (`IQBlock.standardByteCount`, a multiple of the
+    /// 512 bytes librtlsdr requires); four of them in flight take 4 MiB of the kernel's USB
+    /// memory, well inside its usual 16 MB limit.
+    public func stream(into ring: SampleRing, bufferCount: Int = 4,
+                       bufferLength: Int = IQBlock.standardByteCount) -> Int {
         let context = Unmanaged.passUnretained(ring).toOpaque()
         let status = rtlsdr_read_async(handle, { buffer, length, context in
             guard let buffer, let context else { return }

@@ -29,7 +29,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
     /// `bytesPerSample` bytes, stamping blocks with `now`.
-    public init(slotCount: Int = 16, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
+    public init(slotCount: Int = 4, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
                 now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         slots = (0..<slotCount).map { _ in
             UnsafeMutableRawBufferPointer.allocate(byteCount: slotSize, alignment: 16)
@@ -41,8 +41,10 @@ public final class SampleRing: @unchecked Sendable {
         self.now = now
     }
 
-    /// The size of a slot unless told otherwise: 256 KiB, about 55 ms of samples at 2.4 MS/s.
-    public static let defaultSlotSize = 16 * 16_384
+    /// The size of a slot unless told otherwise: a standard block (`IQBlock.standardByteCount`).
+    /// Four of them hold 0.87 s of samples at 2.4 MS/s, which a demodulator fallen behind has
+    /// to catch up before samples are dropped.
+    public static let defaultSlotSize = IQBlock.standardByteCount
 
     deinit {
         for slot in slots { slot.deallocate() }

@@ -26,8 +26,9 @@ public final class IQFileReader {
     private let blockSize: Int
     private let buffer: UnsafeMutableRawPointer
 
-    /// Opens `path` (`-` is standard input) for reading in blocks of `blockSize` bytes.
-    public init(path: String, blockSize: Int = 1 << 18) throws(ReadError) {
+    /// Opens `path` (`-` is standard input) for reading in blocks of `blockSize` bytes (by
+    /// default a standard block, as a dongle delivers them).
+    public init(path: String, blockSize: Int = IQBlock.standardByteCount) throws(ReadError) {
         self.path = path
         self.blockSize = max(1, blockSize)
         if path == "-" {
