@@ -220,6 +220,37 @@ struct AcceptancePolicy {
         return true
     }
 
+    /// Rule 7c: whether a strong DF11's station code stands against the channel fit. An echo
+    /// or the dongle's ringing can put most of a strong pulse's energy into the chip after
+    /// it, and the slicers then decide a bit of the code firmly wrong, where no parity shows
+    /// it. `ChannelFitSlicer`'s model of the channel includes the echo: started from the
+    /// same `bits`, its decisions (`fitted`, nil when it finds no reply there) are taken as
+    /// the judge. When it leaves every bit outside the code as it was and changes only code
+    /// bits among the last four (`echoProneCodeBits`), the reply is refused. When it changes
+    /// earlier bits as well, the fit is not taken to describe this reply, and the code stands.
+    ///
+    /// Only for replies at least six floors above the floor (`strong`, about 17 dB), outside
+    /// a residual (the fit reads the stream's own samples), whose bits a slicer other than
+    /// the channel fit decided. Code 0 is not rechecked: far more replies carry it than
+    /// any station's code (see rule 6).
+    func codeStandsAgainstChannelFit(_ bits: ModeSBits, attempt: SliceAttempt, place: Place,
+                                     strong: @autoclosure () -> Bool, fitted: () -> ModeSBits?) -> Bool {
+        guard bits.downlinkFormat == 11, Self.interrogatorCode(of: bits) != 0, attempt.slicer != .channelFit,
+              !place.inResidual, strong(), let fit = fitted(),
+              fit.field(1, Self.firstCodeBit - 1) == bits.field(1, Self.firstCodeBit - 1) else { return true }
+        let changed = Int(fit.field(Self.firstCodeBit, 56) ^ bits.field(Self.firstCodeBit, 56))
+        return changed == 0 || changed & ~Self.echoProneCodeBits != 0
+    }
+
+    /// The first bit of a DF11's interrogator code (bits 50-56, the parity field's last 7).
+    static let firstCodeBit = 50
+    /// The code bits (in the code's own bit values) where the channel fit overrules the
+    /// slicers: the last four. On the simulated skies every station's code decided wrong was
+    /// wrong there, and the fit was right on every reply where it changed only those; where it
+    /// changed only earlier code bits it was wrong as often as right (refusing on any code
+    /// bit lost 7 true frames on the dense sky for 3 false ones).
+    static let echoProneCodeBits = 0b1111
+
     /// Rule 7: whether the `RepairGate` verdict on the bit confidences admits the reply;
     /// a repair it only trusts for a known address needs `isKnown` of that address.
     func admits(_ verdict: RepairGate.Verdict, isKnown: (UInt32) -> Bool) -> Bool {

@@ -31,6 +31,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var channelFitAttempts: Int = 0
     /// Frames those channel fits gave.
     public var channelFitFrames: Int = 0
+    /// DF11s whose station code the channel fit overruled (see
+    /// `AcceptancePolicy.codeStandsAgainstChannelFit`), refused.
+    public var codesOverruledByChannelFit: Int = 0
 
     /// A zeroed set of counters.
     public init() {}

@@ -505,6 +505,13 @@ public final class StreamingDemodulator {
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
                 clearOfNoise: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 4 * Double(floor),
                 believed: { interrogators.believes($0, at: time) }) else { return nil }
+            guard policy.codeStandsAgainstChannelFit(
+                bits, attempt: attempt, place: candidate.place,
+                strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 6 * Double(floor),
+                fitted: { channelFitDecision(of: bits, candidate, phase: phase) }) else {
+                statistics.codesOverruledByChannelFit += 1
+                return nil
+            }
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence),
@@ -523,6 +530,16 @@ public final class StreamingDemodulator {
             return nil
         }
         return validator.validate(bits, time: time)
+    }
+
+    /// The channel fit's decisions for the reply the candidate's `bits` were sliced from at
+    /// `phase`, started from those bits; nil when the fit finds no reply there, or cannot run
+    /// (it needs the raw samples, kept only when overlaps are cancelled).
+    private func channelFitDecision(of bits: ModeSBits, _ candidate: Candidate, phase: Int) -> ModeSBits? {
+        guard options.channelFit, options.cancelOverlaps, !candidate.place.inResidual else { return nil }
+        let raw = UnsafeRawPointer(self.raw + (candidate.position - bufferStart) * format.bytesPerSample)
+        return channelFitSlicer.slice(raw: raw, magnitudes: candidate.samples, phase: phase, tentative: bits,
+                                      canceller: canceller)
     }
 
     /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`

@@ -132,4 +132,59 @@ import Testing
             #expect(kernels.firstSample(ofBit: 50) == Int(57 * perMicrosecond))
         }
     }
+
+    /// A DF11 all-call reply from `address` whose parity carries interrogator code `code`.
+    func allCall(address: UInt32, code: UInt32) -> ModeSBits {
+        var bits = ModeSBits(bitCount: 56)
+        bits.setField(1, 5, 11)
+        bits.setField(6, 8, 5)
+        bits.setField(9, 32, UInt64(address))
+        return CRC.withParity(bits, overlay: code)
+    }
+
+    @Test func theChannelFitOverrulesAStationsCodeOnlyInItsLastFourBits() {
+        let outside = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
+        let plain = SliceAttempt(rank: 0, slicer: .plain)
+        let sliced = allCall(address: 0x4840D6, code: 0x3C)
+        func stands(_ fitted: ModeSBits?, _ bits: ModeSBits? = nil, attempt: SliceAttempt? = nil,
+                    place: AcceptancePolicy.Place? = nil, strong: Bool = true) -> Bool {
+            policy.codeStandsAgainstChannelFit(bits ?? sliced, attempt: attempt ?? plain, place: place ?? outside,
+                                               strong: strong, fitted: { fitted })
+        }
+        // The fit agrees, or finds no reply: the code stands.
+        #expect(stands(sliced))
+        #expect(stands(nil))
+        // It changes the fourth-last bit (0x3C -> 0x34), the third-last (0x3C -> 0x38), or the
+        // last two (0x3C -> 0x3F): refused.
+        #expect(!stands(allCall(address: 0x4840D6, code: 0x34)))
+        #expect(!stands(allCall(address: 0x4840D6, code: 0x38)))
+        #expect(!stands(allCall(address: 0x4840D6, code: 0x3F)))
+        // An earlier code bit (0x3C -> 0x2C), alone or with a last one: the fit is not believed.
+        #expect(stands(allCall(address: 0x4840D6, code: 0x2C)))
+        #expect(stands(allCall(address: 0x4840D6, code: 0x2D)))
+        // It also changed bits outside the code (another address): not this reply's fit.
+        #expect(stands(allCall(address: 0x4840D7, code: 0x38)))
+        // Not asked for code 0, weak replies, residuals, or the fit's own bits.
+        let wrong = allCall(address: 0x4840D6, code: 0x38)
+        #expect(stands(wrong, allCall(address: 0x4840D6, code: 0)))
+        #expect(stands(wrong, strong: false))
+        #expect(stands(wrong, place: AcceptancePolicy.Place(inResidual: true, insideFrame: false)))
+        #expect(stands(wrong, attempt: SliceAttempt(rank: 0, slicer: .channelFit)))
+    }
+
+    @Test func theChannelFitIsOnlyRunWhenTheRuleNeedsIt() {
+        var fits = 0
+        let coded = allCall(address: 0x4840D6, code: 0x3C)
+        let fitted: () -> ModeSBits? = { fits += 1; return coded }
+        let outside = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
+        _ = policy.codeStandsAgainstChannelFit(coded, attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
+                                               strong: false, fitted: fitted)
+        _ = policy.codeStandsAgainstChannelFit(allCall(address: 0x4840D6, code: 0),
+                                               attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
+                                               strong: true, fitted: fitted)
+        #expect(fits == 0)
+        _ = policy.codeStandsAgainstChannelFit(coded, attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
+                                               strong: true, fitted: fitted)
+        #expect(fits == 1)
+    }
 }
