@@ -232,7 +232,8 @@ struct AcceptancePolicy {
     /// Only for replies at least six floors above the floor (`strong`, about 17 dB), outside
     /// a residual (the fit reads the stream's own samples), whose bits a slicer other than
     /// the channel fit decided. Code 0 is not rechecked: far more replies carry it than
-    /// any station's code (see rule 6).
+    /// any station's code (see rule 6), and rechecking it lost true frames on the simulated
+    /// skies without removing a false one.
     func codeStandsAgainstChannelFit(_ bits: ModeSBits, attempt: SliceAttempt, place: Place,
                                      strong: @autoclosure () -> Bool, fitted: () -> ModeSBits?) -> Bool {
         guard bits.downlinkFormat == 11, Self.interrogatorCode(of: bits) != 0, attempt.slicer != .channelFit,
