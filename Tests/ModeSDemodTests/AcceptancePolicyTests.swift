@@ -11,15 +11,6 @@ import Simulator
     let residualInside = AcceptancePolicy.Place(inResidual: true, insideFrame: true)
     let squitter = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
 
-    /// A DF11 all-call reply from `address` whose parity carries interrogator code `code`.
-    func allCall(address: UInt32, code: UInt32) -> ModeSBits {
-        var bits = ModeSBits(bitCount: 56)
-        bits.setField(1, 5, 11)
-        bits.setField(6, 8, 5)
-        bits.setField(9, 32, UInt64(address))
-        return CRC.withParity(bits, overlay: code)
-    }
-
     /// Confidences of 1000 for every bit but the listed ones (1-based), which get 10, 20, …
     func confidences(_ count: Int, weak: [Int]) -> [Int32] {
         var scores = [Int32](repeating: 1000, count: count)
