@@ -31,6 +31,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var channelFitAttempts: Int = 0
     /// Frames those channel fits gave.
     public var channelFitFrames: Int = 0
+    /// DF11s whose station code, doubtful from loud empty chips, the channel fit confirmed
+    /// (see `AcceptancePolicy.acceptsAllCall`).
+    public var codesConfirmedByChannelFit: Int = 0
     /// DF11s whose station code the channel fit overruled (see
     /// `AcceptancePolicy.codeStandsAgainstChannelFit`), refused.
     public var codesOverruledByChannelFit: Int = 0

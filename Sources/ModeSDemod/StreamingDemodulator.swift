@@ -493,7 +493,8 @@ public final class StreamingDemodulator {
             codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount),
             codeUnderCancelledFrame: cancelledFrame.overlaps(
                 (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))
-                    ..< (candidate.position + kernels.span(bitCount: bits.bitCount)))) else { return nil }
+                    ..< (candidate.position + kernels.span(bitCount: bits.bitCount))),
+            confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
@@ -540,6 +541,19 @@ public final class StreamingDemodulator {
         let raw = UnsafeRawPointer(self.raw + (candidate.position - bufferStart) * format.bytesPerSample)
         return channelFitSlicer.slice(raw: raw, magnitudes: candidate.samples, phase: phase, tentative: bits,
                                       canceller: canceller)
+    }
+
+    /// Whether the channel fit confirms the DF11 `bits` sliced at `phase`: the reply stands at
+    /// least six floors above the floor (about 17 dB; weaker ones leave the fit too little to
+    /// go on), and the fit started from these bits decides every one the same and explains
+    /// their code cleanly (`ChannelFitSlicer.codeFitsCleanly`).
+    private func channelFitConfirms(_ bits: ModeSBits, _ candidate: Candidate, phase: Int) -> Bool {
+        guard detector.pulseAmplitude(at: candidate.samples, phase: phase) - Double(candidate.floor)
+                >= 6 * Double(candidate.floor),
+              channelFitDecision(of: bits, candidate, phase: phase) == bits,
+              channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount) else { return false }
+        statistics.codesConfirmedByChannelFit += 1
+        return true
     }
 
     /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`

@@ -154,7 +154,7 @@ struct DemodCommand: ParsableCommand {
         if verbose {
             standardError("demod: \(stats.cancellations) frames cancelled to look beneath them")
             standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
-            standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames, \(stats.codesOverruledByChannelFit) station codes overruled")
+            standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames, \(stats.codesConfirmedByChannelFit) station codes confirmed, \(stats.codesOverruledByChannelFit) overruled")
         }
     }
 }

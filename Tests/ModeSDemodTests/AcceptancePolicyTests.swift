@@ -108,6 +108,40 @@ import Simulator
                                       codeBelievable: false, plainAgrees: false))
     }
 
+    @Test func theChannelFitCanVouchForAPlainStationsCodeWithLoudEmptyChips() {
+        let coded = allCall(address: 0x4840D6, code: 0x15)
+        let plainAttempt = SliceAttempt(rank: 0, slicer: .plain)
+        var asked = 0
+        func confirmed(_ answer: Bool) -> Bool {
+            asked += 1
+            return answer
+        }
+        // (Outside #expect, which would evaluate the measurement itself.)
+        let vouched = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                                            codeBelievable: false, plainAgrees: true,
+                                            confirmedByChannelFit: confirmed(true))
+        let notVouched = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                                               codeBelievable: false, plainAgrees: true,
+                                               confirmedByChannelFit: confirmed(false))
+        #expect(vouched)
+        #expect(!notVouched)
+        #expect(asked == 2)
+        // Not for feedback decisions, nor past an overlap; and only asked when the code is in doubt.
+        let feedback = policy.acceptsAllCall(coded, attempt: SliceAttempt(rank: 0, slicer: .smearFeedback),
+                                             overlapped: false, followedClosely: false, codeBelievable: false,
+                                             plainAgrees: true, confirmedByChannelFit: confirmed(true))
+        let overlapped = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: true, followedClosely: false,
+                                               codeBelievable: false, plainAgrees: true,
+                                               confirmedByChannelFit: confirmed(true))
+        let believable = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                                               codeBelievable: true, plainAgrees: true,
+                                               confirmedByChannelFit: confirmed(false))
+        #expect(!feedback)
+        #expect(!overlapped)
+        #expect(believable)
+        #expect(asked == 2)
+    }
+
     @Test func aRepairIsAdmittedWhenItsBitWasWeak() {
         var damaged = squitter
         damaged.flipBit(61)
