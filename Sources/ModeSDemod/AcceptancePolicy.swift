@@ -238,7 +238,7 @@ struct AcceptancePolicy {
     /// bits among the last four (`echoProneCodeBits`), the reply is refused. When it changes
     /// earlier bits as well, the fit is not taken to describe this reply, and the code stands.
     ///
-    /// Only for replies at least six floors above the floor (`strong`, about 17 dB), outside
+    /// Only for replies at least six floors above the floor (`strong`), outside
     /// a residual (the fit reads the stream's own samples), whose bits a slicer other than
     /// the channel fit decided. Code 0 is not rechecked: far more replies carry it than
     /// any station's code (see rule 6), and rechecking it lost true frames on the simulated

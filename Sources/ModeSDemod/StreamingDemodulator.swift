@@ -544,9 +544,9 @@ public final class StreamingDemodulator {
     }
 
     /// Whether the channel fit confirms the DF11 `bits` sliced at `phase`: the reply stands at
-    /// least six floors above the floor (about 17 dB; weaker ones leave the fit too little to
-    /// go on), and the fit started from these bits decides every one the same and explains
-    /// their code cleanly (`ChannelFitSlicer.codeFitsCleanly`).
+    /// least six floors above the floor (weaker ones leave the fit too little to go on), and
+    /// the fit started from these bits decides every one the same and explains their code
+    /// cleanly (`ChannelFitSlicer.codeFitsCleanly`).
     private func channelFitConfirms(_ bits: ModeSBits, _ candidate: Candidate, phase: Int) -> Bool {
         guard detector.pulseAmplitude(at: candidate.samples, phase: phase) - Double(candidate.floor)
                 >= 6 * Double(candidate.floor),

@@ -17,7 +17,7 @@ public struct IQBlock {
     ///
     /// The demodulator works through a block in one go and then waits for the next. Between
     /// two blocks its tables and buffers grow cold, and warming them again is paid per block:
-    /// a 300-aircraft sky at real pace costs about a tenth more CPU time in 256 KiB blocks (55 ms)
+    /// a 300-aircraft sky at real pace costs about a sixth more CPU time in 256 KiB blocks (55 ms)
     /// than in 1 MiB ones. Larger blocks save little more and delay what the radar shows.
     public static let standardByteCount = 1 << 20
 
