@@ -175,13 +175,13 @@ struct AcceptancePolicy {
     /// and echoes: a station's code is not believed from it there, and code 0 needs what a
     /// station's code needs elsewhere.
     ///
-    /// A station's code from plain decisions that is not `codeBelievable` (loud empty chips
-    /// among its last bits) is still believed when the channel fit confirms it
-    /// (`confirmedByChannelFit`: a strong reply whose fit, started from these bits, decides
-    /// every bit the same and explains the code cleanly). An echo or the ringing of a reply
-    /// at the rails makes empty chips loud as well as another reply does, and the fit's model
-    /// tells the two apart: on the simulated skies this takes up to 36 more replies a stream
-    /// (most readsb also decodes) and no false one.
+    /// A station's code that is not `codeBelievable` (loud empty chips among its last bits) is
+    /// still believed when the channel fit confirms it (`confirmedByChannelFit`: a strong reply
+    /// whose fit, started from these bits, decides every bit the same and explains the code
+    /// cleanly); feedback decisions still need the best phase and the plain decisions' agreement.
+    /// An echo or the ringing of a reply at the rails makes empty chips loud as well as another
+    /// reply does, and the fit's model tells the two apart: on the simulated skies this takes up
+    /// to 44 more replies a stream (most readsb also decodes) and no false one.
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
                         plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
@@ -198,7 +198,7 @@ struct AcceptancePolicy {
             return fitsCleanly() && !codeClipped()
         }
         guard !overlapped(), !followedClosely() else { return false }
-        if !squitterCode, !codeBelievable(), !(attempt.slicer == .plain && confirmedByChannelFit()) { return false }
+        if !squitterCode, !codeBelievable(), !confirmedByChannelFit() { return false }
         if attempt.usesFeedback { return (attempt.rank == 0 || squitterCode) && plainAgrees() }
         return true
     }

@@ -108,7 +108,7 @@ import Simulator
                                       codeBelievable: false, plainAgrees: false))
     }
 
-    @Test func theChannelFitCanVouchForAPlainStationsCodeWithLoudEmptyChips() {
+    @Test func theChannelFitCanVouchForAStationsCodeWithLoudEmptyChips() {
         let coded = allCall(address: 0x4840D6, code: 0x15)
         let plainAttempt = SliceAttempt(rank: 0, slicer: .plain)
         var asked = 0
@@ -126,20 +126,26 @@ import Simulator
         #expect(vouched)
         #expect(!notVouched)
         #expect(asked == 2)
-        // Not for feedback decisions, nor past an overlap; and only asked when the code is in doubt.
+        // Feedback decisions at the best phase, with the plain ones agreeing, can be vouched for.
         let feedback = policy.acceptsAllCall(coded, attempt: SliceAttempt(rank: 0, slicer: .smearFeedback),
                                              overlapped: false, followedClosely: false, codeBelievable: false,
                                              plainAgrees: true, confirmedByChannelFit: confirmed(true))
+        #expect(feedback)
+        #expect(asked == 3)
+        // Not those at another phase, nor past an overlap; and only asked when the code is in doubt.
+        let secondPhase = policy.acceptsAllCall(coded, attempt: SliceAttempt(rank: 1, slicer: .smearFeedback),
+                                                overlapped: false, followedClosely: false, codeBelievable: false,
+                                                plainAgrees: true, confirmedByChannelFit: confirmed(true))
         let overlapped = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: true, followedClosely: false,
                                                codeBelievable: false, plainAgrees: true,
                                                confirmedByChannelFit: confirmed(true))
         let believable = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
                                                codeBelievable: true, plainAgrees: true,
                                                confirmedByChannelFit: confirmed(false))
-        #expect(!feedback)
+        #expect(!secondPhase)
         #expect(!overlapped)
         #expect(believable)
-        #expect(asked == 2)
+        #expect(asked == 4)
     }
 
     @Test func aRepairIsAdmittedWhenItsBitWasWeak() {
