@@ -482,6 +482,14 @@ public final class StreamingDemodulator {
                                         typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor))
             else { return nil }
         }
+        // The channel fit of these bits, run at most once however many rules ask for it.
+        var fit: ModeSBits?? = nil
+        func fitted() -> ModeSBits? {
+            if let known = fit { return known }
+            let decided = channelFitDecision(of: bits, candidate, phase: phase)
+            fit = .some(decided)
+            return decided
+        }
         guard policy.acceptsAllCall(
             bits, attempt: attempt,
             overlapped: interference.overlapped(bits, samples, phase: phase, floor: floor),
@@ -494,7 +502,7 @@ public final class StreamingDemodulator {
             codeUnderCancelledFrame: cancelledFrame.overlaps(
                 (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))
                     ..< (candidate.position + kernels.span(bitCount: bits.bitCount))),
-            confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase)) else { return nil }
+            confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
@@ -509,7 +517,7 @@ public final class StreamingDemodulator {
             guard policy.codeStandsAgainstChannelFit(
                 bits, attempt: attempt, place: candidate.place,
                 strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 6 * Double(floor),
-                fitted: { channelFitDecision(of: bits, candidate, phase: phase) }) else {
+                fitted: fitted) else {
                 statistics.codesOverruledByChannelFit += 1
                 return nil
             }
@@ -546,11 +554,13 @@ public final class StreamingDemodulator {
     /// Whether the channel fit confirms the DF11 `bits` sliced at `phase`: the reply stands at
     /// least six floors above the floor (weaker ones leave the fit too little to go on), and
     /// the fit started from these bits decides every one the same and explains their code
-    /// cleanly (`ChannelFitSlicer.codeFitsCleanly`).
-    private func channelFitConfirms(_ bits: ModeSBits, _ candidate: Candidate, phase: Int) -> Bool {
+    /// cleanly (`ChannelFitSlicer.codeFitsCleanly`). `fitted` runs the fit (see
+    /// `channelFitDecision`).
+    private func channelFitConfirms(_ bits: ModeSBits, _ candidate: Candidate, phase: Int,
+                                    fitted: () -> ModeSBits?) -> Bool {
         guard detector.pulseAmplitude(at: candidate.samples, phase: phase) - Double(candidate.floor)
                 >= 6 * Double(candidate.floor),
-              channelFitDecision(of: bits, candidate, phase: phase) == bits,
+              fitted() == bits,
               channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount) else { return false }
         statistics.codesConfirmedByChannelFit += 1
         return true
