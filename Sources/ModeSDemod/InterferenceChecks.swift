@@ -24,13 +24,16 @@ struct InterferenceChecks {
         return false
     }
 
-    /// Whether another signal overlaps the reply at `samples`: a sample anywhere in its span
-    /// more than twice its pulse amplitude above the floor (noise alone rarely gets there
-    /// except for the weakest replies), or pulse energy in the chips its bits leave empty.
-    func overlapped(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+    /// Whether another signal overlaps the reply at `samples`: a sample more than twice its
+    /// pulse amplitude above the floor (noise alone rarely gets there except for the weakest
+    /// replies) from bit `strongerFrom` (1-based) to the end of its span, or pulse energy in
+    /// the chips its bits leave empty.
+    func overlapped(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32,
+                    strongerFrom firstBit: Int = 1) -> Bool {
         let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
         let limit = Double(floor) + 2 * max(0, amplitude)
-        if anySample(samples, count: kernels.span(bitCount: bits.bitCount), above: limit) { return true }
+        let first = firstBit > 1 ? kernels.firstSample(ofBit: firstBit) : 0
+        if anySample(samples + first, count: kernels.span(bitCount: bits.bitCount) - first, above: limit) { return true }
         // Also an equally strong (or clipped) overlap: pulses where the reply has none.
         // Only the last bits (the interrogator code and its neighbours) matter here, and the
         // band-limited pulses leak up to about half their level into empty chips, so a chip

@@ -1,6 +1,7 @@
 import Testing
 @testable import ModeS
 @testable import ModeSDemod
+import Simulator
 
 /// How a DF11's interrogator code (7 bits no CRC checks) is weighed: which code bits were
 /// decided weakly, which codes are in use, and whether the weak bits leave any doubt.
@@ -131,6 +132,43 @@ import Testing
             #expect(kernels.firstSample(ofBit: 1) == Int(8 * perMicrosecond))
             #expect(kernels.firstSample(ofBit: 50) == Int(57 * perMicrosecond))
         }
+    }
+
+    /// A sample far above a DF11's pulses refuses it only over its code bits (rule 6): over
+    /// an earlier bit, a flip would have broken the parity.
+    @Test func aStrongerPulseCountsOnlyOverTheCodeBits() {
+        let kernels = ReplyKernels(sampleRate: .twoPointFourMega)
+        let checks = InterferenceChecks(kernels: kernels, detector: PreambleDetector(kernels: kernels),
+                                        slicer: BitSlicer(kernels: kernels))
+        let bits = allCall(address: 0x4840D6, code: 0x3C)
+        #expect(AcceptancePolicy.strongerReplyMattersFrom(bits) == 50)
+        #expect(AcceptancePolicy.strongerReplyMattersFrom(
+            RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)) == 1)
+        let start = 100
+        let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 600, seed: 3)
+        let bytes = signal.bytes([.init(bits: bits, start: Double(start) + Double(kernels.phaseOffsets[0]) / 10,
+                                        amplitude: 30)], format: .cu8)
+        var clean = [UInt16](repeating: 0, count: 600)
+        bytes.withUnsafeBytes { raw in
+            clean.withUnsafeMutableBufferPointer {
+                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: 600, into: $0.baseAddress!)
+            }
+        }
+        let floor = UInt32(clean[0..<90].reduce(0) { $0 + Int($1) } / 90)
+        /// Whether the reply counts as overlapped with a spike at the first sample of bit
+        /// `spikeBit` (nil: none), searching from bit `from`.
+        func overlapped(spikeAt spikeBit: Int?, from: Int) -> Bool {
+            var values = clean
+            if let spikeBit { values[start + kernels.firstSample(ofBit: spikeBit)] = 60_000 }
+            return values.withUnsafeBufferPointer {
+                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, strongerFrom: from)
+            }
+        }
+        #expect(!overlapped(spikeAt: nil, from: 1))
+        #expect(overlapped(spikeAt: 10, from: 1))
+        #expect(!overlapped(spikeAt: 10, from: 50))
+        #expect(overlapped(spikeAt: 53, from: 50))
+        #expect(overlapped(spikeAt: 50, from: 50))
     }
 
     @Test func theChannelFitOverrulesAStationsCodeOnlyInItsLastFourBits() {
