@@ -203,16 +203,18 @@ struct AcceptancePolicy {
         return true
     }
 
-    /// The first bit (1-based) from which rule 6's `overlapped` searches a reply's samples for
-    /// a much stronger reply's pulse: for a DF11, its interrogator code's (the last 7 bits).
-    /// No parity checks those bits, so a stronger pulse over them can change the code without
-    /// a trace. A pulse over an earlier bit that flips it changes the parity as well, and the
-    /// syndrome still reads as a code (below 128) only one time in 2^17. Near the noise such
-    /// samples are mostly noise peaks, and searching the whole span refused true replies for
-    /// them: on the simulated skies up to 10 a stream, with no false one let in by the
-    /// narrower search. Other formats: the whole span.
-    static func strongerReplyMattersFrom(_ bits: ModeSBits) -> Int {
-        bits.downlinkFormat == 11 ? bits.bitCount - 6 : 1
+    /// The first bit (1-based) from which rule 6's `overlapped` looks for another reply: for a
+    /// DF11, its interrogator code's (the last 7 bits); nil for other formats (the usual
+    /// reach, see `InterferenceChecks.overlapped`). No parity checks the code bits, so another
+    /// reply's pulse over them can change the code without a trace. A pulse over an earlier
+    /// bit that flips it changes the parity as well, and the syndrome still reads as a code
+    /// (below 128) only one time in 2^17. Near the noise, samples far above the reply are
+    /// mostly noise peaks, and an echo or the dongle's ringing makes empty chips loud: looking
+    /// over the whole span (and over the three bits before the code for loud empty chips)
+    /// refused true replies for them, on the simulated skies up to 18 a stream, with no false
+    /// one let in by the narrower look.
+    static func overlapMattersFrom(_ bits: ModeSBits) -> Int? {
+        bits.downlinkFormat == 11 ? bits.bitCount - 6 : nil
     }
 
     /// Rule 7b: whether a DF11's interrogator `code` is the only code its bits can mean.

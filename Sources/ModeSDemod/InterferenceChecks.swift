@@ -26,20 +26,22 @@ struct InterferenceChecks {
 
     /// Whether another signal overlaps the reply at `samples`: a sample more than twice its
     /// pulse amplitude above the floor (noise alone rarely gets there except for the weakest
-    /// replies) from bit `strongerFrom` (1-based) to the end of its span, or pulse energy in
-    /// the chips its bits leave empty.
+    /// replies), or pulse energy in the chips its bits leave empty. `onlyFrom` (a 1-based
+    /// bit): both are looked for from that bit to the end only; nil: the first over the
+    /// whole span, the second over the last 10 bits.
     func overlapped(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32,
-                    strongerFrom firstBit: Int = 1) -> Bool {
+                    onlyFrom firstBit: Int? = nil) -> Bool {
         let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
         let limit = Double(floor) + 2 * max(0, amplitude)
-        let first = firstBit > 1 ? kernels.firstSample(ofBit: firstBit) : 0
+        let first = firstBit.map { kernels.firstSample(ofBit: $0) } ?? 0
         if anySample(samples + first, count: kernels.span(bitCount: bits.bitCount) - first, above: limit) { return true }
         // Also an equally strong (or clipped) overlap: pulses where the reply has none.
         // Only the last bits (the interrogator code and its neighbours) matter here, and the
         // band-limited pulses leak up to about half their level into empty chips, so a chip
         // counts as loud at three quarters of the pulse level.
         let offLimit = Double(floor) + 0.75 * max(0, amplitude)
-        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit, from: bits.bitCount - 10) >= 1
+        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit,
+                                   from: (firstBit ?? bits.bitCount - 9) - 1) >= 1
     }
 
     /// The stricter checks for a DF11 with a non-zero interrogator code (a reply to a ground

@@ -493,7 +493,7 @@ public final class StreamingDemodulator {
         guard policy.acceptsAllCall(
             bits, attempt: attempt,
             overlapped: interference.overlapped(bits, samples, phase: phase, floor: floor,
-                                               strongerFrom: AcceptancePolicy.strongerReplyMattersFrom(bits)),
+                                               onlyFrom: AcceptancePolicy.overlapMattersFrom(bits)),
             followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
             codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),

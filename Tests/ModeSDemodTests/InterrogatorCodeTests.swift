@@ -134,16 +134,16 @@ import Simulator
         }
     }
 
-    /// A sample far above a DF11's pulses refuses it only over its code bits (rule 6): over
-    /// an earlier bit, a flip would have broken the parity.
-    @Test func aStrongerPulseCountsOnlyOverTheCodeBits() {
+    /// Another reply's pulse refuses a DF11 only over its code bits (rule 6): over an earlier
+    /// bit, a flip would have broken the parity.
+    @Test func anotherReplysPulseCountsOnlyOverTheCodeBits() {
         let kernels = ReplyKernels(sampleRate: .twoPointFourMega)
         let checks = InterferenceChecks(kernels: kernels, detector: PreambleDetector(kernels: kernels),
                                         slicer: BitSlicer(kernels: kernels))
         let bits = allCall(address: 0x4840D6, code: 0x3C)
-        #expect(AcceptancePolicy.strongerReplyMattersFrom(bits) == 50)
-        #expect(AcceptancePolicy.strongerReplyMattersFrom(
-            RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)) == 1)
+        #expect(AcceptancePolicy.overlapMattersFrom(bits) == 50)
+        #expect(AcceptancePolicy.overlapMattersFrom(
+            RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)) == nil)
         let start = 100
         let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 600, seed: 3)
         let bytes = signal.bytes([.init(bits: bits, start: Double(start) + Double(kernels.phaseOffsets[0]) / 10,
@@ -157,18 +157,34 @@ import Simulator
         let floor = UInt32(clean[0..<90].reduce(0) { $0 + Int($1) } / 90)
         /// Whether the reply counts as overlapped with a spike at the first sample of bit
         /// `spikeBit` (nil: none), searching from bit `from`.
-        func overlapped(spikeAt spikeBit: Int?, from: Int) -> Bool {
+        func overlapped(spikeAt spikeBit: Int?, from: Int?) -> Bool {
             var values = clean
             if let spikeBit { values[start + kernels.firstSample(ofBit: spikeBit)] = 60_000 }
             return values.withUnsafeBufferPointer {
-                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, strongerFrom: from)
+                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, onlyFrom: from)
             }
         }
-        #expect(!overlapped(spikeAt: nil, from: 1))
-        #expect(overlapped(spikeAt: 10, from: 1))
+        #expect(!overlapped(spikeAt: nil, from: nil))
+        #expect(!overlapped(spikeAt: nil, from: 50))
+        #expect(overlapped(spikeAt: 10, from: nil))
         #expect(!overlapped(spikeAt: 10, from: 50))
         #expect(overlapped(spikeAt: 53, from: 50))
         #expect(overlapped(spikeAt: 50, from: 50))
+        // A pulse filling both chips of a bit, at the reply's own level: a loud empty chip.
+        let pulse = clean.max()!
+        func filled(bit: Int, from: Int?) -> Bool {
+            var values = clean
+            for index in kernels.firstSample(ofBit: bit)..<kernels.firstSample(ofBit: bit + 1) {
+                values[start + index] = pulse
+            }
+            return values.withUnsafeBufferPointer {
+                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, onlyFrom: from)
+            }
+        }
+        #expect(filled(bit: 48, from: nil))
+        #expect(!filled(bit: 48, from: 50))
+        #expect(filled(bit: 52, from: 50))
+        #expect(!filled(bit: 30, from: nil))
     }
 
     @Test func theChannelFitOverrulesAStationsCodeOnlyInItsLastFourBits() {
