@@ -10,10 +10,11 @@ import ModeS
 protocol CandidateGate {
     /// The sums of the four pulse samples and of the six quiet samples of a start at `m`.
     static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32)
-    /// Whether any of the eight starts `m`, `m + 1`, ..., `m + 7` passes, tested at once
-    /// (SIMD). Most of the stream is noise where all eight fail, so the scan mostly
-    /// advances eight samples per test.
-    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool
+    /// Which of the eight starts `m`, `m + 1`, ..., `m + 7` pass, tested at once (SIMD): bit
+    /// `k` is set when start `m + k` passes. Most of the stream is noise where all eight
+    /// fail, so the scan mostly advances eight samples per test; where some pass, it goes
+    /// straight to them.
+    static func passingOfEight(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> UInt8
     /// The two starts 3.5 µs after a start, between which a reply whose third and fourth
     /// pulses sit at that start's first two begins.
     static var shadowOffsets: (Int, Int) { get }
@@ -104,14 +105,21 @@ struct GateLimits {
         6 &* pulses &- 4 &* quiet > threshold && 32 &* quiet &+ quietOffset <= pulseWeight &* pulses
     }
 
-    /// Both tests on eight starts' sums at once: whether any start passes both. Each test
-    /// is a margin that is at least 0 where it passes, and a start passes both where the
-    /// smaller of its margins is (masks combined with `.&` compile to a loop over the lanes).
+    /// Both tests on eight starts' sums at once: bit `k` of the result is set when start `k`
+    /// passes both. Each test is a margin that is at least 0 where it passes, and a start
+    /// passes both where the smaller of its margins is, whose sign bit is then clear (masks
+    /// combined with `.&` would compile to a loop over the lanes). Where all eight fail, as
+    /// they mostly do, one comparison says so before any bit is gathered.
     @inline(__always)
-    func admitsAny(pulses: SIMD8<Int32>, quiet: SIMD8<Int32>) -> Bool {
+    func admittedLanes(pulses: SIMD8<Int32>, quiet: SIMD8<Int32>) -> UInt8 {
         let contrast = 6 &* pulses &- 4 &* quiet &- SIMD8(repeating: threshold &+ 1)
         let calm = pulseWeight &* pulses &- 32 &* quiet &- SIMD8(repeating: quietOffset)
-        return pointwiseMin(contrast, calm).max() >= 0
+        let margin = pointwiseMin(contrast, calm)
+        guard margin.max() >= 0 else { return 0 }
+        // All ones where a lane fails, zero where it passes.
+        let failing = margin &>> 31
+        let lanes = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
+        return UInt8(truncatingIfNeeded: (lanes & ~failing).wrappedSum())
     }
 }
 

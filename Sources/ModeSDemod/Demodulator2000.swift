@@ -20,10 +20,10 @@ enum Gate2000: CandidateGate {
     }
 
     @inline(__always)
-    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
+    static func passingOfEight(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> UInt8 {
         let pulses = pointwiseMax(lanes(m, 0), lanes(m, 1)) &+ pointwiseMax(lanes(m, 2), lanes(m, 3))
             &+ pointwiseMax(lanes(m, 7), lanes(m, 8)) &+ pointwiseMax(lanes(m, 9), lanes(m, 10))
         let quiet = lanes(m, 4) &+ lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 11) &+ lanes(m, 12) &+ lanes(m, 13)
-        return limits.admitsAny(pulses: pulses, quiet: quiet)
+        return limits.admittedLanes(pulses: pulses, quiet: quiet)
     }
 }

@@ -18,10 +18,10 @@ enum Gate2400: CandidateGate {
     }
 
     @inline(__always)
-    static func anyOfEightPasses(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> Bool {
+    static func passingOfEight(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> UInt8 {
         let pulses = pointwiseMax(lanes(m, 0), lanes(m, 1)) &+ lanes(m, 3) &+ lanes(m, 9)
             &+ pointwiseMax(lanes(m, 11), lanes(m, 12))
         let quiet = lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 7) &+ lanes(m, 14) &+ lanes(m, 15) &+ lanes(m, 16)
-        return limits.admitsAny(pulses: pulses, quiet: quiet)
+        return limits.admittedLanes(pulses: pulses, quiet: quiet)
     }
 }

@@ -119,17 +119,25 @@ struct OverlapRecovery {
     private func offerFresh<Gate: CandidateGate>(_ gate: Gate.Type, _ window: (residual: UnsafePointer<UInt16>, start: Int),
                                                  from first: Int, to last: Int, skipping skipped: Int, floor: UInt32,
                                                  limits: GateLimits, to best: inout BestStarts) {
-        var start = first
-        while start < last {
-            let samples = window.residual + (start - window.start)
-            if start + 8 <= last, !Gate.anyOfEightPasses(samples, limits) {
-                start += 8
-                continue
-            }
-            defer { start += 1 }
-            guard start != skipped, Gate.passes(samples, limits) else { continue }
-            let phases = detector.phases(at: samples, floor: floor)
+        /// Scores the start `start` of the residual, which passed the gate.
+        @inline(__always)
+        func offer(_ start: Int) {
+            guard start != skipped else { return }
+            let phases = detector.phases(at: window.residual + (start - window.start), floor: floor)
             if phases.count > 0 { best.offer(start, score: phases.score(0), separation: kernels.preambleSpan) }
+        }
+        var start = first
+        while start + 8 <= last {
+            var passing = Gate.passingOfEight(window.residual + (start - window.start), limits)
+            while passing != 0 {
+                offer(start + passing.trailingZeroBitCount)
+                passing &= passing &- 1
+            }
+            start += 8
+        }
+        while start < last {
+            if Gate.passes(window.residual + (start - window.start), limits) { offer(start) }
+            start += 1
         }
     }
 }

@@ -297,6 +297,10 @@ public final class StreamingDemodulator {
             let threshold = limits.threshold
             let base = magnitudes - bufferStart
             var scalarUntil = position
+            // The last eight starts tested at once, from `blockStart`: bit k set when start
+            // blockStart + k passed there.
+            var blockStart = position - 8
+            var passing: UInt8 = 0
             while position < windowEnd {
                 // Inside a frame just decoded, only a much stronger reply can still be
                 // recovered, so the gate asks for more (see `insideGateThreshold`).
@@ -305,13 +309,25 @@ public final class StreamingDemodulator {
                 // Eight starts at a time while all eight fail (the common case in noise).
                 if position + 8 <= windowEnd, position >= scalarUntil {
                     let blockThreshold = position + 8 <= insideFrameUntil || !inside ? current : threshold
-                    if !Gate.anyOfEightPasses(base + position, limits.with(threshold: blockThreshold)) {
+                    passing = Gate.passingOfEight(base + position, limits.with(threshold: blockThreshold))
+                    if passing == 0 {
                         position += 8
                         continue
                     }
-                    // One of these eight passes: test them one by one.
+                    blockStart = position
                     scalarUntil = position + 8
                 }
+                // A start that failed with the block fails on its own too (its threshold is
+                // never lower): go straight to the next one that passed, or past the block.
+                if !forced, position - blockStart < 8 {
+                    let rest = passing >> UInt8(truncatingIfNeeded: position - blockStart)
+                    if rest & 1 == 0 {
+                        position = rest == 0 ? blockStart + 8 : position + rest.trailingZeroBitCount
+                        continue
+                    }
+                }
+                // One that passed is tested on its own: the block's threshold is the lower
+                // where the block reaches past the end of a frame just decoded.
                 if !forced, !Gate.passes(base + position, limits.with(threshold: current)) {
                     position += 1
                     continue

@@ -33,11 +33,11 @@ struct CandidateGateTests {
         }
     }
 
-    static func anyOfEightPasses(_ rate: SampleRate, _ samples: [UInt16], at start: Int, _ limits: GateLimits) -> Bool {
+    static func passingOfEight(_ rate: SampleRate, _ samples: [UInt16], at start: Int, _ limits: GateLimits) -> UInt8 {
         samples.withUnsafeBufferPointer { buffer in
             switch rate {
-            case .twoPointFourMega: Gate2400.anyOfEightPasses(buffer.baseAddress! + start, limits)
-            case .twoMega: Gate2000.anyOfEightPasses(buffer.baseAddress! + start, limits)
+            case .twoPointFourMega: Gate2400.passingOfEight(buffer.baseAddress! + start, limits)
+            case .twoMega: Gate2000.passingOfEight(buffer.baseAddress! + start, limits)
             }
         }
     }
@@ -108,7 +108,7 @@ struct CandidateGateTests {
         }
     }
 
-    /// `anyOfEightPasses` is true exactly when one of the eight starts `passes`, on random
+    /// `passingOfEight` sets exactly the bits of the eight starts that `passes`, on random
     /// magnitudes and on a reply, with and without the quiet test.
     @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
     func eightAtOnceAgreesWithOneByOne(rate: SampleRate) {
@@ -121,8 +121,10 @@ struct CandidateGateTests {
             for quiet in [nil, 10, 4] as [Int32?] {
                 let limits = GateLimits(floor: floor, contrastSixteenths: 18, quietSixteenths: quiet)
                 for start in 0..<(samples.count - 40) {
-                    let one = (start..<(start + 8)).contains { Self.passes(rate, samples, at: $0, limits) }
-                    #expect(Self.anyOfEightPasses(rate, samples, at: start, limits) == one, "start \(start)")
+                    let each = (0..<8).reduce(UInt8(0)) { mask, lane in
+                        Self.passes(rate, samples, at: start + lane, limits) ? mask | 1 << lane : mask
+                    }
+                    #expect(Self.passingOfEight(rate, samples, at: start, limits) == each, "start \(start)")
                 }
             }
         }
