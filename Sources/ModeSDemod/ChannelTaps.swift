@@ -50,8 +50,12 @@ final class ChannelTaps {
     /// right-hand sides (the real and imaginary parts) in doubles.
     private let accumulators: UnsafeMutablePointer<SIMD8<Float>>
     private let equations: UnsafeMutablePointer<Double>
+    /// Scratch: the envelope back to front (see `fit`), and its capacity.
+    private var reversed: UnsafeMutablePointer<Float>
+    private var reversedCapacity = 0
 
     init() {
+        reversed = .allocate(capacity: 0)
         accumulators = .allocate(capacity: Self.parameters + 2)
         accumulators.initialize(repeating: SIMD8<Float>(repeating: 0), count: Self.parameters + 2)
         equations = .allocate(capacity: Self.parameters * (Self.parameters + 2))
@@ -59,6 +63,7 @@ final class ChannelTaps {
     }
 
     deinit {
+        reversed.deallocate()
         accumulators.deallocate()
         equations.deallocate()
     }
@@ -85,8 +90,24 @@ final class ChannelTaps {
         // result only has to rank bit flips.
         let sums = accumulators
         sums.update(repeating: SIMD8<Float>(repeating: 0), count: n + 2)
+        // The envelope back to front, from envelope[span − 1 + precursors] down to
+        // envelope[−postcursors], then zeros: sample j's regressors are then the eight
+        // floats from backwards[span − 1 − j] with the last two lanes set to the constant's
+        // 1 and 0, the values `regressors` gathers one by one, in one load.
+        let count = span + Self.taps - 1
+        if reversedCapacity < count + 8 {
+            reversed.deallocate()
+            reversedCapacity = count + 8
+            reversed = .allocate(capacity: reversedCapacity)
+        }
+        let backwards = reversed
+        for index in 0..<count { backwards[index] = envelope[span - 1 + Self.precursors - index] }
+        (backwards + count).initialize(repeating: 0, count: 8)
+        let constant = SIMD8<Float>(0, 0, 0, 0, 0, 0, 1, 0)
+        let tapLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: Int32(Self.taps))
         for j in 0..<span where !clipped[j] {
-            let x = Self.regressors(envelope, at: j)
+            let loaded = UnsafeRawPointer(backwards + (span - 1 - j)).loadUnaligned(as: SIMD8<Float>.self)
+            let x = constant.replacing(with: loaded, where: tapLanes)
             for row in 0..<n { sums[row] += x * x[row] }
             sums[n] += x * samples[2 * j]
             sums[n + 1] += x * samples[2 * j + 1]

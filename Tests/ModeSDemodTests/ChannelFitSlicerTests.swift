@@ -209,4 +209,43 @@ import Simulator
         #expect(fit.slice(bytes, tentative: tentative)?.hex == bits.hex)
         #expect(fit.slicer.codeClipped(bitCount: bits.bitCount))
     }
+
+    /// Samples made by known taps and a constant from an envelope, with no noise, give those
+    /// taps back, whichever samples are left out as clipped: each sample is paired with the
+    /// envelope values the model says it sees.
+    @Test func theFitRecoversTheTapsThatMadeTheSamples() {
+        let span = 120, padding = 8
+        var generator = SystemRandomNumberGenerator()
+        var envelope = [Float](repeating: 0, count: span + 2 * padding)
+        for index in padding..<(padding + span) { envelope[index] = Float(Int.random(in: 0...2, using: &generator)) / 2 }
+        // Taps g[k] for k = −1 ... 4 (precursor first), then the constant.
+        let real: [Float] = [0.1, 1.0, 0.3, -0.2, 0.05, 0.4, 0.02]
+        let imaginary: [Float] = [0.0, 0.2, -0.1, 0.15, 0.0, -0.3, -0.01]
+        var samples = [Float](repeating: 0, count: 2 * span)
+        var clipped = [Bool](repeating: false, count: span)
+        for j in 0..<span {
+            var (re, im) = (real[6], imaginary[6])
+            for tap in 0..<6 {
+                let value = envelope[padding + j + 1 - tap]
+                re += real[tap] * value
+                im += imaginary[tap] * value
+            }
+            (samples[2 * j], samples[2 * j + 1]) = (re, im)
+            clipped[j] = j % 17 == 5
+        }
+        let model = envelope.withUnsafeBufferPointer { e in
+            samples.withUnsafeBufferPointer { y in
+                clipped.withUnsafeBufferPointer { c in
+                    ChannelTaps().fit(envelope: e.baseAddress! + padding, samples: y.baseAddress!,
+                                      clipped: c.baseAddress!, span: span)
+                }
+            }
+        }
+        #expect(model != nil)
+        guard let model else { return }
+        for index in 0..<7 {
+            #expect(abs(model.real[index] - real[index]) < 1e-3, "real \(index)")
+            #expect(abs(model.imaginary[index] - imaginary[index]) < 1e-3, "imaginary \(index)")
+        }
+    }
 }
