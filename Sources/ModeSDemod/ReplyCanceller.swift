@@ -123,9 +123,12 @@ final class ReplyCanceller {
         // own error stays within about two tenths, so a wider start finds nothing new.
         // The best start's projection is kept: computing it again gives the same sums.
         var best = (origin: nominal, fit: -Float.infinity, projection: (Float, Float, Float)?.none)
+        // The start the envelope is built for now: each is built once per trial at most.
+        var built = nominal
         func tryOrigin(_ origin: Int) {
             guard origin >= 0 else { return }
-            buildEnvelope(bits, originTenths: origin, span: span)
+            if origin != built { fillEnvelope(originTenths: origin, span: span) }
+            built = origin
             let (re, im, energy) = projection(replyClipped, span: span)
             let fit = energy > 0 ? (re * re + im * im) / energy : 0
             if fit > best.fit { best = (origin, fit, (re, im, energy)) }
@@ -134,7 +137,7 @@ final class ReplyCanceller {
         let coarse = best.origin
         tryOrigin(coarse - 1)
         tryOrigin(coarse + 1)
-        buildEnvelope(bits, originTenths: best.origin, span: span)
+        if best.origin != built { fillEnvelope(originTenths: best.origin, span: span) }
         let (re, im, energy) = best.projection ?? projection(replyClipped, span: span)
         let (ar, ai) = energy > 0 ? (re / energy, im / energy) : (0, 0)
         // Subtract a·envelope·e^{iωn}, rotating the model's phasor one sample at a time.
@@ -201,8 +204,13 @@ final class ReplyCanceller {
     /// Computed sample by sample from the chips' table (`ChipEnvelope`), at the start's
     /// tenth, shifted by its whole samples.
     func buildEnvelope(_ bits: ModeSBits, originTenths: Int, span: Int) {
-        precondition(originTenths >= 0, "a reply cannot start before its span")
         chipEnvelope.set(bits)
+        fillEnvelope(originTenths: originTenths, span: span)
+    }
+
+    /// `buildEnvelope` for the bits its last call set, at another origin.
+    private func fillEnvelope(originTenths: Int, span: Int) {
+        precondition(originTenths >= 0, "a reply cannot start before its span")
         let shift = originTenths / 10, table = chipEnvelope.row(originTenths % 10)
         let first = min(span, shift), last = min(span, shift + chipEnvelope.length)
         envelope.update(repeating: 0, count: first)
