@@ -91,12 +91,18 @@ struct AcceptancePolicy {
         return Int64(laterScore) > 2 * Int64(score)
     }
 
-    /// Rule 1: whether the bits of `slicer` can be used at all. A DF11's interrogator code
+    /// Rule 1: whether the bits of `attempt` can be used at all. A DF11's interrogator code
     /// cannot be checked, and a sequence decision turns a code into 0 (or 0 into a code) as
     /// firmly as it decides the rest: no DF11 from the sequence slicer. (The channel fit
-    /// measures how firmly it decided each code bit against its model: rule 6.)
-    func usable(_ bits: ModeSBits, from slicer: SliceAttempt.Slicer) -> Bool {
-        slicer != .sequence || bits.downlinkFormat != 11
+    /// measures how firmly it decided each code bit against its model: rule 6.) A sequence
+    /// decided at a phase other than the best (see `SlicePlan.sequencePhases`) is one more
+    /// try at a weak reply, which an address/parity format (DF0/4/5/16/20/21) would pass
+    /// once in a while by naming a known address by chance: only a DF17/18, which its whole
+    /// CRC checks (one such DF21 was let in on the simulated skies otherwise).
+    func usable(_ bits: ModeSBits, from attempt: SliceAttempt) -> Bool {
+        guard attempt.slicer == .sequence else { return true }
+        let format = bits.downlinkFormat
+        return attempt.rank == 0 ? format != 11 : format == 17 || format == 18
     }
 
     /// Rule 2a: whether a DF17/18 that no one- or two-bit repair explains (screening

@@ -2,7 +2,8 @@ import ModeS
 
 /// The ordered slice attempts for one candidate: plain decisions at each phase worth
 /// trying, then the two kinds of decision feedback at the best one or two phases (amplitude
-/// then smear, per phase), then the best phase as the most likely sequence.
+/// then smear, per phase), then the most likely sequence at the best phase (at 2.0 MS/s at
+/// the best two).
 ///
 /// Cheap attempts come first because most replies are decided well by plain slicing; the
 /// later ones only run when every earlier one failed. The plan is a few integers, and the
@@ -13,11 +14,11 @@ struct SlicePlan: Equatable {
     let plainRanks: Int
     /// How many of the best phases get the two feedback slices (0, 1 or 2).
     let feedbackRanks: Int
-    /// Whether the best phase is finally decided as a sequence.
-    let sequence: Bool
+    /// How many of the best phases are finally decided as a sequence (0, 1 or 2).
+    let sequenceRanks: Int
 
     /// How many attempts the plan holds.
-    var count: Int { plainRanks + 2 * feedbackRanks + (sequence ? 1 : 0) }
+    var count: Int { plainRanks + 2 * feedbackRanks + sequenceRanks }
 
     /// The attempt at `index` (0..<count).
     @inline(__always)
@@ -28,7 +29,7 @@ struct SlicePlan: Equatable {
             return SliceAttempt(rank: feedbackIndex / 2,
                                 slicer: feedbackIndex % 2 == 0 ? .amplitudeFeedback : .smearFeedback)
         }
-        return SliceAttempt(rank: 0, slicer: .sequence)
+        return SliceAttempt(rank: feedbackIndex - 2 * feedbackRanks, slicer: .sequence)
     }
 
     /// The plan for a candidate with `plainRanks` phases worth a plain slice (at least 1).
@@ -38,13 +39,25 @@ struct SlicePlan: Equatable {
     ///   decide that reply's bits again, at the wrong place, so it is left out (and with it
     ///   the sequence, which follows feedback); the plain slices still get their chance.
     /// - `sequenceWorthwhile`: see `sequenceWorthwhile(sampleRate:level:floor:)`.
+    /// - `sequencePhases`: at how many of the phases that get feedback the sequence is tried
+    ///   (see `sequencePhases(sampleRate:)`).
     init(plainRanks: Int, feedbackRetry: Bool, sequenceRetry: Bool, looksLikeOtherReplysData: Bool,
-         sequenceWorthwhile: Bool) {
+         sequenceWorthwhile: Bool, sequencePhases: Int = 1) {
         self.plainRanks = plainRanks
         // Feedback at the best two phases at most: each feedback phase costs two more
         // slices of every candidate that fails, which most candidates (noise) do.
         feedbackRanks = feedbackRetry && !looksLikeOtherReplysData ? min(plainRanks, 2) : 0
-        sequence = sequenceRetry && feedbackRanks > 0 && sequenceWorthwhile
+        sequenceRanks = sequenceRetry && sequenceWorthwhile ? min(feedbackRanks, sequencePhases) : 0
+    }
+
+    /// At how many phases the sequence is tried: at 2.0 MS/s the best two. There a sample
+    /// lasts a whole chip, the preamble's phases score much alike, and the best-scoring one
+    /// is often not the reply's: the sequence at the second phase finds replies that every
+    /// other attempt missed (on the simulated skies at 2.0 MS/s, 14 to 119 more a stream).
+    /// At 2.4 MS/s the best phase is the reply's nearly always, and deciding a second phase
+    /// as a sequence found as many replies as it lost.
+    static func sequencePhases(sampleRate: SampleRate) -> Int {
+        sampleRate == .twoMega ? 2 : 1
     }
 
     /// How many of a candidate's best phases get a plain slice: the best one always, and

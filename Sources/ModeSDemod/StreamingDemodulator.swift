@@ -403,11 +403,14 @@ public final class StreamingDemodulator {
             feedbackRetry: options.feedbackRetry, sequenceRetry: options.sequenceRetry,
             looksLikeOtherReplysData: options.feedbackRetry && bestAmplitude >= 5 * Double(floor)
                 && detector.looksLikeDataWindow(at: samples, phase: phases.index(0), floor: floor),
-            sequenceWorthwhile: SlicePlan.sequenceWorthwhile(sampleRate: sampleRate, level: bestLevel, floor: floor))
+            sequenceWorthwhile: SlicePlan.sequenceWorthwhile(sampleRate: sampleRate, level: bestLevel, floor: floor),
+            sequencePhases: SlicePlan.sequencePhases(sampleRate: sampleRate))
         // The plain decisions at the best phase, for the sequence and coherent attempts.
         var firstSlice: ModeSBits?
-        // Where the channel fit starts: the sequence's bits, else the first usable slice.
+        // Where the channel fit starts: the last sequence's bits at its phase, else the
+        // first usable slice at the best phase.
         var tentative: ModeSBits?
+        var fitPhase = phases.index(0)
         for index in 0..<plan.count {
             let attempt = plan[index]
             // The sequence is only worth its cost where the plain slice at least gave a
@@ -421,9 +424,10 @@ public final class StreamingDemodulator {
             let sliced = attempt.slicer == .sequence
                 ? sequenceSlicer.slice(samples, phase: phase, level: Float(feedback), floor: Float(floor))
                 : slicer.slice(samples, phase: phase, feedback: feedback)
-            guard let bits = sliced, policy.usable(bits, from: attempt.slicer) else { continue }
+            guard let bits = sliced, policy.usable(bits, from: attempt) else { continue }
             if index == 0 { firstSlice = bits }
             if attempt.slicer == .sequence || tentative == nil { tentative = bits }
+            if attempt.slicer == .sequence { fitPhase = phase }
             if let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) {
                 return .frame(frame, phase: phase)
             }
@@ -434,13 +438,13 @@ public final class StreamingDemodulator {
         if options.channelFit, options.cancelOverlaps, !inResidual, plan.feedbackRanks > 0, let tentative {
             statistics.channelFitAttempts += 1
             let raw = UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
-            if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: bestPhase, tentative: tentative,
+            if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: fitPhase, tentative: tentative,
                                                  canceller: canceller),
-               policy.usable(bits, from: .channelFit),
-               let frame = judge(bits, attempt: SliceAttempt(rank: 0, slicer: .channelFit), phase: bestPhase,
+               policy.usable(bits, from: SliceAttempt(rank: 0, slicer: .channelFit)),
+               let frame = judge(bits, attempt: SliceAttempt(rank: 0, slicer: .channelFit), phase: fitPhase,
                                  feedback: bestLevel, candidate) {
                 statistics.channelFitFrames += 1
-                return .frame(frame, phase: bestPhase)
+                return .frame(frame, phase: fitPhase)
             }
         }
         if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),

@@ -30,9 +30,21 @@ import Simulator
 
     @Test func noAllCallFromTheSequenceSlicer() {
         let reply = allCall(address: 0x4840D6, code: 0)
-        #expect(!policy.usable(reply, from: .sequence))
-        #expect(policy.usable(reply, from: .plain))
-        #expect(policy.usable(squitter, from: .sequence))
+        #expect(!policy.usable(reply, from: SliceAttempt(rank: 0, slicer: .sequence)))
+        #expect(policy.usable(reply, from: SliceAttempt(rank: 0, slicer: .plain)))
+        #expect(policy.usable(squitter, from: SliceAttempt(rank: 0, slicer: .sequence)))
+    }
+
+    /// A sequence decided at the second phase gives only what its whole CRC checks.
+    @Test func aSequenceAtTheSecondPhaseGivesOnlyExtendedSquitters() {
+        var surveillance = ModeSBits(bitCount: 56)
+        surveillance.setField(1, 5, 4)
+        let second = SliceAttempt(rank: 1, slicer: .sequence)
+        #expect(policy.usable(squitter, from: second))
+        #expect(!policy.usable(surveillance, from: second))
+        #expect(!policy.usable(allCall(address: 0x4840D6, code: 0), from: second))
+        #expect(policy.usable(surveillance, from: SliceAttempt(rank: 0, slicer: .sequence)))
+        #expect(policy.usable(surveillance, from: SliceAttempt(rank: 1, slicer: .plain)))
     }
 
     @Test func weakChecksNeverComeFromInsideAFrameJustDecoded() {
@@ -222,8 +234,8 @@ import Simulator
         let fitted = SliceAttempt(rank: 0, slicer: .channelFit)
         let coded = allCall(address: 0x4840D6, code: 0x15)
         // Usable (unlike the sequence's), judged by the model rather than the magnitudes.
-        #expect(policy.usable(coded, from: .channelFit))
-        #expect(!policy.usable(coded, from: .sequence))
+        #expect(policy.usable(coded, from: fitted))
+        #expect(!policy.usable(coded, from: SliceAttempt(rank: 0, slicer: .sequence)))
         #expect(policy.acceptsAllCall(coded, attempt: fitted, overlapped: true, followedClosely: false,
                                       codeBelievable: false, plainAgrees: false, fitsCleanly: true))
         #expect(!policy.acceptsAllCall(coded, attempt: fitted, overlapped: false, followedClosely: false,

@@ -9,9 +9,23 @@ import Testing
     }
 
     func plan(plainRanks: Int, feedback: Bool = true, sequence: Bool = true, dataWindow: Bool = false,
-              worthwhile: Bool = true) -> SlicePlan {
+              worthwhile: Bool = true, sequencePhases: Int = 1) -> SlicePlan {
         SlicePlan(plainRanks: plainRanks, feedbackRetry: feedback, sequenceRetry: sequence,
-                  looksLikeOtherReplysData: dataWindow, sequenceWorthwhile: worthwhile)
+                  looksLikeOtherReplysData: dataWindow, sequenceWorthwhile: worthwhile, sequencePhases: sequencePhases)
+    }
+
+    @Test func atTwoMegasamplesTheSequenceIsTriedAtTheBestTwoPhases() {
+        #expect(SlicePlan.sequencePhases(sampleRate: .twoMega) == 2)
+        #expect(SlicePlan.sequencePhases(sampleRate: .twoPointFourMega) == 1)
+        #expect(attempts(plan(plainRanks: 3, sequencePhases: 2)).suffix(3) == [
+            SliceAttempt(rank: 1, slicer: .smearFeedback),
+            SliceAttempt(rank: 0, slicer: .sequence),
+            SliceAttempt(rank: 1, slicer: .sequence),
+        ])
+        // Only where feedback ran at two phases.
+        #expect(attempts(plan(plainRanks: 1, sequencePhases: 2)).filter { $0.slicer == .sequence }
+            == [SliceAttempt(rank: 0, slicer: .sequence)])
+        #expect(plan(plainRanks: 3, worthwhile: false, sequencePhases: 2).count == 7)
     }
 
     @Test func threePhasesGetPlainSlicesThenFeedbackAtTheBestTwoThenTheSequence() {
