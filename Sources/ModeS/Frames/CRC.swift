@@ -10,10 +10,17 @@ public enum CRC {
     /// The generator polynomial, top bit omitted.
     public static let polynomial: UInt32 = 0xFFF409
 
-    /// One remainder per byte value, so the CRC advances a byte at a time.
-    private static let table: [UInt32] = (0..<256).map { value in
+    /// Data bytes in a long message (a short one has the last 4 of them).
+    private static let dataBytes = 11
+
+    /// The CRC is linear: the CRC of the data is the XOR of each data byte's own CRC with
+    /// zeros everywhere else, which depends only on the byte and on how many data bytes
+    /// follow it. One remainder per (bytes following, byte value), 256 per distance: the
+    /// lookups do not wait for each other, as a remainder carried byte by byte would.
+    private static let table: [UInt32] = (0..<(dataBytes * 256)).map { entry in
+        let (following, value) = entry.quotientAndRemainder(dividingBy: 256)
         var remainder = UInt32(value) << 16
-        for _ in 0..<8 {
+        for _ in 0..<(8 * (following + 1)) {
             remainder = remainder & 0x800000 != 0 ? (remainder << 1) ^ polynomial : remainder << 1
         }
         return remainder & 0xFFFFFF
@@ -23,10 +30,10 @@ public enum CRC {
     @inline(__always)
     public static func checksum(of bits: ModeSBits) -> UInt32 {
         table.withUnsafeBufferPointer { table in
+            let count = bits.byteCount - 3
             var remainder: UInt32 = 0
-            for index in 0..<(bits.byteCount - 3) {
-                let top = UInt8(truncatingIfNeeded: remainder >> 16) ^ bits.byte(index)
-                remainder = ((remainder << 8) & 0xFFFFFF) ^ table[Int(top)]
+            for index in 0..<count {
+                remainder ^= table[256 * (count - 1 - index) + Int(bits.byte(index))]
             }
             return remainder
         }
