@@ -70,13 +70,16 @@ public struct Tracker: Sendable {
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
         let type = AddressType(of: message, multilaterated: multilaterated)
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
-        let fresh = AircraftState(icao: message.icao, lastSeen: time, source: source, addressType: type)
-        if aircraft[key] == nil { counts.tracks += 1 }
+        // A new aircraft's state is only made for a new aircraft: it is a large value.
+        if aircraft[key] == nil {
+            counts.tracks += 1
+            aircraft[key] = AircraftState(icao: message.icao, lastSeen: time, source: source, addressType: type)
+        }
         if let cpr = message.cpr {
             if cpr.isSurface { counts.surfacePositionFrames += 1 } else { counts.airbornePositionFrames += 1 }
         }
         if message.latitude != nil { counts.positions += 1 }
-        Self.merge(message, as: type, from: source, at: time, into: &aircraft[key, default: fresh])
+        Self.merge(message, as: type, from: source, at: time, into: &aircraft[key]!)
         messageCount += 1
         return TrackUpdate(message: message, aircraft: aircraft[key]!)
     }
