@@ -53,7 +53,7 @@ struct SlicePlan: Equatable {
     /// At how many phases the sequence is tried: at 2.0 MS/s the best two. There a sample
     /// lasts a whole chip, the preamble's phases score much alike, and the best-scoring one
     /// is often not the reply's: the sequence at the second phase finds replies that every
-    /// other attempt missed (on the simulated skies at 2.0 MS/s, 14 to 119 more a stream).
+    /// other attempt missed (on the simulated skies at 2.0 MS/s, 11 to 103 more a stream).
     /// At 2.4 MS/s the best phase is the reply's nearly always, and deciding a second phase
     /// as a sequence found as many replies as it lost.
     static func sequencePhases(sampleRate: SampleRate) -> Int {
