@@ -144,25 +144,22 @@ import Simulator
         #expect(AcceptancePolicy.overlapMattersFrom(bits) == 50)
         #expect(AcceptancePolicy.overlapMattersFrom(
             RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)) == nil)
+        // The reply starts at sample 100 (`SequenceSlicerTests.magnitudes`), at phase 0.
         let start = 100
-        let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 600, seed: 3)
-        let bytes = signal.bytes([.init(bits: bits, start: Double(start) + Double(kernels.phaseOffsets[0]) / 10,
-                                        amplitude: 30)], format: .cu8)
-        var clean = [UInt16](repeating: 0, count: 600)
-        bytes.withUnsafeBytes { raw in
-            clean.withUnsafeMutableBufferPointer {
-                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: 600, into: $0.baseAddress!)
+        let clean = SequenceSlicerTests().magnitudes(bits, rate: .twoPointFourMega,
+                                                     offset: Double(kernels.phaseOffsets[0]) / 10, amplitude: 30)
+        let floor = UInt32(clean[0..<90].reduce(0) { $0 + Int($1) } / 90)
+        /// Whether the reply counts as overlapped in `values`, searching from bit `from`.
+        func overlapped(_ values: [UInt16], from: Int?) -> Bool {
+            values.withUnsafeBufferPointer {
+                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, onlyFrom: from)
             }
         }
-        let floor = UInt32(clean[0..<90].reduce(0) { $0 + Int($1) } / 90)
-        /// Whether the reply counts as overlapped with a spike at the first sample of bit
-        /// `spikeBit` (nil: none), searching from bit `from`.
+        /// Whether it does with a spike at the first sample of bit `spikeBit` (nil: none).
         func overlapped(spikeAt spikeBit: Int?, from: Int?) -> Bool {
             var values = clean
             if let spikeBit { values[start + kernels.firstSample(ofBit: spikeBit)] = 60_000 }
-            return values.withUnsafeBufferPointer {
-                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, onlyFrom: from)
-            }
+            return overlapped(values, from: from)
         }
         #expect(!overlapped(spikeAt: nil, from: nil))
         #expect(!overlapped(spikeAt: nil, from: 50))
@@ -177,9 +174,7 @@ import Simulator
             for index in kernels.firstSample(ofBit: bit)..<kernels.firstSample(ofBit: bit + 1) {
                 values[start + index] = pulse
             }
-            return values.withUnsafeBufferPointer {
-                checks.overlapped(bits, $0.baseAddress! + start, phase: 0, floor: floor, onlyFrom: from)
-            }
+            return overlapped(values, from: from)
         }
         #expect(filled(bit: 48, from: nil))
         #expect(!filled(bit: 48, from: 50))
