@@ -91,6 +91,37 @@ struct AcceptancePolicy {
         return Int64(laterScore) > 2 * Int64(score)
     }
 
+    /// Rule 0c: whether a start is too quiet from 27 µs on to be a reply's, and is not sliced.
+    /// Every bit of a reply puts a pulse in one of its two chips, through bit 56 at least; a
+    /// Mode A/C reply (pulses on a 1.45 µs grid, over at most 25 µs from its first) passes the
+    /// preamble gate at several of its pulses, and is over before the reply's bit 20
+    /// (`tailBits`, 27 µs after the start). Of those 37 bits a reply leaves fewer than
+    /// `minimumLoudTailBits` loud only when something cancels most of its pulses; noise
+    /// alone makes about one in ten loud at `tailLimit`. `loudBits` counts them (see
+    /// `BitSlicer.loudBits`).
+    ///
+    /// On a 300-aircraft sky with Mode A/C replies, about two thirds of the starts whose every
+    /// slice failed are such; refusing them costs nothing but this count.
+    static func tailTooQuiet(loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
+                             floor: UInt32) -> Bool {
+        loudBits(tailLimit(amplitude: amplitude, floor: floor), minimumLoudTailBits) < minimumLoudTailBits
+    }
+
+    /// The bits rule 0c looks at (0-based): from 27 µs after the start to the end of a short
+    /// reply.
+    static let tailBits = 19..<56
+    /// How many of `tailBits` a reply leaves loud at least: a third.
+    static let minimumLoudTailBits = 12
+
+    /// The level a chip of rule 0c's bits must average above to count as loud: twice the
+    /// floor, which noise alone reaches in about one chip in twenty and a weak reply beneath
+    /// a strong Mode A/C reply still often; for a start whose pulses stand less than the
+    /// floor above it (the floor is a running estimate, overstated at the start of a stream),
+    /// halfway up to its pulses.
+    static func tailLimit(amplitude: Double, floor: UInt32) -> Double {
+        Double(floor) + min(Double(floor), max(0, amplitude - Double(floor)) / 2)
+    }
+
     /// Rule 1: whether the bits of `attempt` can be used at all. A DF11's interrogator code
     /// cannot be checked, and a sequence decision turns a code into 0 (or 0 into a code) as
     /// firmly as it decides the rest: no DF11 from the sequence slicer. (The channel fit

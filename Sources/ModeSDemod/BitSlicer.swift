@@ -96,22 +96,46 @@ final class BitSlicer {
         let bound = Int64(limit * 10)
         var loud = 0
         for bit in firstBit..<bits.bitCount {
-            let kernel = table[bit]
-            let s = samples + Int(kernel.offset)
-            // Negative weights belong to the second chip, positive ones to the first: keep
-            // the weights of the chip that should be empty, as positive numbers.
-            let sign: Int32 = bits.bit(bit + 1) == 1 ? -1 : 1
-            let w0 = max(0, sign &* kernel.w0), w1 = max(0, sign &* kernel.w1)
-            let w2 = max(0, sign &* kernel.w2), w3 = max(0, sign &* kernel.w3)
-            let weight = Int64(w0 + w1 + w2 + w3)
-            let sum = Int64(w0) * Int64(s[0]) + Int64(w1) * Int64(s[1]) + Int64(w2) * Int64(s[2]) + Int64(w3) * Int64(s[3])
-            // Mean above the limit: sum / weight > limit, i.e. 10 × sum > limit × 10 × weight.
-            if weight > 0, 10 * sum > bound * weight {
+            // The chip that should be empty: the second of a 1, the first of a 0.
+            let offChip: Int32 = bits.bit(bit + 1) == 1 ? -1 : 1
+            if Self.chip(offChip, of: table[bit], samples, isAbove: bound) {
                 loud += 1
                 if loud >= enough { break }
             }
         }
         return loud
+    }
+
+    /// How many of the bit periods `bits` (0-based) at `phase` have either chip louder than
+    /// `limit` on average, counting up to `enough`: every bit of a reply puts a pulse in one
+    /// of its chips, so a window with few loud bits holds no reply there (see
+    /// `AcceptancePolicy.tailTooQuiet`).
+    func loudBits(_ samples: UnsafePointer<UInt16>, phase: Int, limit: Double, bits: Range<Int>,
+                  enough: Int) -> Int {
+        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
+        let bound = Int64(limit * 10)
+        var loud = 0
+        for bit in bits where Self.chip(1, of: table[bit], samples, isAbove: bound)
+            || Self.chip(-1, of: table[bit], samples, isAbove: bound) {
+            loud += 1
+            if loud >= enough { break }
+        }
+        return loud
+    }
+
+    /// Whether one chip of a bit's `kernel` averages above `bound` (ten times the limit):
+    /// `chip` 1 is the first chip (the kernel's positive weights), -1 the second (its
+    /// negative weights).
+    @inline(__always)
+    private static func chip(_ chip: Int32, of kernel: ReplyKernels.BitKernel, _ samples: UnsafePointer<UInt16>,
+                             isAbove bound: Int64) -> Bool {
+        let s = samples + Int(kernel.offset)
+        let w0 = max(0, chip &* kernel.w0), w1 = max(0, chip &* kernel.w1)
+        let w2 = max(0, chip &* kernel.w2), w3 = max(0, chip &* kernel.w3)
+        let weight = Int64(w0 + w1 + w2 + w3)
+        let sum = Int64(w0) * Int64(s[0]) + Int64(w1) * Int64(s[1]) + Int64(w2) * Int64(s[2]) + Int64(w3) * Int64(s[3])
+        // Mean above the limit: sum / weight > limit, i.e. 10 × sum > limit × 10 × weight.
+        return weight > 0 && 10 * sum > bound * weight
     }
 
     /// The bit a score decides: 1 when it is positive. Branch-free: noise bits are a coin

@@ -13,6 +13,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// Candidates not sliced as the shadow of a much stronger preamble 3.5 µs later
     /// (see `AcceptancePolicy.shadowsStrongerPreamble`).
     public var shadowStarts: Int = 0
+    /// Candidates not sliced because their bits from 27 µs on are nearly all quiet, as after
+    /// a Mode A/C reply (see `AcceptancePolicy.tailTooQuiet`).
+    public var quietTailStarts: Int = 0
     /// Frames emitted, per downlink format (index 0...24).
     public var framesPerFormat = [Int](repeating: 0, count: 25)
     /// Emitted frames that needed one or two bits repaired.

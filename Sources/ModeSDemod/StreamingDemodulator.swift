@@ -392,11 +392,21 @@ public final class StreamingDemodulator {
             failedStarts.append(position, score: phases.score(0))
             return .none
         }
+        // The pulse amplitude at the best phase, which the plan and several attempts need.
+        let bestAmplitude = detector.pulseAmplitude(at: samples, phase: phases.index(0))
+        // A window that falls quiet after 27 µs (a Mode A/C reply's pulses) is not sliced
+        // either, and stays a failed start the same way.
+        if AcceptancePolicy.tailTooQuiet(
+            loudBits: { slicer.loudBits(samples, phase: phases.index(0), limit: $0,
+                                        bits: AcceptancePolicy.tailBits, enough: $1) },
+            amplitude: bestAmplitude, floor: floor) {
+            statistics.quietTailStarts += 1
+            if !inResidual { failedStarts.append(position, score: phases.score(0)) }
+            return .none
+        }
         let candidate = Candidate(samples: samples, position: position, floor: floor,
                                   place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
                                   time: Double(position) / Double(sampleRate.hertz))
-        // The pulse amplitude at the best phase, which the plan and several attempts need.
-        let bestAmplitude = detector.pulseAmplitude(at: samples, phase: phases.index(0))
         let bestLevel = max(1, Int32(bestAmplitude - Double(floor)))
         let plan = SlicePlan(
             plainRanks: SlicePlan.plainRanks(count: phases.count, maximum: options.maximumPhases, score: phases.score),

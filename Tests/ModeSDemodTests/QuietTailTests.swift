@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import ModeS
+@testable import ModeSDemod
+import Simulator
+
+/// Starts whose bits fall quiet 27 µs in, as a Mode A/C reply's do, are not sliced
+/// (`AcceptancePolicy.tailTooQuiet`); a reply's own start never is.
+struct QuietTailTests {
+    /// A Mode A/C reply whose every code position (but the empty X) carries a pulse: the
+    /// framing pulses 20.3 µs apart and 11 code pulses on the 1.45 µs grid between them, in µs.
+    static let modeACPulses = [0.0, 20.3] + (1...13).filter { $0 != 7 }.map { Double($0) * 1.45 }
+
+    /// Magnitudes `floor` plus `amplitude` times the share of each sample covered by a
+    /// 0.45 µs pulse starting at each of `pulses` (µs after sample `start`).
+    static func modeAC(_ pulses: [Double], start: Double, rate: SampleRate, amplitude: Double, floor: Double,
+                       count: Int) -> [UInt16] {
+        let perMicrosecond = Double(rate.hertz) / 1e6
+        return (0..<count).map { sample in
+            var covered = 0.0
+            for pulse in pulses {
+                let first = start + pulse * perMicrosecond
+                covered += max(0, min(Double(sample + 1), first + 0.45 * perMicrosecond) - max(Double(sample), first))
+            }
+            return UInt16(min(65535, floor + amplitude * covered))
+        }
+    }
+
+    /// The rule at `start` of `samples`, at the preamble detector's best phase there (nil
+    /// when the detector finds no phase at all: such a start is never examined further).
+    static func tooQuiet(_ samples: [UInt16], at start: Int, floor: UInt32, rate: SampleRate) -> Bool? {
+        let kernels = ReplyKernels(sampleRate: rate)
+        let detector = PreambleDetector(kernels: kernels)
+        let slicer = BitSlicer(kernels: kernels)
+        return samples.withUnsafeBufferPointer { buffer in
+            let at = buffer.baseAddress! + start
+            let phases = detector.phases(at: at, floor: floor)
+            guard phases.count > 0 else { return nil }
+            let phase = phases.index(0)
+            return AcceptancePolicy.tailTooQuiet(
+                loudBits: { slicer.loudBits(at, phase: phase, limit: $0, bits: AcceptancePolicy.tailBits, enough: $1) },
+                amplitude: detector.pulseAmplitude(at: at, phase: phase), floor: floor)
+        }
+    }
+
+    @Test func theLimitIsTwiceTheFloorOrHalfwayToAWeakStartsPulses() {
+        #expect(AcceptancePolicy.tailLimit(amplitude: 5000, floor: 200) == 400)
+        #expect(AcceptancePolicy.tailLimit(amplitude: 300, floor: 200) == 250)
+        // A start below the floor (an overstated floor) counts any chip above it.
+        #expect(AcceptancePolicy.tailLimit(amplitude: 100, floor: 200) == 200)
+    }
+
+    @Test func fewerThanAThirdOfTheBitsLoudIsTooQuiet() {
+        var asked: [(Double, Int)] = []
+        #expect(AcceptancePolicy.tailTooQuiet(loudBits: { asked.append(($0, $1)); return 11 }, amplitude: 5000, floor: 200))
+        #expect(!AcceptancePolicy.tailTooQuiet(loudBits: { _, _ in 12 }, amplitude: 5000, floor: 200))
+        // The count may stop as soon as it has enough.
+        #expect(asked.count == 1 && asked[0].0 == 400 && asked[0].1 == AcceptancePolicy.minimumLoudTailBits)
+    }
+
+    /// Every start inside a strong Mode A/C reply that the preamble detector takes is too
+    /// quiet, at every sub-sample offset.
+    @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
+    func aModeACReplyIsTooQuietFromEveryStart(rate: SampleRate) {
+        let floor: UInt32 = 200
+        var examined = 0
+        for tenth in 0..<10 {
+            let samples = Self.modeAC(Self.modeACPulses, start: 40 + Double(tenth) / 10, rate: rate,
+                                      amplitude: 30 * Double(floor), floor: Double(floor), count: 400)
+            for start in 0..<100 {
+                guard let quiet = Self.tooQuiet(samples, at: start, floor: floor, rate: rate) else { continue }
+                examined += 1
+                #expect(quiet, "offset \(tenth)/10, start \(start)")
+            }
+        }
+        #expect(examined > 0)
+    }
+
+    /// A reply is never too quiet at its own start: strong, near the floor, or beneath pulses
+    /// ten times as strong on its preamble, which set the start's measured amplitude.
+    @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
+    func aReplyIsNeverTooQuiet(rate: SampleRate) {
+        let floor: UInt32 = 200
+        for tenth in 0..<10 {
+            let allCallReply = allCall(address: 0x3C6DD0 + UInt32(tenth) * 0x1111, code: 0)
+            let bits = (1...56).map { Int(allCallReply.bit($0)) }
+            for amplitude in [20.0, 3, 2] {
+                // The reply starts at sample 8 + tenth/10 (see `CandidateGateTests.reply`).
+                let reply = CandidateGateTests.reply(bits: bits, offset: Double(tenth) / 10, rate: rate,
+                                                     amplitude: amplitude * Double(floor), floor: Double(floor))
+                // Half a sample or more late, the detector may take the next sample as the start.
+                let verdict = Self.tooQuiet(reply, at: 8, floor: floor, rate: rate)
+                    ?? Self.tooQuiet(reply, at: 9, floor: floor, rate: rate)
+                // Twice the floor above it and half a sample off at 2.0 MS/s, the detector
+                // takes neither start: such a reply is never examined at all.
+                if amplitude < 3, verdict == nil { continue }
+                #expect(verdict == false, "offset \(tenth)/10, amplitude \(amplitude)")
+            }
+            let reply = CandidateGateTests.reply(bits: bits, offset: Double(tenth) / 10, rate: rate,
+                                                 amplitude: 3 * Double(floor), floor: 0)
+            // Pulses ten times as strong right on the reply's preamble pulses, as another
+            // signal's can fall: the start's measured amplitude is theirs, not the reply's.
+            let strong = Self.modeAC([0, 1, 3.5, 4.5], start: 8 + Double(tenth) / 10, rate: rate,
+                                     amplitude: 30 * Double(floor), floor: Double(floor), count: reply.count)
+            let both = zip(reply, strong).map { $0 + $1 }
+            #expect(Self.tooQuiet(both, at: 8, floor: floor, rate: rate) == false, "offset \(tenth)/10 beneath pulses")
+        }
+    }
+
+    /// A stream with a DF17 and `modeACReplies` Mode A/C replies as strong, 1,000 samples
+    /// apart, each on a carrier of its own phase: the frames found and the demodulator's
+    /// counts.
+    static func stream(modeACReplies: Int, rate: SampleRate) -> (frames: [ModeSBits], squitter: ModeSBits,
+                                                                 statistics: DemodulatorStatistics) {
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 40_000, seed: 5)
+        let squitter = RectangularSignal.extendedSquitter(address: 0x4CA123, payload: 0x58_1234_5678_9ABC)
+        var iq = signal.samples([.init(bits: squitter, start: 30_000.3, amplitude: 40)])
+        let perMicrosecond = Double(rate.hertz) / 1e6
+        for reply in 0..<modeACReplies {
+            let start = 2_000 + Double(reply) * 1_000 + Double(reply % 10) / 10
+            let phase = Double(reply) * 0.7
+            let pulses = modeAC(modeACPulses, start: start, rate: rate, amplitude: 40, floor: 0,
+                                count: Int(start + 30 * perMicrosecond))
+            for (sample, value) in pulses.enumerated() where value > 0 {
+                iq[2 * sample] += Double(value) * cos(phase)
+                iq[2 * sample + 1] += Double(value) * sin(phase)
+            }
+        }
+        let bytes = iq.map { UInt8(max(0, min(255, ($0 + 127.5).rounded()))) }
+        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
+        var frames: [ModeSBits] = []
+        bytes.withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
+        _ = demodulator.finish { frames.append($0.bits) }
+        return (frames, squitter, demodulator.statistics)
+    }
+
+    /// In a stream, Mode A/C replies are counted as quiet starts and hardly ever sliced
+    /// (without the rule, twenty of them took over 700 slicing attempts at either rate), and
+    /// a DF17 among them is still found.
+    @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
+    func modeACRepliesInAStreamAreNotSliced(rate: SampleRate) {
+        let alone = Self.stream(modeACReplies: 0, rate: rate)
+        let among = Self.stream(modeACReplies: 20, rate: rate)
+        #expect(alone.frames == [alone.squitter])
+        #expect(among.frames == [among.squitter])
+        #expect(among.statistics.quietTailStarts >= alone.statistics.quietTailStarts + 20)
+        #expect(among.statistics.attempts <= alone.statistics.attempts + 10)
+    }
+}
