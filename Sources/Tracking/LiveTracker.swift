@@ -97,6 +97,8 @@ public final class LiveTracker: Sendable {
     public func accept(_ frame: Frame, at time: Double, from source: String = LiveTracker.localSource) -> Bool {
         let message = decoder.decode(frame)
         let now = clock()
+        // The update for listeners is only made when one listens (see `Tracker.merge`).
+        let listening = !listeners.withLock { $0.isEmpty }
         let received = time.isFinite ? min(time, now) : now
         let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
             let index = state.sources.firstIndex { $0.label == source } ?? {
@@ -112,7 +114,7 @@ public final class LiveTracker: Sendable {
             // Another receiver's frames are positioned from where that receiver is.
             let heardAt: GeoPoint? = state.sourcePositions[source] ?? receiver
             let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated,
-                                             heardAt: heardAt)
+                                             heardAt: heardAt, reporting: listening)
             state.counters.frames += 1
             if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
             state.counters.framesByFormat[frame.downlinkFormat] += 1

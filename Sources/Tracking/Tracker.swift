@@ -60,10 +60,12 @@ public struct Tracker: Sendable {
 
     /// Merges one message heard by a receiver at `receiver` rather than this tracker's own
     /// (another receiver of a network; nil when its position is unknown): its CPR frames are
-    /// decoded locally against, and range-checked from, that position.
+    /// decoded locally against, and range-checked from, that position. With `reporting`
+    /// false the update is not returned (nil): it holds a copy of the aircraft's whole state,
+    /// which costs a few percent of a live receiver's time when nothing reads it.
     @discardableResult
     public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false,
-                               heardAt receiver: GeoPoint?) -> TrackUpdate? {
+                               heardAt receiver: GeoPoint?, reporting: Bool = true) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
         resolver.resolve(&message, time: time, heardAt: receiver)
@@ -81,7 +83,7 @@ public struct Tracker: Sendable {
         if message.latitude != nil { counts.positions += 1 }
         Self.merge(message, as: type, from: source, at: time, into: &aircraft[key]!)
         messageCount += 1
-        return TrackUpdate(message: message, aircraft: aircraft[key]!)
+        return reporting ? TrackUpdate(message: message, aircraft: aircraft[key]!) : nil
     }
 
     /// Merges `message`, heard as `type` from `source` at `time`, into `state` in place.

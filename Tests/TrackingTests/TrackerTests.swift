@@ -25,6 +25,18 @@ import ModeS
         #expect(state.positionIsStale(at: 17.5))
     }
 
+    /// Without `reporting` the message is merged all the same, and no update is made.
+    @Test func anUnreportedMergeStillMerges() throws {
+        var reported = Tracker(), unreported = Tracker()
+        for (time, hex) in [(1.0, "8D40621D58C386435CC412692AD6"), (2, "8D40621D58C382D690C8AC2863A7")] {
+            let update = reported.merge(try message(hex), at: time, heardAt: nil)
+            #expect(update?.aircraft.icao == 0x40621D)
+            #expect(unreported.merge(try message(hex), at: time, heardAt: nil, reporting: false) == nil)
+        }
+        #expect(unreported.state(of: 0x40621D) == reported.state(of: 0x40621D))
+        #expect(unreported.state(of: 0x40621D)?.position != nil)
+    }
+
     @Test func expiresSilentAircraft() throws {
         var tracker = Tracker()
         tracker.merge(try message("8D4840D6202CC371C32CE0576098"), at: 0)
