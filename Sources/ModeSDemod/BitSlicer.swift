@@ -19,6 +19,10 @@ import ModeS
 final class BitSlicer {
     private let kernels: UnsafeMutablePointer<ReplyKernels.BitKernel>
     private let leaks: UnsafeMutablePointer<ReplyKernels.Interference>
+    /// Per kernel, the weights that average its first chip's samples (lanes 0-3) and its
+    /// second chip's (lanes 4-7): the kernel's positive and negative weights, each set
+    /// scaled to sum to 1 (all 0 for a chip no sample covers). For the loudness counts.
+    private let chipMeans: UnsafeMutablePointer<SIMD8<Float>>
     private let kernelCount: Int
 
     /// Downlink formats worth demodulating: the ones `FrameValidator` can check (0, 4, 5,
@@ -37,12 +41,22 @@ final class BitSlicer {
         kernelCount = source.bitKernels.count
         kernels = .allocate(capacity: kernelCount)
         _ = UnsafeMutableBufferPointer(start: kernels, count: kernelCount).initialize(from: source.bitKernels)
+        chipMeans = .allocate(capacity: kernelCount)
+        for (index, kernel) in source.bitKernels.enumerated() {
+            let weights = SIMD4<Float>(Float(kernel.w0), Float(kernel.w1), Float(kernel.w2), Float(kernel.w3))
+            let first = weights.replacing(with: 0, where: weights .< 0)
+            let second = (-weights).replacing(with: 0, where: weights .> 0)
+            let firstSum = first.sum(), secondSum = second.sum()
+            (chipMeans + index).initialize(to: SIMD8(lowHalf: firstSum > 0 ? first / firstSum : .zero,
+                                                     highHalf: secondSum > 0 ? second / secondSum : .zero))
+        }
         leaks = .allocate(capacity: kernelCount)
         _ = UnsafeMutableBufferPointer(start: leaks, count: kernelCount).initialize(from: source.bitInterference)
     }
 
     deinit {
         kernels.deallocate()
+        chipMeans.deallocate()
         leaks.deallocate()
     }
 
@@ -92,13 +106,13 @@ final class BitSlicer {
     /// comparison of amplitudes, this works when both replies are clipped at full scale.
     func loudOffChips(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
                       from firstBit: Int = 0, enough: Int = Int.max) -> Int {
-        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
-        let bound = Int64(limit * 10)
+        let base = phase * ReplyKernels.maximumBits
+        let bound = Float(limit)
         var loud = 0
         for bit in firstBit..<bits.bitCount {
+            let means = chipMeans(base + bit, samples)
             // The chip that should be empty: the second of a 1, the first of a 0.
-            let offChip: Int32 = bits.bit(bit + 1) == 1 ? -1 : 1
-            if Self.chip(offChip, of: table[bit], samples, isAbove: bound) {
+            if (bits.bit(bit + 1) == 1 ? means.second : means.first) > bound {
                 loud += 1
                 if loud >= enough { break }
             }
@@ -112,30 +126,27 @@ final class BitSlicer {
     /// `AcceptancePolicy.tailTooQuiet`).
     func loudBits(_ samples: UnsafePointer<UInt16>, phase: Int, limit: Double, bits: Range<Int>,
                   enough: Int) -> Int {
-        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
-        let bound = Int64(limit * 10)
+        let base = phase * ReplyKernels.maximumBits
+        let bound = Float(limit)
         var loud = 0
-        for bit in bits where Self.chip(1, of: table[bit], samples, isAbove: bound)
-            || Self.chip(-1, of: table[bit], samples, isAbove: bound) {
-            loud += 1
-            if loud >= enough { break }
+        for bit in bits {
+            let means = chipMeans(base + bit, samples)
+            if max(means.first, means.second) > bound {
+                loud += 1
+                if loud >= enough { break }
+            }
         }
         return loud
     }
 
-    /// Whether one chip of a bit's `kernel` averages above `bound` (ten times the limit):
-    /// `chip` 1 is the first chip (the kernel's positive weights), -1 the second (its
-    /// negative weights).
+    /// The mean magnitude of each chip of kernel `index` (phase × maximumBits + bit), over
+    /// the samples that chip covers, weighted as the kernel weighs them.
     @inline(__always)
-    private static func chip(_ chip: Int32, of kernel: ReplyKernels.BitKernel, _ samples: UnsafePointer<UInt16>,
-                             isAbove bound: Int64) -> Bool {
-        let s = samples + Int(kernel.offset)
-        let w0 = max(0, chip &* kernel.w0), w1 = max(0, chip &* kernel.w1)
-        let w2 = max(0, chip &* kernel.w2), w3 = max(0, chip &* kernel.w3)
-        let weight = Int64(w0 + w1 + w2 + w3)
-        let sum = Int64(w0) * Int64(s[0]) + Int64(w1) * Int64(s[1]) + Int64(w2) * Int64(s[2]) + Int64(w3) * Int64(s[3])
-        // Mean above the limit: sum / weight > limit, i.e. 10 × sum > limit × 10 × weight.
-        return weight > 0 && 10 * sum > bound * weight
+    private func chipMeans(_ index: Int, _ samples: UnsafePointer<UInt16>) -> (first: Float, second: Float) {
+        let s = samples + Int(kernels[index].offset)
+        let values = SIMD4<Float>(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3]))
+        let products = SIMD8(lowHalf: values, highHalf: values) * chipMeans[index]
+        return (products.lowHalf.sum(), products.highHalf.sum())
     }
 
     /// The bit a score decides: 1 when it is positive. Branch-free: noise bits are a coin
