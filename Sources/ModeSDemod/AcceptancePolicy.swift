@@ -182,6 +182,35 @@ struct AcceptancePolicy {
         screening == .addressParity && addressParityFirmness
     }
 
+    /// Rule 5b: whether an address/parity reply agrees with what the aircraft its parity names
+    /// last reported in its extended squitters (`reports`, see `SquitterReports`): the
+    /// altitude of a DF0/4/16/20 within `altitudeMargin` of the one reported, allowing a climb
+    /// or descent of `climbRate` since; the Mode A code of a DF5/21 the same. A wrong bit in
+    /// the parity field names another aircraft, one heard when addresses cluster as a
+    /// country's do; the altitude or code is then the sender's, and would be shown as the
+    /// named aircraft's. Nothing reported: nothing to hold against. (On the simulated skies,
+    /// true replies were never more than 200 ft off, and the wrong ones thousands of feet.)
+    static func agreesWithSquitters(_ bits: ModeSBits, reports: SquitterReports, at time: Double) -> Bool {
+        let named = CRC.syndrome(of: bits)
+        switch bits.downlinkFormat {
+        case 0, 4, 16, 20:
+            guard let reported = reports.altitude(of: named, at: time),
+                  let (feet, _) = AltitudeCode.decode13(UInt32(bits.field(20, 32))) else { return true }
+            return Double(abs(feet - reported.value)) <= altitudeMargin + climbRate * max(0, time - reported.time)
+        case 5, 21:
+            guard let reported = reports.identity(of: named, at: time) else { return true }
+            return Int(bits.field(20, 32)) == reported.value
+        default:
+            return true
+        }
+    }
+
+    /// The difference in feet rule 5b allows at once: a Mode C altitude is rounded to 100 ft.
+    static let altitudeMargin = 300.0
+    /// The climb or descent in feet per second rule 5b allows on top: 100, steeper than any
+    /// airliner's (about 6,000 ft a minute).
+    static let climbRate = 100.0
+
     /// Rule 6: whether a DF11 (all-call reply) is believed; other formats pass. Its
     /// interrogator code (the low 7 parity bits) cannot be checked at all: one wrong bit
     /// there is just another code, or no code. So it must not be `overlapped` by a much

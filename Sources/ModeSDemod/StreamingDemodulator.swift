@@ -76,6 +76,8 @@ public final class StreamingDemodulator {
     private var seen = SeenAddresses()
     /// Parities one wrong bit away from a seen address.
     private var near = NearAddresses()
+    /// What each aircraft last reported in its extended squitters (rule 5b).
+    private var squitterReports = SquitterReports()
     /// Interrogator codes confirmed by more than one aircraft.
     private var interrogators = InterrogatorCodes()
     /// Absolute index of `magnitudes[0]`.
@@ -512,6 +514,10 @@ public final class StreamingDemodulator {
                                         typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor))
             else { return nil }
         }
+        if screening == .addressParity, !AcceptancePolicy.agreesWithSquitters(bits, reports: squitterReports, at: time) {
+            statistics.squitterMismatches += 1
+            return nil
+        }
         // The channel fit of these bits, run at most once however many rules ask for it.
         var fit: ModeSBits?? = nil
         func fitted() -> ModeSBits? {
@@ -770,6 +776,7 @@ public final class StreamingDemodulator {
         switch frame.downlinkFormat {
         case 11, 17, 18:
             if seen.insert(frame.address) { near.insert(frame.address) }
+            squitterReports.record(frame.bits, address: frame.address, at: Double(position) / Double(sampleRate.hertz))
         default: break
         }
         statistics.framesPerFormat[frame.downlinkFormat] += 1

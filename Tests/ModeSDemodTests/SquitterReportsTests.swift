@@ -1,0 +1,106 @@
+import Testing
+@testable import ModeS
+@testable import ModeSDemod
+import Simulator
+
+/// What aircraft report in their extended squitters, and address/parity replies held against
+/// it (`SquitterReports`, `AcceptancePolicy.agreesWithSquitters`).
+struct SquitterReportsTests {
+    static let named: UInt32 = 0x4CA2B1
+    static let other: UInt32 = 0x4CA2F3
+
+    /// A table where `named` reported 35,000 ft at 10 s and squawk 1234 at 11 s.
+    static func reports() -> SquitterReports {
+        var reports = SquitterReports()
+        reports.record(ExtendedSquitterEncoder.airbornePosition(icao: named, latitude: 52.3, longitude: 4.8, odd: false,
+                                                                altitudeFt: 35_000), address: named, at: 10)
+        reports.record(ExtendedSquitterEncoder.aircraftStatus(icao: named, squawk: "1234"), address: named, at: 11)
+        return reports
+    }
+
+    @Test func positionsAndStatusSquittersAreRecorded() {
+        let reports = Self.reports()
+        #expect(reports.altitude(of: Self.named, at: 12) == .init(value: 35_000, time: 10))
+        #expect(reports.identity(of: Self.named, at: 12)?.value == IdentityCode.encode(squawk: "1234").map(Int.init))
+        #expect(reports.altitude(of: Self.other, at: 12) == nil)
+        // Held for 30 s only.
+        #expect(reports.altitude(of: Self.named, at: 40) != nil)
+        #expect(reports.altitude(of: Self.named, at: 40.5) == nil)
+        #expect(reports.identity(of: Self.named, at: 41.5) == nil)
+    }
+
+    @Test func otherFormatsAndTypeCodesReportNothing() {
+        var reports = SquitterReports()
+        reports.record(ExtendedSquitterEncoder.identification(icao: Self.named, callsign: "KLM1234", category: "A3"),
+                       address: Self.named, at: 1)
+        reports.record(ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 20_000, onGround: false),
+                       address: Self.named, at: 1)
+        #expect(reports.count == 0)
+    }
+
+    @Test func theTableKeepsToTheAircraftHeardLately() {
+        var reports = SquitterReports()
+        // 5,000 aircraft one after another, one a tenth of a second: at most 300 are fresh.
+        for index in 0..<5_000 {
+            let address = 0x400000 + UInt32(index)
+            reports.record(ExtendedSquitterEncoder.airbornePosition(icao: address, latitude: 52, longitude: 4, odd: false,
+                                                                    altitudeFt: 10_000), address: address, at: Double(index) / 10)
+        }
+        #expect(reports.count < 2_100)
+        #expect(reports.altitude(of: 0x400000 + 4_999, at: 500) != nil)
+    }
+
+    @Test func anAltitudeReplyMustAgreeWithTheReportedAltitude() {
+        let reports = Self.reports()
+        func agrees(_ feet: Int, at time: Double, naming address: UInt32 = Self.named) -> Bool {
+            AcceptancePolicy.agreesWithSquitters(ReplyEncoder.altitudeReply(icao: address, altitudeFt: feet, onGround: false),
+                                                 reports: reports, at: time)
+        }
+        #expect(agrees(35_000, at: 10))
+        #expect(agrees(35_300, at: 10))
+        #expect(!agrees(35_400, at: 10))
+        // A climb of up to 100 ft a second since.
+        #expect(agrees(35_800, at: 15))
+        #expect(!agrees(36_000, at: 15))
+        #expect(!agrees(24_175, at: 11))
+        // Nothing reported, or too long ago: nothing to hold against.
+        #expect(agrees(24_175, at: 11, naming: Self.other))
+        #expect(agrees(24_175, at: 41))
+        // DF20 the same.
+        let commB = ReplyEncoder.commBAltitudeReply(icao: Self.named, altitudeFt: 24_175, onGround: false, mb: 0)
+        #expect(!AcceptancePolicy.agreesWithSquitters(commB, reports: reports, at: 11))
+    }
+
+    @Test func anIdentityReplyMustCarryTheReportedCode() {
+        let reports = Self.reports()
+        func agrees(_ squawk: String, at time: Double) -> Bool {
+            AcceptancePolicy.agreesWithSquitters(ReplyEncoder.identityReply(icao: Self.named, squawk: squawk, onGround: false),
+                                                 reports: reports, at: time)
+        }
+        #expect(agrees("1234", at: 12))
+        #expect(!agrees("1235", at: 12))
+        #expect(agrees("1235", at: 42))
+        let commB = ReplyEncoder.commBIdentityReply(icao: Self.named, squawk: "7700", onGround: false, mb: 0)
+        #expect(!AcceptancePolicy.agreesWithSquitters(commB, reports: reports, at: 12))
+    }
+
+    /// In a stream: after an aircraft's position squitter, an altitude reply naming it with its
+    /// altitude is found, and one naming it with another aircraft's altitude is refused.
+    @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
+    func aReplyWithAnotherAircraftsAltitudeIsRefused(rate: SampleRate) {
+        let position = ExtendedSquitterEncoder.airbornePosition(icao: Self.named, latitude: 52.3, longitude: 4.8,
+                                                                odd: false, altitudeFt: 35_000)
+        let agreeing = ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 35_100, onGround: false)
+        let disagreeing = ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 24_100, onGround: false)
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 12_000, seed: 9)
+        let bursts: [RectangularSignal.Burst] = [.init(bits: position, start: 2_000, amplitude: 40),
+                                                 .init(bits: agreeing, start: 5_000.2, amplitude: 40),
+                                                 .init(bits: disagreeing, start: 8_000.7, amplitude: 40)]
+        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
+        var frames: [ModeSBits] = []
+        signal.bytes(bursts, format: .cu8).withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
+        _ = demodulator.finish { frames.append($0.bits) }
+        #expect(frames == [position, agreeing])
+        #expect(demodulator.statistics.squitterMismatches >= 1)
+    }
+}
