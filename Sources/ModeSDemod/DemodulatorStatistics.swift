@@ -16,8 +16,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// Candidates not sliced because their bits from 27 µs on are nearly all quiet, as after
     /// a Mode A/C reply (see `AcceptancePolicy.tailTooQuiet`).
     public var quietTailStarts: Int = 0
-    /// Address/parity replies refused because their altitude or Mode A code disagrees with
-    /// what the aircraft they name last reported (see `AcceptancePolicy.agreesWithSquitters`).
+    /// Address/parity replies and three-bit repairs refused because they disagree with what
+    /// their aircraft last reported in its extended squitters (see
+    /// `AcceptancePolicy.agreesWithSquitters`, `AcceptancePolicy.repairAgreesWithSquitters`).
     public var squitterMismatches: Int = 0
     /// Frames emitted, per downlink format (index 0...24).
     public var framesPerFormat = [Int](repeating: 0, count: 25)

@@ -678,6 +678,10 @@ public final class StreamingDemodulator {
             overlapped: interference.louderThanTwoReplies(samples, bitCount: repaired.bitCount, level: level,
                                                           floor: candidate.floor))
         else { return nil }
+        guard AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports, at: candidate.time) else {
+            statistics.squitterMismatches += 1
+            return nil
+        }
         return Frame(bits: repaired, address: address, correctedBits: 3)
     }
 

@@ -153,7 +153,7 @@ struct DemodCommand: ParsableCommand {
         standardError("demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected, \(stats.recoveredFromOverlaps) recovered from under a stronger reply")
         if verbose {
             standardError("demod: \(stats.cancellations) frames cancelled to look beneath them")
-            standardError("demod: \(stats.squitterMismatches) address/parity replies refused for an altitude or code the aircraft named did not report")
+            standardError("demod: \(stats.squitterMismatches) replies refused for disagreeing with their aircraft's squitters")
             standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
             standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames, \(stats.codesConfirmedByChannelFit) station codes confirmed, \(stats.codesOverruledByChannelFit) overruled")
         }

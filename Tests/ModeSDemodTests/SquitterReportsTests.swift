@@ -31,7 +31,8 @@ struct SquitterReportsTests {
 
     @Test func otherFormatsAndTypeCodesReportNothing() {
         var reports = SquitterReports()
-        reports.record(ExtendedSquitterEncoder.identification(icao: Self.named, callsign: "KLM1234", category: "A3"),
+        reports.record(ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
+                                                              verticalRateFpm: 0, geoMinusBaroFt: nil),
                        address: Self.named, at: 1)
         reports.record(ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 20_000, onGround: false),
                        address: Self.named, at: 1)
@@ -82,6 +83,35 @@ struct SquitterReportsTests {
         #expect(agrees("1235", at: 42))
         let commB = ReplyEncoder.commBIdentityReply(icao: Self.named, squawk: "7700", onGround: false, mb: 0)
         #expect(!AcceptancePolicy.agreesWithSquitters(commB, reports: reports, at: 12))
+    }
+
+    @Test func aThreeBitRepairMustRepeatWhatSeldomChanges() {
+        var reports = Self.reports()
+        let callsign = ExtendedSquitterEncoder.identification(icao: Self.named, callsign: "KLM1234", category: "A3")
+        reports.record(callsign, address: Self.named, at: 12)
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(callsign, reports: reports, at: 13))
+        let other = ExtendedSquitterEncoder.identification(icao: Self.named, callsign: "KLM1284", category: "A3")
+        #expect(!AcceptancePolicy.repairAgreesWithSquitters(other, reports: reports, at: 13))
+        // Once the last callsign is too old, or for an aircraft not heard, nothing to hold against.
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(other, reports: reports, at: 43))
+        let unheard = ExtendedSquitterEncoder.identification(icao: Self.other, callsign: "KLM1284", category: "A3")
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(unheard, reports: reports, at: 13))
+        // The status squitter recorded by `reports()`, and another squawk.
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(
+            ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "1234"), reports: reports, at: 13))
+        #expect(!AcceptancePolicy.repairAgreesWithSquitters(
+            ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "7700"), reports: reports, at: 13))
+        // A position: its altitude as for an altitude reply.
+        func position(_ feet: Int) -> ModeSBits {
+            ExtendedSquitterEncoder.airbornePosition(icao: Self.named, latitude: 52.31, longitude: 4.81, odd: true,
+                                                     altitudeFt: feet)
+        }
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(position(35_100), reports: reports, at: 11))
+        #expect(!AcceptancePolicy.repairAgreesWithSquitters(position(31_000), reports: reports, at: 11))
+        // Messages of kinds that change all the time are not held against anything.
+        let velocity = ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
+                                                              verticalRateFpm: 0, geoMinusBaroFt: nil)
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(velocity, reports: reports, at: 11))
     }
 
     /// In a stream: after an aircraft's position squitter, an altitude reply naming it with its
