@@ -121,9 +121,10 @@ final class BitSlicer {
     }
 
     /// How many of the bit periods `bits` (0-based) at `phase` have either chip louder than
-    /// `limit` on average, counting up to `enough`: every bit of a reply puts a pulse in one
-    /// of its chips, so a window with few loud bits holds no reply there (see
-    /// `AcceptancePolicy.tailTooQuiet`).
+    /// `limit` on average: every bit of a reply puts a pulse in one of its chips, so a window
+    /// with few loud bits holds no reply there (see `AcceptancePolicy.tailTooQuiet`). Only
+    /// whether there are `enough` is wanted: the count stops as soon as that is known, at
+    /// `enough` or when the bits left could no longer make it up.
     func loudBits(_ samples: UnsafePointer<UInt16>, phase: Int, limit: Double, bits: Range<Int>,
                   enough: Int) -> Int {
         let base = phase * ReplyKernels.maximumBits
@@ -134,6 +135,8 @@ final class BitSlicer {
             if max(means.first, means.second) > bound {
                 loud += 1
                 if loud >= enough { break }
+            } else if loud + (bits.upperBound - bit - 1) < enough {
+                break
             }
         }
         return loud
