@@ -76,7 +76,7 @@ public final class StreamingDemodulator {
     private var seen = SeenAddresses()
     /// Parities one wrong bit away from a seen address.
     private var near = NearAddresses()
-    /// What each aircraft last reported in its extended squitters (rule 5b).
+    /// What each aircraft last reported in its extended squitters (rules 2c and 5b).
     private var squitterReports = SquitterReports()
     /// Interrogator codes confirmed by more than one aircraft.
     private var interrogators = InterrogatorCodes()
