@@ -196,7 +196,7 @@ struct AcceptancePolicy {
         case 0, 4, 16, 20:
             guard let reported = reports.altitude(of: named, at: time),
                   let (feet, _) = AltitudeCode.decode13(UInt32(bits.field(20, 32))) else { return true }
-            return Double(abs(feet - reported.value)) <= altitudeMargin + climbRate * max(0, time - reported.time)
+            return altitude(feet, keepsTo: reported, at: time)
         case 5, 21:
             guard let reported = reports.identity(of: named, at: time) else { return true }
             return Int(bits.field(20, 32)) == reported.value
@@ -219,11 +219,17 @@ struct AcceptancePolicy {
         if (9...18).contains(typeCode) {
             guard let reported = reports.altitude(of: address, at: time),
                   let feet = AltitudeCode.decode12(UInt32(repaired.field(41, 52))) else { return true }
-            return Double(abs(feet - reported.value)) <= altitudeMargin + climbRate * max(0, time - reported.time)
+            return altitude(feet, keepsTo: reported, at: time)
         }
         guard let kind = SquitterReports.Steady(typeCode: typeCode),
               let last = reports.steady(kind, of: address, at: time) else { return true }
         return repaired.field(33, 88) == last
+    }
+
+    /// Whether an altitude of `feet` heard at `time` is within `altitudeMargin` of the one
+    /// `reported`, allowing a climb or descent of `climbRate` since (rules 2c and 5b).
+    private static func altitude(_ feet: Int, keepsTo reported: SquitterReports.Report, at time: Double) -> Bool {
+        Double(abs(feet - reported.value)) <= altitudeMargin + climbRate * max(0, time - reported.time)
     }
 
     /// The difference in feet rule 5b allows at once: a Mode C altitude is rounded to 100 ft.
