@@ -17,7 +17,9 @@ import Darwin
 /// squares to this reply: its preamble (known exactly) and its bits as a first slice
 /// decided them (mostly right). The bits are then decided again against the fitted model,
 /// flipping any bit (at 2.0 MS/s also any pair of neighbouring bits) that lowers the
-/// squared error, and the model is fitted once more to the improved bits. Clipped samples
+/// squared error, and the model is fitted once more to the improved bits. At 2.0 MS/s the
+/// bits are finally decided as the sequence the last model explains best (`FittedSequence`),
+/// which turns runs of wrong bits that single and paired flips cannot. Clipped samples
 /// take no part. Seven complex parameters against 130 to 270 complex samples leave the fit
 /// well determined.
 ///
@@ -75,6 +77,8 @@ final class ChannelFitSlicer {
     /// residual that trial reads may have changed since it last ran (see `takeStale`).
     private let stale: UnsafeMutablePointer<Bool>
     private let fitter = ChannelTaps()
+    /// The search over whole sequences that ends each slice at 2.0 MS/s (nil at 2.4).
+    private let sequence: FittedSequence?
     /// What the last successful `slice` decided with, for `confidence`.
     private var lastContext: Context?
 
@@ -103,6 +107,8 @@ final class ChannelFitSlicer {
         flipPrediction.initialize(repeating: 0, count: 2 * classes * Self.flipReach)
         stale = .allocate(capacity: 2 * ReplyKernels.maximumBits)
         stale.initialize(repeating: true, count: 2 * ReplyKernels.maximumBits)
+        sequence = kernels.sampleRate == .twoMega
+            ? FittedSequence(envelope: chipEnvelope, phases: kernels.phaseOffsets.count, length: length) : nil
     }
 
     deinit {
@@ -175,6 +181,18 @@ final class ChannelFitSlicer {
                 changed = true
             }
             if !changed { break }
+        }
+        // At 2.0 MS/s, runs of bits that flips cannot turn (see `FittedSequence`).
+        if let sequence {
+            let decided = sequence.decide(model: context.model, samples: samples, clipped: clipped, span: span,
+                                          phase: phase, bitCount: bitCount)
+            if decided != bits {
+                bits = decided
+                // The confidences read the residual of the bits returned.
+                chipEnvelope.set(bits)
+                _ = buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes)
+                _ = computeResidual(samples, context)
+            }
         }
         let format = bits.downlinkFormat
         guard BitSlicer.isAccepted(format: format), (format >= 16) == (bitCount == 112) else { return nil }

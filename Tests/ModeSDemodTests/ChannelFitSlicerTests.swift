@@ -99,6 +99,33 @@ import Simulator
         #expect(with.count >= without.count + (rate == .twoMega ? 4 : 0), "\(without.count) without, \(with.count) with")
     }
 
+    /// At 2.0 MS/s, a reply half a sample off shows only where its bits change: turning
+    /// over a run of equal bits changes just the two samples at its ends, so the run
+    /// decided wrong costs as little as one wrong bit, and no flip of one or two bits
+    /// lowers the error. The final search over whole sequences (`FittedSequence`) turns
+    /// every such run back.
+    @Test func aRunOfEqualBitsDecidedWrongHalfASampleOffIsTurnedBack() {
+        let fit = Fit(rate: .twoMega)
+        let bits = RectangularSignal.extendedSquitter(address: 0x4CA2D6, payload: 0x99_0FF0_5A6B_7C81)
+        // The runs of three or more equal bits after the format.
+        var runs = [Range<Int>]()
+        var first = 6
+        for number in 7...(bits.bitCount + 1) where number > bits.bitCount || bits.bit(number) != bits.bit(first) {
+            if number - first >= 3 { runs.append(first..<number) }
+            first = number
+        }
+        #expect(runs.count >= 6)
+        for (index, run) in runs.enumerated() {
+            // Half a sample off: phase 2 (5 tenths) is the reply's own.
+            let signal = RectangularSignal(sampleRate: .twoMega, sampleCount: 800, seed: 40 + UInt64(index))
+            let bytes = signal.bytes([.init(bits: bits, start: 100.5, amplitude: 40, frequencyOffset: 15_000)],
+                                     format: .cu8)
+            var tentative = bits
+            for number in run { tentative.flipBit(number) }
+            #expect(fit.slice(bytes, phase: 2, tentative: tentative)?.hex == bits.hex, "bits \(run) turned")
+        }
+    }
+
     /// The slicer on its own: a clean reply whose tentative bits carry three errors comes
     /// out whole, its corrected bits confident; noise never gets past the gates.
     @Test(arguments: SampleRate.allCases)
