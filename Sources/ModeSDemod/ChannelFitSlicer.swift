@@ -36,10 +36,16 @@ final class ChannelFitSlicer {
     static let passes = 2
     /// The least correlation of the magnitudes with the tentative envelope worth a fit.
     /// Decisions follow the noise, so even noise correlates with its own slice (0.3 to
-    /// 0.6); nearly all replies the fit then decodes reach 0.55, and most candidates
-    /// (noise, the insides of other replies) are turned away here before any sample is
-    /// loaded.
-    static let minimumCorrelation: Float = 0.55
+    /// 0.6); at 2.4 MS/s nearly all replies the fit then decodes reach 0.55, and most
+    /// candidates (noise, the insides of other replies) are turned away here before any
+    /// sample is loaded. At 2.0 MS/s the magnitude slicers decide a reply about half a
+    /// sample off with many wrong bits however strong it is (each sample inside a bit holds
+    /// half of either chip), and such slices correlate less; the fit, ending with its search
+    /// over sequences, still decides them. There the least is 0.45 (lower still finds few
+    /// more replies for much more time, nearly all of it spent on noise).
+    static func minimumCorrelation(at rate: SampleRate) -> Float {
+        rate == .twoMega ? 0.45 : 0.55
+    }
     /// The largest share of the samples' energy the first fit may leave unexplained.
     /// Replies the fit decodes nearly all leave under 0.55 (noise takes about half at
     /// 3 dB); noise never gets below 0.65, the insides of other replies rarely.
@@ -135,7 +141,8 @@ final class ChannelFitSlicer {
         let chipBase = phase * Self.chips
         chipEnvelope.set(tentative)
         let env = envelope + Self.padding
-        guard buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes) >= Self.minimumCorrelation else {
+        guard buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes)
+                >= Self.minimumCorrelation(at: kernels.sampleRate) else {
             return nil
         }
         // The taps read past the span's end: zeros there (the padding before it is never

@@ -126,6 +126,22 @@ import Simulator
         }
     }
 
+    /// At 2.0 MS/s a reply half a sample off is sliced with many wrong bits however strong
+    /// it is. A slice with every fourth bit wrong and a few more correlates too little with
+    /// the samples for the 2.4 MS/s threshold (0.47 to 0.54), but not for the 2.0 MS/s one,
+    /// and the fit decides it.
+    @Test(arguments: [11, 13, 24])
+    func aStrongReplySlicedWithManyWrongBitsIsStillFitted(alsoEvery every: Int) {
+        let fit = Fit(rate: .twoMega)
+        let bits = RectangularSignal.extendedSquitter(address: 0x4CA2D6, payload: 0x99_0FF0_5A6B_7C81)
+        let signal = RectangularSignal(sampleRate: .twoMega, sampleCount: 800, seed: 60)
+        let bytes = signal.bytes([.init(bits: bits, start: 100.5, amplitude: 60, frequencyOffset: 15_000)], format: .cu8)
+        var tentative = bits
+        for number in stride(from: 7, through: bits.bitCount, by: 4) { tentative.flipBit(number) }
+        for number in stride(from: 9, through: bits.bitCount, by: every) { tentative.flipBit(number) }
+        #expect(fit.slice(bytes, phase: 2, tentative: tentative)?.hex == bits.hex)
+    }
+
     /// The slicer on its own: a clean reply whose tentative bits carry three errors comes
     /// out whole, its corrected bits confident; noise never gets past the gates.
     @Test(arguments: SampleRate.allCases)
