@@ -322,9 +322,15 @@ struct AcceptancePolicy {
     /// confirmed, can be one of them away. `overstated` (a code bit scored far above the
     /// others, see `RepairGate.codeBits`) refuses a station's code, which an overlapping
     /// reply's pulses make up; code 0 needs only the first test.
+    ///
+    /// Weak bits are no doubt at all when the clipping decides the whole code
+    /// (`decidedAtRails`, see `ClippedCodeBits.decidesCode`; asked only where
+    /// `readsClippedCodeBits`): at the rails the carrier's phase and the dongle's ringing
+    /// make a reply's bits score unevenly with nothing else there.
     func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, clearOfNoise: @autoclosure () -> Bool,
-                         believed: (Int) -> Bool) -> Bool {
+                         decidedAtRails: @autoclosure () -> Bool = false, believed: (Int) -> Bool) -> Bool {
         if code != 0, overstated { return false }
+        let weakBits = weakBits != 0 && decidedAtRails() ? 0 : weakBits
         if code != 0, weakBits != 0, !clearOfNoise() { return false }
         guard weakBits.nonzeroBitCount <= 2 else { return false }
         // Every non-empty subset of the weak bits, as flips of the code.
@@ -334,6 +340,16 @@ struct AcceptancePolicy {
             flips = (flips - 1) & weakBits
         }
         return true
+    }
+
+    /// Whether rule 7b may take code bits as decided by the clipping (`ClippedCodeBits`): for
+    /// the plain and feedback slices at the best phase, outside a residual. At another phase
+    /// the sample read for a chip can hold the neighbouring chip's pulse (a code decided
+    /// wrong at the second phase passed this way); in a residual the samples the clipping is
+    /// read from are the stream's, with the cancelled reply still in them; the channel fit
+    /// weighs clipped samples itself (`codeClipped`).
+    func readsClippedCodeBits(attempt: SliceAttempt, place: Place) -> Bool {
+        attempt.rank == 0 && attempt.slicer != .channelFit && !place.inResidual
     }
 
     /// Rule 7c: whether a strong DF11's station code stands against the channel fit. An echo

@@ -177,7 +177,7 @@ final class ReplyCanceller {
                 let q = raw.load(fromByteOffset: 2 * n + 1, as: UInt8.self)
                 iq[2 * n] = (Float(i) - 127.5) / 127.5
                 iq[2 * n + 1] = (Float(q) - 127.5) / 127.5
-                clipped[n] = i == 0 || i == 255 || q == 0 || q == 255
+                clipped[n] = format.isClipped(raw, at: n)
             }
         case .cs16:
             for n in 0..<count {
@@ -185,7 +185,7 @@ final class ReplyCanceller {
                 let q = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * n + 2, as: Int16.self))
                 iq[2 * n] = Float(i) / 32768
                 iq[2 * n + 1] = Float(q) / 32768
-                clipped[n] = abs(Int32(i)) >= 32767 || abs(Int32(q)) >= 32767
+                clipped[n] = format.isClipped(raw, at: n)
             }
         case .cf32:
             for n in 0..<count {
@@ -194,7 +194,7 @@ final class ReplyCanceller {
                 let q = MagnitudeConverter.cf32Component(raw, byteOffset: 8 * n + 4)
                 iq[2 * n] = i
                 iq[2 * n + 1] = q
-                clipped[n] = abs(i) >= Float(Self.clipLevel) || abs(q) >= Float(Self.clipLevel)
+                clipped[n] = format.isClipped(raw, at: n)
             }
         }
     }

@@ -41,6 +41,8 @@ public final class StreamingDemodulator {
     private let policy: AcceptancePolicy
     /// Measurements of other signals on top of a reply, for `policy`.
     private let interference: InterferenceChecks
+    /// Reads which code bits of a DF11 at the rails the clipping decides.
+    private let clippedCodeBits: ClippedCodeBits
     /// Cancels frames and finds the replies they buried (used with `cancelOverlaps`).
     private let recovery: OverlapRecovery
 
@@ -144,6 +146,7 @@ public final class StreamingDemodulator {
                                      allowTwoBits: options.allowTwoBitCorrection)
         self.policy = AcceptancePolicy(options: options)
         self.interference = InterferenceChecks(kernels: kernels, detector: detector, slicer: slicer)
+        clippedCodeBits = ClippedCodeBits(kernels: kernels, format: format)
         self.recovery = OverlapRecovery(kernels: kernels, detector: detector, canceller: canceller,
                                         sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
                                         gateQuietSixteenths: options.gateQuietSixteenths)
@@ -449,7 +452,7 @@ public final class StreamingDemodulator {
         // and a window that does not look like another reply's data (`feedbackRanks`).
         if options.channelFit, options.cancelOverlaps, !inResidual, plan.feedbackRanks > 0, let tentative {
             statistics.channelFitAttempts += 1
-            let raw = UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
+            let raw = rawSamples(at: position)
             if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: fitPhase, tentative: tentative,
                                                  canceller: canceller),
                policy.usable(bits, from: SliceAttempt(rank: 0, slicer: .channelFit)),
@@ -466,6 +469,12 @@ public final class StreamingDemodulator {
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return .none
+    }
+
+    /// The raw samples (kept for cancellation) from stream position `position` on.
+    @inline(__always)
+    private func rawSamples(at position: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
     }
 
     /// Whether the start at `samples` is the shadow of a stronger preamble 3.5 µs on (see
@@ -550,6 +559,11 @@ public final class StreamingDemodulator {
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
                 clearOfNoise: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 4 * Double(floor),
+                // The clipping is read from the raw samples, kept only for cancellation.
+                decidedAtRails: options.cancelOverlaps
+                    && policy.readsClippedCodeBits(attempt: attempt, place: candidate.place)
+                    && clippedCodeBits.decidesCode(bits, phase: phase, raw: rawSamples(at: candidate.position),
+                                                   magnitudes: samples),
                 believed: { interrogators.believes($0, at: time) }) else { return nil }
             guard policy.codeStandsAgainstChannelFit(
                 bits, attempt: attempt, place: candidate.place,
@@ -583,7 +597,7 @@ public final class StreamingDemodulator {
     /// (it needs the raw samples, kept only when overlaps are cancelled).
     private func channelFitDecision(of bits: ModeSBits, _ candidate: Candidate, phase: Int) -> ModeSBits? {
         guard options.channelFit, options.cancelOverlaps, !candidate.place.inResidual else { return nil }
-        let raw = UnsafeRawPointer(self.raw + (candidate.position - bufferStart) * format.bytesPerSample)
+        let raw = rawSamples(at: candidate.position)
         return channelFitSlicer.slice(raw: raw, magnitudes: candidate.samples, phase: phase, tentative: bits,
                                       canceller: canceller)
     }
@@ -701,7 +715,7 @@ public final class StreamingDemodulator {
               !interference.louderThanTwoReplies(samples, bitCount: plain.bitCount, level: level, floor: floor)
         else { return nil }
         statistics.coherentAttempts += 1
-        let raw = UnsafeRawPointer(self.raw + (candidate.position - bufferStart) * format.bytesPerSample)
+        let raw = rawSamples(at: candidate.position)
         guard let bits = canceller.coherentBits(raw: raw, offsetTenths: kernels.phaseOffsets[phase], bits: plain,
                                                 kernels: slicer.kernels(phase: phase), confidence: confidence),
               policy.acceptsCoherent(repairGate.screen(bits), verdict: repairGate.judge(bits, confidence: confidence),

@@ -65,6 +65,26 @@ import Simulator
         // An overstated bit refuses a station's code, not code 0.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
+        // Where the clipping decides the whole code, weak bits are no doubt.
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, decidedAtRails: true,
+                                       believed: believed))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, decidedAtRails: false,
+                                        believed: believed))
+        // An overstated bit still refuses a station's code.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 1, overstated: true, clearOfNoise: true, decidedAtRails: true,
+                                        believed: believed))
+    }
+
+    /// The clipping is read only for the plain and feedback slices at the best phase, in the
+    /// stream itself.
+    @Test func clippedCodeBitsAreReadOnlyAtTheBestPhaseOfTheStream() {
+        let stream = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
+        let residual = AcceptancePolicy.Place(inResidual: true, insideFrame: false)
+        #expect(policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .plain), place: stream))
+        #expect(policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .smearFeedback), place: stream))
+        #expect(!policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 1, slicer: .plain), place: stream))
+        #expect(!policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .channelFit), place: stream))
+        #expect(!policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .plain), place: residual))
     }
 
     @Test func aCodeIsBelievedOnceTwoAircraftAnswerAndUntilTheyStop() {
