@@ -86,6 +86,15 @@ final class BitSlicer {
         return slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: nil)
     }
 
+    /// The plain decisions at `phase` of a candidate whose downlink format came out one bit
+    /// from 17, as a long reply with the format set to 17; nil for any other format. `slice`
+    /// turns such a candidate away (no transponder sends formats 1, 19 or 25), but it may be
+    /// a squitter with one format bit wrong and most others right: a start for the channel
+    /// fit, whose result the CRC (which covers the format) then checks.
+    func sliceAsSquitter(_ samples: UnsafePointer<UInt16>, phase: Int) -> ModeSBits? {
+        slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: nil, asSquitter: true)
+    }
+
     /// Slices again and writes the absolute score of every bit to `confidence`: how sure
     /// each decision was, which the `RepairGate` needs. Only called for the rare candidates
     /// whose syndrome points at a repair.
@@ -177,7 +186,8 @@ final class BitSlicer {
     /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback.
     @inline(__always)
     private func slice<Rule: Feedback>(_ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
-                                       amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?) -> ModeSBits? {
+                                       amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
+                                       asSquitter: Bool = false) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
         let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
         // Whether the previous bit's decision feeds a pulse into this one: its second
@@ -218,7 +228,12 @@ final class BitSlicer {
 
         var word: UInt64 = 0
         for bit in 0..<5 { word = (word << 1) | decide(bit) }
-        let df = UInt32(truncatingIfNeeded: word)
+        var df = UInt32(truncatingIfNeeded: word)
+        if asSquitter {
+            // One format bit from 17 (see `sliceAsSquitter`).
+            guard (df ^ 17).nonzeroBitCount == 1 else { return nil }
+            (df, word) = (17, 17)
+        }
         guard Self.isAccepted(format: Int(df)) else { return nil }
         let bitCount = df >= 16 ? 112 : 56
         for bit in 5..<min(bitCount, 64) { word = (word << 1) | decide(bit) }

@@ -450,7 +450,11 @@ public final class StreamingDemodulator {
         let bestPhase = phases.index(0)
         // The channel fit needs the raw samples (kept for cancellation) of the stream itself,
         // and a window that does not look like another reply's data (`feedbackRanks`).
-        if options.channelFit, options.cancelOverlaps, !inResidual, plan.feedbackRanks > 0, let tentative {
+        let fits = options.channelFit && options.cancelOverlaps && !inResidual && plan.feedbackRanks > 0
+        // Without any slice of a format a transponder sends, a squitter with one wrong
+        // format bit may still be there (`BitSlicer.sliceAsSquitter`).
+        if fits, tentative == nil { tentative = slicer.sliceAsSquitter(samples, phase: bestPhase) }
+        if fits, let tentative {
             statistics.channelFitAttempts += 1
             let raw = rawSamples(at: position)
             if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: fitPhase, tentative: tentative,
