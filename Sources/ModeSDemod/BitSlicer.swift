@@ -87,12 +87,21 @@ final class BitSlicer {
     }
 
     /// The plain decisions at `phase` of a candidate whose downlink format came out one bit
-    /// from 17, as a long reply with the format set to 17; nil for any other format. `slice`
-    /// turns such a candidate away (no transponder sends formats 1, 19 or 25), but it may be
-    /// a squitter with one format bit wrong and most others right: a start for the channel
-    /// fit, whose result the CRC (which covers the format) then checks.
-    func sliceAsSquitter(_ samples: UnsafePointer<UInt16>, phase: Int) -> ModeSBits? {
-        slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: nil, asSquitter: true)
+    /// from 17 or from 11 (as 1, 19, 25, or 3, 9, 10, 15, 27: formats `slice` turns away),
+    /// with the format set to that one; nil for any other format. Such a candidate may be a
+    /// squitter or an all-call reply with one format bit wrong and most others right: a
+    /// start for the channel fit, whose result the CRC (which covers the format) and the
+    /// acceptance rules then judge.
+    func sliceWithFormatBitTurned(_ samples: UnsafePointer<UInt16>, phase: Int) -> ModeSBits? {
+        slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: nil, turningFormatBit: true)
+    }
+
+    /// The format one bit from `format` that `sliceWithFormatBitTurned` takes it for, or nil.
+    static func formatOneBitFrom(_ format: Int) -> Int? {
+        guard !isAccepted(format: format) else { return nil }
+        if (format ^ 17).nonzeroBitCount == 1 { return 17 }
+        if (format ^ 11).nonzeroBitCount == 1 { return 11 }
+        return nil
     }
 
     /// Slices again and writes the absolute score of every bit to `confidence`: how sure
@@ -187,7 +196,7 @@ final class BitSlicer {
     @inline(__always)
     private func slice<Rule: Feedback>(_ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
                                        amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
-                                       asSquitter: Bool = false) -> ModeSBits? {
+                                       turningFormatBit: Bool = false) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
         let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
         // Whether the previous bit's decision feeds a pulse into this one: its second
@@ -229,10 +238,10 @@ final class BitSlicer {
         var word: UInt64 = 0
         for bit in 0..<5 { word = (word << 1) | decide(bit) }
         var df = UInt32(truncatingIfNeeded: word)
-        if asSquitter {
-            // One format bit from 17 (see `sliceAsSquitter`).
-            guard (df ^ 17).nonzeroBitCount == 1 else { return nil }
-            (df, word) = (17, 17)
+        if turningFormatBit {
+            guard let format = Self.formatOneBitFrom(Int(df)) else { return nil }
+            df = UInt32(format)
+            word = UInt64(format)
         }
         guard Self.isAccepted(format: Int(df)) else { return nil }
         let bitCount = df >= 16 ? 112 : 56

@@ -451,9 +451,9 @@ public final class StreamingDemodulator {
         // The channel fit needs the raw samples (kept for cancellation) of the stream itself,
         // and a window that does not look like another reply's data (`feedbackRanks`).
         let fits = options.channelFit && options.cancelOverlaps && !inResidual && plan.feedbackRanks > 0
-        // Without any slice of a format a transponder sends, a squitter with one wrong
-        // format bit may still be there (`BitSlicer.sliceAsSquitter`).
-        if fits, tentative == nil { tentative = slicer.sliceAsSquitter(samples, phase: bestPhase) }
+        // Without any slice of a format a transponder sends, a squitter or an all-call reply
+        // with one wrong format bit may still be there (`BitSlicer.sliceWithFormatBitTurned`).
+        if fits, tentative == nil { tentative = slicer.sliceWithFormatBitTurned(samples, phase: bestPhase) }
         if fits, let tentative {
             statistics.channelFitAttempts += 1
             let raw = rawSamples(at: position)
