@@ -453,7 +453,12 @@ public final class StreamingDemodulator {
         let fits = options.channelFit && options.cancelOverlaps && !inResidual && plan.feedbackRanks > 0
         // Without any slice of a format a transponder sends, a squitter or an all-call reply
         // with one wrong format bit may still be there (`BitSlicer.sliceWithFormatBitTurned`).
-        if fits, tentative == nil { tentative = slicer.sliceWithFormatBitTurned(samples, phase: bestPhase) }
+        // Most such slices are noise or the inside of another reply; one naming an aircraft
+        // heard (`namesHeardAircraft`) is worth a fit.
+        if fits, tentative == nil, let turned = slicer.sliceWithFormatBitTurned(samples, phase: bestPhase),
+           namesHeardAircraft(turned) {
+            tentative = turned
+        }
         if fits, let tentative {
             statistics.channelFitAttempts += 1
             let raw = rawSamples(at: position)
@@ -473,6 +478,18 @@ public final class StreamingDemodulator {
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return .none
+    }
+
+    /// Whether the address field of a DF11 or DF17 `bits` (bits 9–32) names an aircraft
+    /// heard, or would with one of its bits turned: a slice with a few wrong bits mostly
+    /// gets the address right or one bit wrong, which the channel fit then decides again.
+    /// A noise slice or the inside of another reply lands on one of those few hundred
+    /// addresses (times 25) among 2^24 seldom, so the fits this asks for cost next to
+    /// nothing.
+    private func namesHeardAircraft(_ bits: ModeSBits) -> Bool {
+        let address = UInt32(truncatingIfNeeded: bits.field(9, 32))
+        if seen.mayContain(address) { return true }
+        return (0..<24).contains { seen.mayContain(address ^ (1 << UInt32($0))) }
     }
 
     /// The raw samples (kept for cancellation) from stream position `position` on.
