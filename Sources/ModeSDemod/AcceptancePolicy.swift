@@ -394,6 +394,20 @@ struct AcceptancePolicy {
         }
     }
 
+    /// Rule 7d: whether a one-bit repair of a DF17/18 that rule 7 refused (`RepairGate.judge`:
+    /// the bit was decided too firmly to be a noise error) is believed as a collision: both
+    /// of the bit's chips are loud (`bothChipsLoud`, at half the reply's pulse level above the
+    /// floor), so another pulse, most often a Mode A/C reply's, landed in its empty chip and
+    /// outshone the reply's own; and the repaired address is an aircraft already confirmed
+    /// (`addressKnown`), and the repaired message agrees with what that aircraft squittered
+    /// (`agreesWithSquitters`, as rule 2c asks of a three-bit repair). A slice with several
+    /// wrong bits whose syndrome happens to read as one, the case the firmness test guards
+    /// against, would need that very bit to carry a second pulse as well.
+    func admitsCollisionRepair(bothChipsLoud: @autoclosure () -> Bool, addressKnown: @autoclosure () -> Bool,
+                               agreesWithSquitters: @autoclosure () -> Bool) -> Bool {
+        bothChipsLoud() && addressKnown() && agreesWithSquitters()
+    }
+
     /// Rule 8: the interrogator code of a validated DF11 that must be vouched for by
     /// `InterrogatorCodes` before the frame is believed (noise turns an acquisition
     /// squitter's code 0 into a station's code as easily as into any other), or nil.

@@ -138,6 +138,13 @@ final class BitSlicer {
         return loud
     }
 
+    /// Whether both chips of bit `bit` (0-based) at `phase` are louder than `limit` on
+    /// average: a reply puts a pulse in one of them, so the other holds someone else's.
+    func bothChipsLoud(_ bit: Int, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double) -> Bool {
+        let means = chipMeans(phase * ReplyKernels.maximumBits + bit, samples)
+        return min(means.first, means.second) > Float(limit)
+    }
+
     /// How many of the bit periods `bits` (0-based) at `phase` have either chip louder than
     /// `limit` on average: every bit of a reply puts a pulse in one of its chips, so a window
     /// with few loud bits holds no reply there (see `AcceptancePolicy.tailTooQuiet`). Only

@@ -20,6 +20,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// their aircraft last reported in its extended squitters (see
     /// `AcceptancePolicy.agreesWithSquitters`, `AcceptancePolicy.repairAgreesWithSquitters`).
     public var squitterMismatches: Int = 0
+    /// One-bit repairs of DF17/18 believed as collisions: the bit's empty chip held another
+    /// pulse (see `AcceptancePolicy.admitsCollisionRepair`).
+    public var collisionRepairs: Int = 0
     /// Frames emitted, per downlink format (index 0...24).
     public var framesPerFormat = [Int](repeating: 0, count: 25)
     /// Emitted frames that needed one or two bits repaired.

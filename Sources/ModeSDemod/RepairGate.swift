@@ -106,6 +106,14 @@ struct RepairGate {
         return .admitIfKnown(UInt32(repaired.field(9, 32)))
     }
 
+    /// The bit (1-based, outside the downlink format) whose lone flip makes the long reply
+    /// `bits` check, or nil when no lone flip does.
+    func loneError(_ bits: ModeSBits) -> Int? {
+        guard bits.bitCount == 112, let fix = longTable.correction(for: CRC.syndrome(of: bits)), fix.second == 0,
+              fix.first > 5 else { return nil }
+        return Int(fix.first)
+    }
+
     /// A three-bit repair of a DF17/18 whose syndrome no one- or two-bit repair explains,
     /// or nil. Tried only for replies whose address (as demodulated) is already confirmed,
     /// and never believed for a new one: three flips among 112 bits reach so many

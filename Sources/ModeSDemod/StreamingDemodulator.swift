@@ -595,8 +595,18 @@ public final class StreamingDemodulator {
             }
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-            guard policy.admits(repairGate.judge(bits, confidence: confidence),
-                                isKnown: { isKnown($0, at: time) }) else { return nil }
+            if !policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) }) {
+                guard let bit = repairGate.loneError(bits) else { return nil }
+                var repaired = bits
+                repaired.flipBit(bit)
+                let level = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
+                guard level > 0, policy.admitsCollisionRepair(
+                    bothChipsLoud: slicer.bothChipsLoud(bit - 1, samples, phase: phase, limit: Double(floor) + level / 2),
+                    addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: time),
+                    agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports,
+                                                                                    at: time)) else { return nil }
+                statistics.collisionRepairs += 1
+            }
         }
         // Whether the address was known before this reply (validating a DF11 confirms it).
         let code = policy.codeToVouchFor(bits)
