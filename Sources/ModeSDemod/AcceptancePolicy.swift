@@ -394,19 +394,33 @@ struct AcceptancePolicy {
         }
     }
 
-    /// Rule 7d: whether a one-bit repair of a DF17/18 that rule 7 refused (`RepairGate.judge`:
-    /// the bit was decided too firmly to be a noise error) is believed as a collision: both
-    /// of the bit's chips are loud (`bothChipsLoud`, at half the reply's pulse level above the
-    /// floor), so another pulse, most often a Mode A/C reply's, landed in its empty chip and
-    /// outshone the reply's own; and the repaired address is an aircraft already confirmed
-    /// (`addressKnown`), and the repaired message agrees with what that aircraft squittered
-    /// (`agreesWithSquitters`, as rule 2c asks of a three-bit repair). A slice with several
-    /// wrong bits whose syndrome happens to read as one, the case the firmness test guards
-    /// against, would need that very bit to carry a second pulse as well.
-    func admitsCollisionRepair(bothChipsLoud: @autoclosure () -> Bool, addressKnown: @autoclosure () -> Bool,
+    /// Rule 7d: whether a one- or two-bit repair of a DF17/18 that rule 7 refused
+    /// (`RepairGate.judge`: a bit was decided too firmly to be a noise error) is believed as a
+    /// collision:
+    /// - both chips of every repaired bit are loud (`repairedBitsBothLoud`, at half the
+    ///   reply's pulse level above the floor): another pulse, most often a Mode A/C reply's,
+    ///   landed in its empty chip and outshone the reply's own;
+    /// - for a two-bit repair, few bits of the reply have both chips loud (`bothLoudCount`,
+    ///   under `maximumCollisionBits`): a Mode A/C reply has at most 15 pulses, while another
+    ///   Mode S reply across this one fills about half its bits, and a two-bit repair of such
+    ///   a wreck checks now and then (a fiftieth as many syndromes read as one wrong bit, and
+    ///   under another reply one firmly wrong bit is common, so a one-bit repair is not held
+    ///   to this);
+    /// - the repaired address is an aircraft already confirmed (`addressKnown`), and the
+    ///   repaired message agrees with what it squittered (`agreesWithSquitters`, as rule 2c
+    ///   asks of a three-bit repair).
+    /// A slice with several wrong bits whose syndrome happens to read as one or two, the case
+    /// the firmness test guards against, would need those very bits to carry second pulses.
+    func admitsCollisionRepair(repairedBitsBothLoud: @autoclosure () -> Bool, twoBits: Bool,
+                               bothLoudCount: @autoclosure () -> Int, addressKnown: @autoclosure () -> Bool,
                                agreesWithSquitters: @autoclosure () -> Bool) -> Bool {
-        bothChipsLoud() && addressKnown() && agreesWithSquitters()
+        repairedBitsBothLoud() && (!twoBits || bothLoudCount() < Self.maximumCollisionBits) && addressKnown()
+            && agreesWithSquitters()
     }
+
+    /// Bits with both chips loud from which a reply is taken to be under another Mode S
+    /// reply rather than hit by a few pulses (rule 7d, two-bit repairs).
+    static let maximumCollisionBits = 17
 
     /// Rule 8: the interrogator code of a validated DF11 that must be vouched for by
     /// `InterrogatorCodes` before the frame is believed (noise turns an acquisition

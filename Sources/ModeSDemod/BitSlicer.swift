@@ -145,6 +145,18 @@ final class BitSlicer {
         return min(means.first, means.second) > Float(limit)
     }
 
+    /// How many of the first `count` bits at `phase` have both chips louder than `limit`
+    /// (`bothChipsLoud`), counting no further than `enough`.
+    func bothChipsLoudCount(_ count: Int, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
+                            enough: Int) -> Int {
+        var loud = 0
+        for bit in 0..<count where bothChipsLoud(bit, samples, phase: phase, limit: limit) {
+            loud += 1
+            if loud >= enough { break }
+        }
+        return loud
+    }
+
     /// How many of the bit periods `bits` (0-based) at `phase` have either chip louder than
     /// `limit` on average: every bit of a reply puts a pulse in one of its chips, so a window
     /// with few loud bits holds no reply there (see `AcceptancePolicy.tailTooQuiet`). Only

@@ -106,12 +106,12 @@ struct RepairGate {
         return .admitIfKnown(UInt32(repaired.field(9, 32)))
     }
 
-    /// The bit (1-based, outside the downlink format) whose lone flip makes the long reply
-    /// `bits` check, or nil when no lone flip does.
-    func loneError(_ bits: ModeSBits) -> Int? {
-        guard bits.bitCount == 112, let fix = longTable.correction(for: CRC.syndrome(of: bits)), fix.second == 0,
-              fix.first > 5 else { return nil }
-        return Int(fix.first)
+    /// The one or two bits (1-based, outside the downlink format; `second` 0 for one) whose
+    /// flips make the long reply `bits` check, or nil when no such repair does.
+    func repair(of bits: ModeSBits) -> (first: Int, second: Int)? {
+        guard bits.bitCount == 112, let fix = longTable.correction(for: CRC.syndrome(of: bits)), fix.first > 5,
+              fix.second == 0 || fix.second > 5 else { return nil }
+        return (Int(fix.first), Int(fix.second))
     }
 
     /// A three-bit repair of a DF17/18 whose syndrome no one- or two-bit repair explains,

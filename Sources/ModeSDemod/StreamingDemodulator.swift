@@ -596,12 +596,18 @@ public final class StreamingDemodulator {
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             if !policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) }) {
-                guard let bit = repairGate.loneError(bits) else { return nil }
+                guard let fix = repairGate.repair(of: bits) else { return nil }
                 var repaired = bits
-                repaired.flipBit(bit)
-                let level = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
-                guard level > 0, policy.admitsCollisionRepair(
-                    bothChipsLoud: slicer.bothChipsLoud(bit - 1, samples, phase: phase, limit: Double(floor) + level / 2),
+                repaired.flipBit(fix.first)
+                if fix.second > 0 { repaired.flipBit(fix.second) }
+                // Half the reply's pulse level above the floor.
+                let limit = (detector.pulseAmplitude(at: samples, phase: phase) + Double(floor)) / 2
+                func loud(_ bit: Int) -> Bool { slicer.bothChipsLoud(bit - 1, samples, phase: phase, limit: limit) }
+                guard limit > Double(floor), policy.admitsCollisionRepair(
+                    repairedBitsBothLoud: loud(fix.first) && (fix.second == 0 || loud(fix.second)),
+                    twoBits: fix.second > 0,
+                    bothLoudCount: slicer.bothChipsLoudCount(bits.bitCount, samples, phase: phase, limit: limit,
+                                                             enough: AcceptancePolicy.maximumCollisionBits),
                     addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: time),
                     agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports,
                                                                                     at: time)) else { return nil }
