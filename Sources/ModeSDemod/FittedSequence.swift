@@ -22,8 +22,6 @@ final class FittedSequence {
     /// States: the last two bits, `2 × previous + bit`.
     private static let states = 4
     private let envelope: ChipEnvelope
-    /// Samples the tables cover from a candidate's start.
-    private let length: Int
     /// Per phase, `maximumBits + 1` entries: the first sample whose latest chip (through
     /// the model's taps) belongs to each bit, and the end of the table.
     private let runStarts: [Int]
@@ -40,7 +38,6 @@ final class FittedSequence {
     /// Tables for the chips of `envelope` (`phases` origins of `length` samples each).
     init(envelope: ChipEnvelope, phases: Int, length: Int) {
         self.envelope = envelope
-        self.length = length
         let bits = ReplyKernels.maximumBits
         var starts = [Int]()
         for phase in 0..<phases {

@@ -41,8 +41,8 @@ public enum SampleFormat: String, Sendable, CaseIterable {
 extension SampleFormat {
     /// Whether sample `index` of the samples at `raw` was clipped: a component at the
     /// converter's full scale (cu8 codes 0 and 255, cs16 ±32767, cf32 from
-    /// `ReplyCanceller.clipLevel`). What lay beyond was lost,
-    /// so such a sample tells only that the signal was at least that strong.
+    /// `ReplyCanceller.clipLevel`). What lay beyond was lost, so such a sample tells only
+    /// that the signal was at least that strong.
     @inline(__always)
     func isClipped(_ raw: UnsafeRawPointer, at index: Int) -> Bool {
         switch self {
