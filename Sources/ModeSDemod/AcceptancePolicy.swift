@@ -177,7 +177,9 @@ struct AcceptancePolicy {
 
     /// Rule 5: whether an address/parity reply must show firmly decided bits
     /// (`RepairGate.firmEnough`): its parity only says "some address", so the bits
-    /// themselves must look like one reply rather than noise.
+    /// themselves must look like one reply rather than noise. A bit the clipping decides
+    /// (`ClippedBits.decides`, where `readsClipping`) is firm however it scored: at the rails
+    /// the carrier's phase and the dongle's ringing make a reply's bits score unevenly.
     func requiresFirmness(_ screening: RepairGate.Screening) -> Bool {
         screening == .addressParity && addressParityFirmness
     }
@@ -324,8 +326,7 @@ struct AcceptancePolicy {
     /// reply's pulses make up; code 0 needs only the first test.
     ///
     /// Weak bits are no doubt at all when the clipping decides the whole code
-    /// (`decidedAtRails`, see `ClippedCodeBits.decidesCode`; asked only where
-    /// `readsClippedCodeBits`): at the rails the carrier's phase and the dongle's ringing
+    /// (`decidedAtRails`, see `ClippedBits.decidesCode`; asked only where `readsClipping`): at the rails the carrier's phase and the dongle's ringing
     /// make a reply's bits score unevenly with nothing else there.
     func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, clearOfNoise: @autoclosure () -> Bool,
                          decidedAtRails: @autoclosure () -> Bool = false, believed: (Int) -> Bool) -> Bool {
@@ -342,13 +343,13 @@ struct AcceptancePolicy {
         return true
     }
 
-    /// Whether rule 7b may take code bits as decided by the clipping (`ClippedCodeBits`): for
+    /// Whether rules 5 and 7b may take bits as decided by the clipping (`ClippedBits`): for
     /// the plain and feedback slices at the best phase, outside a residual. At another phase
     /// the sample read for a chip can hold the neighbouring chip's pulse (a code decided
     /// wrong at the second phase passed this way); in a residual the samples the clipping is
     /// read from are the stream's, with the cancelled reply still in them; the channel fit
     /// weighs clipped samples itself (`codeClipped`).
-    func readsClippedCodeBits(attempt: SliceAttempt, place: Place) -> Bool {
+    func readsClipping(attempt: SliceAttempt, place: Place) -> Bool {
         attempt.rank == 0 && attempt.slicer != .channelFit && !place.inResidual
     }
 

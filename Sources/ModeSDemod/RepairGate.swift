@@ -213,10 +213,13 @@ struct RepairGate {
     /// Fewer than one bit in eight may score under a quarter of `typicalScore` (the score
     /// a clean bit of this reply's amplitude would get). A slice of noise, or a window
     /// half on noise and half on another reply, has far more.
-    func firmEnough(_ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32) -> Bool {
+    /// `decidedAtRails` (a 0-based bit index) says whether the clipping decides a bit
+    /// (`ClippedBits`): such a bit is not weak, whatever its score.
+    func firmEnough(_ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32,
+                    decidedAtRails: (Int) -> Bool = { _ in false }) -> Bool {
         let limit = typicalScore / 4
         var weak = 0
-        for index in 0..<count where confidence[index] < limit { weak += 1 }
+        for index in 0..<count where confidence[index] < limit && !decidedAtRails(index) { weak += 1 }
         return weak * 8 < count
     }
 

@@ -41,8 +41,8 @@ public final class StreamingDemodulator {
     private let policy: AcceptancePolicy
     /// Measurements of other signals on top of a reply, for `policy`.
     private let interference: InterferenceChecks
-    /// Reads which code bits of a DF11 at the rails the clipping decides.
-    private let clippedCodeBits: ClippedCodeBits
+    /// Reads which bits of a reply at the rails the clipping decides.
+    private let clippedBits: ClippedBits
     /// Cancels frames and finds the replies they buried (used with `cancelOverlaps`).
     private let recovery: OverlapRecovery
 
@@ -146,7 +146,7 @@ public final class StreamingDemodulator {
                                      allowTwoBits: options.allowTwoBitCorrection)
         self.policy = AcceptancePolicy(options: options)
         self.interference = InterferenceChecks(kernels: kernels, detector: detector, slicer: slicer)
-        clippedCodeBits = ClippedCodeBits(kernels: kernels, format: format)
+        clippedBits = ClippedBits(kernels: kernels, format: format)
         self.recovery = OverlapRecovery(kernels: kernels, detector: detector, canceller: canceller,
                                         sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
                                         gateQuietSixteenths: options.gateQuietSixteenths)
@@ -540,9 +540,14 @@ public final class StreamingDemodulator {
         }
         if policy.requiresFirmness(screening) {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-            guard repairGate.firmEnough(confidence, count: bits.bitCount,
-                                        typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor))
-            else { return nil }
+            // The clipping is read from the raw samples, kept only for cancellation.
+            let readsClipping = options.cancelOverlaps && policy.readsClipping(attempt: attempt, place: candidate.place)
+            guard repairGate.firmEnough(
+                confidence, count: bits.bitCount, typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor),
+                decidedAtRails: {
+                    readsClipping && clippedBits.decides(bits, bit: $0 + 1, phase: phase,
+                                                         raw: rawSamples(at: candidate.position), magnitudes: samples)
+                }) else { return nil }
         }
         if screening == .addressParity, !AcceptancePolicy.agreesWithSquitters(bits, reports: squitterReports, at: time) {
             statistics.squitterMismatches += 1
@@ -582,8 +587,8 @@ public final class StreamingDemodulator {
                 clearOfNoise: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 4 * Double(floor),
                 // The clipping is read from the raw samples, kept only for cancellation.
                 decidedAtRails: options.cancelOverlaps
-                    && policy.readsClippedCodeBits(attempt: attempt, place: candidate.place)
-                    && clippedCodeBits.decidesCode(bits, phase: phase, raw: rawSamples(at: candidate.position),
+                    && policy.readsClipping(attempt: attempt, place: candidate.place)
+                    && clippedBits.decidesCode(bits, phase: phase, raw: rawSamples(at: candidate.position),
                                                    magnitudes: samples),
                 believed: { interrogators.believes($0, at: time) }) else { return nil }
             guard policy.codeStandsAgainstChannelFit(

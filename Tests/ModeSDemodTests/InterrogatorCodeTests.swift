@@ -77,14 +77,14 @@ import Simulator
 
     /// The clipping is read only for the plain and feedback slices at the best phase, in the
     /// stream itself.
-    @Test func clippedCodeBitsAreReadOnlyAtTheBestPhaseOfTheStream() {
+    @Test func theClippingIsReadOnlyAtTheBestPhaseOfTheStream() {
         let stream = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
         let residual = AcceptancePolicy.Place(inResidual: true, insideFrame: false)
-        #expect(policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .plain), place: stream))
-        #expect(policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .smearFeedback), place: stream))
-        #expect(!policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 1, slicer: .plain), place: stream))
-        #expect(!policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .channelFit), place: stream))
-        #expect(!policy.readsClippedCodeBits(attempt: SliceAttempt(rank: 0, slicer: .plain), place: residual))
+        #expect(policy.readsClipping(attempt: SliceAttempt(rank: 0, slicer: .plain), place: stream))
+        #expect(policy.readsClipping(attempt: SliceAttempt(rank: 0, slicer: .smearFeedback), place: stream))
+        #expect(!policy.readsClipping(attempt: SliceAttempt(rank: 1, slicer: .plain), place: stream))
+        #expect(!policy.readsClipping(attempt: SliceAttempt(rank: 0, slicer: .channelFit), place: stream))
+        #expect(!policy.readsClipping(attempt: SliceAttempt(rank: 0, slicer: .plain), place: residual))
     }
 
     @Test func aCodeIsBelievedOnceTwoAircraftAnswerAndUntilTheyStop() {

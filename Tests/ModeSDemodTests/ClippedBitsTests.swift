@@ -3,7 +3,7 @@ import Testing
 @testable import ModeSDemod
 import Simulator
 
-@Suite struct ClippedCodeBitsTests {
+@Suite struct ClippedBitsTests {
     /// An all-call reply to a station (code 0x15), with the candidate's magnitudes and raw
     /// samples, at `rate`, starting at sample 100 plus `phase`'s offset: `amplitude` (LSB)
     /// with the carrier 40 kHz off, so its phase turns during the reply; `across`, a second
@@ -13,11 +13,11 @@ import Simulator
         measure(rate: rate, phase: phase, amplitude: amplitude, acrossStart: acrossStart, format: format).firm
     }
 
-    /// `firmBits`, and whether the whole code is decided (`ClippedCodeBits.decidesCode`).
+    /// `firmBits`, and whether the whole code is decided (`ClippedBits.decidesCode`).
     func measure(rate: SampleRate, phase: Int, amplitude: Double, acrossStart: Double? = nil,
                  format: SampleFormat = .cu8) -> (firm: Int, decided: Bool) {
         let kernels = ReplyKernels(sampleRate: rate)
-        let check = ClippedCodeBits(kernels: kernels, format: format)
+        let check = ClippedBits(kernels: kernels, format: format)
         var bits = ModeSBits(bitCount: 56)
         bits.setField(1, 5, 11)
         bits.setField(6, 8, 5)
@@ -36,7 +36,7 @@ import Simulator
             magnitudes.withUnsafeMutableBufferPointer { values in
                 MagnitudeConverter(format: format).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
                 let (raw, magnitudes) = (raw.baseAddress! + 100 * format.bytesPerSample, values.baseAddress! + 100)
-                return (check.firmBits(bits, phase: phase, raw: raw, magnitudes: magnitudes),
+                return (check.codeBitsDecided(bits, phase: phase, raw: raw, magnitudes: magnitudes),
                         check.decidesCode(bits, phase: phase, raw: raw, magnitudes: magnitudes))
             }
         }
@@ -89,5 +89,19 @@ import Simulator
         #expect(!measure(rate: .twoMega, phase: 0, amplitude: 60).decided)
         let across = measure(rate: .twoMega, phase: 0, amplitude: 200, acrossStart: 72)
         #expect(across.firm != 0x7F && !across.decided)
+    }
+
+    /// Rule 5's firmness counts a weak bit that the clipping decides as firm: one weak bit in
+    /// seven is too many, but not once two of them are decided at the rails.
+    @Test func aBitTheClippingDecidesIsNotWeakForFirmness() {
+        let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
+        var confidence = [Int32](repeating: 100, count: 56)
+        for index in 0..<8 { confidence[7 * index] = 10 }
+        confidence.withUnsafeBufferPointer { scores in
+            #expect(!gate.firmEnough(scores.baseAddress!, count: 56, typicalScore: 100))
+            #expect(!gate.firmEnough(scores.baseAddress!, count: 56, typicalScore: 100, decidedAtRails: { $0 == 1 }))
+            #expect(gate.firmEnough(scores.baseAddress!, count: 56, typicalScore: 100,
+                                    decidedAtRails: { $0 == 0 || $0 == 7 }))
+        }
     }
 }
