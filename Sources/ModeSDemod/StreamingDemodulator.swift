@@ -542,11 +542,11 @@ public final class StreamingDemodulator {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The clipping is read from the raw samples, kept only for cancellation.
             let readsClipping = options.cancelOverlaps && policy.readsClipping(attempt: attempt, place: candidate.place)
+            let raw = rawSamples(at: candidate.position)
             guard repairGate.firmEnough(
                 confidence, count: bits.bitCount, typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor),
                 decidedAtRails: {
-                    readsClipping && clippedBits.decides(bits, bit: $0 + 1, phase: phase,
-                                                         raw: rawSamples(at: candidate.position), magnitudes: samples)
+                    readsClipping && clippedBits.decides(bits, bit: $0 + 1, phase: phase, raw: raw, magnitudes: samples)
                 }) else { return nil }
         }
         if screening == .addressParity, !AcceptancePolicy.agreesWithSquitters(bits, reports: squitterReports, at: time) {
@@ -600,24 +600,8 @@ public final class StreamingDemodulator {
             }
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-            if !policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) }) {
-                guard let fix = repairGate.repair(of: bits) else { return nil }
-                var repaired = bits
-                repaired.flipBit(fix.first)
-                if fix.second > 0 { repaired.flipBit(fix.second) }
-                // Half the reply's pulse level above the floor.
-                let limit = (detector.pulseAmplitude(at: samples, phase: phase) + Double(floor)) / 2
-                func loud(_ bit: Int) -> Bool { slicer.bothChipsLoud(bit - 1, samples, phase: phase, limit: limit) }
-                guard limit > Double(floor), policy.admitsCollisionRepair(
-                    repairedBitsBothLoud: loud(fix.first) && (fix.second == 0 || loud(fix.second)),
-                    twoBits: fix.second > 0,
-                    bothLoudCount: slicer.bothChipsLoudCount(bits.bitCount, samples, phase: phase, limit: limit,
-                                                             enough: AcceptancePolicy.maximumCollisionBits),
-                    addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: time),
-                    agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports,
-                                                                                    at: time)) else { return nil }
-                statistics.collisionRepairs += 1
-            }
+            guard policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })
+                    || repairsCollision(bits, phase: phase, candidate) else { return nil }
         }
         // Whether the address was known before this reply (validating a DF11 confirms it).
         let code = policy.codeToVouchFor(bits)
@@ -709,6 +693,30 @@ public final class StreamingDemodulator {
     private func typicalBitScore(_ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Int32 {
         let amplitude = detector.pulseMean(at: samples, phase: phase) - Double(floor)
         return Int32(max(0, amplitude)) &* kernels.bitScale
+    }
+
+    /// Whether the one- or two-bit repair of the DF17/18 `bits` (sliced at `phase`), refused
+    /// for its firm bits, is believed as a collision (rule 7d,
+    /// `AcceptancePolicy.admitsCollisionRepair`); counts it when it is.
+    private func repairsCollision(_ bits: ModeSBits, phase: Int, _ candidate: Candidate) -> Bool {
+        guard let fix = repairGate.repair(of: bits) else { return false }
+        let samples = candidate.samples
+        var repaired = bits
+        repaired.flipBit(fix.first)
+        if fix.second > 0 { repaired.flipBit(fix.second) }
+        // Half the reply's pulse level above the floor.
+        let limit = (detector.pulseAmplitude(at: samples, phase: phase) + Double(candidate.floor)) / 2
+        func loud(_ bit: Int) -> Bool { slicer.bothChipsLoud(bit - 1, samples, phase: phase, limit: limit) }
+        guard limit > Double(candidate.floor), policy.admitsCollisionRepair(
+            repairedBitsBothLoud: loud(fix.first) && (fix.second == 0 || loud(fix.second)),
+            twoBits: fix.second > 0,
+            bothLoudCount: slicer.bothChipsLoudCount(bits.bitCount, samples, phase: phase, limit: limit,
+                                                     enough: AcceptancePolicy.maximumCollisionBits),
+            addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: candidate.time),
+            agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports,
+                                                                            at: candidate.time)) else { return false }
+        statistics.collisionRepairs += 1
+        return true
     }
 
     /// The three-bit repair of bits that the one- and two-bit tables cannot explain
