@@ -23,6 +23,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// One-bit repairs of DF17/18 believed as collisions: the bit's empty chip held another
     /// pulse (see `AcceptancePolicy.admitsCollisionRepair`).
     public var collisionRepairs: Int = 0
+    /// All-call replies (DF11) of confirmed aircraft repaired for one wrong bit outside
+    /// their interrogator code (see `RepairGate.allCallRepair`).
+    public var allCallRepairs: Int = 0
     /// Frames emitted, per downlink format (index 0...24).
     public var framesPerFormat = [Int](repeating: 0, count: 25)
     /// Emitted frames that needed one or two bits repaired.

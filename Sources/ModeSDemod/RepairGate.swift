@@ -14,8 +14,9 @@ import ModeS
 /// - a two-bit repair is accepted only for an address already confirmed by a clean CRC
 ///   (checked by the caller), so even a false repair could not invent an aircraft; the
 ///   looser `knownAddressRankLimit` then applies.
-/// DF11 replies are never repaired; their interrogator code (the parity's low 7 bits, which
-/// nothing checks) is weighed by `codeBits` and `AcceptancePolicy.codeUnambiguous`.
+/// A DF11's interrogator code (the parity's low 7 bits, which nothing checks) is weighed by
+/// `codeBits` and `AcceptancePolicy.codeUnambiguous`, never repaired; one wrong bit outside
+/// it, in a reply with code 0, is (`allCallRepair`).
 struct RepairGate {
     /// The verdict on one demodulated reply.
     enum Verdict {
@@ -77,10 +78,8 @@ struct RepairGate {
             let syndrome = CRC.syndrome(of: bits)
             if syndrome == 0 { return .clean }
             if syndrome & 0xFFFF80 == 0 { return .needsJudgement }
-            // No repairs of DF11: its parity may also carry an interrogator code, and an
-            // error plus a code can add up to the syndrome of a different single error, so
-            // a "repair" would produce a reply that was never sent.
-            return .reject
+            // One wrong bit outside the code (`allCallRepair`).
+            return loneErrorOutsideCode(syndrome) == nil ? .reject : .needsJudgement
         default:
             return .addressParity
         }
@@ -105,6 +104,37 @@ struct RepairGate {
         repaired.flipBit(Int(fix.second))
         return .admitIfKnown(UInt32(repaired.field(9, 32)))
     }
+
+    /// The bit (1-based) whose flip leaves the DF11 `bits` with a clean parity apart from
+    /// an interrogator code, or nil: their syndrome is that of one wrong bit outside the
+    /// downlink format and the code (`loneErrorOutsideCode`), and that bit is among the
+    /// `allCallRankLimit` least confident. The caller requires the repaired address to be
+    /// known, and weighs the code as any DF11's.
+    ///
+    /// Such a repair is unambiguous: two lone errors' syndromes differ by less than 128 only
+    /// when both fall in the code's own 7 bits, whose syndromes are the code bits
+    /// themselves; so one wrong bit outside the code plus any code has one reading. Beyond
+    /// one wrong bit, a code decided wrong plus one wrong bit elsewhere reads as such a
+    /// repair with the wrong code (`AcceptancePolicy.admitsAllCallRepair` guards against
+    /// it); other mixes land on one of the 44 × 128 repairable syndromes once in 3,000, and
+    /// must then name a confirmed aircraft.
+    func allCallRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> Int? {
+        guard bits.downlinkFormat == 11, let number = loneErrorOutsideCode(CRC.syndrome(of: bits)),
+              rank(of: number, confidence, bits.bitCount) < allCallRankLimit else { return nil }
+        return number
+    }
+
+    /// The bit among 6–49 (after the downlink format, before the code) whose lone error
+    /// leaves `syndrome` within the code's 7 bits, or nil; none for a syndrome already
+    /// within them.
+    private func loneErrorOutsideCode(_ syndrome: UInt32) -> Int? {
+        guard syndrome & 0xFFFF80 != 0 else { return nil }
+        return (6..<AcceptancePolicy.firstCodeBit).first { (syndrome ^ shortSingleSyndromes[$0]) & 0xFFFF80 == 0 }
+    }
+
+    /// How many of a short reply's least confident bits a DF11 repair may flip: as many
+    /// as a long reply's repair of a known address (`knownAddressRankLimit`).
+    var allCallRankLimit: Int { knownAddressRankLimit }
 
     /// The one or two bits (1-based, outside the downlink format; `second` 0 for one) whose
     /// flips make the long reply `bits` check, or nil when no such repair does.

@@ -528,6 +528,15 @@ public final class StreamingDemodulator {
             screening, place: candidate.place,
             looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
             lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor)) else { return nil }
+        // Rule 7e: an all-call reply with one wrong bit outside its code (its syndrome then
+        // reaches beyond the code's 7 bits).
+        var repairedBits = 0
+        if bits.downlinkFormat == 11, screening == .needsJudgement, CRC.syndrome(of: bits) > 0x7F {
+            guard let repaired = allCallRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate)
+            else { return nil }
+            bits = repaired
+            repairedBits = 1
+        }
         switch route {
         case .asIs: break
         case .reject: return nil
@@ -615,7 +624,12 @@ public final class StreamingDemodulator {
         if let code, !interrogators.vouch(code, address: UInt32(bits.field(9, 32)), time: time), !knownBefore {
             return nil
         }
-        return validator.validate(bits, time: time)
+        guard var frame = validator.validate(bits, time: time) else { return nil }
+        if repairedBits > 0 {
+            frame.correctedBits += repairedBits
+            statistics.allCallRepairs += 1
+        }
+        return frame
     }
 
     /// The channel fit's decisions for the reply the candidate's `bits` were sliced from at
@@ -717,6 +731,27 @@ public final class StreamingDemodulator {
                                                                             at: candidate.time)) else { return false }
         statistics.collisionRepairs += 1
         return true
+    }
+
+    /// The DF11 `bits` (sliced at `phase`) with one wrong bit outside their code repaired
+    /// (`RepairGate.allCallRepair`), or nil when rule 7e does not believe the repair
+    /// (`AcceptancePolicy.admitsAllCallRepair`).
+    private func allCallRepaired(_ bits: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
+                                 _ candidate: Candidate) -> ModeSBits? {
+        let samples = candidate.samples
+        measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
+        guard let number = repairGate.allCallRepair(bits, confidence: confidence) else { return nil }
+        var repaired = bits
+        repaired.flipBit(number)
+        guard policy.admitsAllCallRepair(
+            stationCode: AcceptancePolicy.interrogatorCode(of: repaired) != 0, attempt: attempt,
+            addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: candidate.time),
+            strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(candidate.floor)
+                >= 6 * Double(candidate.floor),
+            fitAgreesOnCode: channelFitDecision(of: repaired, candidate, phase: phase)?
+                .field(AcceptancePolicy.firstCodeBit, 56) == repaired.field(AcceptancePolicy.firstCodeBit, 56))
+        else { return nil }
+        return repaired
     }
 
     /// The three-bit repair of bits that the one- and two-bit tables cannot explain
