@@ -377,13 +377,11 @@ struct AcceptancePolicy {
     }
 
     /// Rule 7e: whether a DF11 repaired by one bit outside its code
-    /// (`RepairGate.allCallRepair`, whose bit is among the least confident) is believed:
-    /// - the repaired address is an aircraft already confirmed (`addressKnown`), so a repair
-    ///   never invents an aircraft;
-    /// - a station's code (`stationCode`) is confirmed by the channel fit started from the
-    ///   repaired bits (`fitAgreesOnCode`): it decides the code the same;
-    /// - so is code 0 of a strong reply (`strong`, six floors above the floor) unless the
-    ///   plain slice at its best phase gave it.
+    /// (`RepairGate.allCallRepair`: the bit among the least confident, the repaired address
+    /// an aircraft already confirmed, so a repair never invents one) needs the channel fit,
+    /// started from the repaired bits, to decide the same code before it is believed: for a
+    /// station's code (`stationCode`), and for code 0 of a strong reply (`strong`, six floors
+    /// above the floor) unless the plain slice at its best phase gave it.
     ///
     /// The wrong repairs are replies whose code was decided wrong as well as one bit
     /// elsewhere: no syndrome shows the code's own bits, so any code they read as passes
@@ -393,11 +391,8 @@ struct AcceptancePolicy {
     /// On the simulated skies, of about 2,800 repairs 6 were wrong, each refused this way;
     /// the fit vouched for 6 in 10 of the true station codes, and for the strong code-0
     /// replies the plain slice repaired two in three without it.
-    func admitsAllCallRepair(stationCode: Bool, attempt: SliceAttempt, addressKnown: @autoclosure () -> Bool,
-                             strong: @autoclosure () -> Bool, fitAgreesOnCode: @autoclosure () -> Bool) -> Bool {
-        guard addressKnown() else { return false }
-        if stationCode || (strong() && !(attempt.slicer == .plain && attempt.rank == 0)) { return fitAgreesOnCode() }
-        return true
+    func allCallRepairNeedsChannelFit(stationCode: Bool, attempt: SliceAttempt, strong: @autoclosure () -> Bool) -> Bool {
+        stationCode || (!(attempt.slicer == .plain && attempt.rank == 0) && strong())
     }
 
     /// The first bit of a DF11's interrogator code (bits 50-56, the parity field's last 7).

@@ -115,9 +115,9 @@ struct RepairGate {
     /// when both fall in the code's own 7 bits, whose syndromes are the code bits
     /// themselves; so one wrong bit outside the code plus any code has one reading. Beyond
     /// one wrong bit, a code decided wrong plus one wrong bit elsewhere reads as such a
-    /// repair with the wrong code (`AcceptancePolicy.admitsAllCallRepair` guards against
-    /// it); other mixes land on one of the 44 × 128 repairable syndromes once in 3,000, and
-    /// must then name a confirmed aircraft.
+    /// repair with the wrong code (`AcceptancePolicy.allCallRepairNeedsChannelFit` guards
+    /// against it); other mixes land on one of the 44 × 128 repairable syndromes once in
+    /// 3,000, and must then name a confirmed aircraft.
     func allCallRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> Int? {
         guard bits.downlinkFormat == 11, let number = loneErrorOutsideCode(CRC.syndrome(of: bits)),
               rank(of: number, confidence, bits.bitCount) < allCallRankLimit else { return nil }
@@ -129,8 +129,20 @@ struct RepairGate {
     /// within them.
     private func loneErrorOutsideCode(_ syndrome: UInt32) -> Int? {
         guard syndrome & 0xFFFF80 != 0 else { return nil }
-        return (6..<AcceptancePolicy.firstCodeBit).first { (syndrome ^ shortSingleSyndromes[$0]) & 0xFFFF80 == 0 }
+        let number = Self.loneErrorAboveCode[Int(syndrome >> 7)]
+        return number == 0 ? nil : Int(number)
     }
+
+    /// For each value of a short reply's syndrome above the code's 7 bits (`syndrome >> 7`),
+    /// the bit 6–49 whose lone error gives it, or 0: one load per DF11 slice whose parity
+    /// fails (128 KiB, built once).
+    private static let loneErrorAboveCode: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 1 << 17)
+        for number in 6..<AcceptancePolicy.firstCodeBit {
+            table[Int(SyndromeTable.shortLoneErrors[number] >> 7)] = UInt8(number)
+        }
+        return table
+    }()
 
     /// How many of a short reply's least confident bits a DF11 repair may flip: as many
     /// as a long reply's repair of a known address (`knownAddressRankLimit`).

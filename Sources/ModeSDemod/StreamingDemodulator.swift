@@ -529,12 +529,14 @@ public final class StreamingDemodulator {
             looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
             lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor)) else { return nil }
         // Rule 7e: an all-call reply with one wrong bit outside its code (its syndrome then
-        // reaches beyond the code's 7 bits).
+        // reaches beyond the code's 7 bits), from an aircraft already confirmed. Where its
+        // code may be wrong too, the channel fit is asked last (below).
         var repairedBits = 0
         if bits.downlinkFormat == 11, screening == .needsJudgement, CRC.syndrome(of: bits) > 0x7F {
-            guard let repaired = allCallRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate)
-            else { return nil }
-            bits = repaired
+            measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
+            guard let number = repairGate.allCallRepair(bits, confidence: confidence) else { return nil }
+            bits.flipBit(number)
+            guard isKnown(UInt32(bits.field(9, 32)), at: time) else { return nil }
             repairedBits = 1
         }
         switch route {
@@ -611,6 +613,12 @@ public final class StreamingDemodulator {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })
                     || repairsCollision(bits, phase: phase, candidate) else { return nil }
+        }
+        if repairedBits > 0, policy.allCallRepairNeedsChannelFit(
+            stationCode: AcceptancePolicy.interrogatorCode(of: bits) != 0, attempt: attempt,
+            strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 6 * Double(floor)),
+           fitted()?.field(AcceptancePolicy.firstCodeBit, 56) != bits.field(AcceptancePolicy.firstCodeBit, 56) {
+            return nil
         }
         // Whether the address was known before this reply (validating a DF11 confirms it).
         let code = policy.codeToVouchFor(bits)
@@ -731,27 +739,6 @@ public final class StreamingDemodulator {
                                                                             at: candidate.time)) else { return false }
         statistics.collisionRepairs += 1
         return true
-    }
-
-    /// The DF11 `bits` (sliced at `phase`) with one wrong bit outside their code repaired
-    /// (`RepairGate.allCallRepair`), or nil when rule 7e does not believe the repair
-    /// (`AcceptancePolicy.admitsAllCallRepair`).
-    private func allCallRepaired(_ bits: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
-                                 _ candidate: Candidate) -> ModeSBits? {
-        let samples = candidate.samples
-        measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-        guard let number = repairGate.allCallRepair(bits, confidence: confidence) else { return nil }
-        var repaired = bits
-        repaired.flipBit(number)
-        guard policy.admitsAllCallRepair(
-            stationCode: AcceptancePolicy.interrogatorCode(of: repaired) != 0, attempt: attempt,
-            addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: candidate.time),
-            strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(candidate.floor)
-                >= 6 * Double(candidate.floor),
-            fitAgreesOnCode: channelFitDecision(of: repaired, candidate, phase: phase)?
-                .field(AcceptancePolicy.firstCodeBit, 56) == repaired.field(AcceptancePolicy.firstCodeBit, 56))
-        else { return nil }
-        return repaired
     }
 
     /// The three-bit repair of bits that the one- and two-bit tables cannot explain

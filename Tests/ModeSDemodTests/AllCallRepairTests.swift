@@ -4,7 +4,7 @@ import Testing
 import Simulator
 
 /// All-call replies (DF11) repaired for one wrong bit outside their interrogator code (rule
-/// 7e, `RepairGate.allCallRepair`, `AcceptancePolicy.admitsAllCallRepair`).
+/// 7e, `RepairGate.allCallRepair`, `AcceptancePolicy.allCallRepairNeedsChannelFit`).
 @Suite struct AllCallRepairTests {
     static let address: UInt32 = 0x3C6DD2
     /// The bit (1-based, in the address) decided wrong.
@@ -63,26 +63,22 @@ import Simulator
         #expect(long.withUnsafeBufferPointer { gate.allCallRepair(squitter, confidence: $0.baseAddress!) } == nil)
     }
 
-    /// The rule: a confirmed address always; the channel fit's word on a station's code,
-    /// and on code 0 of a strong reply unless the plain slice at its best phase gave it.
+    /// The channel fit's word is needed on a station's code, and on code 0 of a strong
+    /// reply unless the plain slice at its best phase gave it.
     @Test func theRuleAsksTheChannelFitWhereACodeMayBeWrong() {
         let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
         let plain = SliceAttempt(rank: 0, slicer: .plain)
         let secondPhase = SliceAttempt(rank: 1, slicer: .plain)
         let feedback = SliceAttempt(rank: 0, slicer: .amplitudeFeedback)
-        func admits(station: Bool = false, _ attempt: SliceAttempt, known: Bool = true, strong: Bool, fit: Bool) -> Bool {
-            policy.admitsAllCallRepair(stationCode: station, attempt: attempt, addressKnown: known,
-                                       strong: strong, fitAgreesOnCode: fit)
+        func needsFit(station: Bool = false, _ attempt: SliceAttempt, strong: Bool) -> Bool {
+            policy.allCallRepairNeedsChannelFit(stationCode: station, attempt: attempt, strong: strong)
         }
-        #expect(!admits(plain, known: false, strong: false, fit: true))
-        #expect(admits(plain, strong: true, fit: false))
-        #expect(admits(secondPhase, strong: false, fit: false))
-        #expect(admits(feedback, strong: false, fit: false))
-        #expect(!admits(secondPhase, strong: true, fit: false))
-        #expect(!admits(feedback, strong: true, fit: false))
-        #expect(admits(feedback, strong: true, fit: true))
-        #expect(!admits(station: true, plain, strong: false, fit: false))
-        #expect(admits(station: true, plain, strong: false, fit: true))
+        #expect(!needsFit(plain, strong: true))
+        #expect(!needsFit(secondPhase, strong: false))
+        #expect(!needsFit(feedback, strong: false))
+        #expect(needsFit(secondPhase, strong: true))
+        #expect(needsFit(feedback, strong: true))
+        #expect(needsFit(station: true, plain, strong: false))
     }
 
     /// Six squitters from the aircraft (when `confirmed`), then six of its all-call
