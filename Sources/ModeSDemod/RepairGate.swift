@@ -16,7 +16,7 @@ import ModeS
 ///   looser `knownAddressRankLimit` then applies.
 /// A DF11's interrogator code (the parity's low 7 bits, which nothing checks) is weighed by
 /// `codeBits` and `AcceptancePolicy.codeUnambiguous`, never repaired; one wrong bit outside
-/// it, in a reply with code 0, is (`allCallRepair`).
+/// it is (`allCallRepair`).
 struct RepairGate {
     /// The verdict on one demodulated reply.
     enum Verdict {

@@ -614,6 +614,8 @@ public final class StreamingDemodulator {
             guard policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })
                     || repairsCollision(bits, phase: phase, candidate) else { return nil }
         }
+        // Rule 7e, last: the channel fit's word on a repaired reply's code, where it may be
+        // wrong too (its run shared with rules 6 and 7c).
         if repairedBits > 0, policy.allCallRepairNeedsChannelFit(
             stationCode: AcceptancePolicy.interrogatorCode(of: bits) != 0, attempt: attempt,
             strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 6 * Double(floor)),
