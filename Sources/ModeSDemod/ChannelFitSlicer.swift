@@ -311,12 +311,22 @@ final class ChannelFitSlicer {
     /// and returns the share of the samples' energy the model leaves unexplained.
     private func computeResidual(_ samples: UnsafePointer<Float>, _ context: Context) -> Float {
         var unexplained: Float = 0, total: Float = 0
+        // Zeros around the span; every sample inside it is written below.
         let padded = 2 * (length + 2 * Self.padding)
-        residual.update(repeating: 0, count: padded)
-        weights.update(repeating: 0, count: padded)
+        let before = 2 * Self.padding, after = 2 * (Self.padding + context.span)
+        residual.update(repeating: 0, count: before)
+        weights.update(repeating: 0, count: before)
+        (residual + after).update(repeating: 0, count: padded - after)
+        (weights + after).update(repeating: 0, count: padded - after)
         for j in 0..<context.span {
             let r = residual + 2 * (Self.padding + j)
-            guard !context.clipped[j] else { continue }
+            guard !context.clipped[j] else {
+                r[0] = 0
+                r[1] = 0
+                weights[2 * (Self.padding + j)] = 0
+                weights[2 * (Self.padding + j) + 1] = 0
+                continue
+            }
             weights[2 * (Self.padding + j)] = 1
             weights[2 * (Self.padding + j) + 1] = 1
             let (pr, pi) = predict(context.model, at: j)
