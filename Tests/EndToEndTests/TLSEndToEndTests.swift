@@ -76,10 +76,11 @@ import TestSupport
         }
         try await strict.shutdown()
 
-        // The feed over wss:// with the same trust.
+        // The feed over wss:// with the same trust. The frames after the greeting carry every
+        // aircraft tracked, larger than a client's default limit on a busy sky.
         let greeting = Messages()
-        try await WebSocketClient.connect(url: "wss://localhost:\(port)/feed", tlsConfiguration: tls,
-                                          logger: Logger(label: "tls-e2e")) { inbound, _, _ in
+        try await WebSocketClient.connect(url: "wss://localhost:\(port)/feed", configuration: .init(maxFrameSize: 8 << 20),
+                                          tlsConfiguration: tls, logger: Logger(label: "tls-e2e")) { inbound, _, _ in
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 if case .text(let text) = message { greeting.set(text) }
                 break
@@ -89,7 +90,8 @@ import TestSupport
 
         // SIGTERM with a client still on the feed is a clean stop: no error in the log.
         let held = Task {
-            try? await WebSocketClient.connect(url: "wss://localhost:\(port)/feed", tlsConfiguration: tls,
+            try? await WebSocketClient.connect(url: "wss://localhost:\(port)/feed",
+                                               configuration: .init(maxFrameSize: 8 << 20), tlsConfiguration: tls,
                                                logger: Logger(label: "tls-e2e")) { inbound, _, _ in
                 for try await _ in inbound.messages(maxSize: 1 << 20) {}
             }
