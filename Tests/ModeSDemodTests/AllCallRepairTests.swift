@@ -27,8 +27,8 @@ import Simulator
             for bit in 6..<AcceptancePolicy.firstCodeBit {
                 var sliced = reply
                 sliced.flipBit(bit)
-                let weak = confidences(weak: [bit])
-                guard let number = weak.withUnsafeBufferPointer({ gate.allCallRepair(sliced, confidence: $0.baseAddress!) }),
+                let scores = confidences(weak: [bit])
+                guard let number = scores.withUnsafeBufferPointer({ gate.allCallRepair(sliced, confidence: $0.baseAddress!) }),
                       number == bit else {
                     wrongReadings += 1
                     continue
