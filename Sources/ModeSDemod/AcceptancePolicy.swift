@@ -326,8 +326,9 @@ struct AcceptancePolicy {
     /// reply's pulses make up; code 0 needs only the first test.
     ///
     /// Weak bits are no doubt at all when the clipping decides the whole code
-    /// (`decidedAtRails`, see `ClippedBits.decidesCode`; asked only where `readsClipping`): at the rails the carrier's phase and the dongle's ringing
-    /// make a reply's bits score unevenly with nothing else there.
+    /// (`decidedAtRails`, see `ClippedBits.decidesCode`; asked only where `readsClipping`):
+    /// at the rails the carrier's phase and the dongle's ringing make a reply's bits score
+    /// unevenly with nothing else there.
     func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, clearOfNoise: @autoclosure () -> Bool,
                          decidedAtRails: @autoclosure () -> Bool = false, believed: (Int) -> Bool) -> Bool {
         if code != 0, overstated { return false }
@@ -484,7 +485,7 @@ struct AcceptancePolicy {
         switch screening {
         case .clean: true
         case .needsJudgement: admits(verdict(), isKnown: isKnown)
-        case .addressParity, .reject: false
+        case .addressParity, .allCallRepair, .reject: false
         }
     }
 

@@ -62,6 +62,9 @@ struct RepairGate {
         /// A repair (`judge` must look at the bit confidences), or a DF11's interrogator
         /// code (`codeBits` and the acceptance rules must).
         case needsJudgement
+        /// A DF11 whose syndrome is that of one wrong bit outside its code (`allCallRepair`
+        /// must look at the bit confidences).
+        case allCallRepair
         /// No table entry can repair these bits (the validator would refuse them too).
         case reject
     }
@@ -78,8 +81,7 @@ struct RepairGate {
             let syndrome = CRC.syndrome(of: bits)
             if syndrome == 0 { return .clean }
             if syndrome & 0xFFFF80 == 0 { return .needsJudgement }
-            // One wrong bit outside the code (`allCallRepair`).
-            return loneErrorOutsideCode(syndrome) == nil ? .reject : .needsJudgement
+            return loneErrorOutsideCode(syndrome) == nil ? .reject : .allCallRepair
         default:
             return .addressParity
         }

@@ -528,11 +528,11 @@ public final class StreamingDemodulator {
             screening, place: candidate.place,
             looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
             lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor)) else { return nil }
-        // Rule 7e: an all-call reply with one wrong bit outside its code (its syndrome then
-        // reaches beyond the code's 7 bits), from an aircraft already confirmed. Where its
-        // code may be wrong too, the channel fit is asked last (below).
+        // Rule 7e: an all-call reply with one wrong bit outside its code, from an aircraft
+        // already confirmed. Where its code may be wrong too, the channel fit is asked last
+        // (below).
         var repairedBits = 0
-        if bits.downlinkFormat == 11, screening == .needsJudgement, CRC.syndrome(of: bits) > 0x7F {
+        if screening == .allCallRepair {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard let number = repairGate.allCallRepair(bits, confidence: confidence) else { return nil }
             bits.flipBit(number)
@@ -595,7 +595,7 @@ public final class StreamingDemodulator {
             // Near the noise, a weak bit of a station's code is never weighed (see `codeUnambiguous`).
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
-                clearOfNoise: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 4 * Double(floor),
+                clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
                 // The clipping is read from the raw samples, kept only for cancellation.
                 decidedAtRails: options.cancelOverlaps
                     && policy.readsClipping(attempt: attempt, place: candidate.place)
@@ -604,7 +604,7 @@ public final class StreamingDemodulator {
                 believed: { interrogators.believes($0, at: time) }) else { return nil }
             guard policy.codeStandsAgainstChannelFit(
                 bits, attempt: attempt, place: candidate.place,
-                strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 6 * Double(floor),
+                strong: stands(6, floorsAbove: floor, samples, phase: phase),
                 fitted: fitted) else {
                 statistics.codesOverruledByChannelFit += 1
                 return nil
@@ -618,7 +618,7 @@ public final class StreamingDemodulator {
         // wrong too (its run shared with rules 6 and 7c).
         if repairedBits > 0, policy.allCallRepairNeedsChannelFit(
             stationCode: AcceptancePolicy.interrogatorCode(of: bits) != 0, attempt: attempt,
-            strong: detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 6 * Double(floor)),
+            strong: stands(6, floorsAbove: floor, samples, phase: phase)),
            fitted()?.field(AcceptancePolicy.firstCodeBit, 56) != bits.field(AcceptancePolicy.firstCodeBit, 56) {
             return nil
         }
@@ -659,8 +659,7 @@ public final class StreamingDemodulator {
     /// `channelFitDecision`).
     private func channelFitConfirms(_ bits: ModeSBits, _ candidate: Candidate, phase: Int,
                                     fitted: () -> ModeSBits?) -> Bool {
-        guard detector.pulseAmplitude(at: candidate.samples, phase: phase) - Double(candidate.floor)
-                >= 6 * Double(candidate.floor),
+        guard stands(6, floorsAbove: candidate.floor, candidate.samples, phase: phase),
               fitted() == bits,
               channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount) else { return false }
         statistics.codesConfirmedByChannelFit += 1
@@ -690,8 +689,15 @@ public final class StreamingDemodulator {
     /// `ChannelFitSlicer.codeFitsCleanly`): weaker replies have too many near-even bits for
     /// 7 unchecked ones to be right often enough.
     private func fitsCleanly(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
-        detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= 2 * Double(floor)
-            && channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
+        stands(2, floorsAbove: floor, samples, phase: phase) && channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
+    }
+
+    /// Whether the reply at `samples` stands at least `floors` noise floors above `floor`: its
+    /// pulse amplitude at `phase`, less the floor, is `floors` times the floor or more. The
+    /// rules' yardstick of a reply's strength.
+    private func stands(_ floors: Double, floorsAbove floor: UInt32, _ samples: UnsafePointer<UInt16>,
+                        phase: Int) -> Bool {
+        detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= floors * Double(floor)
     }
 
     /// Writes the confidence of each bit of `attempt`'s decisions `bits` to `confidence`: the bit
