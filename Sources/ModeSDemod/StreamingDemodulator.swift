@@ -592,10 +592,12 @@ public final class StreamingDemodulator {
             let firm = AcceptancePolicy.interrogatorCode(of: bits) == 0 && attempt.slicer != .channelFit
                 ? RepairGate.squitterFirmScore(floor: floor, bitScale: kernels.bitScale) : .max
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount, firm: firm)
-            // Near the noise, a weak bit of a station's code is never weighed (see `codeUnambiguous`).
+            // Near the noise, a weak bit of a station's code is weighed only when the channel
+            // fit decides the same bits (see `codeUnambiguous`).
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
                 clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
+                fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted),
                 // The clipping is read from the raw samples, kept only for cancellation.
                 decidedAtRails: options.cancelOverlaps
                     && policy.readsClipping(attempt: attempt, place: candidate.place)
@@ -662,6 +664,16 @@ public final class StreamingDemodulator {
         guard stands(6, floorsAbove: candidate.floor, candidate.samples, phase: phase),
               fitted() == bits,
               channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount) else { return false }
+        statistics.codesConfirmedByChannelFit += 1
+        return true
+    }
+
+    /// Whether the channel fit, started from the DF11 `bits` that a slicer other than the fit
+    /// decided, decides every bit the same (rule 7b near the noise, see
+    /// `AcceptancePolicy.codeUnambiguous`). The fit's own bits cannot vouch for themselves.
+    /// `fitted` runs the fit (see `channelFitDecision`).
+    private func channelFitAgrees(_ bits: ModeSBits, attempt: SliceAttempt, fitted: () -> ModeSBits?) -> Bool {
+        guard attempt.slicer != .channelFit, fitted() == bits else { return false }
         statistics.codesConfirmedByChannelFit += 1
         return true
     }

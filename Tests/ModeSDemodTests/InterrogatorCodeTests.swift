@@ -62,6 +62,19 @@ import Simulator
         #expect(!policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, believed: believed))
+        // Unless the channel fit decides the same bits: then they are weighed as elsewhere.
+        #expect(policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, fitAgrees: true,
+                                       believed: believed))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: false, fitAgrees: true,
+                                        believed: believed))
+        // The fit (costly) is not asked where nothing is weighed, nor clear of the noise.
+        // (Outside `#expect`, which evaluates each argument to show it.)
+        var fitAsked = false
+        let noWeakBit = policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false,
+                                               fitAgrees: { fitAsked = true; return false }(), believed: believed)
+        let clear = policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: true,
+                                           fitAgrees: { fitAsked = true; return false }(), believed: believed)
+        #expect(noWeakBit && clear && !fitAsked)
         // An overstated bit refuses a station's code, not code 0.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
