@@ -44,8 +44,8 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var channelFitAttempts: Int = 0
     /// Frames those channel fits gave.
     public var channelFitFrames: Int = 0
-    /// DF11s whose station code, doubtful from loud empty chips or from weak bits near the
-    /// noise, the channel fit confirmed (see `AcceptancePolicy.acceptsAllCall` and
+    /// DF11s whose code, doubtful from loud empty chips or from weak bits, the channel fit
+    /// confirmed (see `AcceptancePolicy.acceptsAllCall` and
     /// `AcceptancePolicy.codeUnambiguous`).
     public var codesConfirmedByChannelFit: Int = 0
     /// DF11s whose station code the channel fit overruled (see

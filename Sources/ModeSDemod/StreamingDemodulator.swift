@@ -593,10 +593,12 @@ public final class StreamingDemodulator {
                 ? RepairGate.squitterFirmScore(floor: floor, bitScale: kernels.bitScale) : .max
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount, firm: firm)
             // Near the noise, a weak bit of a station's code is weighed only when the channel
-            // fit decides the same bits (see `codeUnambiguous`).
+            // fit decides the same bits, and below six floors the fit's agreement settles a
+            // doubt of code 0 (see `codeUnambiguous`).
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
                 clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
+                strong: stands(6, floorsAbove: floor, samples, phase: phase),
                 fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted),
                 // The clipping is read from the raw samples, kept only for cancellation.
                 decidedAtRails: options.cancelOverlaps

@@ -67,6 +67,20 @@ import Simulator
                                        believed: believed))
         #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: false, fitAgrees: true,
                                         believed: believed))
+        // Code 0 whose weak bit would give a station's code: believed below six floors when
+        // the fit agrees, not above, and not without the fit.
+        #expect(policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: true, strong: false,
+                                       fitAgrees: true, believed: believed))
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: true, strong: true,
+                                        fitAgrees: true, believed: believed))
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: false, strong: false,
+                                        fitAgrees: false, believed: believed))
+        // A station's code whose weak bit gives another code in use stays refused.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: true, strong: false,
+                                        fitAgrees: true, believed: believed))
+        // Still at most two weak bits.
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x07, overstated: false, clearOfNoise: true, strong: false,
+                                        fitAgrees: true, believed: believed))
         // The fit (costly) is not asked where nothing is weighed, nor clear of the noise.
         // (Outside `#expect`, which evaluates each argument to show it.)
         var fitAsked = false
@@ -74,7 +88,10 @@ import Simulator
                                                fitAgrees: { fitAsked = true; return false }(), believed: believed)
         let clear = policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: true,
                                            fitAgrees: { fitAsked = true; return false }(), believed: believed)
-        #expect(noWeakBit && clear && !fitAsked)
+        // Nor for code 0 whose weak bits give no code in use.
+        let squitter = policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, strong: false,
+                                              fitAgrees: { fitAsked = true; return false }(), believed: believed)
+        #expect(noWeakBit && clear && squitter && !fitAsked)
         // An overstated bit refuses a station's code, not code 0.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
