@@ -277,13 +277,22 @@ struct AcceptancePolicy {
     /// An echo or the ringing of a reply at the rails makes empty chips loud as well as another
     /// reply does, and the fit's model tells the two apart: on the simulated skies this takes up
     /// to 44 more replies a stream (most readsb also decodes) and no false one.
+    ///
+    /// Feedback decisions are also believed, at any phase and whatever the plain decisions
+    /// say, when the channel fit started from them decides every bit the same for a reply
+    /// below six floors (`fitAgreesBelowSixFloors`): near the noise the plain decisions
+    /// are the noisiest of all, and the fit's coherent decision is a second one that noise
+    /// seldom turns the same way (see rule 7b). Stronger replies are left out: there the
+    /// fit agreed with codes that a reply following closely had turned. On the simulated
+    /// skies this took 112 more replies over 14 streams and no false one.
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
                         plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
                         codeDecided: @autoclosure () -> Bool = false,
                         codeClipped: @autoclosure () -> Bool = false,
                         codeUnderCancelledFrame: @autoclosure () -> Bool = false,
-                        confirmedByChannelFit: @autoclosure () -> Bool = false) -> Bool {
+                        confirmedByChannelFit: @autoclosure () -> Bool = false,
+                        fitAgreesBelowSixFloors: @autoclosure () -> Bool = false) -> Bool {
         guard bits.downlinkFormat == 11 else { return true }
         let squitterCode = Self.interrogatorCode(of: bits) == 0
         if !squitterCode, codeUnderCancelledFrame() { return false }
@@ -294,7 +303,9 @@ struct AcceptancePolicy {
         }
         guard !overlapped(), !followedClosely() else { return false }
         if !squitterCode, !codeBelievable(), !confirmedByChannelFit() { return false }
-        if attempt.usesFeedback { return (attempt.rank == 0 || squitterCode) && plainAgrees() }
+        if attempt.usesFeedback {
+            return (attempt.rank == 0 || squitterCode) && plainAgrees() || fitAgreesBelowSixFloors()
+        }
         return true
     }
 

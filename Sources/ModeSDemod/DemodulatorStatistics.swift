@@ -44,9 +44,8 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var channelFitAttempts: Int = 0
     /// Frames those channel fits gave.
     public var channelFitFrames: Int = 0
-    /// DF11s whose code, doubtful from loud empty chips or from weak bits, the channel fit
-    /// confirmed (see `AcceptancePolicy.acceptsAllCall` and
-    /// `AcceptancePolicy.codeUnambiguous`).
+    /// DF11s whose station code, doubtful from loud empty chips, the channel fit confirmed
+    /// (see `AcceptancePolicy.acceptsAllCall`).
     public var codesConfirmedByChannelFit: Int = 0
     /// DF11s whose station code the channel fit overruled (see
     /// `AcceptancePolicy.codeStandsAgainstChannelFit`), refused.

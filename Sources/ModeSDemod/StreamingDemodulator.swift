@@ -585,7 +585,9 @@ public final class StreamingDemodulator {
             codeUnderCancelledFrame: cancelledFrame.overlaps(
                 (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))
                     ..< (candidate.position + kernels.span(bitCount: bits.bitCount))),
-            confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted)) else { return nil }
+            confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
+            fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
+                && channelFitAgrees(bits, attempt: attempt, fitted: fitted)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
@@ -671,13 +673,12 @@ public final class StreamingDemodulator {
     }
 
     /// Whether the channel fit, started from the DF11 `bits` that a slicer other than the fit
-    /// decided, decides every bit the same (rule 7b near the noise, see
-    /// `AcceptancePolicy.codeUnambiguous`). The fit's own bits cannot vouch for themselves.
+    /// decided, decides every bit the same (rules 6 and 7b below six floors, see
+    /// `AcceptancePolicy.acceptsAllCall` and `AcceptancePolicy.codeUnambiguous`). The fit's
+    /// own bits cannot vouch for themselves.
     /// `fitted` runs the fit (see `channelFitDecision`).
     private func channelFitAgrees(_ bits: ModeSBits, attempt: SliceAttempt, fitted: () -> ModeSBits?) -> Bool {
-        guard attempt.slicer != .channelFit, fitted() == bits else { return false }
-        statistics.codesConfirmedByChannelFit += 1
-        return true
+        attempt.slicer != .channelFit && fitted() == bits
     }
 
     /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`

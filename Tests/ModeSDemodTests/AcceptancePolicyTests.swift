@@ -115,6 +115,23 @@ import Simulator
                                        codeBelievable: true, plainAgrees: false))
         #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                        codeBelievable: true, plainAgrees: true))
+        // Below six floors the channel fit deciding the same bits stands in for the best
+        // phase and the plain decisions; not for interference, nor for the fit's own bits.
+        #expect(policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
+                                      codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                                      codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: true, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
+                                       codeBelievable: false, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        // The fit is asked only where the plain decisions do not settle it (outside #expect,
+        // which evaluates each argument to show it).
+        var fitAsked = false
+        let settled = policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                                            codeBelievable: true, plainAgrees: true,
+                                            fitAgreesBelowSixFloors: { fitAsked = true; return false }())
+        #expect(settled && !fitAsked)
         // Other formats are not all-calls: the rule does not apply.
         #expect(policy.acceptsAllCall(squitter, attempt: feedbackSecond, overlapped: true, followedClosely: true,
                                       codeBelievable: false, plainAgrees: false))
