@@ -116,7 +116,7 @@ import Simulator
         #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                        codeBelievable: true, plainAgrees: true))
         // Below six floors the channel fit deciding the same bits stands in for the best
-        // phase and the plain decisions; not for interference, nor for the fit's own bits.
+        // phase and the plain decisions; not for interference, nor for loud empty chips.
         #expect(policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                       codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
         #expect(policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
