@@ -587,7 +587,8 @@ public final class StreamingDemodulator {
                     ..< (candidate.position + kernels.span(bitCount: bits.bitCount))),
             confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
             fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
-                && channelFitAgrees(bits, attempt: attempt, fitted: fitted)) else { return nil }
+                && channelFitAgrees(bits, attempt: attempt, fitted: fitted),
+            clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.

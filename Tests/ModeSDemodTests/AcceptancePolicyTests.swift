@@ -125,6 +125,20 @@ import Simulator
                                        codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
         #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                        codeBelievable: false, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        // Near the noise a station's code from feedback needs the fit whatever the plain
+        // decisions say; code 0 does not.
+        #expect(!policy.acceptsAllCall(coded, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                                       codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
+                                       clearOfNoise: false))
+        #expect(policy.acceptsAllCall(coded, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                                      codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: true,
+                                      clearOfNoise: false))
+        #expect(policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                                      codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
+                                      clearOfNoise: false))
+        #expect(policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                                      codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
+                                      clearOfNoise: false))
         // The fit is asked only where the plain decisions do not settle it (outside #expect,
         // which evaluates each argument to show it).
         var fitAsked = false
