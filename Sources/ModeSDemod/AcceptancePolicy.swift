@@ -285,10 +285,10 @@ struct AcceptancePolicy {
     /// seldom turns the same way (see rule 7b). Stronger replies are left out: there the
     /// fit agreed with codes that a reply following closely had turned. On the simulated
     /// skies this took 112 more replies over 14 streams and no false one. Near the noise
-    /// (not `clearOfNoise`, four floors) a station's code from feedback decisions needs the
-    /// fit's agreement: there the plain decisions' agreement is little more than the same
-    /// noisy magnitudes read twice. That removed a false frame on two dense skies, for 32
-    /// true ones over 14 streams.
+    /// (not `clearOfNoise`: under four floors, where the fit can run) a station's code from
+    /// feedback decisions needs the fit's agreement: there the plain decisions' agreement is
+    /// little more than the same noisy magnitudes read twice. That removed a false frame on
+    /// two dense skies, for 25 true ones over 14 streams.
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
                         plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,

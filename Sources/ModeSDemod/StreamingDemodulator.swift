@@ -588,7 +588,7 @@ public final class StreamingDemodulator {
             confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
             fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
                 && channelFitAgrees(bits, attempt: attempt, fitted: fitted),
-            clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase)) else { return nil }
+            clearOfNoise: !canFit(candidate) || stands(4, floorsAbove: floor, samples, phase: phase)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
@@ -649,11 +649,17 @@ public final class StreamingDemodulator {
         return frame
     }
 
+    /// Whether the channel fit can decide the candidate's reply: it needs the raw samples of
+    /// the stream itself (kept only when overlaps are cancelled), not a residual's.
+    private func canFit(_ candidate: Candidate) -> Bool {
+        options.channelFit && options.cancelOverlaps && !candidate.place.inResidual
+    }
+
     /// The channel fit's decisions for the reply the candidate's `bits` were sliced from at
     /// `phase`, started from those bits; nil when the fit finds no reply there, or cannot run
     /// (it needs the raw samples, kept only when overlaps are cancelled).
     private func channelFitDecision(of bits: ModeSBits, _ candidate: Candidate, phase: Int) -> ModeSBits? {
-        guard options.channelFit, options.cancelOverlaps, !candidate.place.inResidual else { return nil }
+        guard canFit(candidate) else { return nil }
         let raw = rawSamples(at: candidate.position)
         return channelFitSlicer.slice(raw: raw, magnitudes: candidate.samples, phase: phase, tentative: bits,
                                       canceller: canceller)
