@@ -680,11 +680,12 @@ public final class StreamingDemodulator {
     }
 
     /// Whether the channel fit, started from the DF11 `bits` that a slicer other than the fit
-    /// decided, decides every bit the same (rules 6 and 7b below six floors, see
-    /// `AcceptancePolicy.acceptsAllCall` and `AcceptancePolicy.codeUnambiguous`). The fit's
-    /// own bits cannot vouch for themselves. `fitted` runs the fit (see `channelFitDecision`).
+    /// decided, decides the same interrogator code (rules 6 and 7b below six floors, see
+    /// `AcceptancePolicy.acceptsAllCall`, `AcceptancePolicy.codeUnambiguous` and
+    /// `AcceptancePolicy.decidesSameCode`). The fit's own bits cannot vouch for themselves.
+    /// `fitted` runs the fit (see `channelFitDecision`).
     private func channelFitAgrees(_ bits: ModeSBits, attempt: SliceAttempt, fitted: () -> ModeSBits?) -> Bool {
-        attempt.slicer != .channelFit && fitted() == bits
+        attempt.slicer != .channelFit && AcceptancePolicy.decidesSameCode(fitted(), as: bits)
     }
 
     /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`

@@ -238,6 +238,24 @@ import Simulator
                                               overlapped: true))
     }
 
+    @Test func theFitAgreesWhenItDecidesTheSameCode() {
+        let coded = allCall(address: 0x4840D6, code: 0x15)
+        #expect(AcceptancePolicy.decidesSameCode(coded, as: coded))
+        // A bit the CRC already checked, turned by the fit, leaves its word on the code.
+        var addressTurned = coded
+        addressTurned.flipBit(20)
+        #expect(AcceptancePolicy.decidesSameCode(addressTurned, as: coded))
+        // Any code bit turned, the first or the last, is a disagreement.
+        for number in [AcceptancePolicy.firstCodeBit, 56] {
+            var codeTurned = coded
+            codeTurned.flipBit(number)
+            #expect(!AcceptancePolicy.decidesSameCode(codeTurned, as: coded))
+        }
+        // No reply found, or one of another length, agrees with nothing.
+        #expect(!AcceptancePolicy.decidesSameCode(nil, as: coded))
+        #expect(!AcceptancePolicy.decidesSameCode(squitter, as: coded))
+    }
+
     @Test func onlyNonZeroInterrogatorCodesNeedVouching() {
         #expect(policy.codeToVouchFor(allCall(address: 0x4840D6, code: 0x15)) == 0x15)
         #expect(policy.codeToVouchFor(allCall(address: 0x4840D6, code: 0)) == nil)
