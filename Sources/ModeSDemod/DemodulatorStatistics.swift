@@ -50,6 +50,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// DF11s whose station code the channel fit overruled (see
     /// `AcceptancePolicy.codeStandsAgainstChannelFit`), refused.
     public var codesOverruledByChannelFit: Int = 0
+    /// DF11 replies refused because their code came out otherwise with a reply that crosses
+    /// their code bits cancelled (rule 6c, `FollowerCheck`).
+    public var codesTurnedByFollower: Int = 0
 
     /// A zeroed set of counters.
     public init() {}

@@ -20,6 +20,15 @@ struct PendingFrames {
         frames.insert((position, frame), at: index)
     }
 
+    /// Takes back the queued frame with `bits` starting at `position`, and returns it (nil
+    /// when it was already emitted).
+    mutating func remove(_ bits: ModeSBits, at position: Int) -> Frame? {
+        guard let index = frames.firstIndex(where: { $0.position == position && $0.frame.bits == bits }) else {
+            return nil
+        }
+        return frames.remove(at: index).frame
+    }
+
     /// Emits, in order, every queued frame that starts before `position`.
     mutating func release(before position: Int, emit: (Frame) -> Void) {
         var count = 0

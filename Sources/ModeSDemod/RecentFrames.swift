@@ -7,19 +7,28 @@ struct RecentFrames {
     private static let capacity = 16
     private var bits = [ModeSBits](repeating: ModeSBits(bitCount: 56), count: capacity)
     private var positions = [Int](repeating: Int.min / 2, count: capacity)
+    private var phases = [Int](repeating: 0, count: capacity)
     private var next = 0
 
     init() {}
 
-    /// Remembers `frame` at `position` and returns true, or returns false when the same
-    /// bits were accepted less than `distance` samples away.
-    mutating func insert(_ frame: ModeSBits, at position: Int, within distance: Int) -> Bool {
+    /// Remembers `frame` at `position` (sub-sample phase `phase`) and returns true, or
+    /// returns false when the same bits were accepted less than `distance` samples away.
+    mutating func insert(_ frame: ModeSBits, at position: Int, phase: Int, within distance: Int) -> Bool {
         for index in 0..<Self.capacity where bits[index] == frame && abs(positions[index] - position) < distance {
             return false
         }
         bits[next] = frame
         positions[next] = position
+        phases[next] = phase
         next = (next + 1) % Self.capacity
         return true
+    }
+
+    /// Calls `body` with each remembered frame, its start and its phase.
+    func forEach(_ body: (_ bits: ModeSBits, _ position: Int, _ phase: Int) -> Void) {
+        for index in 0..<Self.capacity where positions[index] > Int.min / 2 {
+            body(bits[index], positions[index], phases[index])
+        }
     }
 }

@@ -45,6 +45,8 @@ public final class StreamingDemodulator {
     private let clippedBits: ClippedBits
     /// Cancels frames and finds the replies they buried (used with `cancelOverlaps`).
     private let recovery: OverlapRecovery
+    /// Decides a DF11's code again with a reply across its code bits cancelled.
+    private let followerCheck: FollowerCheck
 
     /// Samples converted per pass; the buffer holds this plus the kept tail.
     private static let chunkSamples = 1 << 16
@@ -151,6 +153,7 @@ public final class StreamingDemodulator {
                                         sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
                                         gateQuietSixteenths: options.gateQuietSixteenths)
         self.ticksPerSample = UInt64(12_000_000 / sampleRate.hertz)
+        followerCheck = FollowerCheck(format: format, kernels: kernels, slicer: slicer, repairGate: repairGate)
     }
 
     deinit {
@@ -880,6 +883,42 @@ public final class StreamingDemodulator {
         }
     }
 
+    /// Rule 6c: checks the DF11 codes that a reply recorded at `position` bears on, with
+    /// `FollowerCheck`: that of `bits` itself, against a recent reply that starts after it
+    /// and crosses its code bits, and those of recent DF11s whose code bits `bits` crosses,
+    /// which are taken back from the queue when their code does not stand. Returns whether
+    /// `bits` stands.
+    private func codesStandFollowers(_ bits: ModeSBits, at position: Int, phase: Int) -> Bool {
+        var stands = true
+        recent.forEach { other, start, otherPhase in
+            if bits.downlinkFormat == 11, followerCheck.follows(offset: start - position),
+               !codeStands(bits, at: position, phase: phase, follower: other, at: start, phase: otherPhase) {
+                stands = false
+            }
+            if other.downlinkFormat == 11, followerCheck.follows(offset: position - start),
+               !codeStands(other, at: start, phase: otherPhase, follower: bits, at: position, phase: phase),
+               let taken = pending.remove(other, at: start) {
+                statistics.codesTurnedByFollower += 1
+                statistics.framesPerFormat[taken.downlinkFormat] -= 1
+                if taken.correctedBits > 0 { statistics.correctedFrames -= 1 }
+            }
+        }
+        return stands
+    }
+
+    /// Whether the code of the DF11 `allCall` at `start` (phase `phase`) stands with the
+    /// reply `follower` at `followerStart` cancelled (see `FollowerCheck`); true when the
+    /// samples needed are no longer, or not yet, in the buffer.
+    private func codeStands(_ allCall: ModeSBits, at start: Int, phase: Int, follower: ModeSBits,
+                            at followerStart: Int, phase followerPhase: Int) -> Bool {
+        let readable = bufferStart + filled + lookahead - start
+        guard start >= bufferStart, readable > 0 else { return true }
+        return followerCheck.codeStands(allCall, phase: phase, follower: follower, offset: followerStart - start,
+                                        followerPhase: followerPhase, raw: rawSamples(at: start),
+                                        magnitudes: UnsafePointer(magnitudes + (start - bufferStart)),
+                                        count: min(readable, FollowerCheck.window(kernels)))
+    }
+
     /// Stamps and counts a validated frame and queues it for emission, unless it repeats a
     /// frame accepted nearby. Returns whether it was new.
     @discardableResult
@@ -889,8 +928,12 @@ public final class StreamingDemodulator {
         frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
         frame.signalLevel = kernels.signalLevel(at: samples, phase: phase, bitCount: frame.bits.bitCount)
         let span = kernels.span(bitCount: frame.bits.bitCount)
-        guard recent.insert(frame.bits, at: position, within: span) else {
+        guard recent.insert(frame.bits, at: position, phase: phase, within: span) else {
             statistics.duplicates += 1
+            return false
+        }
+        if options.cancelOverlaps, !codesStandFollowers(frame.bits, at: position, phase: phase) {
+            statistics.codesTurnedByFollower += 1
             return false
         }
         switch frame.downlinkFormat {
