@@ -214,10 +214,15 @@ struct AcceptancePolicy {
     /// as the last of its kind. Another reply across a strong squitter flips its bits firmly;
     /// three flips reach so many syndromes that a repair of such a wreck sometimes checks, and
     /// then puts a wrong callsign or status on a known aircraft (on the simulated skies, about
-    /// one in 600 of these repairs). Nothing reported: nothing to hold against.
+    /// one in 600 of these repairs). A surface position (type codes 5–8) from an aircraft
+    /// that reported an airborne altitude within `SquitterReports.maximumAge` is refused as
+    /// well: the one such repair on the simulated skies was the wreck of a squitter under two
+    /// stronger replies. An aircraft that has just landed loses only those of its first
+    /// surface positions that needed three flips. Nothing reported: nothing to hold against.
     static func repairAgreesWithSquitters(_ repaired: ModeSBits, reports: SquitterReports, at time: Double) -> Bool {
         let address = UInt32(repaired.field(9, 32))
         let typeCode = repaired.field(33, 37)
+        if (5...8).contains(typeCode) { return reports.altitude(of: address, at: time) == nil }
         if (9...18).contains(typeCode) {
             guard let reported = reports.altitude(of: address, at: time),
                   let feet = AltitudeCode.decode12(UInt32(repaired.field(41, 52))) else { return true }

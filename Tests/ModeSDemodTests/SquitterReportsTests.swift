@@ -108,6 +108,14 @@ struct SquitterReportsTests {
         }
         #expect(AcceptancePolicy.repairAgreesWithSquitters(position(35_100), reports: reports, at: 11))
         #expect(!AcceptancePolicy.repairAgreesWithSquitters(position(31_000), reports: reports, at: 11))
+        // A surface position from an aircraft whose squitters put it in the air: refused while
+        // that altitude is held; once it is too old, or for an aircraft not heard, it stands.
+        var surface = position(35_000)
+        surface.setField(33, 37, 6)
+        surface = CRC.withParity(surface, overlay: 0)
+        #expect(!AcceptancePolicy.repairAgreesWithSquitters(surface, reports: reports, at: 11))
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(surface, reports: reports, at: 41))
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(surface, reports: SquitterReports(), at: 11))
         // Messages of kinds that change all the time are not held against anything.
         let velocity = ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
                                                               verticalRateFpm: 0, geoMinusBaroFt: nil)
