@@ -50,8 +50,8 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// DF11s whose station code the channel fit overruled (see
     /// `AcceptancePolicy.codeStandsAgainstChannelFit`), refused.
     public var codesOverruledByChannelFit: Int = 0
-    /// DF11 replies refused because their code came out otherwise with a reply that crosses
-    /// their code bits cancelled (rule 6c, `FollowerCheck`).
+    /// DF11 replies refused because their code came out otherwise with the reply that
+    /// follows them closely cancelled (rule 6c, `FollowerCheck`).
     public var codesTurnedByFollower: Int = 0
 
     /// A zeroed set of counters.

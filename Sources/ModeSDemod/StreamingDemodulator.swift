@@ -45,7 +45,7 @@ public final class StreamingDemodulator {
     private let clippedBits: ClippedBits
     /// Cancels frames and finds the replies they buried (used with `cancelOverlaps`).
     private let recovery: OverlapRecovery
-    /// Decides a DF11's code again with a reply across its code bits cancelled.
+    /// Decides a DF11's code again with the reply that follows it closely cancelled.
     private let followerCheck: FollowerCheck
 
     /// Samples converted per pass; the buffer holds this plus the kept tail.
@@ -884,10 +884,10 @@ public final class StreamingDemodulator {
     }
 
     /// Rule 6c: checks the DF11 codes that a reply recorded at `position` bears on, with
-    /// `FollowerCheck`: that of `bits` itself, against a recent reply that starts after it
-    /// and crosses its code bits, and those of recent DF11s whose code bits `bits` crosses,
-    /// which are taken back from the queue when their code does not stand. Returns whether
-    /// `bits` stands.
+    /// `FollowerCheck`: that of `bits` itself, against a recent reply that follows it closely
+    /// (starting on its last code bits or right after them), and those of recent DF11s that
+    /// `bits` follows closely, which are taken back from the queue when their code does not
+    /// stand. Returns whether `bits` stands.
     private func codesStandFollowers(_ bits: ModeSBits, at position: Int, phase: Int) -> Bool {
         var stands = true
         recent.forEach { other, start, otherPhase in
