@@ -599,7 +599,7 @@ public final class StreamingDemodulator {
                 ? RepairGate.squitterFirmScore(floor: floor, bitScale: kernels.bitScale) : .max
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount, firm: firm)
             // Near the noise, a weak bit of a station's code is weighed only when the channel
-            // fit decides the same bits, and below six floors the fit's agreement settles a
+            // fit decides the same code, and below six floors the fit's agreement settles a
             // doubt of code 0 (see `codeUnambiguous`).
             guard policy.codeUnambiguous(
                 AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,

@@ -115,7 +115,7 @@ import Simulator
                                        codeBelievable: true, plainAgrees: false))
         #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                        codeBelievable: true, plainAgrees: true))
-        // Below six floors the channel fit deciding the same bits stands in for the best
+        // Below six floors the channel fit deciding the same code stands in for the best
         // phase and the plain decisions; not for interference, nor for loud empty chips.
         #expect(policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                                       codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))

@@ -62,7 +62,7 @@ import Simulator
         #expect(!policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, believed: believed))
-        // Unless the channel fit decides the same bits: then they are weighed as elsewhere.
+        // Unless the channel fit decides the same code: then they are weighed as elsewhere.
         #expect(policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, fitAgrees: true,
                                        believed: believed))
         #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: false, fitAgrees: true,
