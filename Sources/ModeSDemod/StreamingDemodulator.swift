@@ -879,7 +879,7 @@ public final class StreamingDemodulator {
             let samples = starts.residual + (start - windowStart)
             guard case .frame(let frame, let phase) = examine(samples, at: start, floor: floor, inResidual: true)
             else { continue }
-            if record(frame, at: start, phase: phase, samples: samples) { statistics.recoveredFromOverlaps += 1 }
+            record(frame, at: start, phase: phase, samples: samples, recovered: true)
         }
     }
 
@@ -899,8 +899,9 @@ public final class StreamingDemodulator {
                !codeStands(other, at: start, phase: otherPhase, follower: bits, at: position, phase: phase),
                let taken = pending.remove(other, at: start) {
                 statistics.codesTurnedByFollower += 1
-                statistics.framesPerFormat[taken.downlinkFormat] -= 1
-                if taken.correctedBits > 0 { statistics.correctedFrames -= 1 }
+                statistics.framesPerFormat[taken.frame.downlinkFormat] -= 1
+                if taken.frame.correctedBits > 0 { statistics.correctedFrames -= 1 }
+                if taken.recovered { statistics.recoveredFromOverlaps -= 1 }
             }
         }
         return stands
@@ -920,9 +921,11 @@ public final class StreamingDemodulator {
     }
 
     /// Stamps and counts a validated frame and queues it for emission, unless it repeats a
-    /// frame accepted nearby. Returns whether it was new.
+    /// frame accepted nearby. `recovered`: found beneath a cancelled reply. Returns whether
+    /// it was new.
     @discardableResult
-    private func record(_ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>) -> Bool {
+    private func record(_ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
+                        recovered: Bool = false) -> Bool {
         var frame = validated
         let offset = kernels.phaseOffsets[phase]
         frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
@@ -944,7 +947,8 @@ public final class StreamingDemodulator {
         }
         statistics.framesPerFormat[frame.downlinkFormat] += 1
         if frame.correctedBits > 0 { statistics.correctedFrames += 1 }
-        pending.append(frame, at: position)
+        if recovered { statistics.recoveredFromOverlaps += 1 }
+        pending.append(frame, at: position, recovered: recovered)
         return true
     }
 }
