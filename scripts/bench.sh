@@ -4,13 +4,16 @@
 #  - every stream on both channels: the realistic one (`simulate --channel real`, the default)
 #    and the old kind one (`--channel kind`): a 30 s SNR sweep of 3-25 dB (rows per SNR
 #    bucket), a 10 s busy sky, a 20 s dense sky (350 aircraft near an airport) and 60 s of
-#    receiver noise alone, at 2.4 MS/s; the sweep and the busy sky again at 2.0 MS/s, where
-#    the peers do not run;
+#    receiver noise alone, at 2.4 MS/s; the sweep and the busy sky again at 2.0 MS/s with the
+#    same seeds (the same sky: the same messages at the same times and strengths), where the
+#    peers do not run;
 #  - per stream and decoder: yield (% of the true messages), the messages only that decoder
 #    found (+N), and false frames (frames not on air);
 #  - what each technique is worth: the realistic streams again with one switched off at a time;
 #  - CPU time of each peer as a share of ours on the 20 s dense realistic sky, the whole
-#    process, runs in turn (ours, readsb, dump1090-fa, ...), the median of the pairs' ratios.
+#    process, runs in turn (ours, readsb, dump1090-fa, ...), the median of the pairs' ratios;
+#  - the demodulator's targets, each with the figure of this run that decides it
+#    (scripts/bench_targets.py).
 # The tables go into docs/demodulator.md between its "make bench" markers.
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/aviator-adsb; `make bench` builds it)
 #   SHARED     where the peers are (default ../shared)
@@ -38,8 +41,8 @@ STREAMS=(
     "busy24|2.4M|7102|10|--busy|busy 2.4"
     "dense24|2.4M|7105|20|--busy --aircraft 350|dense 2.4 (20 s)"
     "noise24|2.4M|7106|60|--aircraft 0|noise 60 s"
-    "sweep20|2.0M|7103|30|--snr-min 3 --snr-max 25|sweep 2.0"
-    "busy20|2.0M|7104|10|--busy|busy 2.0"
+    "sweep20|2.0M|7101|30|--snr-min 3 --snr-max 25|sweep 2.0"
+    "busy20|2.0M|7102|10|--busy|busy 2.0"
 )
 
 ours() { "$BIN" demod "$1" --sample-rate "$2" --mlat; }
@@ -60,6 +63,8 @@ readsb() {
 # lines carry the timestamp.
 dump1090() { "$DUMP1090" --device-type ifile --ifile "$1" --iformat UC8 --mlat || true; }
 
+# The realistic channel's results by stream name, for the targets.
+targets=()
 for channel in real kind; do
     results=()
     for entry in "${STREAMS[@]}"; do
@@ -78,6 +83,7 @@ for channel in real kind; do
         fi
         python3 scripts/yield.py "$file.truth.jsonl" "${decoders[@]}" --label "$label" --json >"$file.json"
         results+=("$file.json")
+        [ "$channel" = real ] && targets+=("$name=$file.json")
         # The realistic recordings stay for the measurements below; the kind ones go.
         [ "$channel" = real ] || rm -f "$file"
     done
@@ -121,9 +127,9 @@ python3 scripts/yield.py --streams --markdown "${worth[@]}" >"$WORK/worth.md"
 
 echo
 echo "bench: CPU time on the 20 s dense realistic sky, $RUNS runs each in turn..."
-python3 - "$WORK/real-dense24.cu8" "$RUNS" "$BIN" "$READSB" "$DUMP1090" >"$WORK/cpu.md" <<'PY'
-import os, resource, statistics, subprocess, sys
-path, runs, ours, readsb, dump1090 = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+python3 - "$WORK/real-dense24.cu8" "$RUNS" "$BIN" "$READSB" "$DUMP1090" "$WORK/cpu.json" >"$WORK/cpu.md" <<'PY'
+import json, os, resource, statistics, subprocess, sys
+path, runs, ours, readsb, dump1090, ratios_path = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
 peer_input = ["--device-type", "ifile", "--ifile", path, "--iformat", "UC8", "--quiet"]
 commands = {
     "aviator-adsb": [ours, "demod", path],
@@ -143,22 +149,31 @@ print(f"{samples / 2.4e6:.0f} s of dense sky at 2.4 MS/s ({samples} samples), CP
       f"process, median of {runs} runs in turn; ratio: the decoder's CPU time / ours, median of the run pairs.\n")
 print("| decoder | CPU seconds | MS/s on one core | CPU time / ours |")
 print("| --- | --- | --- | --- |")
+ratios = {}
 for name, times in cpu.items():
     median = statistics.median(times)
-    ratio = statistics.median(t / o for t, o in zip(times, cpu["aviator-adsb"]))
-    print(f"| {name} | {median:.3f} | {samples / median / 1e6:.1f} | {ratio:.2f} |")
+    ratios[name] = statistics.median(t / o for t, o in zip(times, cpu["aviator-adsb"]))
+    print(f"| {name} | {median:.3f} | {samples / median / 1e6:.1f} | {ratios[name]:.2f} |")
+json.dump(ratios, open(ratios_path, "w"))
 PY
 cat "$WORK/cpu.md"
 
+echo
+echo "bench: the demodulator's targets (realistic channel):"
+python3 scripts/bench_targets.py --cpu "$WORK/cpu.json" "${targets[@]}"
+python3 scripts/bench_targets.py --markdown --cpu "$WORK/cpu.json" "${targets[@]}" >"$WORK/targets.md"
+
 # The figures into docs/demodulator.md, between its "make bench" markers.
-python3 - docs/demodulator.md "$WORK/real.md" "$WORK/kind.md" "$WORK/worth.md" "$WORK/cpu.md" <<'PY'
+python3 - docs/demodulator.md "$WORK/real.md" "$WORK/kind.md" "$WORK/worth.md" "$WORK/cpu.md" "$WORK/targets.md" <<'PY'
 import datetime, sys
-doc, real_md, kind_md, worth_md, cpu_md = sys.argv[1:]
+doc, real_md, kind_md, worth_md, cpu_md, targets_md = sys.argv[1:]
 text = open(doc).read()
 begin, end = "<!-- make bench: begin -->", "<!-- make bench: end -->"
 if begin not in text or end not in text:
     sys.exit(f"bench: {doc} has no {begin} ... {end} section; figures not written")
 figures = (f"{begin}\n_Written by `make bench` on {datetime.date.today().isoformat()}._\n\n"
+           "The targets, each with the figure of this run that decides it (realistic channel):\n\n"
+           + open(targets_md).read() + "\n"
            "Realistic channel (`simulate --channel real`, the default). Yield in % of the true messages; "
            "+N: messages only that decoder found; aviator-adsb missed N, x%: a peer's messages aviator-adsb "
            "did not find, as a share of the peer's own; false: frames not on air:\n\n"
