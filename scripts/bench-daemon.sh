@@ -4,6 +4,7 @@
 # 300-aircraft sky. A daemon this idle is at the mercy of the machine (caches and clocks that
 # other work disturbs), so RUNS runs (3 by default) of SECONDS_TO_RUN seconds each are
 # measured, and the median is the figure; the range shows how much the machine moved.
+# DAEMON_JSON=FILE also writes the figures there, for the targets table of scripts/bench.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${BINARY:-.build/release/aviator-adsb}
@@ -49,4 +50,8 @@ for run in $(seq "$runs"); do
 done
 read -r median low high < <(printf '%s\n' "${cpus[@]}" | sort -n | awk '{v[NR] = $1} END {
     m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f %.1f %.1f\n", m, v[1], v[NR]}')
+if [ -n "${DAEMON_JSON:-}" ]; then
+    printf '{"cpu_percent": %s, "cpu_low": %s, "cpu_high": %s, "runs": %s, "peak_rss_mb": %s}\n' \
+        "$median" "$low" "$high" "$runs" "$((peak / 1024))" >"$DAEMON_JSON"
+fi
 echo "daemon: $(basename "$sample") at 2.4 MS/s real time, ${aircraft:-? aircraft}: ${median}% of one core, median of $runs runs of ${seconds} s (${low}% to ${high}%; target < 5%), peak RSS $((peak / 1024)) MB (target < 40 MB)"

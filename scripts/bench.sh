@@ -18,6 +18,8 @@
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/aviator-adsb; `make bench` builds it)
 #   SHARED     where the peers are (default ../shared)
 #   BENCH_RUNS runs of each decoder for the CPU ratio (default 5)
+#   DAEMON_JSON the daemon's figures from scripts/bench-daemon.sh, for the targets table
+#              (`make bench` measures them first; without it the table leaves the daemon out)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-.build/release/aviator-adsb}
@@ -160,8 +162,13 @@ cat "$WORK/cpu.md"
 
 echo
 echo "bench: the demodulator's targets (realistic channel):"
-python3 scripts/bench_targets.py --cpu "$WORK/cpu.json" "${targets[@]}"
-python3 scripts/bench_targets.py --markdown --cpu "$WORK/cpu.json" "${targets[@]}" >"$WORK/targets.md"
+measured=(--cpu "$WORK/cpu.json")
+if [ -n "${DAEMON_JSON:-}" ]; then
+    [ -f "$DAEMON_JSON" ] || { echo "bench: $DAEMON_JSON not found (scripts/bench-daemon.sh writes it)" >&2; exit 1; }
+    measured+=(--daemon "$DAEMON_JSON")
+fi
+python3 scripts/bench_targets.py "${measured[@]}" "${targets[@]}"
+python3 scripts/bench_targets.py --markdown "${measured[@]}" "${targets[@]}" >"$WORK/targets.md"
 
 # The figures into docs/demodulator.md, between its "make bench" markers.
 python3 - docs/demodulator.md "$WORK/real.md" "$WORK/kind.md" "$WORK/worth.md" "$WORK/cpu.md" "$WORK/targets.md" <<'PY'
@@ -172,7 +179,8 @@ begin, end = "<!-- make bench: begin -->", "<!-- make bench: end -->"
 if begin not in text or end not in text:
     sys.exit(f"bench: {doc} has no {begin} ... {end} section; figures not written")
 figures = (f"{begin}\n_Written by `make bench` on {datetime.date.today().isoformat()}._\n\n"
-           "The targets, each with the figure of this run that decides it (realistic channel):\n\n"
+           "The targets, each with the figure of this run that decides it (the demodulator's on the "
+           "realistic channel, the daemon's on a 300-aircraft sky at real time):\n\n"
            + open(targets_md).read() + "\n"
            "Realistic channel (`simulate --channel real`, the default). Yield in % of the true messages; "
            "+N: messages only that decoder found; aviator-adsb missed N, x%: a peer's messages aviator-adsb "

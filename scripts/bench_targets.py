@@ -1,10 +1,11 @@
 """The demodulator's targets against one `make bench` run, as a table: each target, the
 figure that decides it, and whether it is met. Figures are from the realistic channel.
 
-Usage: bench_targets.py [--markdown] --cpu CPU.json NAME=RESULT.json ...
+Usage: bench_targets.py [--markdown] --cpu CPU.json [--daemon DAEMON.json] NAME=RESULT.json ...
   NAME: a stream of scripts/bench.sh (sweep24, busy24, dense24, noise24, sweep20, busy20);
   RESULT.json: what `yield.py --json` wrote for it (aviator-adsb first, then the peers);
-  CPU.json: {"readsb": ratio, ...}, each peer's CPU time as a share of ours on the dense sky.
+  CPU.json: {"readsb": ratio, ...}, each peer's CPU time as a share of ours on the dense sky;
+  DAEMON.json: what scripts/bench-daemon.sh wrote (DAEMON_JSON) for the 300-aircraft sky.
 """
 import json
 import sys
@@ -20,8 +21,9 @@ def share(row):
     return 100.0 * got / total if total else 0.0
 
 
-def targets(streams, cpu):
-    """Rows of (target, figure, met) from the streams' results and the CPU ratios."""
+def targets(streams, cpu, daemon):
+    """Rows of (target, figure, met) from the streams' results, the CPU ratios and the
+    daemon's figures (empty when not measured)."""
     def rows(name, decoder):
         return streams[name]["decoders"][decoder]["rows"]
 
@@ -62,32 +64,50 @@ def targets(streams, cpu):
     if PEER in cpu:
         rows_out.append(("CPU on the dense sky at most readsb's (its time / ours at least 1.0)",
                          f"{cpu[PEER]:.2f}", cpu[PEER] >= 1.0))
+    # The daemon at real time on a 300-aircraft sky.
+    if daemon:
+        rows_out.append(("daemon on a 300-aircraft sky under 5 % of one core",
+                         f"{daemon['cpu_percent']:.1f} % (median of {daemon['runs']} runs, "
+                         f"{daemon['cpu_low']:.1f} % to {daemon['cpu_high']:.1f} %)", daemon["cpu_percent"] < 5.0))
+        rows_out.append(("daemon on a 300-aircraft sky under 40 MB",
+                         f"{daemon['peak_rss_mb']} MB at its peak", daemon["peak_rss_mb"] < 40))
     return rows_out
+
+
+def load(path):
+    """A JSON file's content; a clear error and exit status 2 when it cannot be read."""
+    try:
+        with open(path) as file:
+            return json.load(file)
+    except (OSError, ValueError) as error:
+        print(f"bench_targets: cannot read {path}: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 def main(argv):
     markdown = "--markdown" in argv
     argv = [a for a in argv if a != "--markdown"]
-    cpu = {}
-    if "--cpu" in argv:
-        at = argv.index("--cpu")
-        if at + 1 >= len(argv):
-            print("bench_targets: --cpu needs a file", file=sys.stderr)
-            return 2
-        cpu = json.load(open(argv[at + 1]))
-        del argv[at:at + 2]
+    files = {}
+    for option in ("--cpu", "--daemon"):
+        if option in argv:
+            at = argv.index(option)
+            if at + 1 >= len(argv):
+                print(f"bench_targets: {option} needs a file", file=sys.stderr)
+                return 2
+            files[option] = load(argv[at + 1])
+            del argv[at:at + 2]
     streams = {}
     for spec in argv:
         name, _, path = spec.partition("=")
         if not path:
             print(f"bench_targets: expected NAME=RESULT.json, not '{spec}'", file=sys.stderr)
             return 2
-        streams[name] = json.load(open(path))
+        streams[name] = load(path)
     missing = [n for n in ("sweep24", "busy24", "dense24") if n not in streams]
     if missing:
         print(f"bench_targets: no result for {', '.join(missing)}", file=sys.stderr)
         return 2
-    rows = targets(streams, cpu)
+    rows = targets(streams, files.get("--cpu", {}), files.get("--daemon", {}))
     if markdown:
         print("| target | this run | met |")
         print("| --- | --- | --- |")
