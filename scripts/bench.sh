@@ -161,7 +161,7 @@ PY
 cat "$WORK/cpu.md"
 
 echo
-echo "bench: the demodulator's targets (realistic channel):"
+echo "bench: the targets:"
 measured=(--cpu "$WORK/cpu.json")
 if [ -n "${DAEMON_JSON:-}" ]; then
     [ -f "$DAEMON_JSON" ] || { echo "bench: $DAEMON_JSON not found (scripts/bench-daemon.sh writes it)" >&2; exit 1; }
