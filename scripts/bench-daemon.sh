@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 binary=${BINARY:-.build/release/aviator-adsb}
 seconds=${SECONDS_TO_RUN:-20}
 runs=${RUNS:-3}
-if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then echo "bench-daemon: RUNS must be a positive whole number, not '$runs'" >&2; exit 2; fi
+if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
+    echo "bench-daemon: RUNS must be a positive whole number, not '$runs'" >&2; exit 2; fi
 if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
     echo "bench-daemon: SECONDS_TO_RUN must be a positive whole number, not '$seconds'" >&2; exit 2; fi
 work=$(mktemp -d)
@@ -54,4 +55,6 @@ if [ -n "${DAEMON_JSON:-}" ]; then
     printf '{"cpu_percent": %s, "cpu_low": %s, "cpu_high": %s, "runs": %s, "peak_rss_mb": %s}\n' \
         "$median" "$low" "$high" "$runs" "$((peak / 1024))" >"$DAEMON_JSON"
 fi
-echo "daemon: $(basename "$sample") at 2.4 MS/s real time, ${aircraft:-? aircraft}: ${median}% of one core, median of $runs runs of ${seconds} s (${low}% to ${high}%; target < 5%), peak RSS $((peak / 1024)) MB (target < 40 MB)"
+echo "daemon: $(basename "$sample") at 2.4 MS/s real time, ${aircraft:-? aircraft}:" \
+    "${median}% of one core, median of $runs runs of ${seconds} s (${low}% to ${high}%; target < 5%)," \
+    "peak RSS $((peak / 1024)) MB (target < 40 MB)"

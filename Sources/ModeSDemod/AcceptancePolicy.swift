@@ -289,11 +289,11 @@ struct AcceptancePolicy {
     /// plain decisions are the noisiest of all, and the fit's coherent decision is a second
     /// one that noise seldom turns the same way (see rule 7b). Stronger replies are left
     /// out: there the fit agreed with codes that a reply following closely had turned. On
-    /// the simulated skies this took 112 more replies over 14 streams and no false one. Near the noise
-    /// (not `clearOfNoise`: under four floors, where the fit can run) a station's code from
-    /// feedback decisions needs the fit's agreement: there the plain decisions' agreement is
-    /// little more than the same noisy magnitudes read twice. That removed a false frame on
-    /// two dense skies, for 25 true ones over 14 streams.
+    /// the simulated skies this took 112 more replies over 14 streams and no false one.
+    /// Near the noise (not `clearOfNoise`: under four floors, where the fit can run) a
+    /// station's code from feedback decisions needs the fit's agreement: there the plain
+    /// decisions' agreement is little more than the same noisy magnitudes read twice. That
+    /// removed a false frame on two dense skies, for 25 true ones over 14 streams.
     func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
                         followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
                         plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
@@ -348,8 +348,8 @@ struct AcceptancePolicy {
     /// `decidesSameCode`) counts for replies below six floors (not `strong`). It decides from
     /// the raw samples against its model of the reply's carrier, which near the noise gains
     /// on a slice of magnitudes: noise that turned a bit for the slicers seldom turns it the
-    /// same way for the fit. Stronger replies' weak bits come from an echo, the rails or another reply,
-    /// which mislead the fit as well (on the simulated skies it agreed with a code 0 read
+    /// same way for the fit. Stronger replies' weak bits come from an echo, the rails or
+    /// another reply, which mislead the fit as well (on the simulated skies it agreed with a code 0 read
     /// from a station's code at the rails, and under a reply following closely).
     /// - A station's code from a reply near the noise (not `clearOfNoise`) has its weak bits
     ///   weighed only when the fit agrees: there noise makes weak bits often, and a reply

@@ -899,9 +899,7 @@ public final class StreamingDemodulator {
                !codeStands(other, at: start, phase: otherPhase, follower: bits, at: position, phase: phase),
                let taken = pending.remove(other, at: start) {
                 statistics.codesTurnedByFollower += 1
-                statistics.framesPerFormat[taken.frame.downlinkFormat] -= 1
-                if taken.frame.correctedBits > 0 { statistics.correctedFrames -= 1 }
-                if taken.recovered { statistics.recoveredFromOverlaps -= 1 }
+                tally(taken.frame, recovered: taken.recovered, by: -1)
             }
         }
         return stands
@@ -945,10 +943,17 @@ public final class StreamingDemodulator {
             squitterReports.record(frame.bits, address: frame.address, at: Double(position) / Double(sampleRate.hertz))
         default: break
         }
-        statistics.framesPerFormat[frame.downlinkFormat] += 1
-        if frame.correctedBits > 0 { statistics.correctedFrames += 1 }
-        if recovered { statistics.recoveredFromOverlaps += 1 }
+        tally(frame, recovered: recovered, by: 1)
         pending.append(frame, at: position, recovered: recovered)
         return true
+    }
+
+    /// Counts a queued frame in the statistics (`by: 1`), or takes it back out (`by: -1`)
+    /// when rule 6c takes the frame back from the queue. `recovered`: found beneath a
+    /// cancelled reply.
+    private func tally(_ frame: Frame, recovered: Bool, by delta: Int) {
+        statistics.framesPerFormat[frame.downlinkFormat] += delta
+        if frame.correctedBits > 0 { statistics.correctedFrames += delta }
+        if recovered { statistics.recoveredFromOverlaps += delta }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite struct BenchTargetsTests {
     /// A `yield.py --json` result: per decoder, rows of (found, messages, only this decoder,
     /// found but not by aviator-adsb) and false frames.
-    static func result(label: String, busy: Bool, decoders: [String: (rows: [String: [Int]], false: Int)]) -> [String: Any] {
+    static func result(label: String, busy: Bool,
+                       decoders: [String: (rows: [String: [Int]], false: Int)]) -> [String: Any] {
         ["label": label, "busy": busy, "rate": 2_400_000,
          "decoders": decoders.mapValues { ["rows": $0.rows, "false": $0.false] as [String: Any] }]
     }
@@ -35,7 +36,8 @@ import Testing
             "busy24": result(label: "busy 2.4", busy: true, decoders: [
                 "aviator-adsb": (sky, 0), "readsb": (["all": [70, 100, 0, 1], "overlapping": [5, 20, 0, 0]], 9)]),
             "dense24": result(label: "dense 2.4", busy: true, decoders: [
-                "aviator-adsb": (sky, denseFalse), "readsb": (["all": [60, 100, 0, 1], "overlapping": [5, 20, 0, 0]], 9)]),
+                "aviator-adsb": (sky, denseFalse),
+                "readsb": (["all": [60, 100, 0, 1], "overlapping": [5, 20, 0, 0]], 9)]),
             "sweep20": result(label: "sweep 2.0", busy: false, decoders: ["aviator-adsb": (sweep(ours20), 0)]),
         ]
         var arguments = [BinaryRunner.projectRoot.appendingPathComponent("scripts/bench_targets.py").path]
