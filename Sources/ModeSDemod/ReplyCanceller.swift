@@ -47,6 +47,10 @@ final class ReplyCanceller {
     let envelope: UnsafeMutablePointer<Float>
     /// The reply's samples with its carrier's rotation removed.
     let derotated: UnsafeMutablePointer<Float>
+    /// e^{−iωn} for the carrier step ω of the last `fillRotation`, per sample of the window:
+    /// real parts in `cosines`, imaginary parts in `sines`.
+    private let cosines: UnsafeMutablePointer<Float>
+    private let sines: UnsafeMutablePointer<Float>
     /// The residual magnitudes, on `MagnitudeConverter`'s scale, padded with zeros so the
     /// demodulator can read a whole reply span past any start.
     private let output: UnsafeMutablePointer<UInt16>
@@ -75,6 +79,11 @@ final class ReplyCanceller {
         envelope.initialize(repeating: 0, count: kernels.replySpan + 2)
         derotated = .allocate(capacity: 2 * kernels.replySpan + 4)
         derotated.initialize(repeating: 0, count: 2 * kernels.replySpan + 4)
+        // Whole groups of eight: `fillRotation` writes eight samples at a time.
+        cosines = .allocate(capacity: maximumWindow + 8)
+        cosines.initialize(repeating: 1, count: maximumWindow + 8)
+        sines = .allocate(capacity: maximumWindow + 8)
+        sines.initialize(repeating: 0, count: maximumWindow + 8)
         outputCapacity = maximumWindow + kernels.replySpan + 16
         output = .allocate(capacity: outputCapacity)
         output.initialize(repeating: 0, count: outputCapacity)
@@ -89,6 +98,8 @@ final class ReplyCanceller {
         clipped.deallocate()
         envelope.deallocate()
         derotated.deallocate()
+        cosines.deallocate()
+        sines.deallocate()
         output.deallocate()
     }
 
@@ -140,12 +151,11 @@ final class ReplyCanceller {
         if best.origin != built { fillEnvelope(originTenths: best.origin, span: span) }
         let (re, im, energy) = best.projection ?? projection(replyClipped, span: span)
         let (ar, ai) = energy > 0 ? (re / energy, im / energy) : (0, 0)
-        // Subtract a·envelope·e^{iωn}, rotating the model's phasor one sample at a time.
-        let (stepS, stepC) = (Float(sin(omega)), Float(cos(omega)))
-        var (s, c): (Float, Float) = (0, 1)
+        // Subtract a·envelope·e^{iωn}: the conjugates of the rotation `derotate` used.
         let clip = Float(Self.clipLevel)
         for n in 0..<span {
             let e = envelope[n]
+            let (c, s) = (cosines[n], -sines[n])
             let (mi, mq) = (e * (ar * c - ai * s), e * (ar * s + ai * c))
             let (i, q) = (reply[2 * n], reply[2 * n + 1])
             // A clipped component lost whatever lay beyond full scale, so subtracting the
@@ -154,9 +164,6 @@ final class ReplyCanceller {
             // reply cannot be told apart in that component: it is set to silence instead.
             reply[2 * n] = abs(i) >= clip && abs(mi) >= clip ? 0 : i - mi
             reply[2 * n + 1] = abs(q) >= clip && abs(mq) >= clip ? 0 : q - mq
-            let rotated = c * stepC - s * stepS
-            s = s * stepC + c * stepS
-            c = rotated
         }
         output.update(from: magnitudes, count: count)
         let scale = Float(MagnitudeConverter.fullScale)
@@ -222,11 +229,29 @@ final class ReplyCanceller {
     /// pulses: r(n)·conj(r(n−1)) has the phase ω whatever the carrier's own phase.
     func coarseFrequency(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
                                  span: Int) -> Double {
-        var re: Float = 0, im: Float = 0
-        for n in 1..<span where !replyClipped[n] && !replyClipped[n - 1] {
-            let w = envelope[n] * envelope[n - 1]
+        // Four pairs at a time: iq[n ... n + 3] and iq[n − 1 ... n + 2] are two loads of
+        // eight floats. Which pairs take part follows the bits, as good as random to a
+        // branch predictor, so the others weigh 0 rather than being skipped.
+        var sumRe = SIMD4<Float>(), sumIm = SIMD4<Float>()
+        var n = 1
+        while n + 4 <= span {
+            let now = UnsafeRawPointer(reply + 2 * n).loadUnaligned(as: SIMD8<Float>.self)
+            let before = UnsafeRawPointer(reply + 2 * n - 2).loadUnaligned(as: SIMD8<Float>.self)
+            let product = UnsafeRawPointer(envelope + n).loadUnaligned(as: SIMD4<Float>.self)
+                * UnsafeRawPointer(envelope + n - 1).loadUnaligned(as: SIMD4<Float>.self)
+            let clips = UnsafeRawPointer(replyClipped + n).loadUnaligned(as: SIMD4<UInt8>.self)
+                | UnsafeRawPointer(replyClipped + n - 1).loadUnaligned(as: SIMD4<UInt8>.self)
+            let w = product.replacing(with: 0, where: product .<= 0.5 .| SIMD4<Float>(clips) .> 0)
+            let (i1, q1, i0, q0) = (now.evenHalf, now.oddHalf, before.evenHalf, before.oddHalf)
+            sumRe += w * (i1 * i0 + q1 * q0)
+            sumIm += w * (q1 * i0 - i1 * q0)
+            n += 4
+        }
+        var (re, im) = (sumRe.sum(), sumIm.sum())
+        for k in n..<span where !replyClipped[k] && !replyClipped[k - 1] {
+            let w = envelope[k] * envelope[k - 1]
             guard w > 0.5 else { continue }
-            let (i1, q1, i0, q0) = (reply[2 * n], reply[2 * n + 1], reply[2 * n - 2], reply[2 * n - 1])
+            let (i1, q1, i0, q0) = (reply[2 * k], reply[2 * k + 1], reply[2 * k - 2], reply[2 * k - 1])
             re += w * (i1 * i0 + q1 * q0)
             im += w * (q1 * i0 - i1 * q0)
         }
@@ -239,23 +264,19 @@ final class ReplyCanceller {
                                      span: Int, omega: Double) -> Double {
         let length = span / Self.segments
         guard length > 0 else { return 0 }
-        let (stepS, stepC) = (sin(-omega), cos(-omega))
-        var (s, c) = (0.0, 1.0)
+        fillRotation(omega: omega, span: span)
         var previous: Double?
         var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
         for segment in 0..<Self.segments {
-            var re = 0.0, im = 0.0
+            var sumRe: Float = 0, sumIm: Float = 0
             for n in (segment * length)..<((segment + 1) * length) {
-                let e = Double(envelope[n])
-                if e > 0, !replyClipped[n] {
-                    let i = Double(reply[2 * n]), q = Double(reply[2 * n + 1])
-                    re += e * (i * c - q * s)
-                    im += e * (i * s + q * c)
-                }
-                let rotated = c * stepC - s * stepS
-                s = s * stepC + c * stepS
-                c = rotated
+                // Clipped samples weigh nothing (adding a zero leaves a sum as it was).
+                let e = replyClipped[n] ? 0 : envelope[n]
+                let (i, q, c, s) = (reply[2 * n], reply[2 * n + 1], cosines[n], sines[n])
+                sumRe += e * (i * c - q * s)
+                sumIm += e * (i * s + q * c)
             }
+            let (re, im) = (Double(sumRe), Double(sumIm))
             let weight = (re * re + im * im).squareRoot()
             guard weight > 0 else { continue }
             var angle = atan2(im, re)
@@ -278,15 +299,37 @@ final class ReplyCanceller {
 
     /// Writes the reply's samples with the carrier rotation e^{−iωn} removed to `derotated`.
     func derotate(_ reply: UnsafeMutablePointer<Float>, span: Int, omega: Double) {
-        let (stepS, stepC) = (Float(sin(-omega)), Float(cos(-omega)))
-        var (s, c): (Float, Float) = (0, 1)
+        fillRotation(omega: omega, span: span)
         for n in 0..<span {
-            let i = reply[2 * n], q = reply[2 * n + 1]
+            let (i, q, c, s) = (reply[2 * n], reply[2 * n + 1], cosines[n], sines[n])
             derotated[2 * n] = i * c - q * s
             derotated[2 * n + 1] = i * s + q * c
-            let rotated = c * stepC - s * stepS
-            s = s * stepC + c * stepS
-            c = rotated
+        }
+    }
+
+    /// Fills `cosines` and `sines` with e^{−iωn} for the first `span` samples (rounded up
+    /// to eight). A phasor turned one sample at a time makes every sample wait for the one
+    /// before; here eight lanes, started at n = 0 … 7, each turn by 8ω, so the loops that
+    /// read the table run without that chain. The lanes start from products of e^{−iω} in
+    /// doubles, and a float phasor turned a few dozen times stays within a few millionths
+    /// of the unit circle.
+    private func fillRotation(omega: Double, span: Int) {
+        let (stepC, stepS) = (cos(omega), -sin(omega))
+        var c = SIMD8<Float>(), s = SIMD8<Float>()
+        var (lc, ls) = (1.0, 0.0)
+        for lane in 0..<8 {
+            c[lane] = Float(lc)
+            s[lane] = Float(ls)
+            (lc, ls) = (lc * stepC - ls * stepS, ls * stepC + lc * stepS)
+        }
+        // (lc, ls) is now e^{−8iω}.
+        let (turnC, turnS) = (SIMD8(repeating: Float(lc)), SIMD8(repeating: Float(ls)))
+        var n = 0
+        while n < span {
+            UnsafeMutableRawPointer(cosines + n).storeBytes(of: c, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(sines + n).storeBytes(of: s, as: SIMD8<Float>.self)
+            (c, s) = (c * turnC - s * turnS, s * turnC + c * turnS)
+            n += 8
         }
     }
 
