@@ -104,17 +104,21 @@ final class BitSlicer {
         return nil
     }
 
-    /// Slices again and writes the absolute score of every bit to `confidence`: how sure
-    /// each decision was, which the `RepairGate` needs. Only called for the rare candidates
-    /// whose syndrome points at a repair.
-    func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
+    /// Slices again and writes the absolute score of each of the first `bitCount` bits to
+    /// `confidence`: how sure each decision was, which the `RepairGate` needs. Every bit is
+    /// scored whatever downlink format the decisions spell: the bits being judged may come
+    /// from another slicer (the sequence's, or with the format bit turned), whose format
+    /// these decisions need not share. Only called for the rare candidates whose syndrome
+    /// points at a repair or whose code must be weighed.
+    func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32, bitCount: Int,
                     into confidence: UnsafeMutablePointer<Int32>) {
         if feedback > 0 {
-            _ = slice(AmplitudeFeedback.self, samples, phase: phase, amplitude: feedback, confidence: confidence)
+            _ = slice(AmplitudeFeedback.self, samples, phase: phase, amplitude: feedback, confidence: confidence,
+                      scoring: bitCount)
         } else if feedback < 0 {
-            _ = slice(SmearFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence)
+            _ = slice(SmearFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence, scoring: bitCount)
         } else {
-            _ = slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence)
+            _ = slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence, scoring: bitCount)
         }
     }
 
@@ -211,11 +215,12 @@ final class BitSlicer {
     private enum AmplitudeFeedback: Feedback { static var rule: FeedbackRule { .amplitude } }
     private enum SmearFeedback: Feedback { static var rule: FeedbackRule { .smear } }
 
-    /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback.
+    /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback. With
+    /// `scoring`, that many bits are decided (and scored) whatever format they spell.
     @inline(__always)
     private func slice<Rule: Feedback>(_ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
                                        amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
-                                       turningFormatBit: Bool = false) -> ModeSBits? {
+                                       turningFormatBit: Bool = false, scoring: Int? = nil) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
         let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
         // Whether the previous bit's decision feeds a pulse into this one: its second
@@ -262,8 +267,8 @@ final class BitSlicer {
             df = UInt32(format)
             word = UInt64(format)
         }
-        guard Self.isAccepted(format: Int(df)) else { return nil }
-        let bitCount = df >= 16 ? 112 : 56
+        guard scoring != nil || Self.isAccepted(format: Int(df)) else { return nil }
+        let bitCount = scoring ?? (df >= 16 ? 112 : 56)
         for bit in 5..<min(bitCount, 64) { word = (word << 1) | decide(bit) }
         var bits = ModeSBits(bitCount: bitCount)
         if bitCount == 56 {

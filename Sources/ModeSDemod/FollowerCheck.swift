@@ -77,7 +77,7 @@ final class FollowerCheck {
         guard changed != 0 else { return true }
         // A cancellation is never exact: a changed bit the re-slice leaves near-even is no
         // evidence either way.
-        slicer.confidence(residual, phase: phase, feedback: 0, into: confidence)
+        slicer.confidence(residual, phase: phase, feedback: 0, bitCount: 56, into: confidence)
         return changed & repairGate.codeBits(confidence, count: 56).weak != 0
     }
 }

@@ -704,7 +704,7 @@ public final class StreamingDemodulator {
         guard level >= 6 * Double(floor),
               slicer.loudOffChips(bits, samples, phase: phase, limit: Double(floor) + 9.0 / 16.0 * level,
                                   from: bits.bitCount - 12, enough: 1) == 0 else { return false }
-        slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+        slicer.confidence(samples, phase: phase, feedback: feedback, bitCount: bits.bitCount, into: confidence)
         return repairGate.codeFirm(confidence, count: bits.bitCount,
                                    typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
     }
@@ -732,7 +732,7 @@ public final class StreamingDemodulator {
         if attempt.slicer == .channelFit {
             channelFitSlicer.confidence(bitCount: bits.bitCount, into: confidence)
         } else {
-            slicer.confidence(samples, phase: phase, feedback: feedback, into: confidence)
+            slicer.confidence(samples, phase: phase, feedback: feedback, bitCount: bits.bitCount, into: confidence)
         }
     }
 
