@@ -780,7 +780,8 @@ public final class StreamingDemodulator {
                                   _ candidate: Candidate) -> Frame? {
         let samples = candidate.samples
         guard policy.triesThreeBitRepair(bits, place: candidate.place,
-                                         addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time))
+                                         addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time)),
+              repairGate.threeBitRepairPossible(bits)
         else { return nil }
         measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
         guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence) else { return nil }

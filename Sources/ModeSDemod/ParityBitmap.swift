@@ -1,0 +1,35 @@
+import ModeS
+/// A set of 24-bit parities or syndromes that may answer "maybe" for one it does not hold:
+/// a bitmap of 2^21 bits (256 KiB, small enough to stay in cache on the hot path) indexed
+/// by a hash of the value. Filled with a few tens of thousands of values it marks a few
+/// percent of its bits, which is how often a value it does not hold gets past; a value it
+/// holds always does. A cheap first look before costlier work on values that are seldom
+/// in the set.
+struct ParityBitmap: Sendable {
+    /// Bits in the bitmap.
+    private static let bitCount = 1 << 21
+    /// The bitmap, 64 bits per word.
+    private var marks = [UInt64](repeating: 0, count: bitCount / 64)
+
+    /// An empty set.
+    init() {}
+
+    /// Adds `value` (its low 24 bits).
+    mutating func insert(_ value: UInt32) {
+        let index = Self.index(value)
+        marks[index >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    /// Whether `value` (its low 24 bits) may be in the set: always when it is.
+    @inline(__always)
+    func mayContain(_ value: UInt32) -> Bool {
+        let index = Self.index(value)
+        return marks.withUnsafeBufferPointer { $0[index >> 6] } >> UInt64(index & 63) & 1 == 1
+    }
+
+    /// A multiplicative hash of the 24 bits down to the bitmap's 21.
+    @inline(__always)
+    private static func index(_ value: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(value & 0xFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 43)
+    }
+}
