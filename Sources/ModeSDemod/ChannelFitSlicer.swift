@@ -310,7 +310,6 @@ final class ChannelFitSlicer {
     /// Fills the residual of every sample under the context's model (zero where clipped)
     /// and returns the share of the samples' energy the model leaves unexplained.
     private func computeResidual(_ samples: UnsafePointer<Float>, _ context: Context) -> Float {
-        var unexplained: Float = 0, total: Float = 0
         // Zeros around the span; every sample inside it is written below.
         let padded = 2 * (length + 2 * Self.padding)
         let before = 2 * Self.padding, after = 2 * (Self.padding + context.span)
@@ -318,7 +317,38 @@ final class ChannelFitSlicer {
         weights.update(repeating: 0, count: before)
         (residual + after).update(repeating: 0, count: padded - after)
         (weights + after).update(repeating: 0, count: padded - after)
-        for j in 0..<context.span {
+        // Four samples at a time: each tap's envelope values for four samples are one load,
+        // and the sums run in four lanes, each addition not waiting for the one before.
+        let env = UnsafePointer(envelope + Self.padding)
+        let model = context.model
+        var unexplained4 = SIMD4<Float>(), total4 = SIMD4<Float>()
+        var j = 0
+        while j + 4 <= context.span {
+            var pr = SIMD4<Float>(repeating: model.real[Self.taps])
+            var pi = SIMD4<Float>(repeating: model.imaginary[Self.taps])
+            for tap in 0..<Self.taps {
+                let x = UnsafeRawPointer(env + j + Self.precursors - tap).loadUnaligned(as: SIMD4<Float>.self)
+                pr += model.real[tap] * x
+                pi += model.imaginary[tap] * x
+            }
+            let y = UnsafeRawPointer(samples + 2 * j).loadUnaligned(as: SIMD8<Float>.self)
+            let clips = UnsafeRawPointer(context.clipped + j).loadUnaligned(as: SIMD4<UInt8>.self)
+            let kept = SIMD4<Float>(clips) .== 0
+            let zero = SIMD4<Float>()
+            let rr = zero.replacing(with: y.evenHalf - pr, where: kept)
+            let ri = zero.replacing(with: y.oddHalf - pi, where: kept)
+            let w = zero.replacing(with: 1, where: kept)
+            let at = 2 * (Self.padding + j)
+            UnsafeMutableRawPointer(residual + at).storeBytes(
+                of: SIMD8(rr[0], ri[0], rr[1], ri[1], rr[2], ri[2], rr[3], ri[3]), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(weights + at).storeBytes(
+                of: SIMD8(w[0], w[0], w[1], w[1], w[2], w[2], w[3], w[3]), as: SIMD8<Float>.self)
+            unexplained4 += rr * rr + ri * ri
+            total4 += w * (y.evenHalf * y.evenHalf + y.oddHalf * y.oddHalf)
+            j += 4
+        }
+        var unexplained = unexplained4.sum(), total = total4.sum()
+        for j in j..<context.span {
             let r = residual + 2 * (Self.padding + j)
             guard !context.clipped[j] else {
                 r[0] = 0
