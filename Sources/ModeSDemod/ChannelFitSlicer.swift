@@ -416,11 +416,38 @@ final class ChannelFitSlicer {
         let reach = Self.reachLanes
         // An envelope above 0 at n already puts a pulse within reach.
         let checksReach = minimumEnvelope <= 0
-        var re = 0.0, im = 0.0
-        for n in lag..<span {
-            // Which pairs take part is as good as random, so it is computed rather than
-            // branched on, and the others add zero (a sum that starts at +0 never becomes
-            // −0, so adding zero leaves it exactly as it was).
+        // Four pairs at a time: the tests for four samples are lanes of vector comparisons
+        // (the reach of sample n + lane is lane `lane` of loads from n − postcursors + tap),
+        // and the products are summed in four lanes. Which pairs take part is as good as
+        // random, so it is computed rather than branched on, and the others add zero.
+        var sumRe = SIMD4<Double>(), sumIm = SIMD4<Double>()
+        var n = lag
+        while n + 4 <= span {
+            @inline(__always) func four(_ at: Int) -> SIMD4<Float> {
+                UnsafeRawPointer(env + at).loadUnaligned(as: SIMD4<Float>.self)
+            }
+            @inline(__always) func clips(_ at: Int) -> SIMD4<Float> {
+                SIMD4<Float>(UnsafeRawPointer(clipped + at).loadUnaligned(as: SIMD4<UInt8>.self))
+            }
+            var refused = (clips(n) + clips(n - lag) .> 0) .| (four(n) .< minimumEnvelope)
+            var pulse = SIMDMask<SIMD4<Int32>>(repeating: !checksReach)
+            for tap in 0..<Self.taps {
+                let here = four(n - Self.postcursors + tap)
+                refused .|= here .!= four(n - lag - Self.postcursors + tap)
+                pulse .|= here .> 0
+            }
+            refused .|= .!pulse
+            let now = UnsafeRawPointer(iq + 2 * n).loadUnaligned(as: SIMD8<Float>.self)
+            let before = UnsafeRawPointer(iq + 2 * (n - lag)).loadUnaligned(as: SIMD8<Float>.self)
+            let (i1, q1) = (SIMD4<Double>(now.evenHalf), SIMD4<Double>(now.oddHalf))
+            let (i0, q0) = (SIMD4<Double>(before.evenHalf), SIMD4<Double>(before.oddHalf))
+            let keep = SIMD4<Double>(SIMD4<Float>().replacing(with: 1, where: .!refused))
+            sumRe += keep * (i1 * i0 + q1 * q0)
+            sumIm += keep * (q1 * i0 - i1 * q0)
+            n += 4
+        }
+        var re = sumRe.sum(), im = sumIm.sum()
+        for n in n..<span {
             let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
                                     Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
             let usable = Self.flag(clipped[n]) | Self.flag(clipped[n - lag]) | Self.flag(env[n] < minimumEnvelope)
