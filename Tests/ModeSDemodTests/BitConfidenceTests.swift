@@ -11,20 +11,11 @@ import Simulator
     /// The confidences of the first `bitCount` bits of `sent`, transmitted cleanly at `rate`,
     /// written over a buffer that held -1 everywhere.
     func confidences(_ sent: ModeSBits, rate: SampleRate, bitCount: Int, feedback: Int32) -> [Int32] {
-        let kernels = ReplyKernels(sampleRate: rate)
-        let slicer = BitSlicer(kernels: kernels)
-        let count = 600
-        let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 23)
-        let bytes = signal.bytes([.init(bits: sent, start: 100, amplitude: 40)], format: .cu8)
-        var magnitudes = [UInt16](repeating: 0, count: count)
+        let slicer = BitSlicer(kernels: ReplyKernels(sampleRate: rate))
         var scores = [Int32](repeating: -1, count: ReplyKernels.maximumBits)
-        bytes.withUnsafeBytes { raw in
-            magnitudes.withUnsafeMutableBufferPointer { values in
-                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                scores.withUnsafeMutableBufferPointer { buffer in
-                    slicer.confidence(UnsafePointer(values.baseAddress! + 100), phase: 0, feedback: feedback,
-                                      bitCount: bitCount, into: buffer.baseAddress!)
-                }
+        withCleanReply(sent, rate: rate, seed: 23) { samples in
+            scores.withUnsafeMutableBufferPointer { buffer in
+                slicer.confidence(samples, phase: 0, feedback: feedback, bitCount: bitCount, into: buffer.baseAddress!)
             }
         }
         return scores

@@ -22,3 +22,19 @@ func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockS
     let leftover = demodulator.finish { frames.append($0) }
     return (frames, leftover)
 }
+
+/// The magnitudes of `sent`, transmitted cleanly (amplitude 40, cu8) at `rate` from sample
+/// 100 of 600 with the simulator's noise of `seed`, handed to `body` from the reply's start.
+func withCleanReply<Result>(_ sent: ModeSBits, rate: SampleRate, seed: UInt64,
+                            _ body: (UnsafePointer<UInt16>) -> Result) -> Result {
+    let count = 600
+    let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: seed)
+    let bytes = signal.bytes([.init(bits: sent, start: 100, amplitude: 40)], format: .cu8)
+    var magnitudes = [UInt16](repeating: 0, count: count)
+    return bytes.withUnsafeBytes { raw in
+        magnitudes.withUnsafeMutableBufferPointer { values in
+            MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
+            return body(UnsafePointer(values.baseAddress! + 100))
+        }
+    }
+}

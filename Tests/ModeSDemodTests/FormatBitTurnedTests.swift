@@ -8,18 +8,9 @@ import Simulator
 @Suite struct FormatBitTurnedTests {
     /// The plain slice and the slice with a format bit turned of `sent`, transmitted cleanly at `rate`.
     func slices(_ sent: ModeSBits, rate: SampleRate) -> (plain: ModeSBits?, turned: ModeSBits?) {
-        let kernels = ReplyKernels(sampleRate: rate)
-        let slicer = BitSlicer(kernels: kernels)
-        let count = 600
-        let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 17)
-        let bytes = signal.bytes([.init(bits: sent, start: 100, amplitude: 40)], format: .cu8)
-        var magnitudes = [UInt16](repeating: 0, count: count)
-        return bytes.withUnsafeBytes { raw in
-            magnitudes.withUnsafeMutableBufferPointer { values in
-                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                let samples = UnsafePointer(values.baseAddress! + 100)
-                return (slicer.slice(samples, phase: 0, feedback: 0), slicer.sliceWithFormatBitTurned(samples, phase: 0))
-            }
+        let slicer = BitSlicer(kernels: ReplyKernels(sampleRate: rate))
+        return withCleanReply(sent, rate: rate, seed: 17) { samples in
+            (slicer.slice(samples, phase: 0, feedback: 0), slicer.sliceWithFormatBitTurned(samples, phase: 0))
         }
     }
 
