@@ -6,11 +6,12 @@ import ModeS
 /// A sample integrates the signal over its own period, so it holds a share of each chip it
 /// overlaps: at most two, since a sample lasts no longer than a chip at either rate. Per
 /// origin (where the first chip starts, in tenths of a sample) and sample, the table keeps
-/// those chips, earlier first, and their shares (`overlap / 10`); a missing chip is `chips`,
-/// which is never on. The envelope of a sample is then two products of the chips' states,
-/// written once, rather than each chip's shares added into memory (whose stores and
-/// overlapping loads stall each other). A sum of two is the same in either order, so this
-/// is the envelope built chip by chip.
+/// the earlier of those chips and the shares (`overlap / 10`) of it and of the chip after
+/// it (0 where the sample holds one chip only); a sample before or after every chip names
+/// the chip `chips`, which is never on. The envelope of a sample is then the two chips'
+/// states, one load, times their shares, written once, rather than each chip's shares
+/// added into memory (whose stores and overlapping loads stall each other). A sum of two
+/// is the same in either order, so this is the envelope built chip by chip.
 ///
 /// A class only to own its tables in raw memory, read without bounds checks or reference
 /// counting in the hot path.
@@ -19,10 +20,11 @@ final class ChipEnvelope {
     static let chips = ReplyKernels.preambleChips + 2 * ReplyKernels.maximumBits
     /// Samples each origin's table covers from the start of its first sample.
     let length: Int
-    /// 1 for each chip that is on, 0 for the others (and for the missing chip `chips`).
+    /// 1 for each chip that is on, 0 for the others (and for `chips` and the one after it,
+    /// past the reply).
     /// The preamble's pulses are set once, here; `set(_:)` sets the bits' chips.
     let chipOn: UnsafeMutablePointer<Float>
-    private let sampleChips: UnsafeMutablePointer<SIMD2<Int32>>
+    private let sampleChips: UnsafeMutablePointer<Int32>
     private let sampleShares: UnsafeMutablePointer<SIMD2<Float>>
     /// The same overlaps chip by chip, `chips` entries per origin: the first sample each
     /// chip touches and its shares of up to four samples from there (a chip lasts 1.2
@@ -37,7 +39,7 @@ final class ChipEnvelope {
         self.length = length
         let count = origins.count * length
         sampleChips = .allocate(capacity: count)
-        sampleChips.initialize(repeating: SIMD2(repeating: Int32(Self.chips)), count: count)
+        sampleChips.initialize(repeating: Int32(Self.chips), count: count)
         sampleShares = .allocate(capacity: count)
         sampleShares.initialize(repeating: SIMD2(repeating: 0), count: count)
         chipFirstSample = .allocate(capacity: origins.count * Self.chips)
@@ -56,16 +58,17 @@ final class ChipEnvelope {
                     let overlap = overlap(sample)
                     let entry = row * length + sample
                     // Chips come in order, so the first one to touch a sample is the earlier.
-                    let slot = sampleChips[entry][0] == Int32(Self.chips) ? 0 : 1
-                    precondition(slot == 0 || sampleChips[entry][1] == Int32(Self.chips), "a sample overlaps three chips")
-                    sampleChips[entry][slot] = Int32(index)
+                    let slot = sampleChips[entry] == Int32(Self.chips) ? 0 : 1
+                    precondition(slot == 0 || sampleChips[entry] == Int32(index - 1) && sampleShares[entry][1] == 0,
+                                  "a sample overlaps three chips")
+                    if slot == 0 { sampleChips[entry] = Int32(index) }
                     sampleShares[entry][slot] = Float(overlap) / 10
                     sample += 1
                 }
             }
         }
-        chipOn = .allocate(capacity: Self.chips + 1)
-        chipOn.initialize(repeating: 0, count: Self.chips + 1)
+        chipOn = .allocate(capacity: Self.chips + 2)
+        chipOn.initialize(repeating: 0, count: Self.chips + 2)
         for index in ReplyKernels.preamblePulseChips { chipOn[index] = 1 }
     }
 
@@ -100,15 +103,15 @@ final class ChipEnvelope {
 
     /// One origin's table and the chips' states.
     struct Row {
-        let chips: UnsafePointer<SIMD2<Int32>>
+        let chips: UnsafePointer<Int32>
         let shares: UnsafePointer<SIMD2<Float>>
         let chipOn: UnsafePointer<Float>
 
         /// The envelope of sample `sample` (0 ..< the table's `length`).
         @inline(__always)
         func value(_ sample: Int) -> Float {
-            let chip = chips[sample], share = shares[sample]
-            return chipOn[Int(chip[0])] * share[0] + chipOn[Int(chip[1])] * share[1]
+            let on = UnsafeRawPointer(chipOn + Int(chips[sample])).loadUnaligned(as: SIMD2<Float>.self)
+            return (on * shares[sample]).sum()
         }
     }
 }

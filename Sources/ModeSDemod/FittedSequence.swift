@@ -48,7 +48,7 @@ final class FittedSequence {
                 var (earliest, latest) = (Int.max, -1)
                 for m in (j - ChannelTaps.postcursors)...(j + ChannelTaps.precursors) where m >= 0 && m < length {
                     for slot in 0..<2 where row.shares[m][slot] > 0 {
-                        let chip = Int(row.chips[m][slot])
+                        let chip = Int(row.chips[m]) + slot
                         if chip >= ReplyKernels.preambleChips, chip < ChipEnvelope.chips {
                             let bit = (chip - ReplyKernels.preambleChips) / 2
                             (earliest, latest) = (min(earliest, bit), max(latest, bit))
@@ -156,7 +156,7 @@ final class FittedSequence {
                 guard m >= 0, m < span else { continue }
                 let gain = SIMD2(model.real[tap], model.imaginary[tap])
                 for slot in 0..<2 {
-                    let chip = Int(row.chips[m][slot]), share = row.shares[m][slot]
+                    let chip = Int(row.chips[m]) + slot, share = row.shares[m][slot]
                     guard share > 0, chip < ChipEnvelope.chips else { continue }
                     if chip < ReplyKernels.preambleChips {
                         sum += preamble[chip] * share * gain
