@@ -1,10 +1,9 @@
-import ModeS
 /// A set of 24-bit parities or syndromes that may answer "maybe" for one it does not hold:
 /// a bitmap of 2^21 bits (256 KiB, small enough to stay in cache on the hot path) indexed
-/// by a hash of the value. Filled with a few tens of thousands of values it marks a few
-/// percent of its bits, which is how often a value it does not hold gets past; a value it
-/// holds always does. A cheap first look before costlier work on values that are seldom
-/// in the set.
+/// by a hash of the value. A value it holds always gets past; one it does not, as often as
+/// the share of its bits marked: a few percent for a few tens of thousands of values, a
+/// tenth for a quarter of a million. A cheap first look before costlier work on values
+/// that are seldom in the set.
 struct ParityBitmap: Sendable {
     /// Bits in the bitmap.
     private static let bitCount = 1 << 21
