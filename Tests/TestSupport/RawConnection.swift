@@ -15,22 +15,28 @@ public final class RawConnection: @unchecked Sendable {
     /// Connects; `receiveBuffer` shrinks the socket's receive buffer first (a client that
     /// stops reading then holds up its sender sooner).
     public init(port: Int, receiveBuffer: Int? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw RawConnectionError("socket: errno \(errno)") }
+        // The socket is this connection's only once it is connected. A class whose every
+        // stored property is set runs `deinit` even when its init then throws, so setting
+        // `descriptor` before a failed connect would close the socket twice: the second
+        // time, the number may already be another thread's new socket.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawConnectionError("socket: errno \(errno)") }
         if var size = receiveBuffer.map(Int32.init) {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
-            close(descriptor)
-            throw RawConnectionError("connect: errno \(errno)")
+            let code = errno
+            close(fd)
+            throw RawConnectionError("connect: errno \(code)")
         }
+        descriptor = fd
     }
 
     deinit { close(descriptor) }

@@ -86,20 +86,17 @@ public final class RTLSDRDevice: @unchecked Sendable {
             throw Failure(description: "cannot open RTL-SDR device \(index) (\(name)): error \(status)")
         }
         handle = opened
-        do {
-            try check(rtlsdr_set_sample_rate(handle, UInt32(configuration.sampleRate)), "set the sample rate")
-            try check(rtlsdr_set_center_freq(handle, UInt32(configuration.frequency)), "tune to 1090 MHz")
-            if configuration.ppm != 0 {
-                // librtlsdr returns -2 when the value is already set: not an error.
-                let result = rtlsdr_set_freq_correction(handle, Int32(configuration.ppm))
-                if result != -2 { try check(result, "set the frequency correction") }
-            }
-            try configure(gain: configuration.gain)
-            try check(rtlsdr_reset_buffer(handle), "reset the sample buffer")
-        } catch {
-            rtlsdr_close(handle)
-            throw error
+        // From here on every stored property is set, so a step that throws still ends in
+        // `deinit`, which closes the device: closing it here as well would close it twice.
+        try check(rtlsdr_set_sample_rate(handle, UInt32(configuration.sampleRate)), "set the sample rate")
+        try check(rtlsdr_set_center_freq(handle, UInt32(configuration.frequency)), "tune to 1090 MHz")
+        if configuration.ppm != 0 {
+            // librtlsdr returns -2 when the value is already set: not an error.
+            let result = rtlsdr_set_freq_correction(handle, Int32(configuration.ppm))
+            if result != -2 { try check(result, "set the frequency correction") }
         }
+        try configure(gain: configuration.gain)
+        try check(rtlsdr_reset_buffer(handle), "reset the sample buffer")
     }
 
     deinit {
