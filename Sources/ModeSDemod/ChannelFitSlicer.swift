@@ -332,8 +332,7 @@ final class ChannelFitSlicer {
                 pi += model.imaginary[tap] * x
             }
             let y = UnsafeRawPointer(samples + 2 * j).loadUnaligned(as: SIMD8<Float>.self)
-            let clips = UnsafeRawPointer(context.clipped + j).loadUnaligned(as: SIMD4<UInt8>.self)
-            let kept = SIMD4<Float>(clips) .== 0
+            let kept = .!clippedLanes(context.clipped + j)
             let zero = SIMD4<Float>()
             let rr = zero.replacing(with: y.evenHalf - pr, where: kept)
             let ri = zero.replacing(with: y.oddHalf - pi, where: kept)
@@ -426,10 +425,7 @@ final class ChannelFitSlicer {
             @inline(__always) func four(_ at: Int) -> SIMD4<Float> {
                 UnsafeRawPointer(env + at).loadUnaligned(as: SIMD4<Float>.self)
             }
-            @inline(__always) func clips(_ at: Int) -> SIMD4<Float> {
-                SIMD4<Float>(UnsafeRawPointer(clipped + at).loadUnaligned(as: SIMD4<UInt8>.self))
-            }
-            var refused = (clips(n) + clips(n - lag) .> 0) .| (four(n) .< minimumEnvelope)
+            var refused = clippedLanes(clipped + n) .| clippedLanes(clipped + n - lag) .| (four(n) .< minimumEnvelope)
             var pulse = SIMDMask<SIMD4<Int32>>(repeating: !checksReach)
             for tap in 0..<Self.taps {
                 let here = four(n - Self.postcursors + tap)

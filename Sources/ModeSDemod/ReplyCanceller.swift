@@ -239,9 +239,8 @@ final class ReplyCanceller {
             let before = UnsafeRawPointer(reply + 2 * n - 2).loadUnaligned(as: SIMD8<Float>.self)
             let product = UnsafeRawPointer(envelope + n).loadUnaligned(as: SIMD4<Float>.self)
                 * UnsafeRawPointer(envelope + n - 1).loadUnaligned(as: SIMD4<Float>.self)
-            let clips = UnsafeRawPointer(replyClipped + n).loadUnaligned(as: SIMD4<UInt8>.self)
-                | UnsafeRawPointer(replyClipped + n - 1).loadUnaligned(as: SIMD4<UInt8>.self)
-            let w = product.replacing(with: 0, where: product .<= 0.5 .| SIMD4<Float>(clips) .> 0)
+            let clipped = clippedLanes(replyClipped + n) .| clippedLanes(replyClipped + n - 1)
+            let w = product.replacing(with: 0, where: product .<= 0.5 .| clipped)
             let (i1, q1, i0, q0) = (now.evenHalf, now.oddHalf, before.evenHalf, before.oddHalf)
             sumRe += w * (i1 * i0 + q1 * q0)
             sumIm += w * (q1 * i0 - i1 * q0)
@@ -374,7 +373,6 @@ final class ReplyCanceller {
     @inline(__always)
     private func weights(_ n: Int, _ replyClipped: UnsafeMutablePointer<Bool>) -> SIMD4<Float> {
         let e = UnsafeRawPointer(envelope + n).loadUnaligned(as: SIMD4<Float>.self)
-        let clips = UnsafeRawPointer(replyClipped + n).loadUnaligned(as: SIMD4<UInt8>.self)
-        return e.replacing(with: 0, where: SIMD4<Float>(clips) .> 0)
+        return e.replacing(with: 0, where: clippedLanes(replyClipped + n))
     }
 }
