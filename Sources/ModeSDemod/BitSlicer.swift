@@ -46,7 +46,7 @@ final class BitSlicer {
             let weights = SIMD4<Float>(Float(kernel.w0), Float(kernel.w1), Float(kernel.w2), Float(kernel.w3))
             let first = weights.replacing(with: 0, where: weights .< 0)
             let second = (-weights).replacing(with: 0, where: weights .> 0)
-            let firstSum = first.sum(), secondSum = second.sum()
+            let firstSum = first.pairwiseSum, secondSum = second.pairwiseSum
             (chipMeans + index).initialize(to: SIMD8(lowHalf: firstSum > 0 ? first / firstSum : .zero,
                                                      highHalf: secondSum > 0 ? second / secondSum : .zero))
         }
@@ -190,7 +190,7 @@ final class BitSlicer {
         let s = samples + Int(kernels[index].offset)
         let values = SIMD4<Float>(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3]))
         let products = SIMD8(lowHalf: values, highHalf: values) * chipMeans[index]
-        return (products.lowHalf.sum(), products.highHalf.sum())
+        return (products.lowHalf.pairwiseSum, products.highHalf.pairwiseSum)
     }
 
     /// The bit a score decides: 1 when it is positive. Branch-free: noise bits are a coin

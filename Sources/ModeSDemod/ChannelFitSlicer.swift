@@ -294,7 +294,7 @@ final class ChannelFitSlicer {
             m8 += m; e8 += e; mm8 += m * m; ee8 += e * e; me8 += m * e
             j += 8
         }
-        var sm = m8.sum(), se = e8.sum(), smm = mm8.sum(), see = ee8.sum(), sme = me8.sum()
+        var sm = m8.pairwiseSum, se = e8.pairwiseSum, smm = mm8.pairwiseSum, see = ee8.pairwiseSum, sme = me8.pairwiseSum
         while j < span {
             let e = value(j)
             env[j] = e
@@ -346,7 +346,7 @@ final class ChannelFitSlicer {
             total4 += w * (y.evenHalf * y.evenHalf + y.oddHalf * y.oddHalf)
             j += 4
         }
-        var unexplained = unexplained4.sum(), total = total4.sum()
+        var unexplained = unexplained4.pairwiseSum, total = total4.pairwiseSum
         for j in j..<context.span {
             let r = residual + 2 * (Self.padding + j)
             guard !context.clipped[j] else {
@@ -442,7 +442,7 @@ final class ChannelFitSlicer {
             sumIm += keep * (q1 * i0 - i1 * q0)
             n += 4
         }
-        var re = sumRe.sum(), im = sumIm.sum()
+        var re = sumRe.pairwiseSum, im = sumIm.pairwiseSum
         for n in n..<span {
             let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
                                     Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
@@ -637,7 +637,7 @@ final class ChannelFitSlicer {
             gain += weighted * (p - 2 * s * e)
             energy += weighted * p
         }
-        return (gain.sum(), energy.sum())
+        return (gain.pairwiseSum, energy.pairwiseSum)
     }
 
     /// Whether the trial of bits `bit` ..< `bit + count` has to run, marking it as run.

@@ -42,7 +42,7 @@ final class ChannelTaps {
         /// The prediction for regressors `x` (see `ChannelTaps.regressors`).
         @inline(__always)
         func predict(_ x: SIMD8<Float>) -> (Float, Float) {
-            ((real * x).sum(), (imaginary * x).sum())
+            ((real * x).pairwiseSum, (imaginary * x).pairwiseSum)
         }
     }
 

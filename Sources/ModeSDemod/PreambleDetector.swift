@@ -116,7 +116,7 @@ struct PreambleDetector {
             pulseVectors.withUnsafeBufferPointer { pulses in
                 for phase in 0..<kernels.phaseOffsets.count {
                     let w = weights.baseAddress! + phase * Self.chunks
-                    let total = (w[0] * m0 + w[1] * m1 + w[2] * m2).sum()
+                    let total = (w[0] * m0 + w[1] * m1 + w[2] * m2).pairwiseSum
                     guard total > Float(threshold) else { continue }
                     if quiet < 16 {
                         // onSum over 4 chips, offSum over 12 chips (overlaps in tenths);
@@ -124,7 +124,7 @@ struct PreambleDetector {
                         // mean(off) − floor ≤ quiet/16 · (mean(on) − floor), i.e.
                         // 16·offSum − (16 − quiet)·12·chip·floor ≤ 3·quiet·onSum.
                         let p = pulses.baseAddress! + phase * Self.chunks
-                        let onSum = (p[0] * m0 + p[1] * m1 + p[2] * m2).sum()
+                        let onSum = (p[0] * m0 + p[1] * m1 + p[2] * m2).pairwiseSum
                         let offSum = 3 * onSum - total
                         guard 16 * offSum - (16 - quiet) * 12 * chip * floorValue <= 3 * quiet * onSum else { continue }
                     }
@@ -163,7 +163,7 @@ struct PreambleDetector {
         let (m0, m1, m2) = Self.magnitudes(at: samples)
         return pulseVectors.withUnsafeBufferPointer { pulses in
             let p = pulses.baseAddress! + phase * Self.chunks
-            return Int64((p[0] * m0 + p[1] * m1 + p[2] * m2).sum())
+            return Int64((p[0] * m0 + p[1] * m1 + p[2] * m2).pairwiseSum)
         }
     }
 

@@ -246,7 +246,7 @@ final class ReplyCanceller {
             sumIm += w * (q1 * i0 - i1 * q0)
             n += 4
         }
-        var (re, im) = (sumRe.sum(), sumIm.sum())
+        var (re, im) = (sumRe.pairwiseSum, sumIm.pairwiseSum)
         for k in n..<span where !replyClipped[k] && !replyClipped[k - 1] {
             let w = envelope[k] * envelope[k - 1]
             guard w > 0.5 else { continue }
@@ -280,7 +280,7 @@ final class ReplyCanceller {
                 sumIm += e * (i * s + q * c)
                 n += 4
             }
-            var (re, im) = (Double(sumRe.sum()), Double(sumIm.sum()))
+            var (re, im) = (Double(sumRe.pairwiseSum), Double(sumIm.pairwiseSum))
             for k in n..<end where !replyClipped[k] {
                 let e = Double(envelope[k])
                 let (i, q, c, s) = (Double(reply[2 * k]), Double(reply[2 * k + 1]), Double(cosines[k]), Double(sines[k]))
@@ -357,7 +357,7 @@ final class ReplyCanceller {
             energy += e * e
             n += 4
         }
-        var sums = (re.sum(), im.sum(), energy.sum())
+        var sums = (re.pairwiseSum, im.pairwiseSum, energy.pairwiseSum)
         for k in n..<span where !replyClipped[k] {
             let e = envelope[k]
             sums.0 += e * derotated[2 * k]
