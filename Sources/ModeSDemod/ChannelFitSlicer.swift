@@ -419,30 +419,36 @@ final class ChannelFitSlicer {
         // (the reach of sample n + lane is lane `lane` of loads from n − postcursors + tap),
         // and the products are summed in four lanes. Which pairs take part is as good as
         // random, so it is computed rather than branched on, and the others add zero.
-        var sumRe = SIMD4<Double>(), sumIm = SIMD4<Double>()
+        // Floats: the angle of a sum of a few hundred products needs no more.
+        var sumRe = SIMD4<Float>(), sumIm = SIMD4<Float>()
         var n = lag
-        while n + 4 <= span {
-            @inline(__always) func four(_ at: Int) -> SIMD4<Float> {
-                UnsafeRawPointer(env + at).loadUnaligned(as: SIMD4<Float>.self)
+        // One loop for each value of `checksReach`, so that the first pass (an envelope of
+        // at least a half) does not test for pulses at all.
+        @inline(__always) func sumPairs(checkingReach: Bool) {
+            while n + 4 <= span {
+                @inline(__always) func four(_ at: Int) -> SIMD4<Float> {
+                    UnsafeRawPointer(env + at).loadUnaligned(as: SIMD4<Float>.self)
+                }
+                var refused = clippedLanes(clipped + n) .| clippedLanes(clipped + n - lag)
+                    .| (four(n) .< minimumEnvelope)
+                var pulse = SIMDMask<SIMD4<Int32>>(repeating: false)
+                for tap in 0..<Self.taps {
+                    let here = four(n - Self.postcursors + tap)
+                    refused .|= here .!= four(n - lag - Self.postcursors + tap)
+                    if checkingReach { pulse .|= here .> 0 }
+                }
+                if checkingReach { refused .|= .!pulse }
+                let now = UnsafeRawPointer(iq + 2 * n).loadUnaligned(as: SIMD8<Float>.self)
+                let before = UnsafeRawPointer(iq + 2 * (n - lag)).loadUnaligned(as: SIMD8<Float>.self)
+                let (i1, q1) = (now.evenHalf, now.oddHalf)
+                let (i0, q0) = (before.evenHalf, before.oddHalf)
+                sumRe += (i1 * i0 + q1 * q0).replacing(with: 0, where: refused)
+                sumIm += (q1 * i0 - i1 * q0).replacing(with: 0, where: refused)
+                n += 4
             }
-            var refused = clippedLanes(clipped + n) .| clippedLanes(clipped + n - lag) .| (four(n) .< minimumEnvelope)
-            var pulse = SIMDMask<SIMD4<Int32>>(repeating: !checksReach)
-            for tap in 0..<Self.taps {
-                let here = four(n - Self.postcursors + tap)
-                refused .|= here .!= four(n - lag - Self.postcursors + tap)
-                pulse .|= here .> 0
-            }
-            refused .|= .!pulse
-            let now = UnsafeRawPointer(iq + 2 * n).loadUnaligned(as: SIMD8<Float>.self)
-            let before = UnsafeRawPointer(iq + 2 * (n - lag)).loadUnaligned(as: SIMD8<Float>.self)
-            let (i1, q1) = (SIMD4<Double>(now.evenHalf), SIMD4<Double>(now.oddHalf))
-            let (i0, q0) = (SIMD4<Double>(before.evenHalf), SIMD4<Double>(before.oddHalf))
-            let keep = SIMD4<Double>(SIMD4<Float>().replacing(with: 1, where: .!refused))
-            sumRe += keep * (i1 * i0 + q1 * q0)
-            sumIm += keep * (q1 * i0 - i1 * q0)
-            n += 4
         }
-        var re = sumRe.pairwiseSum, im = sumIm.pairwiseSum
+        if checksReach { sumPairs(checkingReach: true) } else { sumPairs(checkingReach: false) }
+        var re = Double(sumRe.pairwiseSum), im = Double(sumIm.pairwiseSum)
         for n in n..<span {
             let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
                                     Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
