@@ -209,7 +209,8 @@ struct AcceptancePolicy {
 
     /// Rule 2c: whether a three-bit repair of a DF17/18 (`repaired`) agrees with what its
     /// aircraft reported before in squitters whose whole CRC checked them (`reports`): an
-    /// airborne position's altitude as in rule 5b, and a message of a kind that seldom changes
+    /// airborne position's altitude as in rule 5b, a velocity one that could follow the last
+    /// (`VelocityReport.couldFollow`), and a message of a kind that seldom changes
     /// (`SquitterReports.Steady`: callsign, status, target state, operational status) the same
     /// as the last of its kind. Another reply across a strong squitter flips its bits firmly;
     /// three flips reach so many syndromes that a repair of such a wreck sometimes checks, and
@@ -227,6 +228,12 @@ struct AcceptancePolicy {
             guard let reported = reports.altitude(of: address, at: time),
                   let feet = AltitudeCode.decode12(UInt32(repaired.field(41, 52))) else { return true }
             return altitude(feet, keepsTo: reported, at: time)
+        }
+        if typeCode == 19 {
+            guard let report = VelocityReport(repaired), let last = reports.velocity(of: address, at: time) else {
+                return true
+            }
+            return report.couldFollow(last.report, after: time - last.time)
         }
         guard let kind = SquitterReports.Steady(typeCode: typeCode),
               let last = reports.steady(kind, of: address, at: time) else { return true }

@@ -2,7 +2,8 @@ import ModeS
 
 /// What each aircraft last reported in its extended squitters, and when: its barometric
 /// altitude (airborne positions, type codes 9–18), its Mode A code (aircraft status, type
-/// code 28 subtype 1), and the whole message of each kind that seldom changes (`Steady`). An
+/// code 28 subtype 1), its velocity (type code 19, `VelocityReport`), and the whole message
+/// of each kind that seldom changes (`Steady`). An
 /// address/parity reply naming that aircraft (`AcceptancePolicy.agreesWithSquitters`) and a
 /// three-bit repair of its squitters (`AcceptancePolicy.repairAgreesWithSquitters`) are held
 /// against them.
@@ -58,9 +59,12 @@ struct SquitterReports {
         var identity: Report?
         /// The last message (its 56 ME bits) of each `Steady` kind, and when.
         var steady: [(message: UInt64, time: Double)?] = Array(repeating: nil, count: Steady.allCases.count)
+        /// The last velocity squitter, and when.
+        var velocity: (report: VelocityReport, time: Double)?
 
         func isFresh(at time: Double) -> Bool {
-            ([altitude?.time, identity?.time] + steady.map { $0?.time }).contains { $0.map { time - $0 <= maximumAge } ?? false }
+            ([altitude?.time, identity?.time, velocity?.time] + steady.map { $0?.time })
+                .contains { $0.map { time - $0 <= maximumAge } ?? false }
         }
     }
 
@@ -75,6 +79,8 @@ struct SquitterReports {
         let typeCode = bits.field(33, 37)
         if (9...18).contains(typeCode), let feet = AltitudeCode.decode12(UInt32(bits.field(41, 52))) {
             entries[address, default: Entry()].altitude = Report(value: feet, time: time)
+        } else if typeCode == 19, let report = VelocityReport(bits) {
+            entries[address, default: Entry()].velocity = (report, time)
         } else if let kind = Steady(typeCode: typeCode) {
             entries[address, default: Entry()].steady[kind.rawValue] = (bits.field(33, 88), time)
             if kind == .status, bits.field(38, 40) == 1 {
@@ -104,6 +110,12 @@ struct SquitterReports {
     func steady(_ kind: Steady, of address: UInt32, at time: Double) -> UInt64? {
         guard let last = entries[address]?.steady[kind.rawValue], time - last.time <= Self.maximumAge else { return nil }
         return last.message
+    }
+
+    /// The velocity squitter `address` last sent and when, if within `maximumAge` of `time`.
+    func velocity(of address: UInt32, at time: Double) -> (report: VelocityReport, time: Double)? {
+        guard let last = entries[address]?.velocity, time - last.time <= Self.maximumAge else { return nil }
+        return last
     }
 
     /// How many addresses the table holds.

@@ -31,8 +31,8 @@ struct SquitterReportsTests {
 
     @Test func otherFormatsAndTypeCodesReportNothing() {
         var reports = SquitterReports()
-        reports.record(ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
-                                                              verticalRateFpm: 0, geoMinusBaroFt: nil),
+        reports.record(ExtendedSquitterEncoder.surfacePosition(icao: Self.named, latitude: 52.3, longitude: 4.8,
+                                                               odd: false, groundSpeedKt: 12, trackDeg: 90),
                        address: Self.named, at: 1)
         reports.record(ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 20_000, onGround: false),
                        address: Self.named, at: 1)
@@ -116,10 +116,48 @@ struct SquitterReportsTests {
         #expect(!AcceptancePolicy.repairAgreesWithSquitters(surface, reports: reports, at: 11))
         #expect(AcceptancePolicy.repairAgreesWithSquitters(surface, reports: reports, at: 41))
         #expect(AcceptancePolicy.repairAgreesWithSquitters(surface, reports: SquitterReports(), at: 11))
-        // Messages of kinds that change all the time are not held against anything.
+        // A velocity before any was heard: nothing to hold against.
         let velocity = ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
                                                               verticalRateFpm: 0, geoMinusBaroFt: nil)
         #expect(AcceptancePolicy.repairAgreesWithSquitters(velocity, reports: reports, at: 11))
+    }
+
+    /// A three-bit repair of a velocity squitter must be one the aircraft could send after its
+    /// last: the same subtype, and speed, track, vertical rate and height offset within what
+    /// it can change in the time between (`VelocityReport`).
+    @Test func aThreeBitRepairOfAVelocityMustFollowTheLast() {
+        var reports = Self.reports()
+        func ground(_ speed: Double, _ track: Double, rate: Int = 1_024, offset: Int? = 175) -> ModeSBits {
+            ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: speed, trackDeg: track,
+                                                   verticalRateFpm: rate, geoMinusBaroFt: offset)
+        }
+        reports.record(ground(330, 290), address: Self.named, at: 20)
+        #expect(reports.velocity(of: Self.named, at: 21)?.time == 20)
+        func agrees(_ bits: ModeSBits, at time: Double) -> Bool {
+            AcceptancePolicy.repairAgreesWithSquitters(bits, reports: reports, at: time)
+        }
+        #expect(agrees(ground(330, 290), at: 20.5))
+        #expect(agrees(ground(335, 291, rate: 1_536), at: 20.5))
+        // Another subtype: airspeed where the aircraft sent ground speed.
+        #expect(!agrees(ExtendedSquitterEncoder.airspeedVelocity(icao: Self.named, airspeedKt: 29, trueAirspeed: false,
+                                                                 headingDeg: 110, verticalRateFpm: 1_024,
+                                                                 geoMinusBaroFt: 175), at: 20.5))
+        // 40 kt in half a second (16 kt is a hard turn); 600 ft of height offset, or 100.
+        #expect(agrees(ground(314, 291), at: 20.5))
+        #expect(!agrees(ground(290, 290), at: 20.5))
+        #expect(!agrees(ground(330, 290, offset: -425), at: 20.5))
+        #expect(!agrees(ground(330, 290, offset: 275), at: 20.5))
+        // A turn, a climb, a change of offset: each allowed more the longer since the last.
+        #expect(!agrees(ground(330, 330), at: 20.5))
+        #expect(agrees(ground(330, 330), at: 30))
+        #expect(!agrees(ground(330, 290, rate: 4_096), at: 20.5))
+        #expect(agrees(ground(330, 290, rate: 4_096), at: 24))
+        #expect(agrees(ground(330, 290, offset: 275), at: 26))
+        // A field the squitter leaves out is not compared; once the last is too old, or for an
+        // aircraft not heard, nothing is held against.
+        #expect(agrees(ground(330, 290, offset: nil), at: 20.5))
+        #expect(agrees(ground(200, 90), at: 51))
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(ground(200, 90), reports: Self.reports(), at: 20.5))
     }
 
     /// In a stream: after an aircraft's position squitter, an altitude reply naming it with its
