@@ -28,10 +28,13 @@ import Simulator
         #expect(!AcceptancePolicy.defersToNextStart(score: 100, nextScore: nil))
     }
 
-    @Test func noAllCallFromTheSequenceSlicer() {
-        let reply = allCall(address: 0x4840D6, code: 0)
-        #expect(!policy.usable(reply, from: SliceAttempt(rank: 0, slicer: .sequence)))
-        #expect(policy.usable(reply, from: SliceAttempt(rank: 0, slicer: .plain)))
+    /// From the sequence slicer an all-call reply only with code 0: a station's code it may
+    /// have made up.
+    @Test func noStationsCodeFromTheSequenceSlicer() {
+        let station = allCall(address: 0x4840D6, code: 4)
+        #expect(!policy.usable(station, from: SliceAttempt(rank: 0, slicer: .sequence)))
+        #expect(policy.usable(station, from: SliceAttempt(rank: 0, slicer: .plain)))
+        #expect(policy.usable(allCall(address: 0x4840D6, code: 0), from: SliceAttempt(rank: 0, slicer: .sequence)))
         #expect(policy.usable(squitter, from: SliceAttempt(rank: 0, slicer: .sequence)))
     }
 
