@@ -127,13 +127,13 @@ struct AcceptancePolicy {
     /// firmly as it decides the rest: from the sequence slicer, a DF11 only with code 0 (the
     /// acquisition squitter's, far more common than any station's), which rule 6 then takes
     /// only where the plain decisions agree on the code and rule 7b only without a weak code
-    /// bit that could make it a station's code in use. (On 14 simulated streams that took 8
-    /// replies more and cost 1, with no false one; a station's code from it is never taken. The channel fit
-    /// measures how firmly it decided each code bit against its model: rule 6.) A sequence
-    /// decided at a phase other than the best (see `SlicePlan.sequencePhases`) is one more
-    /// try at a weak reply, which an address/parity format (DF0/4/5/16/20/21) would pass
-    /// once in a while by naming a known address by chance: only a DF17/18, which its whole
-    /// CRC checks (one such DF21 was let in on the simulated skies otherwise).
+    /// bit that could make it a station's code in use. On 14 simulated streams that took 8
+    /// replies more and cost 1, with no false one; a station's code from it is never taken.
+    /// (The channel fit measures how firmly it decided each code bit against its model: rule
+    /// 6.) A sequence decided at a phase other than the best (see `SlicePlan.sequencePhases`)
+    /// is one more try at a weak reply, which an address/parity format (DF0/4/5/16/20/21)
+    /// would pass once in a while by naming a known address by chance: only a DF17/18, which
+    /// its whole CRC checks (one such DF21 was let in on the simulated skies otherwise).
     func usable(_ bits: ModeSBits, from attempt: SliceAttempt) -> Bool {
         guard attempt.slicer == .sequence else { return true }
         let format = bits.downlinkFormat

@@ -6,7 +6,8 @@ import Darwin
 #endif
 
 /// What a velocity squitter (DF17/18, type code 19) says, and whether another from the same
-/// aircraft could follow it some seconds later (rule 2c, `AcceptancePolicy.repairAgreesWithSquitters`).
+/// aircraft could follow it some seconds later (rule 2c,
+/// `AcceptancePolicy.repairAgreesWithSquitters`).
 ///
 /// An aircraft's velocity changes smoothly: it keeps its subtype (ground speed or airspeed),
 /// turns and accelerates within what an aircraft can, and its GNSS height stays within a few
