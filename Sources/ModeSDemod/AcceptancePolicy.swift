@@ -234,10 +234,9 @@ struct AcceptancePolicy {
             return altitude(feet, keepsTo: reported, at: time)
         }
         if typeCode == 19 {
-            guard let report = VelocityReport(repaired), let last = reports.velocity(of: address, at: time) else {
-                return true
-            }
-            return report.couldFollow(last.report, after: time - last.time)
+            guard let report = VelocityReport(repaired), let last = reports.velocity(of: address, at: time),
+                  let earlier = VelocityReport(last.bits) else { return true }
+            return report.couldFollow(earlier, after: time - last.time)
         }
         guard let kind = SquitterReports.Steady(typeCode: typeCode),
               let last = reports.steady(kind, of: address, at: time) else { return true }

@@ -59,8 +59,9 @@ struct SquitterReports {
         var identity: Report?
         /// The last message (its 56 ME bits) of each `Steady` kind, and when.
         var steady: [(message: UInt64, time: Double)?] = Array(repeating: nil, count: Steady.allCases.count)
-        /// The last velocity squitter, and when.
-        var velocity: (report: VelocityReport, time: Double)?
+        /// The last velocity squitter of a known subtype, and when: decoded only when a
+        /// repair is held against it (`VelocityReport`), far less often than one arrives.
+        var velocity: (bits: ModeSBits, time: Double)?
 
         func isFresh(at time: Double) -> Bool {
             ([altitude?.time, identity?.time, velocity?.time] + steady.map { $0?.time })
@@ -79,8 +80,8 @@ struct SquitterReports {
         let typeCode = bits.field(33, 37)
         if (9...18).contains(typeCode), let feet = AltitudeCode.decode12(UInt32(bits.field(41, 52))) {
             entries[address, default: Entry()].altitude = Report(value: feet, time: time)
-        } else if typeCode == 19, let report = VelocityReport(bits) {
-            entries[address, default: Entry()].velocity = (report, time)
+        } else if typeCode == 19, (1...4).contains(bits.field(38, 40)) {
+            entries[address, default: Entry()].velocity = (bits, time)
         } else if let kind = Steady(typeCode: typeCode) {
             entries[address, default: Entry()].steady[kind.rawValue] = (bits.field(33, 88), time)
             if kind == .status, bits.field(38, 40) == 1 {
@@ -113,7 +114,7 @@ struct SquitterReports {
     }
 
     /// The velocity squitter `address` last sent and when, if within `maximumAge` of `time`.
-    func velocity(of address: UInt32, at time: Double) -> (report: VelocityReport, time: Double)? {
+    func velocity(of address: UInt32, at time: Double) -> (bits: ModeSBits, time: Double)? {
         guard let last = entries[address]?.velocity, time - last.time <= Self.maximumAge else { return nil }
         return last
     }

@@ -16,7 +16,7 @@ import Darwin
 /// these at once: another subtype, hundreds of feet more between the two heights, a jump of
 /// tens of knots. The margins below are wide enough for any real aircraft between two
 /// squitters and grow with the time between them.
-struct VelocityReport: Equatable {
+struct VelocityReport {
     /// 1–2: ground speed (2: supersonic); 3–4: airspeed and heading.
     let subtype: Int
     /// Ground velocity east and north, knots (subtypes 1–2, when available).
