@@ -175,8 +175,8 @@ struct RepairGate {
     }
 
     /// Whether any three wrong bits could explain the syndrome of the long reply `bits`: a
-    /// cheap first look before `threeBitRepair` (whose confidences cost a slice), which
-    /// never repairs one that fails it.
+    /// cheap first look, asked before measuring the confidences `threeBitRepair` needs (a
+    /// slice). `threeBitRepair` never repairs one that fails it, so it does not ask again.
     func threeBitRepairPossible(_ bits: ModeSBits) -> Bool {
         bits.bitCount == 112 && Self.threeErrorSyndromes.mayContain(CRC.syndrome(of: bits))
     }
@@ -190,7 +190,6 @@ struct RepairGate {
     /// confident; and the repair must be the only one that fits (two different ones mean
     /// the noise, not the reply, is being fitted). Returns the repaired bits.
     func threeBitRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> ModeSBits? {
-        guard threeBitRepairPossible(bits) else { return nil }
         let count = bits.bitCount
         guard count == 112 else { return nil }
         let syndrome = CRC.syndrome(of: bits)
