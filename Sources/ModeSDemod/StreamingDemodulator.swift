@@ -84,6 +84,8 @@ public final class StreamingDemodulator {
     private var squitterReports = SquitterReports()
     /// Interrogator codes confirmed by more than one aircraft.
     private var interrogators = InterrogatorCodes()
+    /// The last slices that read an all-call reply as code 0 (rule 7f).
+    private var codeZeroReadings = CodeZeroReadings()
     /// Absolute index of `magnitudes[0]`.
     private var bufferStart = 0
     /// Valid magnitudes in the buffer.
@@ -519,6 +521,9 @@ public final class StreamingDemodulator {
         let floor = candidate.floor
         let time = candidate.time
         var bits = sliced
+        if sliced.downlinkFormat == 11, sliced.bitCount == 56, CRC.syndrome(of: sliced) == 0 {
+            codeZeroReadings.record(address: UInt32(sliced.field(9, 32)), at: candidate.position)
+        }
         let screening = repairGate.screen(bits)
         if screening == .reject { return threeBitRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) }
         // The route takes two lookups and the window checks measure the samples: an
@@ -619,6 +624,17 @@ public final class StreamingDemodulator {
                 statistics.codesOverruledByChannelFit += 1
                 return nil
             }
+            // Rules 7f and 7g: doubts that the code might be 0 after all.
+            let interrogatorCode = AcceptancePolicy.interrogatorCode(of: bits)
+            guard policy.stationCodeStands(interrogatorCode, codeZeroNearby: codeZeroReadings.contains(
+                    address: UInt32(bits.field(9, 32)), near: candidate.position, reach: AcceptancePolicy.codeZeroReach)),
+                  policy.feedbackCodeStands(
+                    interrogatorCode, attempt: attempt,
+                    plainWeak: {
+                        slicer.confidence(samples, phase: phase, feedback: 0, bitCount: bits.bitCount, into: confidence)
+                        return repairGate.codeBits(confidence, count: bits.bitCount).weak
+                    },
+                    fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted)) else { return nil }
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })

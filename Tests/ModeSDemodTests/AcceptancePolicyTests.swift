@@ -38,6 +38,35 @@ import Simulator
         #expect(policy.usable(squitter, from: SliceAttempt(rank: 0, slicer: .sequence)))
     }
 
+    /// Rule 7f: a station's code falls when a slice of the same reply read code 0; code 0
+    /// stands whatever was read before it.
+    @Test func aStationsCodeFallsToACodeZeroReadingNearby() {
+        #expect(!policy.stationCodeStands(2, codeZeroNearby: true))
+        #expect(policy.stationCodeStands(2, codeZeroNearby: false))
+        #expect(policy.stationCodeStands(0, codeZeroNearby: true))
+    }
+
+    /// Rule 7g: a one-bit code from feedback whose bit the plain decisions found weak needs
+    /// the channel fit; other codes and other slicers are not asked, nor is the plain
+    /// slice measured for them.
+    @Test func aOneBitCodeFromFeedbackThatThePlainSliceDoubtedNeedsTheFit() {
+        let smear = SliceAttempt(rank: 0, slicer: .smearFeedback)
+        let amplitude = SliceAttempt(rank: 0, slicer: .amplitudeFeedback)
+        #expect(!policy.feedbackCodeStands(8, attempt: smear, plainWeak: { 8 | 32 }, fitAgrees: false))
+        #expect(!policy.feedbackCodeStands(8, attempt: amplitude, plainWeak: { 8 }, fitAgrees: false))
+        #expect(policy.feedbackCodeStands(8, attempt: smear, plainWeak: { 8 }, fitAgrees: true))
+        #expect(policy.feedbackCodeStands(8, attempt: smear, plainWeak: { 32 }, fitAgrees: false))
+        var measured = 0
+        let counting = { () -> Int in measured += 1; return 0x7F }
+        #expect(policy.feedbackCodeStands(0x0A, attempt: smear, plainWeak: counting, fitAgrees: false))
+        #expect(policy.feedbackCodeStands(0, attempt: smear, plainWeak: counting, fitAgrees: false))
+        #expect(policy.feedbackCodeStands(8, attempt: SliceAttempt(rank: 0, slicer: .plain), plainWeak: counting,
+                                          fitAgrees: false))
+        #expect(policy.feedbackCodeStands(8, attempt: SliceAttempt(rank: 0, slicer: .channelFit),
+                                          plainWeak: counting, fitAgrees: false))
+        #expect(measured == 0)
+    }
+
     /// A sequence decided at the second phase gives only what its whole CRC checks.
     @Test func aSequenceAtTheSecondPhaseGivesOnlyExtendedSquitters() {
         var surveillance = ModeSBits(bitCount: 56)
