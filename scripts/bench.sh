@@ -3,8 +3,10 @@
 # simulated recordings in the same run:
 #  - every stream on both channels: the realistic one (`simulate --channel real`, the default)
 #    and the old kind one (`--channel kind`): a 30 s SNR sweep of 3-25 dB (rows per SNR
-#    bucket), a 10 s busy sky, a 20 s dense sky (350 aircraft near an airport) and 60 s of
-#    receiver noise alone, at 2.4 MS/s; the sweep and the busy sky again at 2.0 MS/s with the
+#    bucket), a 10 s busy sky, a 20 s dense sky (350 aircraft near an airport), 60 s of
+#    receiver noise alone and 60 s of 40 aircraft all at 3-6 dB (the sweep alone gives that
+#    bucket too few of the peers' frames to measure a share of them), at 2.4 MS/s; the sweep
+#    and the busy sky again at 2.0 MS/s with the
 #    same seeds (the same sky: the same messages at the same times and strengths), where the
 #    peers do not run;
 #  - per stream and decoder: yield (% of the true messages), the messages only that decoder
@@ -43,6 +45,7 @@ STREAMS=(
     "busy24|2.4M|7102|10|--busy|busy 2.4"
     "dense24|2.4M|7105|20|--busy --aircraft 350|dense 2.4 (20 s)"
     "noise24|2.4M|7106|60|--aircraft 0|noise 60 s"
+    "low24|2.4M|7107|60|--snr-min 3 --snr-max 6 --aircraft 40|low 2.4 (3-6 dB, 60 s)"
     "sweep20|2.0M|7101|30|--snr-min 3 --snr-max 25|sweep 2.0"
     "busy20|2.0M|7102|10|--busy|busy 2.0"
 )

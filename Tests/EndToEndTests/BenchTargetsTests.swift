@@ -24,13 +24,16 @@ import Testing
 
     /// Runs the script on the streams, CPU ratio and daemon figures given; returns its lines
     /// by target.
+    /// `low`: the low stream's 1,000 messages at 3-6 dB, how many of them each decoder found
+    /// and how many of readsb's aviator-adsb missed (nil: no low stream).
     static func verdicts(ours: [Int], readsb: [Int], missed: [Int], ours20: [Int], denseFalse: Int,
-                         cpu: Double, daemonCPU: Double, daemonMB: Int) throws -> [String] {
+                         cpu: Double, daemonCPU: Double, daemonMB: Int,
+                         low: (ours: Int, readsb: Int, missed: Int)? = nil) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("targets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sky: [String: [Int]] = ["all": [80, 100, 0, 1], "overlapping": [10, 20, 0, 0]]
-        let streams: [String: [String: Any]] = [
+        var streams: [String: [String: Any]] = [
             "sweep24": result(label: "sweep 2.4", busy: false, decoders: [
                 "aviator-adsb": (sweep(ours), 0), "readsb": (sweep(readsb, missed: missed), 3)]),
             "busy24": result(label: "busy 2.4", busy: true, decoders: [
@@ -40,6 +43,13 @@ import Testing
                 "readsb": (["all": [60, 100, 0, 1], "overlapping": [5, 20, 0, 0]], 9)]),
             "sweep20": result(label: "sweep 2.0", busy: false, decoders: ["aviator-adsb": (sweep(ours20), 0)]),
         ]
+        if let low {
+            func rows(_ found: Int, _ missed: Int) -> [String: [Int]] {
+                ["3-6 dB": [found, 1000, 0, missed], "all": [found, 1000, 0, missed]]
+            }
+            streams["low24"] = result(label: "low 2.4", busy: false, decoders: [
+                "aviator-adsb": (rows(low.ours, 0), 0), "readsb": (rows(low.readsb, low.missed), 40)])
+        }
         var arguments = [BinaryRunner.projectRoot.appendingPathComponent("scripts/bench_targets.py").path]
         for (name, stream) in streams {
             let file = folder.appendingPathComponent("\(name).json")
@@ -100,5 +110,30 @@ import Testing
         }
         #expect(lines.contains { $0.contains("dense 2.4: 2") })
         #expect(lines.contains { $0.contains("sweep 6-9 dB") && $0.contains("-1.0 points") })
+    }
+
+    @Test func theLowStreamJoinsTheSweepsLowestBucket() throws {
+        // The sweep alone meets all three 3-6 dB targets. With the low stream: 5 of readsb's
+        // 50 frames there missed (with the sweep's 20: 5 of 70, 7.1 %); together 340 of
+        // 1,100 against 70 of 1,100 (4.9 times).
+        let sweep = (ours: [40, 95, 99, 100, 100], readsb: [20, 60, 95, 98, 99])
+        let alone = try Self.verdicts(ours: sweep.ours, readsb: sweep.readsb, missed: [0, 0, 0, 0, 0],
+                                      ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
+                                      daemonCPU: 4.2, daemonMB: 30)
+        #expect(Self.met(alone, "readsb's frames") == true, "\(alone)")
+        let joined = try Self.verdicts(ours: sweep.ours, readsb: sweep.readsb, missed: [0, 0, 0, 0, 0],
+                                       ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
+                                       daemonCPU: 4.2, daemonMB: 30, low: (300, 50, 5))
+        #expect(Self.met(joined, "readsb's frames") == false, "\(joined)")
+        #expect(joined.contains { $0.contains("5 of 70 frames, sweep and low stream 3-6 dB") }, "\(joined)")
+        #expect(joined.contains { $0.contains("30.9 % against 6.4 % (4.9 times)") }, "\(joined)")
+        #expect(Self.met(joined, "3-6 dB yield") == true)
+        // Fewer than readsb's at 3-6 dB once the low stream counts: the first target's figure.
+        let behind = try Self.verdicts(ours: sweep.ours, readsb: sweep.readsb, missed: [0, 0, 0, 0, 0],
+                                       ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
+                                       daemonCPU: 4.2, daemonMB: 30, low: (10, 200, 0))
+        #expect(Self.met(behind, "yield at least") == false, "\(behind)")
+        #expect(behind.contains { $0.contains("sweep and low stream 3-6 dB") })
+        #expect(Self.met(behind, "no false frame") == true)
     }
 }
