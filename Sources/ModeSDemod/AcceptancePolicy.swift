@@ -224,9 +224,13 @@ struct AcceptancePolicy {
     /// well: the one such repair on the simulated skies was the wreck of a squitter under two
     /// stronger replies. An aircraft that has just landed loses only those of its first
     /// surface positions that needed three flips. Nothing reported: nothing to hold against.
+    /// Whatever was reported, a repair to a type code the standard reserves (25–27 and 30),
+    /// which no transponder sends, is refused: on a simulated sky of replies at 3–6 dB one
+    /// repair of a target-state squitter came out as type code 25, on ground.
     static func repairAgreesWithSquitters(_ repaired: ModeSBits, reports: SquitterReports, at time: Double) -> Bool {
         let address = UInt32(repaired.field(9, 32))
         let typeCode = repaired.field(33, 37)
+        if reservedTypeCodes.contains(typeCode) { return false }
         if (5...8).contains(typeCode) { return reports.altitude(of: address, at: time) == nil }
         if (9...18).contains(typeCode) {
             guard let reported = reports.altitude(of: address, at: time),
@@ -242,6 +246,9 @@ struct AcceptancePolicy {
               let last = reports.steady(kind, of: address, at: time) else { return true }
         return repaired.field(33, 88) == last
     }
+
+    /// The extended squitter type codes the standard reserves: no transponder sends them.
+    static let reservedTypeCodes: [UInt64] = [25, 26, 27, 30]
 
     /// Whether an altitude of `feet` heard at `time` is within `altitudeMargin` of the one
     /// `reported`, allowing a climb or descent of `climbRate` since (rules 2c and 5b).

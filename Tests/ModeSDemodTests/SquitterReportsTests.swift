@@ -85,6 +85,20 @@ struct SquitterReportsTests {
         #expect(!AcceptancePolicy.agreesWithSquitters(commB, reports: reports, at: 12))
     }
 
+    @Test func aThreeBitRepairToAReservedTypeCodeIsRefused() {
+        // Nothing reported, so only the type code counts: 25-27 and 30 are reserved.
+        let reports = SquitterReports()
+        let status = ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "1234")
+        #expect(AcceptancePolicy.repairAgreesWithSquitters(status, reports: reports, at: 13))
+        for typeCode: UInt64 in [24, 25, 26, 27, 28, 29, 30, 31] {
+            var other = status
+            other.setField(33, 37, typeCode)
+            other = CRC.withParity(other, overlay: 0)
+            #expect(AcceptancePolicy.repairAgreesWithSquitters(other, reports: reports, at: 13)
+                    == ![25, 26, 27, 30].contains(typeCode), "type code \(typeCode)")
+        }
+    }
+
     @Test func aThreeBitRepairMustRepeatWhatSeldomChanges() {
         var reports = Self.reports()
         let callsign = ExtendedSquitterEncoder.identification(icao: Self.named, callsign: "KLM1234", category: "A3")
