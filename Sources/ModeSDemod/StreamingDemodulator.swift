@@ -431,6 +431,9 @@ public final class StreamingDemodulator {
         // first usable slice at the best phase.
         var tentative: ModeSBits?
         var fitPhase = phases.index(0)
+        // The first usable slice at its own phase, where the fit starts again when it found
+        // nothing from `tentative`.
+        var firstUsable: (bits: ModeSBits, phase: Int)?
         for index in 0..<plan.count {
             let attempt = plan[index]
             // The sequence is only worth its cost where the plain slice at least gave a
@@ -446,6 +449,7 @@ public final class StreamingDemodulator {
                 : slicer.slice(samples, phase: phase, feedback: feedback)
             guard let bits = sliced, policy.usable(bits, from: attempt) else { continue }
             if index == 0 { firstSlice = bits }
+            if firstUsable == nil { firstUsable = (bits, phase) }
             if attempt.slicer == .sequence || tentative == nil { tentative = bits }
             if attempt.slicer == .sequence { fitPhase = phase }
             if let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) {
@@ -465,15 +469,18 @@ public final class StreamingDemodulator {
             tentative = turned
         }
         if fits, let tentative {
-            statistics.channelFitAttempts += 1
-            let raw = rawSamples(at: position)
-            if let bits = channelFitSlicer.slice(raw: raw, magnitudes: samples, phase: fitPhase, tentative: tentative,
-                                                 canceller: canceller),
-               policy.usable(bits, from: SliceAttempt(rank: 0, slicer: .channelFit)),
-               let frame = judge(bits, attempt: SliceAttempt(rank: 0, slicer: .channelFit), phase: fitPhase,
-                                 feedback: bestLevel, candidate) {
-                statistics.channelFitFrames += 1
+            if let frame = channelFitFrame(candidate, from: tentative, phase: fitPhase, feedback: bestLevel) {
                 return .frame(frame, phase: fitPhase)
+            }
+            // The fit fits its taps to the bits it starts from and then turns only the bits
+            // that lower the error one at a time, so where it ends depends on where it
+            // starts: near the noise the sequence's bits and the first slice's, a bit or two
+            // apart, often lead to different ends, each right about as often. So a fit that
+            // found nothing from the one starts again from the other.
+            if let first = firstUsable, first.bits != tentative || first.phase != fitPhase,
+               let frame = channelFitFrame(candidate, from: first.bits, phase: first.phase, feedback: bestLevel) {
+                statistics.secondChannelFitFrames += 1
+                return .frame(frame, phase: first.phase)
             }
         }
         if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),
@@ -483,6 +490,20 @@ public final class StreamingDemodulator {
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return .none
+    }
+
+    /// The frame the channel fit decides for `candidate` started from `tentative` at
+    /// `phase`, if the acceptance rules admit it; counted in the statistics.
+    private func channelFitFrame(_ candidate: Candidate, from tentative: ModeSBits, phase: Int,
+                                 feedback: Int32) -> Frame? {
+        statistics.channelFitAttempts += 1
+        let attempt = SliceAttempt(rank: 0, slicer: .channelFit)
+        guard let bits = channelFitSlicer.slice(raw: rawSamples(at: candidate.position), magnitudes: candidate.samples,
+                                                phase: phase, tentative: tentative, canceller: canceller),
+              policy.usable(bits, from: attempt),
+              let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) else { return nil }
+        statistics.channelFitFrames += 1
+        return frame
     }
 
     /// Whether the address field of a DF11 or DF17 `bits` (bits 9–32) names an aircraft
