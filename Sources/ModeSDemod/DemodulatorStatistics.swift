@@ -44,9 +44,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     public var channelFitAttempts: Int = 0
     /// Frames those channel fits gave.
     public var channelFitFrames: Int = 0
-    /// Of those, frames a second fit gave, started from the first usable slice after one
-    /// from the sequence's bits found nothing.
-    public var secondChannelFitFrames: Int = 0
+    /// Of those, frames a fit gave from a later start, after the first found nothing: the
+    /// first usable slice, or on a weak reply another usable slice of a squitter.
+    public var restartedChannelFitFrames: Int = 0
     /// DF11s whose station code, doubtful from loud empty chips, the channel fit confirmed
     /// (see `AcceptancePolicy.acceptsAllCall`).
     public var codesConfirmedByChannelFit: Int = 0

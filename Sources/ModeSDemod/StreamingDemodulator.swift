@@ -113,8 +113,15 @@ public final class StreamingDemodulator {
     /// defer to it, and that successor is usually the next position to pass the gate, so
     /// its scores are kept instead of computed twice. Valid within one `search` only.
     private var successorPhases: (position: Int, floor: UInt32, phases: PreambleDetector.Phases)?
+    /// The usable slices of a squitter (DF17/18) and their phases that the current
+    /// examination of a weak reply gave: where the channel fit starts once more when its
+    /// first two starts found nothing (see `examine`). Emptied, never shrunk, per start.
+    private var squitterSlices: [(bits: ModeSBits, phase: Int)] = []
     /// 12 MHz timestamp ticks per sample.
     private let ticksPerSample: UInt64
+    /// Floors above the floor below which a reply counts as weak, where the channel fit
+    /// starts from every usable slice of a squitter (see `examine`).
+    private static let weakFloors: Int32 = 4
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
     public init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
@@ -434,6 +441,10 @@ public final class StreamingDemodulator {
         // The first usable slice at its own phase, where the fit starts again when it found
         // nothing from `tentative`.
         var firstUsable: (bits: ModeSBits, phase: Int)?
+        // A reply less than four floors above the floor, where the fit has more starts
+        // (below); the same bound as the sequence decision's at 2.4 MS/s.
+        let weak = bestLevel < Self.weakFloors * Int32(clamping: floor)
+        squitterSlices.removeAll(keepingCapacity: true)
         for index in 0..<plan.count {
             let attempt = plan[index]
             // The sequence is only worth its cost where the plain slice at least gave a
@@ -450,6 +461,7 @@ public final class StreamingDemodulator {
             guard let bits = sliced, policy.usable(bits, from: attempt) else { continue }
             if index == 0 { firstSlice = bits }
             if firstUsable == nil { firstUsable = (bits, phase) }
+            if weak, bits.downlinkFormat == 17 || bits.downlinkFormat == 18 { squitterSlices.append((bits, phase)) }
             if attempt.slicer == .sequence || tentative == nil { tentative = bits }
             if attempt.slicer == .sequence { fitPhase = phase }
             if let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) {
@@ -479,8 +491,21 @@ public final class StreamingDemodulator {
             // found nothing from the one starts again from the other.
             if let first = firstUsable, first.bits != tentative || first.phase != fitPhase,
                let frame = channelFitFrame(candidate, from: first.bits, phase: first.phase, feedback: bestLevel) {
-                statistics.secondChannelFitFrames += 1
+                statistics.restartedChannelFitFrames += 1
                 return .frame(frame, phase: first.phase)
+            }
+            // On a weak reply, from every other usable slice of a squitter too: its parity
+            // checks every bit the fit decides. (Address/parity replies and all-call codes,
+            // which it does not check, came out wrong from such starts now and then.)
+            for (index, start) in squitterSlices.enumerated() {
+                let tried = (start.bits == tentative && start.phase == fitPhase)
+                    || (start.bits == firstUsable?.bits && start.phase == firstUsable?.phase)
+                    || squitterSlices[..<index].contains { $0.bits == start.bits && $0.phase == start.phase }
+                if !tried, let frame = channelFitFrame(candidate, from: start.bits, phase: start.phase,
+                                                       feedback: bestLevel) {
+                    statistics.restartedChannelFitFrames += 1
+                    return .frame(frame, phase: start.phase)
+                }
             }
         }
         if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),

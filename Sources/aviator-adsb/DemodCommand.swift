@@ -157,7 +157,7 @@ struct DemodCommand: ParsableCommand {
             standardError("demod: \(stats.collisionRepairs) squitters repaired where another pulse hit a bit")
             standardError("demod: \(stats.allCallRepairs) all-call replies repaired for one wrong bit")
             standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
-            standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames (\(stats.secondChannelFitFrames) from a second start), \(stats.codesConfirmedByChannelFit) station codes confirmed, \(stats.codesOverruledByChannelFit) overruled")
+            standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames (\(stats.restartedChannelFitFrames) from a later start), \(stats.codesConfirmedByChannelFit) station codes confirmed, \(stats.codesOverruledByChannelFit) overruled")
             standardError("demod: \(stats.codesTurnedByFollower) all-call replies refused for a code the next reply turned")
         }
     }

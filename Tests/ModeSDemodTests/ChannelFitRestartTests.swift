@@ -4,9 +4,10 @@ import ModeS
 import Simulator
 import Testing
 
-/// The channel fit's second start (`StreamingDemodulator.channelFitFrame`): where a fit from
-/// the sequence's bits finds nothing, one from the first usable slice does, on weak replies.
-@Suite struct ChannelFitSecondStartTests {
+/// The channel fit's later starts (`StreamingDemodulator.examine`): where a fit from the
+/// sequence's bits finds nothing, one from the first usable slice or, on a weak reply, from
+/// another usable slice of a squitter often does.
+@Suite struct ChannelFitRestartTests {
     /// A realistic simulated sky of 20 aircraft whose every message arrives at 3-6 dB: the
     /// frames and statistics of the demodulator, and the messages on air.
     static func weakSky(seconds: Double) throws -> (frames: [Frame], statistics: DemodulatorStatistics,
@@ -31,11 +32,11 @@ import Testing
         return (frames, demodulator.statistics, Set(simulation.transmissions.map(\.bits)))
     }
 
-    @Test func weakRepliesGiveFramesFromTheSecondStartAndNoFalseOne() throws {
+    @Test func weakRepliesGiveFramesFromLaterStartsAndNoFalseOne() throws {
         let (frames, statistics, sent) = try Self.weakSky(seconds: 2)
         #expect(frames.count > 80, "\(frames.count) frames")
-        #expect(statistics.secondChannelFitFrames > 0)
-        #expect(statistics.secondChannelFitFrames <= statistics.channelFitFrames)
+        #expect(statistics.restartedChannelFitFrames > 0)
+        #expect(statistics.restartedChannelFitFrames <= statistics.channelFitFrames)
         let notSent = frames.filter { !sent.contains($0.bits) }
         #expect(notSent.isEmpty, "\(notSent.map(\.bits.hex))")
     }
