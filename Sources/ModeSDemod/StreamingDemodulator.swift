@@ -444,7 +444,7 @@ public final class StreamingDemodulator {
         // A reply less than four floors above the floor, where the fit has more starts
         // (below); the same bound as the sequence decision's at 2.4 MS/s.
         let weak = bestLevel < Self.weakFloors * Int32(clamping: floor)
-        squitterSlices.removeAll(keepingCapacity: true)
+        if !squitterSlices.isEmpty { squitterSlices.removeAll(keepingCapacity: true) }
         for index in 0..<plan.count {
             let attempt = plan[index]
             // The sequence is only worth its cost where the plain slice at least gave a
