@@ -6,9 +6,8 @@
 #    bucket), a 10 s busy sky, a 20 s dense sky (350 aircraft near an airport), 60 s of
 #    receiver noise alone and 60 s of 40 aircraft all at 3-6 dB (the sweep alone gives that
 #    bucket too few of the peers' frames to measure a share of them), at 2.4 MS/s; the sweep
-#    and the busy sky again at 2.0 MS/s with the
-#    same seeds (the same sky: the same messages at the same times and strengths), where the
-#    peers do not run;
+#    and the busy sky again at 2.0 MS/s with the same seeds (the same sky: the same messages
+#    at the same times and strengths), where the peers do not run;
 #  - per stream and decoder: yield (% of the true messages), the messages only that decoder
 #    found (+N), and false frames (frames not on air);
 #  - what each technique is worth: the realistic streams again with one switched off at a time;
