@@ -198,20 +198,8 @@ struct RepairGate {
         var found: (Int, Int, Int)?
         return withUnsafeMutableBytes(of: &order) { orderBytes -> ModeSBits? in
             let weakest = orderBytes.bindMemory(to: Int.self)
-            var taken = 0
-            for number in 6...count {
-                let score = confidence[number - 1]
-                // Insertion into a short sorted list.
-                var slot = min(taken, Self.threeBitCandidates)
-                while slot > 0, confidence[weakest[slot - 1] - 1] > score {
-                    if slot < Self.threeBitCandidates { weakest[slot] = weakest[slot - 1] }
-                    slot -= 1
-                }
-                if slot < Self.threeBitCandidates {
-                    weakest[slot] = number
-                    taken = min(taken + 1, Self.threeBitCandidates)
-                }
-            }
+            let taken = Self.leastConfident(confidence, bits: 6...count,
+                                            into: UnsafeMutableBufferPointer(rebasing: weakest[..<Self.threeBitCandidates]))
             for index in 0..<taken {
                 let first = weakest[index]
                 guard let fix = longTable.correction(for: syndrome ^ singleSyndromes[first]), fix.second != 0,
@@ -232,6 +220,28 @@ struct RepairGate {
             repaired.flipBit(c)
             return CRC.syndrome(of: repaired) == 0 ? repaired : nil
         }
+    }
+
+    /// Writes the numbers (1-based) of the least confident of `bits` to `weakest`, as many as
+    /// it holds, weakest first (of equal confidences the earlier bit), and returns how many.
+    static func leastConfident(_ confidence: UnsafePointer<Int32>, bits: ClosedRange<Int>,
+                               into weakest: UnsafeMutableBufferPointer<Int>) -> Int {
+        let limit = weakest.count
+        var taken = 0
+        for number in bits {
+            let score = confidence[number - 1]
+            // Insertion into a short sorted list.
+            var slot = min(taken, limit)
+            while slot > 0, confidence[weakest[slot - 1] - 1] > score {
+                if slot < limit { weakest[slot] = weakest[slot - 1] }
+                slot -= 1
+            }
+            if slot < limit {
+                weakest[slot] = number
+                taken = min(taken + 1, limit)
+            }
+        }
+        return taken
     }
 
     /// A one-bit repair of an address/parity reply (DF0/4/5/16/20/21), whose parity is the

@@ -14,6 +14,29 @@ import Simulator
         return scores
     }
 
+    @Test func theLeastConfidentBitsComeWeakestFirst() {
+        // Bits 40, 7, 90 and 3 weakest in that order; bit 3 lies outside the range asked.
+        var scores = confidences(weak: [40, 7, 90, 3])
+        scores[60] = 20  // bit 61 ties with bit 7: the earlier bit comes first
+        var slots = [Int](repeating: 0, count: 3)
+        let taken = scores.withUnsafeBufferPointer { confidence in
+            slots.withUnsafeMutableBufferPointer {
+                RepairGate.leastConfident(confidence.baseAddress!, bits: 6...112, into: $0)
+            }
+        }
+        #expect(taken == 3)
+        #expect(slots == [40, 7, 61])
+        // Fewer bits than slots: all of them.
+        var many = [Int](repeating: 0, count: 8)
+        let all = scores.withUnsafeBufferPointer { confidence in
+            many.withUnsafeMutableBufferPointer {
+                RepairGate.leastConfident(confidence.baseAddress!, bits: 88...92, into: $0)
+            }
+        }
+        #expect(all == 5)
+        #expect(many.prefix(5) == [90, 88, 89, 91, 92])
+    }
+
     @Test func threeWeakWrongBitsAreRepaired() {
         var damaged = original
         for number in [20, 61, 99] { damaged.flipBit(number) }
