@@ -79,6 +79,13 @@ struct SlicePlan: Equatable {
     /// At 2.0 MS/s a reply half a sample off blurs its chips into each other at any
     /// strength, so the sequence is always worth trying.
     static func sequenceWorthwhile(sampleRate: SampleRate, level: Int32, floor: UInt32) -> Bool {
-        !(sampleRate == .twoPointFourMega && level >= 4 * Int32(clamping: floor))
+        sampleRate == .twoMega || isWeak(level: level, floor: floor)
+    }
+
+    /// Whether a reply `level` above the `floor` is weak: under four floors above it, where
+    /// noise blurs its chips and the slow attempts (the sequence, the channel fit's later
+    /// starts) pay.
+    static func isWeak(level: Int32, floor: UInt32) -> Bool {
+        level < 4 * Int32(clamping: floor)
     }
 }

@@ -119,9 +119,6 @@ public final class StreamingDemodulator {
     private var squitterSlices: [(bits: ModeSBits, phase: Int)] = []
     /// 12 MHz timestamp ticks per sample.
     private let ticksPerSample: UInt64
-    /// Floors above the floor below which a reply counts as weak, where the channel fit
-    /// starts from every usable slice of a squitter (see `examine`).
-    private static let weakFloors: Int32 = 4
     /// Floors above the floor below which a reply counts as faint, where the channel fit
     /// also starts from a squitter slice with one of its least confident bits turned (see
     /// `turnedBitFitFrame`).
@@ -445,9 +442,8 @@ public final class StreamingDemodulator {
         // The first usable slice at its own phase, where the fit starts again when it found
         // nothing from `tentative`.
         var firstUsable: (bits: ModeSBits, phase: Int)?
-        // A reply less than four floors above the floor, where the fit has more starts
-        // (below); the same bound as the sequence decision's at 2.4 MS/s.
-        let weak = bestLevel < Self.weakFloors * Int32(clamping: floor)
+        // A weak reply, where the fit has more starts (below).
+        let weak = SlicePlan.isWeak(level: bestLevel, floor: floor)
         if !squitterSlices.isEmpty { squitterSlices.removeAll(keepingCapacity: true) }
         for index in 0..<plan.count {
             let attempt = plan[index]
