@@ -156,7 +156,7 @@ public final class StreamingDemodulator {
         self.repairGate = RepairGate(rankLimit: options.repairRankLimit,
                                      knownAddressRankLimit: options.knownAddressRankLimit,
                                      allowTwoBits: options.allowTwoBitCorrection)
-        self.policy = AcceptancePolicy(options: options)
+        self.policy = AcceptancePolicy(options: options, sampleRate: sampleRate)
         self.interference = InterferenceChecks(kernels: kernels, detector: detector, slicer: slicer)
         clippedBits = ClippedBits(kernels: kernels, format: format)
         self.recovery = OverlapRecovery(kernels: kernels, detector: detector, canceller: canceller,

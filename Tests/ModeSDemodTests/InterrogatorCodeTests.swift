@@ -42,6 +42,24 @@ import Simulator
         #expect(RepairGate.squitterFirmScore(floor: .max, bitScale: 12) == .max)
     }
 
+    @Test func codeZeroMayHaveThreeWeakBitsAtTwoPointFourMegasamples() {
+        let inUse: Set<Int> = [0, 0x15, 0x05]
+        let believed = { inUse.contains($0) }
+        let atTwoMega = AcceptancePolicy(options: StreamingDemodulator.Options(), sampleRate: .twoMega)
+        // Three weak bits none of whose seven turnings gives a code in use (0x01, 0x02, 0x08
+        // and their sums): code 0 is believed at 2.4 MS/s, refused at 2.0 MS/s.
+        #expect(policy.codeUnambiguous(0, weakBits: 0x0B, overstated: false, clearOfNoise: false, believed: believed))
+        #expect(!atTwoMega.codeUnambiguous(0, weakBits: 0x0B, overstated: false, clearOfNoise: false,
+                                           believed: believed))
+        // Three weak bits, two of which turned give a station's code (0x05): refused.
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x0D, overstated: false, clearOfNoise: true, believed: believed))
+        // Four weak bits: refused whatever they would give.
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x4B, overstated: false, clearOfNoise: true, believed: { $0 == 0 }))
+        // A station's code keeps the limit of two.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x62, overstated: false, clearOfNoise: true,
+                                        believed: { $0 == 0x15 }))
+    }
+
     @Test func aWeakBitIsADoubtOnlyWhenItsFlipGivesACodeInUse() {
         let inUse: Set<Int> = [0, 0x15, 0x05]
         let believed = { inUse.contains($0) }
@@ -78,8 +96,8 @@ import Simulator
         // A station's code whose weak bit gives another code in use stays refused.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: true, strong: false,
                                         fitAgrees: true, believed: believed))
-        // Still at most two weak bits.
-        #expect(!policy.codeUnambiguous(0, weakBits: 0x07, overstated: false, clearOfNoise: true, strong: false,
+        // Still at most three weak bits (see the test below).
+        #expect(!policy.codeUnambiguous(0, weakBits: 0x0F, overstated: false, clearOfNoise: true, strong: false,
                                         fitAgrees: true, believed: believed))
         // The fit (costly) is not asked where nothing is weighed, nor clear of the noise.
         // (Outside `#expect`, which evaluates each argument to show it.)
