@@ -113,7 +113,7 @@ final class ChannelTaps {
         // the span's two ends (added and taken off below). Only the first tap's row and the
         // constant's (Σ x) are summed here, in registers; the clipped samples, which take no
         // part, are summed with the rest and their own products taken out again after. This
-        // is a third of the vector work of summing each row, and the same sums.
+        // is a third of the vector work of summing each row, for the same sums up to rounding.
         let clippedSums = accumulators
         clippedSums.update(repeating: SIMD8<Float>(repeating: 0), count: n)
         var firstRow = SIMD8<Float>(), constantRow = SIMD8<Float>()

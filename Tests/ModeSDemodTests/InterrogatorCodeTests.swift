@@ -96,7 +96,7 @@ import Simulator
         // A station's code whose weak bit gives another code in use stays refused.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: true, strong: false,
                                         fitAgrees: true, believed: believed))
-        // Still at most three weak bits (see the test below).
+        // Still at most three weak bits (see `codeZeroMayHaveThreeWeakBitsAtTwoPointFourMegasamples`).
         #expect(!policy.codeUnambiguous(0, weakBits: 0x0F, overstated: false, clearOfNoise: true, strong: false,
                                         fitAgrees: true, believed: believed))
         // The fit (costly) is not asked where nothing is weighed, nor clear of the noise.
