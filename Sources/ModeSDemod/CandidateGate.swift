@@ -126,5 +126,17 @@ struct GateLimits {
 /// Eight consecutive magnitudes starting at `m + offset`, widened for arithmetic.
 @inline(__always)
 func lanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
-    SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(m + offset).loadUnaligned(as: SIMD8<UInt16>.self))
+    widened(narrowLanes(m, offset))
+}
+
+/// Eight consecutive magnitudes starting at `m + offset`, as they are stored.
+@inline(__always)
+func narrowLanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<UInt16> {
+    UnsafeRawPointer(m + offset).loadUnaligned(as: SIMD8<UInt16>.self)
+}
+
+/// Eight magnitudes widened for arithmetic.
+@inline(__always)
+func widened(_ values: SIMD8<UInt16>) -> SIMD8<Int32> {
+    SIMD8<Int32>(truncatingIfNeeded: values)
 }

@@ -21,8 +21,11 @@ enum Gate2000: CandidateGate {
 
     @inline(__always)
     static func passingOfEight(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> UInt8 {
-        let pulses = pointwiseMax(lanes(m, 0), lanes(m, 1)) &+ pointwiseMax(lanes(m, 2), lanes(m, 3))
-            &+ pointwiseMax(lanes(m, 7), lanes(m, 8)) &+ pointwiseMax(lanes(m, 9), lanes(m, 10))
+        // The larger of each pair in its own 16 bits, before widening (as `Gate2400`).
+        @inline(__always) func larger(_ offset: Int) -> SIMD8<Int32> {
+            widened(pointwiseMax(narrowLanes(m, offset), narrowLanes(m, offset + 1)))
+        }
+        let pulses = larger(0) &+ larger(2) &+ larger(7) &+ larger(9)
         let quiet = lanes(m, 4) &+ lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 11) &+ lanes(m, 12) &+ lanes(m, 13)
         return limits.admittedLanes(pulses: pulses, quiet: quiet)
     }
