@@ -126,17 +126,19 @@ struct GateLimits {
 /// Eight consecutive magnitudes starting at `m + offset`, widened for arithmetic.
 @inline(__always)
 func lanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
-    widened(narrowLanes(m, offset))
+    SIMD8<Int32>(truncatingIfNeeded: narrowLanes(m, offset))
+}
+
+/// For eight consecutive starts from `m + offset`, the larger of each start's sample and
+/// the next, widened for arithmetic: the larger is taken in the samples' own 16 bits, so
+/// only one value per pair is widened.
+@inline(__always)
+func largerOfPairs(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
+    SIMD8<Int32>(truncatingIfNeeded: pointwiseMax(narrowLanes(m, offset), narrowLanes(m, offset + 1)))
 }
 
 /// Eight consecutive magnitudes starting at `m + offset`, as they are stored.
 @inline(__always)
-func narrowLanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<UInt16> {
+private func narrowLanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<UInt16> {
     UnsafeRawPointer(m + offset).loadUnaligned(as: SIMD8<UInt16>.self)
-}
-
-/// Eight magnitudes widened for arithmetic.
-@inline(__always)
-func widened(_ values: SIMD8<UInt16>) -> SIMD8<Int32> {
-    SIMD8<Int32>(truncatingIfNeeded: values)
 }

@@ -21,11 +21,7 @@ enum Gate2000: CandidateGate {
 
     @inline(__always)
     static func passingOfEight(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> UInt8 {
-        // The larger of each pair in its own 16 bits, before widening (as `Gate2400`).
-        @inline(__always) func larger(_ offset: Int) -> SIMD8<Int32> {
-            widened(pointwiseMax(narrowLanes(m, offset), narrowLanes(m, offset + 1)))
-        }
-        let pulses = larger(0) &+ larger(2) &+ larger(7) &+ larger(9)
+        let pulses = largerOfPairs(m, 0) &+ largerOfPairs(m, 2) &+ largerOfPairs(m, 7) &+ largerOfPairs(m, 9)
         let quiet = lanes(m, 4) &+ lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 11) &+ lanes(m, 12) &+ lanes(m, 13)
         return limits.admittedLanes(pulses: pulses, quiet: quiet)
     }

@@ -19,12 +19,7 @@ enum Gate2400: CandidateGate {
 
     @inline(__always)
     static func passingOfEight(_ m: UnsafePointer<UInt16>, _ limits: GateLimits) -> UInt8 {
-        // The larger of two neighbouring samples is taken in their own 16 bits, before
-        // widening: one value to widen for each pair instead of two.
-        @inline(__always) func larger(_ offset: Int) -> SIMD8<Int32> {
-            widened(pointwiseMax(narrowLanes(m, offset), narrowLanes(m, offset + 1)))
-        }
-        let pulses = larger(0) &+ lanes(m, 3) &+ lanes(m, 9) &+ larger(11)
+        let pulses = largerOfPairs(m, 0) &+ lanes(m, 3) &+ lanes(m, 9) &+ largerOfPairs(m, 11)
         let quiet = lanes(m, 5) &+ lanes(m, 6) &+ lanes(m, 7) &+ lanes(m, 14) &+ lanes(m, 15) &+ lanes(m, 16)
         return limits.admittedLanes(pulses: pulses, quiet: quiet)
     }
