@@ -88,4 +88,11 @@ struct SlicePlan: Equatable {
     static func isWeak(level: Int32, floor: UInt32) -> Bool {
         level < 4 * Int32(clamping: floor)
     }
+
+    /// Whether a reply `level` above the `floor` is faint: under two floors above it, where
+    /// the channel fit also starts from a squitter slice with one of its least confident
+    /// bits turned (see `StreamingDemodulator.turnedBitFitFrame`).
+    static func isFaint(level: Int32, floor: UInt32) -> Bool {
+        level < 2 * Int32(clamping: floor)
+    }
 }

@@ -119,10 +119,6 @@ public final class StreamingDemodulator {
     private var squitterSlices: [(bits: ModeSBits, phase: Int)] = []
     /// 12 MHz timestamp ticks per sample.
     private let ticksPerSample: UInt64
-    /// Floors above the floor below which a reply counts as faint, where the channel fit
-    /// also starts from a squitter slice with one of its least confident bits turned (see
-    /// `turnedBitFitFrame`).
-    private static let faintFloors: Int32 = 2
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
     public init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
@@ -514,7 +510,7 @@ public final class StreamingDemodulator {
             // On a faint reply, from the first of those slices with one of its least
             // confident bits turned: the bit most likely wrong, which may be just the one
             // that sends the fit astray.
-            if bestLevel < Self.faintFloors * Int32(clamping: floor), let first = squitterSlices.first,
+            if SlicePlan.isFaint(level: bestLevel, floor: floor), let first = squitterSlices.first,
                let frame = turnedBitFitFrame(candidate, from: first, feedback: bestLevel) {
                 statistics.restartedChannelFitFrames += 1
                 return .frame(frame, phase: first.phase)
