@@ -1,3 +1,4 @@
+import ModeS
 /// A set of 24-bit parities or syndromes that may answer "maybe" for one it does not hold:
 /// a bitmap of 2^21 bits (256 KiB, small enough to stay in cache on the hot path) indexed
 /// by a hash of the value. A value it holds always gets past; one it does not, as often as
@@ -29,6 +30,6 @@ struct ParityBitmap: Sendable {
     /// A multiplicative hash of the 24 bits down to the bitmap's 21.
     @inline(__always)
     private static func index(_ value: UInt32) -> Int {
-        Int(truncatingIfNeeded: (UInt64(value & 0xFF_FFFF) &* 0x9E37_79B9_7F4A_7C15) >> 43)
+        MultiplicativeHash.of(value & 0xFF_FFFF, bits: 21)
     }
 }

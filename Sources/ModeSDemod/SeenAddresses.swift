@@ -56,6 +56,6 @@ struct SeenAddresses {
 
     @inline(__always)
     private static func slot(_ address: UInt32, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt64(address) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        MultiplicativeHash.of(address, bits: 24) & mask
     }
 }

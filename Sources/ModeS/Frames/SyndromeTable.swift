@@ -85,7 +85,7 @@ public struct SyndromeTable: Sendable {
     @inline(__always)
     private static func slot(for syndrome: UInt32, mask: Int) -> Int {
         // Multiplicative hashing spreads the CRC's structured values over the slots.
-        Int(truncatingIfNeeded: (UInt64(syndrome) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        MultiplicativeHash.of(syndrome, bits: 24) & mask
     }
 }
 
