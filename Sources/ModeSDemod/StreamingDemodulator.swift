@@ -33,6 +33,8 @@ public final class StreamingDemodulator {
     private let sequenceSlicer: SequenceSlicer
     /// Decides bits against the reply's own fitted channel (after every other slice).
     private let channelFitSlicer: ChannelFitSlicer
+    /// The interrogator codes each aircraft has answered with (rules 6 and 7b).
+    private var addressCodes = AddressCodes()
     /// The noise floor per window of samples, which every threshold scales with.
     private var noise = NoiseFloorEstimator()
     /// The CRC check and repair, with the addresses confirmed so far.
@@ -674,7 +676,8 @@ public final class StreamingDemodulator {
             confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
             fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
                 && channelFitAgrees(bits, attempt: attempt, fitted: fitted),
-            clearOfNoise: !canFit(candidate) || stands(4, floorsAbove: floor, samples, phase: phase)) else { return nil }
+            clearOfNoise: !canFit(candidate) || stands(4, floorsAbove: floor, samples, phase: phase),
+            ownCode: ownCode(bits, at: time)) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
@@ -694,6 +697,7 @@ public final class StreamingDemodulator {
                     && policy.readsClipping(attempt: attempt, place: candidate.place)
                     && clippedBits.decidesCode(bits, phase: phase, raw: rawSamples(at: candidate.position),
                                                    magnitudes: samples),
+                ownCode: ownCode(bits, at: time),
                 believed: { interrogators.believes($0, at: time) }) else { return nil }
             guard policy.codeStandsAgainstChannelFit(
                 bits, attempt: attempt, place: candidate.place,
@@ -739,11 +743,20 @@ public final class StreamingDemodulator {
             return nil
         }
         guard var frame = validator.validate(bits, time: time) else { return nil }
+        if bits.downlinkFormat == 11 {
+            addressCodes.record(AcceptancePolicy.interrogatorCode(of: bits), address: UInt32(bits.field(9, 32)), time: time)
+        }
         if repairedBits > 0 {
             frame.correctedBits += repairedBits
             statistics.allCallRepairs += 1
         }
         return frame
+    }
+
+    /// How far the interrogator code of the DF11 `bits` is its aircraft's own (see
+    /// `AddressCodes`).
+    private func ownCode(_ bits: ModeSBits, at time: Double) -> AddressCodes.Standing {
+        addressCodes.standing(of: AcceptancePolicy.interrogatorCode(of: bits), address: UInt32(bits.field(9, 32)), at: time)
     }
 
     /// Whether the channel fit can decide the candidate's reply: it needs the raw samples of

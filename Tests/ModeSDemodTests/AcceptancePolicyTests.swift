@@ -183,6 +183,57 @@ import Simulator
                                       codeBelievable: false, plainAgrees: false))
     }
 
+    @Test func aCodeTheAircraftAnsweredWithBeforeIsDoubtedLess() {
+        let coded = allCall(address: 0x4840D6, code: 0x15)
+        let clean = allCall(address: 0x4840D6, code: 0)
+        let plain = SliceAttempt(rank: 0, slicer: .plain)
+        let fit = SliceAttempt(rank: 0, slicer: .channelFit)
+        let feedback = SliceAttempt(rank: 0, slicer: .smearFeedback)
+        func accepts(_ bits: ModeSBits, _ attempt: SliceAttempt, overlapped: Bool = false,
+                     followedClosely: Bool = false, codeBelievable: Bool = true,
+                     underCancelledFrame: Bool = false, clearOfNoise: Bool = true,
+                     _ ownCode: AddressCodes.Standing) -> Bool {
+            policy.acceptsAllCall(bits, attempt: attempt, overlapped: overlapped, followedClosely: followedClosely,
+                                  codeBelievable: codeBelievable, plainAgrees: true, fitsCleanly: true,
+                                  codeUnderCancelledFrame: underCancelledFrame, clearOfNoise: clearOfNoise,
+                                  ownCode: ownCode)
+        }
+        // Another reply across the code: no doubt for a code heard repeatedly, still one for
+        // a code heard once, and always for code 0 (which every aircraft answers with).
+        for interference in [(true, false, false), (false, true, false), (false, false, true)] {
+            let (overlapped, followed, under) = interference
+            #expect(!accepts(coded, plain, overlapped: overlapped, followedClosely: followed,
+                             underCancelledFrame: under, .unknown))
+            #expect(!accepts(coded, plain, overlapped: overlapped, followedClosely: followed,
+                             underCancelledFrame: under, .once))
+            #expect(accepts(coded, plain, overlapped: overlapped, followedClosely: followed,
+                            underCancelledFrame: under, .repeated))
+        }
+        #expect(!accepts(clean, plain, overlapped: true, .repeated))
+        #expect(accepts(coded, fit, followedClosely: true, .repeated))
+        #expect(!accepts(coded, fit, followedClosely: true, .once))
+        // Loud empty chips: no doubt near the noise for a code heard at all; still one above it.
+        #expect(!accepts(coded, plain, codeBelievable: false, clearOfNoise: false, .unknown))
+        #expect(accepts(coded, plain, codeBelievable: false, clearOfNoise: false, .once))
+        #expect(!accepts(coded, plain, codeBelievable: false, clearOfNoise: true, .repeated))
+        // Feedback decisions near the noise without the fit's word.
+        #expect(!accepts(coded, feedback, clearOfNoise: false, .unknown))
+        #expect(accepts(coded, feedback, clearOfNoise: false, .once))
+        // Rule 7b: an overstated bit, and weak bits near the noise without the fit.
+        let believed: (Int) -> Bool = { [0, 0x15, 0x05].contains($0) }
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true,
+                                        ownCode: .unknown, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true,
+                                       ownCode: .once, believed: believed))
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x02, overstated: false, clearOfNoise: false,
+                                        ownCode: .unknown, believed: believed))
+        #expect(policy.codeUnambiguous(0x15, weakBits: 0x02, overstated: false, clearOfNoise: false,
+                                       ownCode: .once, believed: believed))
+        // A weak bit whose turning gives another code in use stays a doubt.
+        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x10, overstated: false, clearOfNoise: false,
+                                        ownCode: .repeated, believed: believed))
+    }
+
     @Test func theChannelFitCanVouchForAStationsCodeWithLoudEmptyChips() {
         let coded = allCall(address: 0x4840D6, code: 0x15)
         let plainAttempt = SliceAttempt(rank: 0, slicer: .plain)
