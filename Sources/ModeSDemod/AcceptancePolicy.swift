@@ -231,6 +231,7 @@ struct AcceptancePolicy {
     /// Whatever was reported, a repair to a type code the standard reserves (25–27 and 30),
     /// which no transponder sends, is refused: on a simulated sky of replies at 3–6 dB one
     /// repair of a target-state squitter came out as type code 25, on ground.
+
     static func repairAgreesWithSquitters(_ repaired: ModeSBits, reports: SquitterReports, at time: Double) -> Bool {
         let address = UInt32(repaired.field(9, 32))
         let typeCode = repaired.field(33, 37)
@@ -249,6 +250,26 @@ struct AcceptancePolicy {
         guard let kind = SquitterReports.Steady(typeCode: typeCode),
               let last = reports.steady(kind, of: address, at: time) else { return true }
         return repaired.field(33, 88) == last
+    }
+
+    /// Rule 2d: whether the DF17/18 `bits`, once repaired by `fix` (the one or two bits the
+    /// validator will turn, see `RepairGate.repair`; nil when none), agree with what their
+    /// aircraft squittered before, as rule 2c asks of a three-bit repair: only for a reply
+    /// `clearOfNoise` (four floors or more above the floor). There the wrong bits come from
+    /// another reply across it rather than from noise, and such a wreck, wrong in eight bits
+    /// or more, now and then checks after two flips. On dense skies of three seeds no rule was
+    /// tuned on, two of four false squitters were such (a target state, and a position at
+    /// 28,225 ft from an aircraft at 2,600 ft), and no true frame was lost on 27 streams.
+    /// Nearer the noise the wrong bits are few and the repair mostly right: there the same
+    /// test cost 37 true frames over the 3–6 dB streams.
+    static func smallRepairAgreesWithSquitters(_ bits: ModeSBits, fix: (first: Int, second: Int)?,
+                                               clearOfNoise: @autoclosure () -> Bool,
+                                               reports: SquitterReports, at time: Double) -> Bool {
+        guard let fix, bits.downlinkFormat == 17 || bits.downlinkFormat == 18, clearOfNoise() else { return true }
+        var repaired = bits
+        repaired.flipBit(fix.first)
+        if fix.second > 0 { repaired.flipBit(fix.second) }
+        return repairAgreesWithSquitters(repaired, reports: reports, at: time)
     }
 
     /// The extended squitter type codes the standard reserves: no transponder sends them.

@@ -16,7 +16,7 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// Candidates not sliced because their bits from 27 µs on are nearly all quiet, as after
     /// a Mode A/C reply (see `AcceptancePolicy.tailTooQuiet`).
     public var quietTailStarts: Int = 0
-    /// Address/parity replies and three-bit repairs refused because they disagree with what
+    /// Address/parity replies and repaired squitters refused because they disagree with what
     /// their aircraft last reported in its extended squitters (see
     /// `AcceptancePolicy.agreesWithSquitters`, `AcceptancePolicy.repairAgreesWithSquitters`).
     public var squitterMismatches: Int = 0

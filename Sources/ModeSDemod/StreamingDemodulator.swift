@@ -721,6 +721,12 @@ public final class StreamingDemodulator {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             guard policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })
                     || repairsCollision(bits, phase: phase, candidate) else { return nil }
+            guard AcceptancePolicy.smallRepairAgreesWithSquitters(
+                bits, fix: repairGate.repair(of: bits), clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
+                reports: squitterReports, at: time) else {
+                statistics.squitterMismatches += 1
+                return nil
+            }
         }
         // Rule 7e, last: the channel fit's word on a repaired reply's code, where it may be
         // wrong too (its run shared with rules 6 and 7c).

@@ -174,6 +174,33 @@ struct SquitterReportsTests {
         #expect(AcceptancePolicy.repairAgreesWithSquitters(ground(200, 90), reports: Self.reports(), at: 20.5))
     }
 
+    /// Rule 2d: a one- or two-bit repair of a squitter clear of the noise is held to what
+    /// its aircraft reported, judged on the bits as the repair leaves them; near the noise,
+    /// or with nothing to repair, nothing is asked.
+    @Test func aSmallRepairClearOfTheNoiseMustAgreeWithTheReports() {
+        let reports = Self.reports()
+        func position(_ feet: Int) -> ModeSBits {
+            ExtendedSquitterEncoder.airbornePosition(icao: Self.named, latitude: 52.3, longitude: 4.8, odd: false,
+                                                     altitudeFt: feet)
+        }
+        func agrees(_ bits: ModeSBits, fix: (first: Int, second: Int)?, clearOfNoise: Bool) -> Bool {
+            AcceptancePolicy.smallRepairAgreesWithSquitters(bits, fix: fix, clearOfNoise: clearOfNoise,
+                                                            reports: reports, at: 11)
+        }
+        // Bits 60 and 90 turned on a squitter at 35,100 ft and at 20,000 ft: repaired, the one
+        // keeps to the 35,000 ft reported, the other does not.
+        var near = position(35_100), far = position(20_000)
+        for number in [60, 90] { near.flipBit(number); far.flipBit(number) }
+        #expect(agrees(near, fix: (60, 90), clearOfNoise: true))
+        #expect(!agrees(far, fix: (60, 90), clearOfNoise: true))
+        var farOne = position(20_000)
+        farOne.flipBit(70)
+        #expect(!agrees(farOne, fix: (70, 0), clearOfNoise: true))
+        // Near the noise, or with no repair to make, it is not asked.
+        #expect(agrees(far, fix: (60, 90), clearOfNoise: false))
+        #expect(agrees(position(20_000), fix: nil, clearOfNoise: true))
+    }
+
     /// In a stream: after an aircraft's position squitter, an altitude reply naming it with its
     /// altitude is found, and one naming it with another aircraft's altitude is refused.
     @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
