@@ -231,7 +231,6 @@ struct AcceptancePolicy {
     /// Whatever was reported, a repair to a type code the standard reserves (25–27 and 30),
     /// which no transponder sends, is refused: on a simulated sky of replies at 3–6 dB one
     /// repair of a target-state squitter came out as type code 25, on ground.
-
     static func repairAgreesWithSquitters(_ repaired: ModeSBits, reports: SquitterReports, at time: Double) -> Bool {
         let address = UInt32(repaired.field(9, 32))
         let typeCode = repaired.field(33, 37)

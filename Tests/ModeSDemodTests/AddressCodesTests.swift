@@ -24,7 +24,7 @@ import Testing
         codes.record(0x15, address: 0x4840D6, time: 1)
         codes.record(0x15, address: 0x4840D6, time: 2)
         codes.record(0x2A, address: 0x4840D6, time: 3)
-        // 0x2A is every bit of 0x15 turned: far apart, both stand.
+        // 0x2A differs from 0x15 in six bits: far apart, both stand.
         #expect(codes.standing(of: 0x15, address: 0x4840D6, at: 4) == .repeated)
         #expect(codes.standing(of: 0x2A, address: 0x4840D6, at: 4) == .once)
         // 0x14 is one bit from 0x15: once both are heard, neither stands.
