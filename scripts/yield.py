@@ -49,7 +49,9 @@ def read_frames(path):
     return frames
 
 
-def match(messages, frames, rate):
+def match(messages, frames, rate, false_out=None):
+    """Which true messages the frames found, and how many frames are false; `false_out`, a
+    list, also gets each false frame as (bits, its start in samples or None)."""
     ticks_per_sample = 12e6 / rate
     by_hex = {}
     for index, message in enumerate(messages):
@@ -82,6 +84,8 @@ def match(messages, frames, rate):
                 best = (index, distance)
         if best is None:
             false_frames += 1
+            if false_out is not None:
+                false_out.append((bits, None if ticks is None else ticks / ticks_per_sample - offset))
         else:
             found[best if ticks is None else best[0]] = True
     return found, false_frames
