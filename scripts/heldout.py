@@ -13,6 +13,7 @@ Seeds are comma-separated; an empty list leaves that kind of stream out. The def
 about half a minute on two cores.
 """
 import argparse
+import bisect
 import collections
 import importlib.util
 import os
@@ -40,7 +41,8 @@ def seeds(text):
 
 
 def run_stream(binary, work, kind, seed):
-    """Simulates and decodes one stream; returns (label, messages, found, false frames)."""
+    """Simulates and decodes one stream; returns (label, messages, found, false frames
+    beside the truth)."""
     rate, seconds, options = KINDS[kind]
     sample = os.path.join(work, f"{kind}-{seed}.cu8")
     def run(command):
@@ -57,22 +59,24 @@ def run_stream(binary, work, kind, seed):
     _, messages = yield_script.read_truth(sample + ".truth.jsonl")
     frames = yield_script.read_frames(frames_path)
     hertz = 2_400_000 if rate == "2.4M" else 2_000_000
-    found, _ = yield_script.match(messages, frames, hertz)
-    false = false_frames(messages, frames, hertz)
+    false = []
+    found, _ = yield_script.match(messages, frames, hertz, false_out=false)
     for path in (sample, sample + ".truth.jsonl", frames_path):
         os.remove(path)
-    return f"{kind} {rate} seed {seed}", len(messages), sum(found), false
+    return f"{kind} {rate} seed {seed}", len(messages), sum(found), beside_truth(messages, false)
 
 
-def false_frames(messages, frames, rate):
-    """The frames no true message accounts for (`yield.py`'s matching), each with the true
-    message that started nearest its time."""
-    false = []
-    yield_script.match(messages, frames, rate, false_out=false)
+def beside_truth(messages, false):
+    """Each false frame (bits, start in samples or None, from `yield.py`'s matching) with
+    the true message that started nearest its time, or None."""
     starts = sorted((message["sample"], index) for index, message in enumerate(messages))
+    times = [start for start, _ in starts]
     result = []
     for bits, position in false:
-        nearest = None if position is None else min(starts, key=lambda start: abs(start[0] - position), default=None)
+        nearest = None
+        if position is not None and starts:
+            at = bisect.bisect_left(times, position)
+            nearest = min(starts[max(at - 1, 0):at + 1], key=lambda start: abs(start[0] - position))
         result.append((bits, messages[nearest[1]] if nearest else None))
     return result
 
