@@ -652,6 +652,15 @@ public final class StreamingDemodulator {
             statistics.squitterMismatches += 1
             return nil
         }
+        // The aircraft's own standing of this code, looked up at most once (rules 6 and 7b).
+        var standing: AddressCodes.Standing?
+        func ownCode() -> AddressCodes.Standing {
+            if let known = standing { return known }
+            let looked = addressCodes.standing(of: AcceptancePolicy.interrogatorCode(of: bits),
+                                               address: UInt32(bits.field(9, 32)), at: time)
+            standing = looked
+            return looked
+        }
         // The channel fit of these bits, run at most once however many rules ask for it.
         var fit: ModeSBits?? = nil
         func fitted() -> ModeSBits? {
@@ -677,7 +686,7 @@ public final class StreamingDemodulator {
             fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
                 && channelFitAgrees(bits, attempt: attempt, fitted: fitted),
             clearOfNoise: !canFit(candidate) || stands(4, floorsAbove: floor, samples, phase: phase),
-            ownCode: ownCode(bits, at: time)) else { return nil }
+            ownCode: ownCode()) else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
@@ -697,7 +706,7 @@ public final class StreamingDemodulator {
                     && policy.readsClipping(attempt: attempt, place: candidate.place)
                     && clippedBits.decidesCode(bits, phase: phase, raw: rawSamples(at: candidate.position),
                                                    magnitudes: samples),
-                ownCode: ownCode(bits, at: time),
+                ownCode: ownCode(),
                 believed: { interrogators.believes($0, at: time) }) else { return nil }
             guard policy.codeStandsAgainstChannelFit(
                 bits, attempt: attempt, place: candidate.place,
@@ -757,12 +766,6 @@ public final class StreamingDemodulator {
             statistics.allCallRepairs += 1
         }
         return frame
-    }
-
-    /// How far the interrogator code of the DF11 `bits` is its aircraft's own (see
-    /// `AddressCodes`).
-    private func ownCode(_ bits: ModeSBits, at time: Double) -> AddressCodes.Standing {
-        addressCodes.standing(of: AcceptancePolicy.interrogatorCode(of: bits), address: UInt32(bits.field(9, 32)), at: time)
     }
 
     /// Whether the channel fit can decide the candidate's reply: it needs the raw samples of
