@@ -2,8 +2,9 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
-@Suite struct AcceptancePolicyTests {
+@Suite(.computeBound) struct AcceptancePolicyTests {
     let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
     let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
     let outside = AcceptancePolicy.Place(inResidual: false, insideFrame: false)

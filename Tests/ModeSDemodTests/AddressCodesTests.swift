@@ -1,9 +1,10 @@
 import Testing
 @testable import ModeSDemod
+import TestSupport
 
 /// The interrogator codes each aircraft has answered with: how far a code stands as its
 /// own, what a code one bit away does to that, and what the table forgets.
-@Suite struct AddressCodesTests {
+@Suite(.computeBound) struct AddressCodesTests {
     @Test func aCodeStandsOnceThenRepeatedly() {
         var codes = AddressCodes()
         #expect(codes.standing(of: 0x15, address: 0x4840D6, at: 0) == .unknown)

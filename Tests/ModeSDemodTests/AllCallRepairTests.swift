@@ -2,10 +2,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// All-call replies (DF11) repaired for one wrong bit outside their interrogator code (rule
 /// 7e, `RepairGate.allCallRepair`, `AcceptancePolicy.allCallRepairNeedsChannelFit`).
-@Suite struct AllCallRepairTests {
+@Suite(.computeBound) struct AllCallRepairTests {
     static let address: UInt32 = 0x3C6DD2
     /// The bit (1-based, in the address) decided wrong.
     static let wrongBit = 20

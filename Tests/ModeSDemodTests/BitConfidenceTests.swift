@@ -2,12 +2,13 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// `BitSlicer.confidence`: every bit the judged reply has is scored, whatever format the
 /// slicer's own decisions spell. The bits judged may come from another slicer (the
 /// sequence's, or with a format bit turned), and a score left unwritten would be one from
 /// an earlier candidate.
-@Suite struct BitConfidenceTests {
+@Suite(.computeBound) struct BitConfidenceTests {
     /// The confidences of the first `bitCount` bits of `sent`, transmitted cleanly at `rate`,
     /// written over a buffer that held -1 everywhere.
     func confidences(_ sent: ModeSBits, rate: SampleRate, bitCount: Int, feedback: Int32) -> [Int32] {

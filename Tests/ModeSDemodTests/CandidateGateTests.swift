@@ -1,9 +1,10 @@
 import Testing
 @testable import ModeSDemod
+import TestSupport
 
 /// The candidate gates' two tests (`GateLimits`): what they pass and refuse, and that the
 /// eight-at-once form agrees with the one-start form.
-struct CandidateGateTests {
+@Suite(.computeBound) struct CandidateGateTests {
     /// Magnitudes of a reply with `bits` starting `offset` samples (0..<1) after sample 8,
     /// pulses `amplitude` above a noiseless `floor`: each sample holds the share of its
     /// interval that a pulse covers. Padded so a gate can read past the end.

@@ -3,11 +3,12 @@ import ModeS
 @testable import ModeSDemod
 import Simulator
 import Testing
+import TestSupport
 
 /// The channel fit's later starts (`StreamingDemodulator.examine`): where a fit from the
 /// sequence's bits finds nothing, one from the first usable slice or, on a weak reply, from
 /// another usable slice of a squitter often does.
-@Suite struct ChannelFitRestartTests {
+@Suite(.computeBound) struct ChannelFitRestartTests {
     /// A realistic simulated sky of 20 aircraft whose every message arrives at 3-6 dB: the
     /// frames and statistics of the demodulator, and the messages on air.
     static func weakSky(seconds: Double) throws -> (frames: [Frame], statistics: DemodulatorStatistics,

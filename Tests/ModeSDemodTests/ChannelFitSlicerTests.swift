@@ -2,8 +2,9 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
-@Suite struct ChannelFitSlicerTests {
+@Suite(.computeBound) struct ChannelFitSlicerTests {
     /// `replies` 400 µs apart, each followed by an echo `gain` times as strong `delay` µs
     /// later, at a phase of its own.
     func echoed(_ replies: [ModeSBits], rate: SampleRate, gain: Double, delay: Double, amplitude: Double = 50,

@@ -2,8 +2,9 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
-@Suite struct ClippedBitsTests {
+@Suite(.computeBound) struct ClippedBitsTests {
     /// An all-call reply to a station (code 0x15), with the candidate's magnitudes and raw
     /// samples, at `rate`, starting at sample 100 plus `phase`'s offset: `amplitude` (LSB)
     /// with the carrier 40 kHz off, so its phase turns during the reply; `across`, a second

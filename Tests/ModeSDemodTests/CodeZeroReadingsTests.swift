@@ -1,7 +1,8 @@
 import Testing
 @testable import ModeSDemod
+import TestSupport
 
-@Suite struct CodeZeroReadingsTests {
+@Suite(.computeBound) struct CodeZeroReadingsTests {
     /// A reading counts for the same address within the reach, and for no other.
     @Test func aReadingCountsNearbyForItsAddressOnly() {
         var readings = CodeZeroReadings()

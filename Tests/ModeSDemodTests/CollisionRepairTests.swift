@@ -2,10 +2,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// One-bit repairs of squitters whose wrong bit another pulse made (rule 7d,
 /// `AcceptancePolicy.admitsCollisionRepair`).
-@Suite struct CollisionRepairTests {
+@Suite(.computeBound) struct CollisionRepairTests {
     static let address: UInt32 = 0x4CA2D6
     /// The bit (1-based) that a foreign pulse hits, and a second one for two pulses.
     static let hitBit = 60

@@ -3,8 +3,9 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
-@Suite struct DemodulatorTests {
+@Suite(.computeBound) struct DemodulatorTests {
     /// A recording with DF17 replies at several phases and a few spacings, at `rate`.
     func recording(rate: SampleRate, count: Int = 10, amplitude: Double = 40) -> (RectangularSignal, [RectangularSignal.Burst]) {
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 6000 + count * 700, seed: 7)
@@ -98,7 +99,7 @@ import Simulator
     }
 }
 
-@Suite struct ReplyCancellationTests {
+@Suite(.computeBound) struct ReplyCancellationTests {
     /// A strong reply with two replies a third as strong (10 dB weaker, on other carrier
     /// offsets): one starting 60 µs before it, one starting 70 µs into it. Each is half
     /// buried under the strong one's pulses; they do not overlap each other.
@@ -158,7 +159,7 @@ import Simulator
     }
 }
 
-@Suite struct SampleFormatAndRateTests {
+@Suite(.computeBound) struct SampleFormatAndRateTests {
     @Test func formatsParseByNameAndExtension() {
         #expect(SampleFormat(name: "cu8") == .cu8)
         #expect(SampleFormat(name: "CS16") == .cs16)
@@ -214,7 +215,7 @@ import Simulator
     }
 }
 
-@Suite struct LopsidedPreambleTests {
+@Suite(.computeBound) struct LopsidedPreambleTests {
     /// Magnitudes of a recording with one reply of `amplitude` starting at sample 3000, and
     /// the mean magnitude of its noise (the floor).
     func magnitudes(amplitude: Double) -> (values: [UInt16], floor: UInt32) {
@@ -259,7 +260,7 @@ import Simulator
     }
 }
 
-@Suite struct CoherentRetryTests {
+@Suite(.computeBound) struct CoherentRetryTests {
     /// Twenty recordings, each with a reply overlapped by one `ratio` as strong that starts
     /// 20 to 115 µs after it, on other carriers; how many of the stronger and of the
     /// weaker replies come out.
@@ -304,7 +305,7 @@ import Simulator
     }
 }
 
-@Suite struct SequenceSlicerTests {
+@Suite(.computeBound) struct SequenceSlicerTests {
     /// Magnitudes of one clean reply starting at sample 100 + `offset`, at `rate`.
     func magnitudes(_ bits: ModeSBits, rate: SampleRate, offset: Double, amplitude: Double = 60,
                     seed: UInt64 = 3) -> [UInt16] {

@@ -2,8 +2,9 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
-@Suite struct FollowerCheckTests {
+@Suite(.computeBound) struct FollowerCheckTests {
     /// An acquisition squitter (code 0) and a squitter of another aircraft starting on its
     /// last bit, both `amplitude` LSB with different carriers, at sample 100 (phase 0);
     /// `check` is asked about `claimed` bits for the first reply.

@@ -2,10 +2,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// `BitSlicer.sliceWithFormatBitTurned`: a candidate whose format came out one bit from 17
 /// or 11 starts the channel fit as a squitter or an all-call reply.
-@Suite struct FormatBitTurnedTests {
+@Suite(.computeBound) struct FormatBitTurnedTests {
     /// The plain slice and the slice with a format bit turned of `sent`, transmitted cleanly at `rate`.
     func slices(_ sent: ModeSBits, rate: SampleRate) -> (plain: ModeSBits?, turned: ModeSBits?) {
         let slicer = BitSlicer(kernels: ReplyKernels(sampleRate: rate))

@@ -2,10 +2,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// Samples lost on the way (a receiver that fell behind): the demodulator must keep the
 /// sample clock and must not join what came before and after the gap.
-@Suite struct GapTests {
+@Suite(.computeBound) struct GapTests {
     static let rate = SampleRate.twoPointFourMega
 
     /// Ten replies 700 samples apart; reply 5 repeats reply 4's bits at exactly 700 samples

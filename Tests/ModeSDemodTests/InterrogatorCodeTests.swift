@@ -2,10 +2,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// How a DF11's interrogator code (7 bits no CRC checks) is weighed: which code bits were
 /// decided weakly, which codes are in use, and whether the weak bits leave any doubt.
-@Suite struct InterrogatorCodeTests {
+@Suite(.computeBound) struct InterrogatorCodeTests {
     let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
     let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
 

@@ -1,9 +1,10 @@
 import Testing
 @testable import ModeSDemod
+import TestSupport
 
 /// Lane sums added in pairs (`pairwiseSum`): the same total as one after another, up to the
 /// rounding of a different order.
-struct PairwiseSumTests {
+@Suite(.computeBound) struct PairwiseSumTests {
     @Test func eightAndFourLanesAddUp() {
         #expect(SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8).pairwiseSum == 36)
         #expect(SIMD4<Double>(0.5, -1.5, 2.25, 4).pairwiseSum == 5.25)

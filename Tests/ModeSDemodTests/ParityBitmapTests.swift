@@ -2,11 +2,12 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// `ParityBitmap` answers "maybe" for every value it holds and seldom for others, and the
 /// three-bit repair's first look built on it (`RepairGate.threeBitRepairPossible`) lets
 /// every three-bit error through.
-@Suite struct ParityBitmapTests {
+@Suite(.computeBound) struct ParityBitmapTests {
     @Test func holdsWhatWasInsertedAndLetsFewOthersPast() {
         var generator = SeededGenerator(seed: 5)
         var bitmap = ParityBitmap()

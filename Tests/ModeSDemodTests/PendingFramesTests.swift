@@ -1,8 +1,9 @@
 import Testing
 @testable import ModeS
 @testable import ModeSDemod
+import TestSupport
 
-@Suite struct PendingFramesTests {
+@Suite(.computeBound) struct PendingFramesTests {
     func frame(_ address: UInt32) -> Frame {
         var bits = ModeSBits(bitCount: 56)
         bits.setField(1, 5, 11)

@@ -1,8 +1,9 @@
 import Testing
 @testable import ModeSDemod
+import TestSupport
 
 /// The pulse level measurements against their definitions over the kernel weights.
-struct PreambleDetectorTests {
+@Suite(.computeBound) struct PreambleDetectorTests {
     /// `pulseAmplitude` (Σ overlap·m / Σ overlap², in tenths) and `pulseMean`
     /// (Σ overlap·m / Σ overlap) equal their definitions computed in integers, at every
     /// phase of both rates, for random magnitudes up to full scale: the float sums they

@@ -3,10 +3,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// Starts whose bits fall quiet 27 µs in, as a Mode A/C reply's do, are not sliced
 /// (`AcceptancePolicy.tailTooQuiet`); a reply's own start never is.
-struct QuietTailTests {
+@Suite(.computeBound) struct QuietTailTests {
     /// A Mode A/C reply whose every code position (but the empty X) carries a pulse: the
     /// framing pulses 20.3 µs apart and 11 code pulses on the 1.45 µs grid between them, in µs.
     static let modeACPulses = [0.0, 20.3] + (1...13).filter { $0 != 7 }.map { Double($0) * 1.45 }

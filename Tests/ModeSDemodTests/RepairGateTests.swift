@@ -2,8 +2,9 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
-@Suite struct ThreeBitRepairTests {
+@Suite(.computeBound) struct ThreeBitRepairTests {
     let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
     let original = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
 
@@ -66,7 +67,7 @@ import Simulator
     }
 }
 
-@Suite struct AddressParityRepairTests {
+@Suite(.computeBound) struct AddressParityRepairTests {
     let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)
 
     /// A DF20 (Comm-B altitude reply) from `address`: its parity is the CRC with the

@@ -3,7 +3,7 @@ import Testing
 @testable import ModeSDemod
 import TestSupport
 
-@Suite struct ReplyCancellerEnvelopeTests {
+@Suite(.computeBound) struct ReplyCancellerEnvelopeTests {
     /// The envelope added up chip by chip into zeros, in chip order: what
     /// `ReplyCanceller.buildEnvelope` must give exactly (to the bit), whatever way it is
     /// computed.

@@ -1,9 +1,10 @@
 import Testing
 @testable import ModeSDemod
+import TestSupport
 
 /// The start 3.5 µs before a much stronger preamble is not sliced
 /// (`AcceptancePolicy.shadowsStrongerPreamble`), and a reply's own start never is.
-struct ShadowStartTests {
+@Suite(.computeBound) struct ShadowStartTests {
     /// The rule at the start `start` of `samples`, with that start's own best score, by the
     /// gate and preamble detector of `rate`.
     func isShadow(_ samples: [UInt16], at start: Int, floor: UInt32, rate: SampleRate) -> Bool {

@@ -1,8 +1,9 @@
 import Testing
 @testable import ModeS
 @testable import ModeSDemod
+import TestSupport
 
-@Suite struct SliceAttemptTests {
+@Suite(.computeBound) struct SliceAttemptTests {
     /// Every attempt of `plan`, in order.
     func attempts(_ plan: SlicePlan) -> [SliceAttempt] {
         (0..<plan.count).map { plan[$0] }

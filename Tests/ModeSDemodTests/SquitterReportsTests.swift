@@ -2,10 +2,11 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 import Simulator
+import TestSupport
 
 /// What aircraft report in their extended squitters, and address/parity replies held against
 /// it (`SquitterReports`, `AcceptancePolicy.agreesWithSquitters`).
-struct SquitterReportsTests {
+@Suite(.computeBound) struct SquitterReportsTests {
     static let named: UInt32 = 0x4CA2B1
     static let other: UInt32 = 0x4CA2F3
 
