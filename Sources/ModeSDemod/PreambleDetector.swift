@@ -84,11 +84,13 @@ struct PreambleDetector {
 
     /// The minimum (mean pulse − mean quiet) difference, in sixteenths of the noise floor.
     /// Noise-only preambles have a difference with a standard deviation of about 0.2 floor
-    /// at 2.4 MS/s (Rayleigh magnitudes, about 5 pulse and 14 quiet samples), so 0.875
-    /// floor is over 4 standard deviations above chance, while a reply at 3 dB SNR (pulse
+    /// at 2.4 MS/s (Rayleigh magnitudes, about 5 pulse and 14 quiet samples), so 0.75
+    /// floor is 3.75 standard deviations above chance, while a reply at 3 dB SNR (pulse
     /// amplitude about 1.6 floors above nothing, about 0.9 above the noise mean) clears it
-    /// about half the time and one at 6 dB nearly always.
-    var minimumPulseToFloorSixteenths: Int32 = 14
+    /// more than half the time and one at 6 dB nearly always. The noise windows that do
+    /// clear it fail the CRC and the acceptance rules; `StreamingDemodulator.Options`
+    /// sets it (`preambleSixteenths`).
+    var minimumPulseToFloorSixteenths: Int32 = 12
 
     /// How loud the quiet chips may be, above the floor, relative to the pulses (above the
     /// floor), in sixteenths; 16 disables the test. A genuine preamble's quiet chips hold

@@ -5,13 +5,23 @@ extension StreamingDemodulator {
     /// `aviator-adsb demod` exposes them as hidden options for such measurements.
     public struct Options: Sendable {
         /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
-        /// floor. Lower finds weaker replies but scores more noise.
-        public var gateSixteenths: Int32 = 18
+        /// floor. Lower finds weaker replies but scores more noise. Noise on the gate's four
+        /// pulse and six quiet samples (Rayleigh magnitudes) moves the difference by about a
+        /// third of the floor (one standard deviation), so a reply at 3–6 dB, whose pulses
+        /// stand one to two floors above the noise, often falls short of a high gate. Such
+        /// replies are worth the look because the channel fit decodes many whose every
+        /// slice fails. At 16 (3 standard deviations) about three times as many noise
+        /// windows pass as at 18, and the preamble detector turns nearly all of them away.
+        public var gateSixteenths: Int32 = 16
         /// How loud the gate's quiet samples may be relative to its pulse samples, both
         /// above the floor, in sixteenths (nil: no limit). See `GateLimits`.
         public var gateQuietSixteenths: Int32? = 10
-        /// Required preamble-score difference in sixteenths of the noise floor.
-        public var preambleSixteenths: Int32 = 14
+        /// Required preamble-score difference in sixteenths of the noise floor (see
+        /// `PreambleDetector.minimumPulseToFloorSixteenths`). 12 (3.75 standard deviations
+        /// of a noise-only score) rather than 14 slices more preambles near the noise:
+        /// the CRC and the acceptance rules, not this threshold, keep noise out, and the
+        /// replies it adds are mostly ones only the channel fit can decode.
+        public var preambleSixteenths: Int32 = 12
         /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
         /// (16: no limit). See `PreambleDetector`.
         public var quietToPulseSixteenths: Int32 = 8
