@@ -137,8 +137,7 @@ import TestSupport
 
     /// In a stream, Mode A/C replies are counted as quiet starts and hardly ever sliced
     /// (without the rule, twenty of them took over 700 slicing attempts at either rate; with
-    /// it, 13 in all at 2.4 MS/s: fewer than one each), and a DF17 among them is still
-    /// found.
+    /// it, 13 at 2.4 MS/s: fewer than one each), and a DF17 among them is still found.
     @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
     func modeACRepliesInAStreamAreNotSliced(rate: SampleRate) {
         let alone = Self.stream(modeACReplies: 0, rate: rate)

@@ -13,7 +13,8 @@ public struct ComputeBoundTrait: SuiteTrait, TestTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        // The suite's own scope runs nothing: each of its tests gets this scope as well.
+        // The suite's own scope only passes through: each of its tests gets this scope too,
+        // and the executor matters where a test's body runs.
         guard testCase != nil else { return try await function() }
         try await withTaskExecutorPreference(ComputeQueueExecutor.shared) { try await function() }
     }
