@@ -66,9 +66,12 @@ import Tracking
             }
             // Once every byte is written (however slowly a loaded machine reads them), end
             // like a server that stopped; a close before that would drop the unwritten rest.
+            // Only the sending side is shut: a client slowed by a loaded machine may send its
+            // setup commands after this, and a socket closed for reading would answer them
+            // with a reset, which throws away what the client had not read yet.
             let channel = context.channel
             context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: []))).whenComplete { _ in
-                channel.eventLoop.scheduleTask(in: .milliseconds(300)) { channel.close(promise: nil) }
+                channel.eventLoop.scheduleTask(in: .milliseconds(300)) { channel.close(mode: .output, promise: nil) }
             }
         }
 
