@@ -141,7 +141,7 @@ run: release
 	sleep 3; $(RELEASE) radar --once --socket $(RUN_SOCKET) --size 100x32; status=$$?; \
 	kill -INT $$pid; wait $$pid; exit $$status
 
-# Every suite in parallel; the conformance check then runs on the debug binary the tests
+# The suites in parallel (TEST_WIDTH at a time); the conformance check then runs on the debug binary the tests
 # built, so the dependency graph is built once. Only the two products the tests run are
 # built: the fuzz executables (inert without --sanitize=fuzzer) would add about 0.6 GB of
 # debug binaries, and the whole debug build then needs about 1.3 GB of disk.
@@ -149,11 +149,15 @@ DEBUG := .build/debug/aviator-adsb
 # A run that outlives TEST_MINUTES is stopped with a message: the log then shows which tests
 # started and never finished.
 TEST_MINUTES ?= 60
+# At most TEST_WIDTH tests run at once. Many of them time a server, a daemon or a peer on
+# loopback against a deadline; with every test started together on a two-core machine each
+# got too small a share of it, and now and then one missed its deadline.
+TEST_WIDTH ?= 6
 test: $(VENV)/.pymap3d $(VENV)/.prometheus-client
 	@free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); if [ "$${free:-0}" -lt 2000000 ]; then \
 		echo "make test: only $$(( $${free:-0} / 1024 )) MB free here; the build and the tests need about 2 GB" >&2; fi
 	@$(SWIFT) build --product aviator-adsbPackageTests && $(SWIFT) build --product aviator-adsb
-	@timeout --kill-after=20 $$(( $(TEST_MINUTES) * 60 )) $(SWIFT) test --skip-build; status=$$?; \
+	@timeout --kill-after=20 $$(( $(TEST_MINUTES) * 60 )) $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH); status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
 		echo "make test: the tests were still running after $(TEST_MINUTES) minutes and were stopped"; fi; \
 	exit $$status
