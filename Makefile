@@ -141,10 +141,11 @@ run: release
 	sleep 3; $(RELEASE) radar --once --socket $(RUN_SOCKET) --size 100x32; status=$$?; \
 	kill -INT $$pid; wait $$pid; exit $$status
 
-# The suites in parallel (TEST_WIDTH at a time); the conformance check then runs on the debug binary the tests
-# built, so the dependency graph is built once. Only the two products the tests run are
-# built: the fuzz executables (inert without --sanitize=fuzzer) would add about 0.6 GB of
-# debug binaries, and the whole debug build then needs about 1.3 GB of disk.
+# The suites in parallel (TEST_WIDTH at a time); the conformance check then runs on the
+# debug binary the tests built, so the dependency graph is built once. Only the two
+# products the tests run are built: the fuzz executables (inert without
+# --sanitize=fuzzer) would add about 0.6 GB of debug binaries, and the whole debug build
+# then needs about 1.3 GB of disk.
 DEBUG := .build/debug/aviator-adsb
 # A run that outlives TEST_MINUTES is stopped with a message: the log then shows which tests
 # started and never finished.
