@@ -208,12 +208,10 @@ final class BitSlicer {
     @inline(__always)
     private func samplesAbove(_ limit: Double, _ samples: UnsafePointer<UInt16>, count: Int) -> Int {
         let cut = SIMD8<UInt16>(repeating: UInt16(clamping: Int(max(0, limit - 1).rounded(.down))))
-        let raw = UnsafeRawPointer(samples)
         var counts = SIMD8<UInt16>(repeating: 0)
         var index = 0
         while index < count {
-            let values = raw.loadUnaligned(fromByteOffset: 2 * index, as: SIMD8<UInt16>.self)
-            counts &+= SIMD8<UInt16>(repeating: 0).replacing(with: 1, where: values .> cut)
+            counts &+= SIMD8<UInt16>(repeating: 0).replacing(with: 1, where: narrowLanes(samples, index) .> cut)
             index += 8
         }
         return Int(counts.wrappedSum())

@@ -139,6 +139,6 @@ func largerOfPairs(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
 
 /// Eight consecutive magnitudes starting at `m + offset`, as they are stored.
 @inline(__always)
-private func narrowLanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<UInt16> {
+func narrowLanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<UInt16> {
     UnsafeRawPointer(m + offset).loadUnaligned(as: SIMD8<UInt16>.self)
 }
