@@ -25,12 +25,13 @@ extension StreamingDemodulator {
         /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
         /// (16: no limit). See `PreambleDetector`.
         public var quietToPulseSixteenths: Int32 = 8
-        /// Inside a decoded frame, a new candidate must be this much stronger (pulse minus
-        /// quiet, in sixteenths of the frame's pulse level above the floor): the frame's own
-        /// Manchester data passes the plain gate at almost every sample, while a reply that
-        /// can still be recovered on top of it must stand out against it. Lower lets more of
-        /// the frame's own data through to be sliced for nothing.
-        public var insideStrengthSixteenths: Int32 = 12
+        /// Inside a decoded frame, a new candidate must be this strong (pulse minus quiet, in
+        /// sixteenths of the frame's pulse level above the floor): the frame's own Manchester
+        /// data passes the plain gate at almost every sample, while a reply that can still be
+        /// recovered on top of it must stand out against it. Lower lets more of the frame's
+        /// own data through to be sliced for nothing; near the noise, where the plain gate
+        /// sits close to a weak frame's level, the whole level is what keeps that data out.
+        public var insideStrengthSixteenths: Int32 = 16
         /// How many of a candidate's best phases are sliced before giving up on it.
         public var maximumPhases = 3
         /// After a frame, resume searching right after its preamble (true) rather than after
