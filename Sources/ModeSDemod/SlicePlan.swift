@@ -89,6 +89,23 @@ struct SlicePlan: Equatable {
         level < 4 * Int32(clamping: floor)
     }
 
+    /// Whether a sample of the `span` samples from `samples` (at least 8) stands at least
+    /// four times a reply's `level` above the `floor`: another, much stronger signal shares
+    /// the reply's window, and a weak reply's later channel-fit starts have little to go on
+    /// there (see `StreamingDemodulator`).
+    static func sharesWindowWithLouderSignal(_ samples: UnsafePointer<UInt16>, span: Int, floor: UInt32,
+                                             level: Int32) -> Bool {
+        var peak = SIMD8<UInt16>()
+        var offset = 0
+        while offset + 8 <= span {
+            peak = pointwiseMax(peak, narrowLanes(samples, offset))
+            offset += 8
+        }
+        // The last eight samples again, for a span that is not a multiple of eight.
+        peak = pointwiseMax(peak, narrowLanes(samples, span - 8))
+        return Int64(peak.max()) - Int64(floor) >= 4 * Int64(level)
+    }
+
     /// Whether a reply `level` above the `floor` is faint: under two floors above it, where
     /// the channel fit also starts from a squitter slice with one of its least confident
     /// bits turned (see `StreamingDemodulator.turnedBitFitFrame`).

@@ -490,38 +490,20 @@ public final class StreamingDemodulator {
             }
             // The fit fits its taps to the bits it starts from and then turns only the bits
             // that lower the error one at a time, so where it ends depends on where it
-            // starts: near the noise the sequence's bits and the first slice's, a bit or two
-            // apart, often lead to different ends, each right about as often. So a fit that
-            // found nothing from the one starts again from the other: on a weak reply, and
-            // at 2.0 MS/s, where the sequence is decided at every strength. (A strong reply
-            // at 2.4 MS/s, whose first usable slice came at another phase than the best,
-            // gave 7 frames on 16 test streams this way, for 2 % of the dense sky's time.)
-            if weak || sampleRate == .twoMega, let first = firstUsable,
-               first.bits != tentative || first.phase != fitPhase,
-               let frame = channelFitFrame(candidate, from: first.bits, phase: first.phase, feedback: bestLevel) {
+            // starts (`restartedFitFrame`). It starts again on a weak reply, and at 2.0 MS/s,
+            // where the sequence is decided at every strength. At 2.4 MS/s not where a signal
+            // at least four times the reply's level shares its window: on a dense sky those
+            // were four fifths of the later starts, for 3 frames in 28,000 (the weak "reply" is
+            // then mostly that other signal's edges and sidelobes). At 2.0 MS/s the same test
+            // lost 6 frames on two test streams, 3 of them at 6-9 dB, so it is not made there.
+            if weak || sampleRate == .twoMega,
+               sampleRate == .twoMega
+                || !SlicePlan.sharesWindowWithLouderSignal(candidate.samples, span: kernels.span(bitCount: tentative.bitCount),
+                                                           floor: floor, level: bestLevel),
+               let (frame, phase) = restartedFitFrame(candidate, tentative: tentative, fitPhase: fitPhase,
+                                                      firstUsable: firstUsable, feedback: bestLevel) {
                 statistics.restartedChannelFitFrames += 1
-                return .frame(frame, phase: first.phase)
-            }
-            // On a weak reply, from every other usable slice of a squitter too: its parity
-            // checks every bit the fit decides. (Address/parity replies and all-call codes,
-            // which it does not check, came out wrong from such starts now and then.)
-            for (index, start) in squitterSlices.enumerated() {
-                let tried = (start.bits == tentative && start.phase == fitPhase)
-                    || (start.bits == firstUsable?.bits && start.phase == firstUsable?.phase)
-                    || squitterSlices[..<index].contains { $0.bits == start.bits && $0.phase == start.phase }
-                if !tried, let frame = channelFitFrame(candidate, from: start.bits, phase: start.phase,
-                                                       feedback: bestLevel) {
-                    statistics.restartedChannelFitFrames += 1
-                    return .frame(frame, phase: start.phase)
-                }
-            }
-            // On a faint reply, from the first of those slices with one of its least
-            // confident bits turned: the bit most likely wrong, which may be just the one
-            // that sends the fit astray.
-            if SlicePlan.isFaint(level: bestLevel, floor: floor), let first = squitterSlices.first,
-               let frame = turnedBitFitFrame(candidate, from: first, feedback: bestLevel) {
-                statistics.restartedChannelFitFrames += 1
-                return .frame(frame, phase: first.phase)
+                return .frame(frame, phase: phase)
             }
         }
         if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),
@@ -531,6 +513,41 @@ public final class StreamingDemodulator {
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
         return .none
+    }
+
+    /// The frame the channel fit finds for `candidate` from starts other than `tentative` at
+    /// `fitPhase`, which found nothing, and the phase it was sliced at.
+    ///
+    /// Near the noise the sequence's bits and the first slice's, a bit or two apart, often
+    /// lead the fit to different ends, each right about as often. So the fit starts again
+    /// from the first usable slice (`firstUsable`); on a weak reply from every other usable
+    /// slice of a squitter too, whose parity checks every bit the fit decides (address/parity
+    /// replies and all-call codes, which it does not check, came out wrong from such starts
+    /// now and then); and on a faint reply from the first of those with one of its least
+    /// confident bits turned, the bit most likely wrong, which may be just the one that sent
+    /// the fit astray. (A strong reply at 2.4 MS/s, whose first usable slice came at another
+    /// phase than the best, gave 7 frames on 16 test streams this way, for 2 % of the dense
+    /// sky's time: strong replies at 2.4 MS/s do not start again.)
+    private func restartedFitFrame(_ candidate: Candidate, tentative: ModeSBits, fitPhase: Int,
+                                   firstUsable: (bits: ModeSBits, phase: Int)?,
+                                   feedback: Int32) -> (Frame, Int)? {
+        if let first = firstUsable, first.bits != tentative || first.phase != fitPhase,
+           let frame = channelFitFrame(candidate, from: first.bits, phase: first.phase, feedback: feedback) {
+            return (frame, first.phase)
+        }
+        for (index, start) in squitterSlices.enumerated() {
+            let tried = (start.bits == tentative && start.phase == fitPhase)
+                || (start.bits == firstUsable?.bits && start.phase == firstUsable?.phase)
+                || squitterSlices[..<index].contains { $0.bits == start.bits && $0.phase == start.phase }
+            if !tried, let frame = channelFitFrame(candidate, from: start.bits, phase: start.phase, feedback: feedback) {
+                return (frame, start.phase)
+            }
+        }
+        if SlicePlan.isFaint(level: feedback, floor: candidate.floor), let first = squitterSlices.first,
+           let frame = turnedBitFitFrame(candidate, from: first, feedback: feedback) {
+            return (frame, first.phase)
+        }
+        return nil
     }
 
     /// The frame the channel fit decides for `candidate` started from `tentative` at

@@ -86,6 +86,29 @@ import TestSupport
         #expect(SlicePlan.sequenceWorthwhile(sampleRate: .twoMega, level: 400, floor: 10))
     }
 
+    @Test func aLouderSignalAnywhereInTheWindowIsSeen() {
+        // 21 samples: two whole blocks of eight and a tail of five.
+        var window = [UInt16](repeating: 30, count: 32)
+        let floor: UInt32 = 10, level: Int32 = 20
+        func shares(_ samples: [UInt16], span: Int = 21) -> Bool {
+            samples.withUnsafeBufferPointer {
+                SlicePlan.sharesWindowWithLouderSignal($0.baseAddress!, span: span, floor: floor, level: level)
+            }
+        }
+        #expect(!shares(window))
+        // 4 × 20 above a floor of 10: 90 is the least that counts.
+        for index in [0, 9, 20] {
+            var louder = window
+            louder[index] = 90
+            #expect(shares(louder), "a peak at sample \(index)")
+            louder[index] = 89
+            #expect(!shares(louder), "just under the limit at sample \(index)")
+        }
+        // Past the span does not count.
+        window[21] = 1000
+        #expect(!shares(window))
+    }
+
     @Test func eachSlicerGetsItsFeedbackArgument() {
         #expect(SliceAttempt(rank: 0, slicer: .plain).feedback(level: 300) == 0)
         #expect(SliceAttempt(rank: 1, slicer: .amplitudeFeedback).feedback(level: 300) == 300)
