@@ -136,11 +136,16 @@ final class BlockingSocket: @unchecked Sendable {
         return true
     }
 
-    /// Copies everything `source` sends into `destination` for `seconds`; returns the bytes copied.
-    static func relay(from source: BlockingSocket, to destination: BlockingSocket, for seconds: Double) -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
+    /// Copies everything `source` sends into `destination` for `seconds`, and on until more
+    /// than `minimumBytes` have passed, for at most `limit` seconds in all (a loaded machine
+    /// sends them more slowly); returns the bytes copied.
+    static func relay(from source: BlockingSocket, to destination: BlockingSocket, for seconds: Double,
+                      minimumBytes: Int = 0, limit: Double = 0) -> Int {
+        let start = Date()
+        let deadline = start.addingTimeInterval(seconds)
+        let end = start.addingTimeInterval(max(seconds, limit))
         var total = 0
-        while Date() < deadline {
+        while Date() < deadline || (total <= minimumBytes && Date() < end) {
             guard let bytes = source.read() else { break }
             if bytes.isEmpty { continue }
             guard destination.write(bytes) else { break }
