@@ -485,22 +485,20 @@ public final class StreamingDemodulator {
            namesHeardAircraft(turned) {
             tentative = turned
         }
-        if fits, let tentative {
+        // Nor where a much louder signal shares the window (`SlicePlan.fitWorthwhile`).
+        if fits, let tentative,
+           case let peak = SlicePlan.windowPeak(samples, span: kernels.span(bitCount: tentative.bitCount), floor: floor),
+           SlicePlan.fitWorthwhile(peak: peak, level: bestLevel, sampleRate: sampleRate) {
             if let frame = channelFitFrame(candidate, from: tentative, phase: fitPhase, feedback: bestLevel) {
                 return .frame(frame, phase: fitPhase)
             }
             // The fit fits its taps to the bits it starts from and then turns only the bits
             // that lower the error one at a time, so where it ends depends on where it
             // starts (`restartedFitFrame`). It starts again on a weak reply, and at 2.0 MS/s,
-            // where the sequence is decided at every strength. At 2.4 MS/s not where a signal
-            // at least four times the reply's level shares its window: on a dense sky those
-            // were four fifths of the later starts, for 3 frames in 28,000 (the weak "reply" is
-            // then mostly that other signal's edges and sidelobes). At 2.0 MS/s the same test
-            // lost 6 frames on two test streams, 3 of them at 6-9 dB, so it is not made there.
+            // where the sequence is decided at every strength, unless a louder signal shares
+            // the window (`SlicePlan.restartWorthwhile`).
             if weak || sampleRate == .twoMega,
-               sampleRate == .twoMega
-                || !SlicePlan.sharesWindowWithLouderSignal(candidate.samples, span: kernels.span(bitCount: tentative.bitCount),
-                                                           floor: floor, level: bestLevel),
+               SlicePlan.restartWorthwhile(peak: peak, level: bestLevel, sampleRate: sampleRate),
                let (frame, phase) = restartedFitFrame(candidate, tentative: tentative, fitPhase: fitPhase,
                                                       firstUsable: firstUsable, feedback: bestLevel) {
                 statistics.restartedChannelFitFrames += 1

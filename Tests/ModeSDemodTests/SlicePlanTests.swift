@@ -89,24 +89,31 @@ import TestSupport
     @Test func aLouderSignalAnywhereInTheWindowIsSeen() {
         // 21 samples: two whole blocks of eight and a tail of five.
         var window = [UInt16](repeating: 30, count: 32)
-        let floor: UInt32 = 10, level: Int32 = 20
-        func shares(_ samples: [UInt16], span: Int = 21) -> Bool {
-            samples.withUnsafeBufferPointer {
-                SlicePlan.sharesWindowWithLouderSignal($0.baseAddress!, span: span, floor: floor, level: level)
-            }
+        let floor: UInt32 = 10
+        func peak(_ samples: [UInt16], span: Int = 21) -> Int64 {
+            samples.withUnsafeBufferPointer { SlicePlan.windowPeak($0.baseAddress!, span: span, floor: floor) }
         }
-        #expect(!shares(window))
-        // 4 × 20 above a floor of 10: 90 is the least that counts.
+        #expect(peak(window) == 20)
         for index in [0, 9, 20] {
             var louder = window
             louder[index] = 90
-            #expect(shares(louder), "a peak at sample \(index)")
-            louder[index] = 89
-            #expect(!shares(louder), "just under the limit at sample \(index)")
+            #expect(peak(louder) == 80, "a peak at sample \(index)")
         }
         // Past the span does not count.
         window[21] = 1000
-        #expect(!shares(window))
+        #expect(peak(window) == 20)
+    }
+
+    @Test func aMuchLouderSignalInTheWindowStopsTheFitAndItsRestarts() {
+        // 8 times the level at 2.4 MS/s, 10 times at 2.0 MS/s.
+        #expect(SlicePlan.fitWorthwhile(peak: 159, level: 20, sampleRate: .twoPointFourMega))
+        #expect(!SlicePlan.fitWorthwhile(peak: 160, level: 20, sampleRate: .twoPointFourMega))
+        #expect(SlicePlan.fitWorthwhile(peak: 199, level: 20, sampleRate: .twoMega))
+        #expect(!SlicePlan.fitWorthwhile(peak: 200, level: 20, sampleRate: .twoMega))
+        // Later starts: 4 times at 2.4 MS/s, no limit at 2.0 MS/s.
+        #expect(SlicePlan.restartWorthwhile(peak: 79, level: 20, sampleRate: .twoPointFourMega))
+        #expect(!SlicePlan.restartWorthwhile(peak: 80, level: 20, sampleRate: .twoPointFourMega))
+        #expect(SlicePlan.restartWorthwhile(peak: 1000, level: 20, sampleRate: .twoMega))
     }
 
     @Test func eachSlicerGetsItsFeedbackArgument() {
