@@ -109,8 +109,9 @@ struct SlicePlan: Equatable {
     /// (10 times at 2.0 MS/s, where a reply straddling the samples shows a lower level).
     /// The fit models one reply through one channel; under a signal 18 dB stronger the
     /// taps it fits are that signal's edges, and the weak reply is found, if at all, in the
-    /// residual once the strong one is decoded and cancelled. On the seven test streams such
-    /// fits were an eighth of all fits on the dense and busy skies, and gave no frame.
+    /// residual once the strong one is decoded and cancelled. On the test streams such fits
+    /// were an eighth of all fits on the dense and busy skies; they gave 3 frames in 20 s of
+    /// the dense sky (43,544) and none on the others, near the noise or at 2.0 MS/s.
     static func fitWorthwhile(peak: Int64, level: Int32, sampleRate: SampleRate) -> Bool {
         peak < (sampleRate == .twoMega ? 10 : 8) * Int64(level)
     }
