@@ -121,7 +121,7 @@ extension EndToEnd {
             while hello == nil, Date() < helloDeadline { hello = client.nextObject() }
             #expect(hello?["type"] as? String == "hello")
             #expect(daemon.process.isRunning)
-            let stopped = daemon.stop(signal: SIGTERM, timeout: 20)
+            let stopped = daemon.stop(signal: SIGTERM)
             #expect(stopped.status == 0)
             #expect(!FileManager.default.fileExists(atPath: socket))
         }

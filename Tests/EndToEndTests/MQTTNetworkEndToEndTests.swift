@@ -196,7 +196,7 @@ import Glibc
 
         // A publisher that stops cleanly: every frame it published is accounted for on the
         // aggregator, received or counted as missed.
-        #expect(publishers[0].daemon.stop(signal: SIGINT, timeout: 20).status == 0)
+        #expect(publishers[0].daemon.stop(signal: SIGINT).status == 0)
         #expect(await waitUntil(10) { watcher.text("aviator/alpha/status") == "offline" })
         // The publisher's last line, after its final batch.
         let published = try #require(Self.numbers(after: "as alpha:", in: publishers[0].daemon.stderr, marker: "stopped:"),

@@ -23,7 +23,7 @@ extension EndToEnd {
             let hello = try #require(client.nextObject())
             // The feed does carry it.
             #expect((hello["receiver"] as? [String: Any])?["lat"] as? Double == 51.98317)
-            #expect(daemon.stop(signal: SIGTERM, timeout: 20).status == 0)
+            #expect(daemon.stop(signal: SIGTERM).status == 0)
             let log = daemon.stderr
             #expect(log.contains("debug"), "the log level reached debug")
             for digits in ["98317", "38629", "51.98", "4.386"] {

@@ -36,7 +36,7 @@ extension EndToEnd {
                 if object["type"] as? String == "frame" { frame = object }
             }
             #expect(frame != nil)
-            let stopped = daemon.stop(signal: SIGTERM, timeout: 20)
+            let stopped = daemon.stop(signal: SIGTERM)
             #expect(stopped.status == 0)
             #expect(!FileManager.default.fileExists(atPath: socket))
         }

@@ -31,7 +31,7 @@ extension EndToEnd {
             let radar = try BinaryRunner.run(["radar", "--once", "--timeout", "20", "--size", "60x20"], environment: environment)
             #expect(radar.status == 0, "\(radar.stderr)")
             #expect(!radar.stdout.isEmpty)
-            #expect(daemon.stop(signal: SIGTERM, timeout: 20).status == 0)
+            #expect(daemon.stop(signal: SIGTERM).status == 0)
             #expect(!FileManager.default.fileExists(atPath: own + "/radar.sock"))
         }
 
