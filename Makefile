@@ -188,7 +188,7 @@ conformance-check: $(VENV)/.pymodes
 # The daemon is measured first, on an idle machine, and its figures join the targets table.
 bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
-	DAEMON_JSON=.build/bench-daemon.json bash scripts/bench-daemon.sh
+	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench-daemon.sh
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench.sh
 
 # Not part of `make test`: skies of seeds `make bench` never simulates (scripts/heldout.py),

@@ -4,12 +4,18 @@
 # 300-aircraft sky. A daemon this idle is at the mercy of the machine (caches and clocks that
 # other work disturbs), so RUNS runs (3 by default) of SECONDS_TO_RUN seconds each are
 # measured, and the median is the figure; the range shows how much the machine moved.
+# readsb (READSB, by default ../shared/peers/readsb; READSB= leaves it out) is measured the
+# same way in each run, right after ours, reading the same samples looped at real time
+# (`--throttle`), so the figure can be read against an established decoder on this machine.
 # DAEMON_JSON=FILE also writes the figures there, for the targets table of scripts/bench.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${BINARY:-.build/release/aviator-adsb}
 seconds=${SECONDS_TO_RUN:-20}
 runs=${RUNS:-3}
+readsb=${READSB-${SHARED:-../shared}/peers/readsb}
+if [ -n "$readsb" ] && ! [ -x "$readsb" ]; then
+    echo "bench-daemon: readsb not found at $readsb (READSB= measures the daemon alone)" >&2; exit 2; fi
 if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
     echo "bench-daemon: RUNS must be a positive whole number, not '$runs'" >&2; exit 2; fi
 if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
@@ -26,35 +32,70 @@ else
 fi
 
 ticks=$(getconf CLK_TCK)
+# CPU ticks (user + system) of process $1 so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Measures process $1 for $seconds seconds after 2 s of start-up (not steady state): writes
+# its share of one core in % to $work/cpu, and raises the peak resident size (kB) held in the
+# variable named $2.
+measure() {
+    local pid=$1 peak_var=$2 t0 t1 rss
+    sleep 2
+    t0=$(cpu_ticks "$pid")
+    for _ in $(seq "$seconds"); do
+        sleep 1
+        rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+        (( rss > ${!peak_var} )) && printf -v "$peak_var" '%s' "$rss"
+    done
+    t1=$(cpu_ticks "$pid")
+    awk -v u="$((t1 - t0))" -v t="$ticks" -v s="$seconds" 'BEGIN {printf "%.1f", 100 * u / t / s}' >"$work/cpu"
+}
+# The median, lowest and highest of the numbers given.
+spread() {
+    printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {
+        m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f %.1f %.1f\n", m, v[1], v[NR]}'
+}
 cpus=()
 peak=0
+peer_cpus=()
+peer_peak=0
 aircraft=""
 for run in $(seq "$runs"); do
     "$binary" --replay "$sample" --throttle --loop --receiver 52.3,4.75 --socket "$work/feed.sock" \
         --stats-interval 3600 --log-level info 2>"$work/log" &
     pid=$!
     trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-    sleep 2  # start-up is not steady state
-    read -r u0 s0 < <(awk '{print $14, $15}' /proc/$pid/stat)
-    for _ in $(seq "$seconds"); do
-        sleep 1
-        rss=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
-        (( rss > peak )) && peak=$rss
-    done
-    read -r u1 s1 < <(awk '{print $14, $15}' /proc/$pid/stat)
+    measure "$pid" peak
     kill -INT $pid
     wait $pid || true
     aircraft=$(grep -o '[0-9]* aircraft' "$work/log" | tail -1)
-    cpu=$(awk -v u="$((u1 + s1 - u0 - s0))" -v t="$ticks" -v s="$seconds" 'BEGIN {printf "%.1f", 100 * u / t / s}')
-    echo "daemon: run $run of $runs: ${cpu}% of one core" >&2
-    cpus+=("$cpu")
+    cpus+=("$(cat "$work/cpu")")
+    echo "daemon: run $run of $runs: ${cpus[-1]}% of one core" >&2
+    [ -n "$readsb" ] || continue
+    # readsb reads the recording looped from a pipe, at the pace of its capture.
+    (while cat "$sample"; do :; done) | "$readsb" --device-type ifile --ifile - --iformat UC8 --throttle \
+        --quiet >/dev/null 2>"$work/readsb.log" &
+    pid=$!  # the pipeline's last process: readsb
+    sleep 0.5
+    if ! kill -0 "$pid" 2>/dev/null; then
+        echo "bench-daemon: readsb stopped at once:" >&2; cat "$work/readsb.log" >&2; exit 1; fi
+    measure "$pid" peer_peak
+    kill $pid
+    wait || true
+    peer_cpus+=("$(cat "$work/cpu")")
+    echo "daemon: run $run of $runs: readsb ${peer_cpus[-1]}% of one core" >&2
 done
-read -r median low high < <(printf '%s\n' "${cpus[@]}" | sort -n | awk '{v[NR] = $1} END {
-    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f %.1f %.1f\n", m, v[1], v[NR]}')
+read -r median low high < <(spread "${cpus[@]}")
+peer_json=""
+peer_text=""
+if [ -n "$readsb" ]; then
+    read -r peer_median peer_low peer_high < <(spread "${peer_cpus[@]}")
+    peer_json=", \"readsb_cpu_percent\": $peer_median, \"readsb_peak_rss_mb\": $((peer_peak / 1024))"
+    peer_text="; readsb in the same runs: ${peer_median}% (${peer_low}% to ${peer_high}%), peak RSS $((peer_peak / 1024)) MB"
+fi
 if [ -n "${DAEMON_JSON:-}" ]; then
-    printf '{"cpu_percent": %s, "cpu_low": %s, "cpu_high": %s, "runs": %s, "peak_rss_mb": %s}\n' \
-        "$median" "$low" "$high" "$runs" "$((peak / 1024))" >"$DAEMON_JSON"
+    printf '{"cpu_percent": %s, "cpu_low": %s, "cpu_high": %s, "runs": %s, "peak_rss_mb": %s%s}\n' \
+        "$median" "$low" "$high" "$runs" "$((peak / 1024))" "$peer_json" >"$DAEMON_JSON"
 fi
 echo "daemon: $(basename "$sample") at 2.4 MS/s real time, ${aircraft:-? aircraft}:" \
     "${median}% of one core, median of $runs runs of ${seconds} s (${low}% to ${high}%; target < 5%)," \
-    "peak RSS $((peak / 1024)) MB (target < 40 MB)"
+    "peak RSS $((peak / 1024)) MB (target < 40 MB)$peer_text"

@@ -7,7 +7,9 @@ Usage: bench_targets.py [--markdown] --cpu CPU.json [--daemon DAEMON.json] NAME=
   low stream's (every one of its messages is at 3-6 dB);
   RESULT.json: what `yield.py --json` wrote for it (aviator-adsb first, then the peers);
   CPU.json: {"readsb": ratio, ...}, each peer's CPU time as a share of ours on the dense sky;
-  DAEMON.json: what scripts/bench-daemon.sh wrote (DAEMON_JSON) for the 300-aircraft sky.
+  DAEMON.json: what scripts/bench-daemon.sh wrote (DAEMON_JSON) for the 300-aircraft sky,
+  with readsb's daemon on the same samples (readsb_cpu_percent, readsb_peak_rss_mb) when it
+  was measured.
 """
 import json
 import sys
@@ -79,13 +81,18 @@ def targets(streams, cpu, daemon):
     if PEER in cpu:
         rows_out.append(("CPU on the dense sky at most readsb's (its time / ours at least 1.0)",
                          f"{cpu[PEER]:.2f}", cpu[PEER] >= 1.0))
-    # The daemon at real time on a 300-aircraft sky.
+    # The daemon at real time on a 300-aircraft sky, beside readsb's daemon on the same
+    # samples in the same runs when it was measured.
     if daemon:
+        peer_cpu, peer_mb = daemon.get("readsb_cpu_percent"), daemon.get("readsb_peak_rss_mb")
+        beside_cpu = f"; readsb {peer_cpu:.1f} %" if peer_cpu is not None else ""
+        beside_mb = f" (readsb {peer_mb} MB)" if peer_mb is not None else ""
         rows_out.append(("daemon on a 300-aircraft sky under 5 % of one core",
                          f"{daemon['cpu_percent']:.1f} % (median of {daemon['runs']} runs, "
-                         f"{daemon['cpu_low']:.1f} % to {daemon['cpu_high']:.1f} %)", daemon["cpu_percent"] < 5.0))
+                         f"{daemon['cpu_low']:.1f} % to {daemon['cpu_high']:.1f} %{beside_cpu})",
+                         daemon["cpu_percent"] < 5.0))
         rows_out.append(("daemon on a 300-aircraft sky under 40 MB",
-                         f"{daemon['peak_rss_mb']} MB at its peak", daemon["peak_rss_mb"] < 40))
+                         f"{daemon['peak_rss_mb']} MB at its peak{beside_mb}", daemon["peak_rss_mb"] < 40))
     return rows_out
 
 

@@ -25,9 +25,11 @@ import Testing
     /// Runs the script on the streams, CPU ratio and daemon figures given; returns its lines
     /// by target.
     /// `low`: the low stream's 1,000 messages at 3-6 dB, how many of them each decoder found
-    /// and how many of readsb's aviator-adsb missed (nil: no low stream).
+    /// and how many of readsb's aviator-adsb missed (nil: no low stream). `daemonPeer`:
+    /// readsb's daemon on the same sky (nil: not measured).
     static func verdicts(ours: [Int], readsb: [Int], missed: [Int], ours20: [Int], denseFalse: Int,
                          cpu: Double, daemonCPU: Double, daemonMB: Int,
+                         daemonPeer: (cpu: Double, mb: Int)? = nil,
                          low: (ours: Int, readsb: Int, missed: Int)? = nil) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("targets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -59,10 +61,15 @@ import Testing
         let cpuFile = folder.appendingPathComponent("cpu.json")
         try JSONSerialization.data(withJSONObject: ["aviator-adsb": 1.0, "readsb": cpu]).write(to: cpuFile)
         let daemonFile = folder.appendingPathComponent("daemon.json")
-        try JSONSerialization.data(withJSONObject: [
+        var daemon: [String: Any] = [
             "cpu_percent": daemonCPU, "cpu_low": daemonCPU - 0.2, "cpu_high": daemonCPU + 0.3, "runs": 3,
             "peak_rss_mb": daemonMB,
-        ]).write(to: daemonFile)
+        ]
+        if let daemonPeer {
+            daemon["readsb_cpu_percent"] = daemonPeer.cpu
+            daemon["readsb_peak_rss_mb"] = daemonPeer.mb
+        }
+        try JSONSerialization.data(withJSONObject: daemon).write(to: daemonFile)
         arguments += ["--cpu", cpuFile.path, "--daemon", daemonFile.path]
         let run = Process()
         run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -110,6 +117,23 @@ import Testing
         }
         #expect(lines.contains { $0.contains("dense 2.4: 2") })
         #expect(lines.contains { $0.contains("sweep 6-9 dB") && $0.contains("-1.0 points") })
+    }
+
+    @Test func theDaemonsFiguresStandBesideReadsbs() throws {
+        // readsb's daemon measured in the same runs shows beside ours; the targets themselves
+        // are ours alone (5.1 % misses the CPU target though readsb took more).
+        let lines = try Self.verdicts(ours: [40, 95, 99, 100, 100], readsb: [20, 60, 95, 98, 99],
+                                      missed: [0, 1, 1, 0, 0], ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
+                                      daemonCPU: 5.1, daemonMB: 30, daemonPeer: (cpu: 6.04, mb: 17))
+        #expect(lines.contains { $0.contains("5.1 % (median of 3 runs, 4.9 % to 5.4 %; readsb 6.0 %)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("30 MB at its peak (readsb 17 MB)") }, "\(lines)")
+        #expect(Self.met(lines, "daemon on a 300-aircraft sky under 5 %") == false)
+        #expect(Self.met(lines, "daemon on a 300-aircraft sky under 40 MB") == true)
+        // Without readsb's figures the rows name ours alone.
+        let alone = try Self.verdicts(ours: [40, 95, 99, 100, 100], readsb: [20, 60, 95, 98, 99],
+                                      missed: [0, 1, 1, 0, 0], ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
+                                      daemonCPU: 5.1, daemonMB: 30)
+        #expect(!alone.contains { $0.contains("daemon") && $0.contains("readsb") }, "\(alone)")
     }
 
     @Test func theLowStreamJoinsTheSweepsLowestBucket() throws {
