@@ -187,6 +187,9 @@ conformance-check: $(VENV)/.pymodes
 
 # The daemon is measured first, on an idle machine, and its figures join the targets table.
 bench: release $(VENV)/.pymodes
+	@if ! command -v valgrind >/dev/null 2>&1; then \
+		echo "installing valgrind (make bench counts each decoder's instructions with it)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; fi
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench-daemon.sh
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench.sh

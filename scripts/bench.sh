@@ -13,6 +13,8 @@
 #  - what each technique is worth: the realistic streams again with one switched off at a time;
 #  - CPU time of each peer as a share of ours on the 20 s dense realistic sky, the whole
 #    process, runs in turn (ours, readsb, dump1090-fa, ...), the median of the pairs' ratios;
+#    and the instructions each executes on the sky's first 5 s (valgrind), which do not move
+#    with the machine's speed as the times do;
 #  - the demodulator's targets, each with the figure of this run that decides it
 #    (scripts/bench_targets.py).
 # The tables go into docs/demodulator.md between its "make bench" markers.
@@ -130,9 +132,9 @@ python3 scripts/yield.py --streams "${worth[@]}"
 python3 scripts/yield.py --streams --markdown "${worth[@]}" >"$WORK/worth.md"
 
 echo
-echo "bench: CPU time on the 20 s dense realistic sky, $RUNS runs each in turn..."
+echo "bench: CPU time on the 20 s dense realistic sky, $RUNS runs each in turn, then instructions on its first 5 s..."
 python3 - "$WORK/real-dense24.cu8" "$RUNS" "$BIN" "$READSB" "$DUMP1090" "$WORK/cpu.json" >"$WORK/cpu.md" <<'PY'
-import json, os, resource, statistics, subprocess, sys
+import json, os, re, resource, shutil, statistics, subprocess, sys
 path, runs, ours, readsb, dump1090, ratios_path = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
 peer_input = ["--device-type", "ifile", "--ifile", path, "--iformat", "UC8", "--quiet"]
 commands = {
@@ -149,16 +151,51 @@ for _ in range(runs):
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu[name].append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
 samples = os.path.getsize(path) // 2
+ratios = {name: statistics.median(t / o for t, o in zip(times, cpu["aviator-adsb"])) for name, times in cpu.items()}
+json.dump(ratios, open(ratios_path, "w"))
+
+# Instructions executed, which the machine's speed does not move: counted by valgrind on the
+# sky's first 5 s. Its debug-info reader cannot read the Swift build's DWARF 5, so ours runs
+# from a copy without debug information.
+instructions = {}
+if shutil.which("valgrind") and shutil.which("objcopy"):
+    work = os.path.dirname(path)
+    cut = os.path.join(work, "dense-first-5s.cu8")
+    with open(path, "rb") as source, open(cut, "wb") as target:
+        target.write(source.read(int(5 * 2.4e6) * 2))
+    stripped = os.path.join(work, "aviator-adsb-nodebug")
+    subprocess.run(["objcopy", "--strip-debug", ours, stripped], check=True)
+    for name, command in commands.items():
+        command = [stripped if part == ours else cut if part == path else part for part in command]
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        if found:
+            instructions[name] = int(found.group(1))
+        else:
+            print(f"bench: valgrind counted nothing for {name}", file=sys.stderr)
+    os.remove(cut)
+    os.remove(stripped)
+else:
+    print("bench: valgrind or objcopy not installed, instructions not counted", file=sys.stderr)
+
+counted = ("; instructions: executed by the whole process on the sky's first 5 s (valgrind), which the "
+           "machine's speed does not move" if "aviator-adsb" in instructions else "")
 print(f"{samples / 2.4e6:.0f} s of dense sky at 2.4 MS/s ({samples} samples), CPU seconds of the whole "
-      f"process, median of {runs} runs in turn; ratio: the decoder's CPU time / ours, median of the run pairs.\n")
-print("| decoder | CPU seconds | MS/s on one core | CPU time / ours |")
-print("| --- | --- | --- | --- |")
-ratios = {}
+      f"process, median of {runs} runs in turn; ratio: the decoder's CPU time / ours, median of the run pairs"
+      f"{counted}.\n")
+columns = ["decoder", "CPU seconds", "MS/s on one core", "CPU time / ours"]
+if "aviator-adsb" in instructions:
+    columns += ["instructions, first 5 s", "instructions / ours"]
+print("| " + " | ".join(columns) + " |")
+print("|" + " --- |" * len(columns))
 for name, times in cpu.items():
     median = statistics.median(times)
-    ratios[name] = statistics.median(t / o for t, o in zip(times, cpu["aviator-adsb"]))
-    print(f"| {name} | {median:.3f} | {samples / median / 1e6:.1f} | {ratios[name]:.2f} |")
-json.dump(ratios, open(ratios_path, "w"))
+    cells = [name, f"{median:.3f}", f"{samples / median / 1e6:.1f}", f"{ratios[name]:.2f}"]
+    if "aviator-adsb" in instructions:
+        count = instructions.get(name)
+        cells += [f"{count / 1e9:.3f} billion", f"{count / instructions['aviator-adsb']:.2f}"] if count else ["-", "-"]
+    print("| " + " | ".join(cells) + " |")
 PY
 cat "$WORK/cpu.md"
 
