@@ -34,8 +34,8 @@ fi
 ticks=$(getconf CLK_TCK)
 # CPU ticks (user + system) of process $1 so far.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# Measures process $1 for $seconds seconds after 2 s of start-up (not steady state): writes
-# its share of one core in % to $work/cpu, and raises the peak resident size (kB) held in the
+# Measures process $1 for $seconds seconds after 2 s of start-up (not steady state): sets
+# `share` to its share of one core in %, and raises the peak resident size (kB) held in the
 # variable named $2.
 measure() {
     local pid=$1 peak_var=$2 t0 t1 rss
@@ -47,7 +47,7 @@ measure() {
         (( rss > ${!peak_var} )) && printf -v "$peak_var" '%s' "$rss"
     done
     t1=$(cpu_ticks "$pid")
-    awk -v u="$((t1 - t0))" -v t="$ticks" -v s="$seconds" 'BEGIN {printf "%.1f", 100 * u / t / s}' >"$work/cpu"
+    share=$(awk -v u="$((t1 - t0))" -v t="$ticks" -v s="$seconds" 'BEGIN {printf "%.1f", 100 * u / t / s}')
 }
 # The median, lowest and highest of the numbers given.
 spread() {
@@ -68,7 +68,7 @@ for run in $(seq "$runs"); do
     kill -INT $pid
     wait $pid || true
     aircraft=$(grep -o '[0-9]* aircraft' "$work/log" | tail -1)
-    cpus+=("$(cat "$work/cpu")")
+    cpus+=("$share")
     echo "daemon: run $run of $runs: ${cpus[-1]}% of one core" >&2
     [ -n "$readsb" ] || continue
     # readsb reads the recording looped from a pipe, at the pace of its capture.
@@ -81,7 +81,7 @@ for run in $(seq "$runs"); do
     measure "$pid" peer_peak
     kill $pid
     wait || true
-    peer_cpus+=("$(cat "$work/cpu")")
+    peer_cpus+=("$share")
     echo "daemon: run $run of $runs: readsb ${peer_cpus[-1]}% of one core" >&2
 done
 read -r median low high < <(spread "${cpus[@]}")
