@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ModeS
+import NIOCore
+import Synchronization
 import Testing
 import TestSupport
 @testable import Receivers
@@ -63,5 +65,24 @@ import Tracking
         } throws: { error in
             "\(error)" == "cannot listen on 127.0.0.1:\(first.port) for Beast input: the address is already in use"
         }
+    }
+}
+
+/// The counters a listener's connections share: each connection adds what it found, so a
+/// quiet connection read after a noisy one keeps the noisy one's malformed frames counted.
+@Suite struct BeastConnectionReaderTests {
+    @Test func connectionsAddToTheSharedCountersWhicheverReadsLast() {
+        let counters = Mutex(BeastCounters())
+        let tracker = LiveTracker(receiver: nil)
+        var noisy = BeastConnectionReader(label: "test")
+        var quiet = BeastConnectionReader(label: "test")
+        noisy.read(ByteBuffer(bytes: [0x1A, 0x39, 0x00, 0x01] + beastFrame("8D40621D58C382D690C8AC2863A7")),
+                   into: tracker, counting: counters)
+        quiet.read(ByteBuffer(bytes: beastFrame("8D4840D6202CC371C32CE0576098")), into: tracker, counting: counters)
+        noisy.read(ByteBuffer(bytes: [0x1A, 0x39, 0x00, 0x01]), into: tracker, counting: counters)
+        quiet.read(ByteBuffer(bytes: beastFrame("8D4840D6202CC371C32CE0576098")), into: tracker, counting: counters)
+        let counted = counters.withLock { $0 }
+        #expect(counted.malformed == 2)
+        #expect(counted.accepted == 3)
     }
 }

@@ -12,16 +12,17 @@ import Tracking
 struct BeastConnectionReader {
     private var parser = BeastFrameParser()
     private var validator: FrameValidator
-    /// What the counters said about malformed frames before this connection.
-    private let malformedBefore: Int
+    /// How many of the parser's malformed frames the counters already hold. The counters
+    /// are shared by every connection of a source (a listener's run at once), so each
+    /// reader adds what its parser found since its last read rather than setting a total.
+    private var malformedCounted = 0
     private let label: String
 
     /// A reader for a new connection of the source labelled `label`, starting from
     /// `validator` (an input that reconnects keeps what it learnt about addresses).
-    init(label: String, validator: FrameValidator = FrameValidator(), counters: borrowing Mutex<BeastCounters>) {
+    init(label: String, validator: FrameValidator = FrameValidator()) {
         self.label = label
         self.validator = validator
-        malformedBefore = counters.withLock { $0.malformed }
     }
 
     /// The validator as it is now, for the next connection.
@@ -49,12 +50,13 @@ struct BeastConnectionReader {
                 accepted += 1
             }
         }
-        let malformed = malformedBefore + parser.malformed
+        let malformed = parser.malformed - malformedCounted
+        malformedCounted = parser.malformed
         counters.withLock {
             $0.accepted += accepted
             $0.rejected += rejected
             $0.multilaterated += multilaterated
-            $0.malformed = malformed
+            $0.malformed += malformed
         }
     }
 }

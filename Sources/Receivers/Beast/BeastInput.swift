@@ -69,7 +69,7 @@ public final class BeastInput: Source {
             }
         counters.withLock { $0.connections += 1 }
         logger.info("\(label): connected")
-        var reader = BeastConnectionReader(label: label, validator: validator, counters: counters)
+        var reader = BeastConnectionReader(label: label, validator: validator)
         defer { validator = reader.learnt }
         try await channel.executeThenClose { inbound, _ in
             for try await buffer in inbound {

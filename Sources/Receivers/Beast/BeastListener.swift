@@ -106,7 +106,7 @@ public final class BeastListener: Source {
         let peer = Self.peer(connection)
         counters.withLock { $0.connections += 1 }
         logger.info("\(label): \(peer) connected")
-        var reader = BeastConnectionReader(label: label, counters: counters)
+        var reader = BeastConnectionReader(label: label)
         do {
             try await connection.executeThenClose { inbound, _ in
                 for try await buffer in inbound {
