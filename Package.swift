@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "ReceiversTests",
             dependencies: [
-                "Receivers", "Tracking", "ModeS", "ModeSDemod", "Simulator", "TestSupport", "ReceiverNetwork",
+                "Receivers", "Tracking", "ModeS", "ModeSDemod", "Simulator", "TestSupport", "ReceiverNetwork", "MQTT",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -216,7 +216,9 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork",
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ModeS", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.

@@ -81,18 +81,20 @@ final class BroadcastRegistry {
     /// high-water mark and disconnects those that have been over it for `stallTimeout`.
     func broadcast(_ buffer: ByteBuffer, now: NIODeadline, stallTimeout: TimeAmount) {
         var sent = 0, skipped = 0, stalled: [any Channel] = []
-        for (key, var client) in clients {
+        // A write that fails (the client reset the connection) closes its channel before
+        // `writeAndFlush` returns, and the handler removes the client then: so a client is
+        // only ever updated where it is still registered, never put back after the write.
+        for (key, client) in clients {
             if client.channel.isWritable {
-                client.behindSince = nil
+                clients[key]?.behindSince = nil
                 client.channel.writeAndFlush(buffer, promise: nil)
                 sent += buffer.readableBytes
             } else {
                 skipped += buffer.readableBytes
                 let since = client.behindSince ?? now
-                client.behindSince = since
+                clients[key]?.behindSince = since
                 if now - since >= stallTimeout { stalled.append(client.channel) }
             }
-            clients[key] = client
         }
         for channel in stalled {
             logger.notice("\(name) output: client stopped reading: disconnected",
