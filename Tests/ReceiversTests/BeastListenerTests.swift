@@ -58,6 +58,29 @@ import Tracking
         #expect(tracker.snapshot().aircraft.map(\.icaoHex) == ["4840d6"])
     }
 
+    @Test func runningOutOfDescriptorsPausesAcceptingAndEndsNothing() async throws {
+        let listener = try await BeastListener.bind(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let tracker = LiveTracker(receiver: nil)
+        let task = Task { try await listener.run(into: tracker) }
+        defer { task.cancel() }
+        let kept = try RawConnection(port: listener.port)
+        try await waitUntil { listener.statistics.connections == 1 }
+
+        // What the listening socket sees when accept finds no free descriptor.
+        listener.server.channel.pipeline.fireErrorCaught(IOError(errnoCode: EMFILE, reason: "accept"))
+        try await waitUntil { listener.statistics.acceptsPaused == 1 }
+        #expect(listener.statistics.acceptsPaused == 1)
+
+        // The connection it had still delivers, and a new one is taken after the pause.
+        kept.send(beastFrame("8D4840D6202CC371C32CE0576098"))
+        let later = try RawConnection(port: listener.port)
+        later.send(beastFrame("8D40621D58C382D690C8AC2863A7"))
+        try await waitUntil { tracker.snapshot().aircraft.count == 2 }
+        #expect(Set(tracker.snapshot().aircraft.map(\.icaoHex)) == ["40621d", "4840d6"])
+        #expect(listener.statistics.connections == 2)
+        #expect(listener.statistics.summary(label: "x").hasSuffix("2 connections, accepting paused 1 time"))
+    }
+
     @Test func aPortInUseIsOneClearLine() async throws {
         let first = try await BeastListener.bind(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         await #expect {

@@ -12,6 +12,8 @@ public struct BeastCounters: Sendable, Equatable {
     public var connections = 0
     /// Connections turned away because the listener had as many as it takes.
     public var refused = 0
+    /// Times the listener paused accepting because too few file descriptors were free.
+    public var acceptsPaused = 0
 
     /// Nothing counted.
     public init() {}
@@ -20,5 +22,6 @@ public struct BeastCounters: Sendable, Equatable {
     public func summary(label: String) -> String {
         "\(label): \(accepted) frames, \(multilaterated) of them mlat, \(rejected) failed the parity check, "
             + "\(malformed) malformed, \(connections) connections" + (refused > 0 ? ", \(refused) refused" : "")
+            + (acceptsPaused > 0 ? ", accepting paused \(acceptsPaused) \(acceptsPaused == 1 ? "time" : "times")" : "")
     }
 }

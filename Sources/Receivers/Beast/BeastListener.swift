@@ -28,16 +28,25 @@ public final class BeastListener: Source {
     public let port: Int
     /// Most connections read at once.
     public let maxConnections: Int
-    private let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>
-    private let counters = Mutex(BeastCounters())
+    /// The listening socket (internal for tests, which raise errors on its pipeline).
+    let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>
+    private let shared: Shared
     private let open = Mutex(0)
     private let logger: Logger
 
-    private init(label: String, port: Int, maxConnections: Int,
+    /// The counters, made before the listener: the listening socket's guard, set up while
+    /// binding, counts into them too.
+    private final class Shared: Sendable {
+        let counters = Mutex(BeastCounters())
+        let pauses = Mutex(LogThrottle())
+    }
+
+    private init(label: String, port: Int, maxConnections: Int, shared: Shared,
                  server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>, logger: Logger) {
         self.label = label
         self.port = port
         self.maxConnections = maxConnections
+        self.shared = shared
         self.server = server
         self.logger = logger
     }
@@ -46,9 +55,28 @@ public final class BeastListener: Source {
     public static func bind(host: String, port: Int, maxConnections: Int = 64, logger: Logger) async throws -> BeastListener {
         let endpoint = BeastInput.endpointText(host, port)
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>
+        let shared = Shared()
         do {
             server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 16)
+                // Out of file descriptors (or kernel memory), accepting pauses for a second
+                // rather than ending the listener, and with it the daemon; other accept
+                // errors (a client that gave up while queued) are retried at once.
+                .serverChannelInitializer { channel in
+                    AcceptGuard.install(on: channel) { error in
+                        switch error.errnoCode {
+                        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                            shared.counters.withLock { $0.acceptsPaused += 1 }
+                            if let count = shared.pauses.withLock({ $0.record(now: .now) }) {
+                                logger.warning("beast-listen \(endpoint): cannot accept connections: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                                               metadata: ["times": "\(count)"])
+                            }
+                            return .seconds(1)
+                        default:
+                            return nil
+                        }
+                    }
+                }
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 // A pusher that vanished without closing (a cut cable, a crashed host) must
                 // not hold one of the few places for ever.
@@ -67,11 +95,11 @@ public final class BeastListener: Source {
         }
         let bound = server.channel.localAddress?.port ?? port
         return BeastListener(label: "beast-listen \(BeastInput.endpointText(host, bound))", port: bound,
-                             maxConnections: maxConnections, server: server, logger: logger)
+                             maxConnections: maxConnections, shared: shared, server: server, logger: logger)
     }
 
     /// The counters so far.
-    public var statistics: BeastCounters { counters.withLock { $0 } }
+    public var statistics: BeastCounters { shared.counters.withLock { $0 } }
 
     /// Accepts and reads connections until the task is cancelled.
     public func run(into tracker: LiveTracker) async throws {
@@ -85,7 +113,7 @@ public final class BeastListener: Source {
                             return true
                         }
                         guard admitted else {
-                            counters.withLock { $0.refused += 1 }
+                            shared.counters.withLock { $0.refused += 1 }
                             logger.warning("\(label): refused a connection from \(Self.peer(connection)): \(maxConnections) already open")
                             connection.channel.close(promise: nil)
                             continue
@@ -104,13 +132,13 @@ public final class BeastListener: Source {
 
     private func read(_ connection: NIOAsyncChannel<ByteBuffer, Never>, into tracker: LiveTracker) async {
         let peer = Self.peer(connection)
-        counters.withLock { $0.connections += 1 }
+        shared.counters.withLock { $0.connections += 1 }
         logger.info("\(label): \(peer) connected")
         var reader = BeastConnectionReader(label: label)
         do {
             try await connection.executeThenClose { inbound, _ in
                 for try await buffer in inbound {
-                    reader.read(buffer, into: tracker, counting: counters)
+                    reader.read(buffer, into: tracker, counting: shared.counters)
                 }
             }
             logger.info("\(label): \(peer) closed the connection")
