@@ -158,4 +158,65 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         try await task.value
         #expect(input.statistics.connections == 0)
     }
+
+    /// A server that accepts every connection and then says nothing, as a host that lost
+    /// power does (its connections stay up on this side).
+    final class SilentServer: @unchecked Sendable {
+        let channel: Channel
+        let accepted = NIOLockedValueBox(0)
+        var port: Int { channel.localAddress!.port! }
+
+        init() throws {
+            let accepted = accepted
+            channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    accepted.withLockedValue { $0 += 1 }
+                    return child.eventLoop.makeSucceededVoidFuture()
+                }
+                .bind(host: "127.0.0.1", port: 0).wait()
+        }
+
+        deinit { try? channel.close().wait() }
+    }
+
+    @Test func aPeerThatFallsSilentIsGivenUpAndConnectedAgain() async throws {
+        let server = try SilentServer()
+        let log = LogRecorder()
+        let input = BeastInput(host: "127.0.0.1", port: server.port, logger: log.logger,
+                               maximumBackoff: .milliseconds(200), readTimeout: .seconds(1))
+        let task = Task { try await input.run(into: LiveTracker(receiver: nil)) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.accepted.withLockedValue({ $0 }) < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        try await task.value
+        #expect(server.accepted.withLockedValue { $0 } >= 2, "connected again after the silence")
+        #expect(log.problems.first == "beast-in 127.0.0.1:\(server.port): nothing received for 1 s; the peer is gone; retrying in 0.2 seconds")
+    }
+}
+
+/// How long a network source waits before it connects again.
+@Suite struct ReconnectingBackoffTests {
+    @Test func attemptsThatEndSoonWaitLongerEachTimeUpToTheMaximum() {
+        var backoff = Reconnecting.Backoff(maximum: .seconds(30))
+        // Refused, failed or accepted and closed at once: all the same.
+        let waits = (0..<7).map { _ in backoff.wait(afterAttemptLasting: .milliseconds(5)) }
+        #expect(waits == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)])
+    }
+
+    @Test func aConnectionThatLastedStartsTheWaitsAgainHoweverItEnded() {
+        var backoff = Reconnecting.Backoff(maximum: .seconds(30), settled: .seconds(30))
+        for _ in 0..<4 { _ = backoff.wait(afterAttemptLasting: .zero) }
+        #expect(backoff.wait(afterAttemptLasting: .seconds(29)) == .seconds(16))
+        #expect(backoff.wait(afterAttemptLasting: .seconds(3600)) == .seconds(1))
+        #expect(backoff.wait(afterAttemptLasting: .zero) == .seconds(2))
+    }
+
+    @Test func aMaximumBelowOneSecondIsTheFirstWaitToo() {
+        var backoff = Reconnecting.Backoff(maximum: .milliseconds(200))
+        #expect(backoff.wait(afterAttemptLasting: .zero) == .milliseconds(200))
+        #expect(backoff.wait(afterAttemptLasting: .zero) == .milliseconds(200))
+    }
 }

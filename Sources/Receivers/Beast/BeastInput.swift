@@ -11,7 +11,9 @@ import Tracking
 ///
 /// Every frame is checked again by a `FrameValidator` (the sender's checks are not taken on
 /// trust), then merged into the tracker. The connection is retried with exponential backoff
-/// (1 s doubling to 30 s) whenever it cannot be made or is lost.
+/// (1 s doubling to 30 s) whenever it cannot be made or is lost, and given up as lost when
+/// nothing arrives for `readTimeout` (readsb and dump1090 send a heartbeat every minute even
+/// with no aircraft in range).
 public final class BeastInput: Source {
     /// Host to connect to.
     public let host: String
@@ -20,6 +22,8 @@ public final class BeastInput: Source {
     private let logger: Logger
     private let counters = Mutex(BeastCounters())
     private let maximumBackoff: Duration
+    /// How long the connection may stay silent before it counts as lost.
+    public let readTimeout: TimeAmount
 
     /// "beast", the radar's source name while another receiver's Beast output feeds it.
     public let name = "beast"
@@ -27,11 +31,13 @@ public final class BeastInput: Source {
     public var label: String { "beast-in \(Self.endpointText(host, port))" }
 
     /// An input from `host:port`.
-    public init(host: String, port: Int, logger: Logger, maximumBackoff: Duration = .seconds(30)) {
+    public init(host: String, port: Int, logger: Logger, maximumBackoff: Duration = .seconds(30),
+                readTimeout: TimeAmount = .seconds(180)) {
         self.host = host
         self.port = port
         self.logger = logger
         self.maximumBackoff = maximumBackoff
+        self.readTimeout = readTimeout
     }
 
     /// Parses "HOST:PORT" (a bracketed IPv6 host is accepted); nil when malformed.
@@ -62,9 +68,10 @@ public final class BeastInput: Source {
     private func readConnection(into tracker: LiveTracker, validator: inout FrameValidator) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
-            .connect(host: host, port: port) { channel in
+            .connect(host: host, port: port) { [readTimeout] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, Never>(wrappingChannelSynchronously: channel)
+                    try ReadTimeout.install(on: channel, limit: readTimeout)
+                    return try NIOAsyncChannel<ByteBuffer, Never>(wrappingChannelSynchronously: channel)
                 }
             }
         counters.withLock { $0.connections += 1 }

@@ -13,7 +13,9 @@ import Tracking
 /// of gains, big-endian), takes 5-byte commands (a command byte and a big-endian 32-bit
 /// argument) and otherwise streams unsigned 8-bit IQ pairs. The network thread only copies
 /// bytes into a `SampleRing`; a thread of its own demodulates, as for a local dongle. The
-/// connection is retried with backoff (1 s doubling to 30 s) when it fails or ends.
+/// connection is retried with backoff (1 s doubling to 30 s) when it fails or ends, and
+/// given up as lost when no sample arrives for `readTimeout` (a server streams without a
+/// pause).
 public final class RTLTCPSource: Source {
     /// Why a server is not usable; one line for the log.
     public struct ProtocolError: Error, CustomStringConvertible {
@@ -71,23 +73,27 @@ public final class RTLTCPSource: Source {
     public let demodulatorOptions: StreamingDemodulator.Options
     private let logger: Logger
     private let maximumBackoff: Duration
-    private let dropped = Mutex(0)
+    /// How long the connection may stay silent before it counts as lost.
+    public let readTimeout: TimeAmount
+    /// Drops of earlier connections, and the ring of the current one.
+    private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
     private let connections = Mutex(0)
 
     /// A source reading `host:port`, asking for `configuration`'s settings.
     public init(host: String, port: Int, configuration: RTLSDRDevice.Configuration = .init(),
                 demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger,
-                maximumBackoff: Duration = .seconds(30)) {
+                maximumBackoff: Duration = .seconds(30), readTimeout: TimeAmount = .seconds(15)) {
         self.host = host
         self.port = port
         self.configuration = configuration
         self.demodulatorOptions = demodulatorOptions
         self.logger = logger
         self.maximumBackoff = maximumBackoff
+        self.readTimeout = readTimeout
     }
 
     /// Sample bytes lost because demodulation fell behind, since the start.
-    public var droppedBytes: Int { dropped.withLock { $0 } }
+    public var droppedBytes: Int { dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) } }
 
     /// Connections made so far.
     public var connectionCount: Int { connections.withLock { $0 } }
@@ -121,13 +127,15 @@ public final class RTLTCPSource: Source {
     private func stream(rate: SampleRate, into tracker: LiveTracker) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
-            .connect(host: host, port: port) { channel in
+            .connect(host: host, port: port) { [readTimeout] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try ReadTimeout.install(on: channel, limit: readTimeout)
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
         connections.withLock { $0 += 1 }
         let ring = SampleRing()
+        dropped.withLock { $0.current = ring }
         // The demodulator runs on a thread of its own until the ring is closed and drained.
         async let demodulated: Void = Self.demodulate(ring: ring, rate: rate, options: demodulatorOptions,
                                                       into: tracker, label: label)
@@ -164,15 +172,23 @@ public final class RTLTCPSource: Source {
         } catch {
             ring.close()
             await demodulated
-            dropped.withLock { $0 += ring.droppedBytes }
+            finish(ring)
             throw error
         }
         if !block.isEmpty { block.withUnsafeBytes { ring.push($0) } }
         ring.close()
         await demodulated
-        dropped.withLock { $0 += ring.droppedBytes }
+        finish(ring)
         if greeting.count < Greeting.size {
             throw ProtocolError(description: "the server closed the connection before its greeting")
+        }
+    }
+
+    /// Adds the drops of a connection's `ring`, drained, to those of earlier connections.
+    private func finish(_ ring: SampleRing) {
+        dropped.withLock {
+            $0.finished += ring.droppedBytes
+            $0.current = nil
         }
     }
 

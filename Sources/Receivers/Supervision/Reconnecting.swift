@@ -1,10 +1,36 @@
 import Logging
 
 /// Keeps a network source connected: runs one connection after another until the task is
-/// cancelled, waiting 1 s after a failure or a close, doubling to `maximumBackoff` while
-/// connections keep failing (a connection that was made resets the wait). Each failure and
-/// close is one warning line naming the source.
+/// cancelled, waiting between them as `Backoff` says. Each failure and close is one warning
+/// line naming the source and the wait.
 struct Reconnecting {
+    /// The wait before the next attempt: 1 s, doubling to `maximum` while attempts keep
+    /// ending soon, however they end (refused, failed, or accepted and closed at once, which
+    /// would otherwise be retried every second for ever); back to 1 s once a connection has
+    /// lasted `settled`, however that one ended. A value with the time passed in.
+    struct Backoff {
+        /// The longest wait.
+        let maximum: Duration
+        /// How long a connection must last for the next wait to start again from 1 s.
+        let settled: Duration
+        private var next: Duration
+
+        /// A backoff whose first wait is 1 s (or `maximum`, when shorter).
+        init(maximum: Duration, settled: Duration = .seconds(30)) {
+            self.maximum = maximum
+            self.settled = settled
+            next = min(.seconds(1), maximum)
+        }
+
+        /// The wait after an attempt that lasted `duration`.
+        mutating func wait(afterAttemptLasting duration: Duration) -> Duration {
+            if duration >= settled { next = min(.seconds(1), maximum) }
+            let wait = next
+            next = min(next * 2, maximum)
+            return wait
+        }
+    }
+
     /// The source's label, for the log.
     let label: String
     /// The longest wait between attempts.
@@ -13,19 +39,22 @@ struct Reconnecting {
 
     /// Runs `connection` again and again; returns when the task is cancelled.
     func run(_ connection: () async throws -> Void) async {
-        var backoff = Duration.seconds(1)
+        var backoff = Backoff(maximum: maximumBackoff)
+        let clock = ContinuousClock()
         while !Task.isCancelled {
+            let start = clock.now
+            let ending: String
             do {
                 try await connection()
-                backoff = .seconds(1)
-                logger.warning("\(label) closed the connection; reconnecting")
+                ending = "\(label) closed the connection; reconnecting"
             } catch is CancellationError {
                 return
             } catch {
-                logger.warning("\(label): \(error); retrying in \(backoff)")
+                ending = "\(label): \(error); retrying"
             }
-            do { try await Task.sleep(for: backoff) } catch { return }
-            backoff = min(backoff * 2, maximumBackoff)
+            let wait = backoff.wait(afterAttemptLasting: clock.now - start)
+            logger.warning("\(ending) in \(wait)")
+            do { try await Task.sleep(for: wait) } catch { return }
         }
     }
 }
