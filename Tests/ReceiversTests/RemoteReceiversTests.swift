@@ -1,6 +1,7 @@
 import ModeS
+import MQTT
 import ReceiverNetwork
-import Receivers
+@testable import Receivers
 import Testing
 import Tracking
 
@@ -47,6 +48,24 @@ import Tracking
         #expect(counters.restarts == 1 && counters.missedBatches == 3)
         #expect(counters.summary(label: "mqtt alpha")
             == "mqtt alpha: 12 frames in 4 batches, 0 failed the parity check, 0 malformed, 0 oversized, 3 batches (12 frames) missed, 1 restarts")
+    }
+
+    @Test func twoPublishersUnderOneNameAreSuspectedFromTheirRestarts() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        func gap(_ sequence: UInt32, at time: Double) -> String? {
+            receivers.receive(topic: "aviator/pi/beast", payload: Self.batch(sequence, before: sequence * 3), at: time)?.gap
+        }
+        _ = gap(5000, at: 0)
+        // A receiver started again once: no suspicion.
+        #expect(gap(0, at: 100) == "batch 0 after 5000: started again")
+        #expect(gap(1, at: 101) == nil)
+        // Two receivers both called "pi", one near 5000, one near 0: every other batch goes back.
+        #expect(gap(5001, at: 102) == "batch 5001 after 1: 4999 missed")
+        #expect(gap(2, at: 103) == "batch 2 after 5001: started again within a minute of the last restart; "
+            + "two receivers may be publishing under the same name")
+        // Restarts far apart are ordinary restarts again.
+        _ = gap(9000, at: 200)
+        #expect(gap(0, at: 300) == "batch 0 after 9000: started again")
     }
 
     @Test func garbageIsCountedAgainstItsReceiverAndChangesNothingElse() throws {
@@ -116,5 +135,30 @@ import Tracking
         unknown.setPosition(nil, ofSource: "mqtt beta")
         for frame in Self.pair { unknown.accept(frame, at: 1000, from: "mqtt beta") }
         #expect(unknown.snapshot().aircraft.first?.position != nil)
+    }
+}
+
+/// The MQTT input's log: what the network says about each receiver, never a line per batch.
+@Suite struct MQTTInputLogTests {
+    @Test func breaksInBatchNumbersAndStatusChangesAreLoggedAtMostEveryTenSeconds() throws {
+        let log = LogRecorder()
+        let input = MQTTInput(configuration: MQTTConfiguration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false),
+                                                               clientID: "test"),
+                              ownName: nil, logger: log.logger)
+        let tracker = LiveTracker(receiver: nil)
+        // Two publishers named "pi" interleaving their batches, and a status flapping.
+        for index in 0..<200 {
+            let sequence = UInt32(index / 2) + (index.isMultiple(of: 2) ? 0 : 5000)
+            input.handle(MQTTReceivedMessage(topic: "aviator/pi/beast", payload: RemoteReceiversTests.batch(sequence, before: 0),
+                                             retained: false), into: tracker)
+            input.handle(MQTTReceivedMessage(topic: "aviator/pi/status", payload: Array((index.isMultiple(of: 2) ? "online" : "offline").utf8),
+                                             retained: false), into: tracker)
+        }
+        let lines = log.lines.map(\.text)
+        #expect(lines.filter { $0.hasPrefix("mqtt pi: batch") }.count == 1)
+        #expect(lines.filter { $0.hasPrefix("mqtt pi is ") }.count == 1)
+        // The counters keep every one of them.
+        let counters = try #require(input.receiverCounters.first?.counters)
+        #expect(counters.batches == 200 && counters.restarts == 99)
     }
 }

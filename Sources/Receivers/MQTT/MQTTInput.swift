@@ -24,6 +24,10 @@ public final class MQTTInput: Source {
     private let logger: Logger
     private let receivers: Mutex<RemoteReceivers>
     private let problems = Mutex(LogThrottle(interval: .seconds(10)))
+    /// Breaks in batch numbers and status changes, logged at most every 10 s each: a receiver
+    /// flapping, or two publishing under one name, would otherwise write a line per batch.
+    private let gaps = Mutex(LogThrottle(interval: .seconds(10)))
+    private let statusChanges = Mutex(LogThrottle(interval: .seconds(10)))
     private let client = Mutex<MQTTClient?>(nil)
 
     /// "mqtt-in HOST:PORT".
@@ -77,14 +81,21 @@ public final class MQTTInput: Source {
         }
         if let position = delivery.position { tracker.setPosition(position, ofSource: delivery.label) }
         for frame in delivery.frames { tracker.accept(frame, at: now, from: delivery.label) }
-        if let gap = delivery.gap { logger.info("\(delivery.label): \(gap)") }
-        if let online = delivery.online {
-            logger.info("\(delivery.label) is \(online ? "online" : "offline")")
+        if let gap = delivery.gap, let count = gaps.withLock({ $0.record(now: .now) }) {
+            logger.info("\(delivery.label): \(gap)\(Self.since(count, "breaks in batch numbers"))")
+        }
+        if let online = delivery.online, let count = statusChanges.withLock({ $0.record(now: .now) }) {
+            logger.info("\(delivery.label) is \(online ? "online" : "offline")\(Self.since(count, "status changes"))")
         }
         if let problem = delivery.problem, let count = problems.withLock({ $0.record(now: .now) }) {
             let more = count > 1 ? " (\(count) dropped since the last line)" : ""
             logger.warning("\(label): dropped a payload on \(String(message.topic.prefix(120))): \(problem)\(more)")
         }
+    }
+
+    /// " (N events since the last line)" for a throttled line covering `count` events.
+    private static func since(_ count: Int, _ events: String) -> String {
+        count > 1 ? " (\(count) \(events) since the last line)" : ""
     }
 
     /// Each receiver's counters, in the order they were first heard.

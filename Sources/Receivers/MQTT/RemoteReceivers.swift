@@ -34,7 +34,13 @@ public struct RemoteReceivers: Sendable {
         var position: GeoPoint?
         var lastSequence: UInt32?
         var framesAfterLast: UInt32 = 0
+        /// When its sequence last went back.
+        var lastRestart: Double?
     }
+
+    /// Two restarts closer than this suggest two publishers sharing one name (each batch
+    /// of one goes back from the other's numbers) rather than a receiver started again.
+    static let restartsTooClose = 60.0
 
     /// The most receivers remembered: enough for a large network; beyond it, messages from
     /// new names are dropped and counted (`refusedReceivers`), so made-up names cannot
@@ -136,7 +142,13 @@ public struct RemoteReceivers: Sendable {
             } else {
                 // Sequence numbers went back: the receiver started again from zero.
                 remote.counters.restarts += 1
-                delivery.gap = "batch \(batch.sequence) after \(last): started again"
+                if let previous = remote.lastRestart, time - previous < Self.restartsTooClose {
+                    delivery.gap = "batch \(batch.sequence) after \(last): started again within a minute of the last "
+                        + "restart; two receivers may be publishing under the same name"
+                } else {
+                    delivery.gap = "batch \(batch.sequence) after \(last): started again"
+                }
+                remote.lastRestart = time
             }
         }
         remote.lastSequence = batch.sequence
