@@ -35,10 +35,11 @@ public enum JSONDuplicateKey {
                 expectingKey = false
             case UInt8(ascii: "\""):
                 let end = closingQuote(in: bytes, from: index)
-                if expectingKey, let keys = open.last ?? nil {
+                // The set is changed in place: a copy per key would make an object of many
+                // keys cost the square of their number.
+                if expectingKey, let last = open.indices.last, open[last] != nil {
                     let key = unescaped(bytes[index...min(end, bytes.count - 1)])
-                    if keys.contains(key) { return key }
-                    open[open.count - 1] = keys.union([key])
+                    guard open[last]!.insert(key).inserted else { return key }
                     expectingKey = false
                 }
                 index = end

@@ -16,6 +16,10 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
     private var commands = LineSplitter(limit: FeedMessage.maxCommandBytes)
     /// Whether the hub took this client in (a client over the limit is only told so).
     private var registered = false
+    /// Whether this client is being let go: the rest of what it sent is not read (a client
+    /// flooding commands would otherwise be refused, counted and logged again for each
+    /// line left in its last read).
+    private var closing = false
 
     init(hub: FeedHub) {
         self.hub = hub
@@ -66,23 +70,26 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard registered else { return }
+        guard registered, !closing else { return }
         let buffer = unwrapInboundIn(data)
         for piece in commands.pieces(from: buffer.readableBytesView) {
             switch piece {
             case .line(let line): act(state.command(line, hub: hub))
             case .overlong:
-                act(state.reject("command longer than \(FeedMessage.maxCommandBytes) bytes; a command is one JSON object on one line", hub: hub))
+                act(state.reject(FeedClientState.overlongCommand, hub: hub))
             }
+            if closing { return }
         }
     }
 
     /// A new frame for this client, at monotonic time `now` (seconds).
     func deliver(frame: ByteBuffer, now: Double) {
+        guard !closing else { return }
         act(state.frame(frame, now: now, hub: hub))
     }
 
     func close() {
+        closing = true
         context?.close(promise: nil)
     }
 

@@ -33,6 +33,8 @@ struct FeedClientState {
     /// Applies one command (a line, or a whole WebSocket message), queueing the new view or
     /// an error. Blank commands are ignored.
     mutating func command(_ bytes: [UInt8], hub: FeedHub) -> Verdict {
+        // The same limit whichever way the command came (a WebSocket message may be larger).
+        guard bytes.count <= FeedMessage.maxCommandBytes else { return reject(Self.overlongCommand, hub: hub) }
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             return .keep
         }
@@ -44,6 +46,10 @@ struct FeedClientState {
             return reject(error.message, hub: hub)
         }
     }
+
+    /// The error for a command over `FeedMessage.maxCommandBytes`.
+    static let overlongCommand =
+        "command longer than \(FeedMessage.maxCommandBytes) bytes; a command is one JSON object on one line"
 
     /// Answers with an `error` line, counted.
     mutating func reject(_ message: String, hub: FeedHub) -> Verdict {
