@@ -70,12 +70,9 @@ struct FeedSocket: Sendable {
             $0.webSocketsOpen += 1
         }
         defer { counters.count { $0.webSocketsOpen -= 1 } }
-        /// Which side finished first.
-        enum Finish { case clientLeft, writeFailed, letGo }
         await withTaskGroup(of: Finish.self) { group in
             group.addTask {
                 await read(inbound, into: session, outbound: outbound)
-                return .clientLeft
             }
             group.addTask {
                 while let message = await session.next() {
@@ -92,17 +89,29 @@ struct FeedSocket: Sendable {
                 return .letGo
             }
             // Whichever finishes first ends the session. A client the hub let go (it stopped
-            // reading, or the server is stopping) may have a write stuck on its full socket:
-            // its connection is closed outright, which also ends that write.
+            // reading, or the server is stopping), or one that broke the protocol, may have
+            // a write stuck on its full socket, where the close frame would wait behind it
+            // for ever: its connection is closed outright, which also ends that write. One
+            // that closed cleanly gets the closing handshake, but no more than 5 s of it.
             let first = await group.next()
             await session.end()
-            if first == .letGo { try? await channel.close() }
+            switch first {
+            case .letGo, .readFailed:
+                try? await channel.close()
+            case .clientLeft, .writeFailed, nil:
+                channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+            }
             group.cancelAll()
         }
     }
 
-    /// Hands the client's text messages to the session as commands.
-    private func read(_ inbound: WebSocketInboundStream, into session: FeedSession, outbound: WebSocketOutboundWriter) async {
+    /// Which side of a session finished first.
+    private enum Finish { case clientLeft, readFailed, writeFailed, letGo }
+
+    /// Hands the client's text messages to the session as commands, until the client closes
+    /// (`.clientLeft`) or its frames break the protocol or the size limit (`.readFailed`).
+    private func read(_ inbound: WebSocketInboundStream, into session: FeedSession,
+                      outbound: WebSocketOutboundWriter) async -> Finish {
         do {
             for try await message in inbound.messages(maxSize: maxMessageBytes) {
                 switch message {
@@ -117,10 +126,14 @@ struct FeedSocket: Sendable {
             if Self.isOversize(error) {
                 counters.count { $0.oversizeMessages += 1 }
                 try? await outbound.close(.messageTooLarge, reason: "message over \(maxMessageBytes) bytes")
+            } else if error is NIOWebSocketError {
+                // A frame the decoder refused, already counted by `FrameErrorCounter`.
             } else if !(error is CancellationError) {
                 counters.count { $0.malformedFrames += 1 }
             }
+            return .readFailed
         }
+        return .clientLeft
     }
 
     /// Whether the WebSocket layer gave up on a message of several frames over the size

@@ -41,6 +41,41 @@ public final class RawConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// This end's port.
+    public var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The TCP state (as in `/proc/net/tcp`: "01" established, "04" closing after its
+    /// own close…) of the other end's socket of this connection, when that end is this
+    /// process's, as a server under test is; seen without reading anything, where a client
+    /// that never reads could not tell its server closed the connection (the close waits
+    /// behind the data it has not read).
+    public var serverSideState: String? {
+        // Read to the end: the kernel writes the table a page per read, and a reader that
+        // takes a short read for the end misses the connections past the first page.
+        let file = open("/proc/net/tcp", O_RDONLY)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var table: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while case let count = Glibc.read(file, &chunk, chunk.count), count > 0 { table += chunk[..<count] }
+        let ours = String(format: ":%04X", localPort)
+        for line in String(decoding: table, as: UTF8.self).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            // sl, local address, remote address, state: the server's socket has our port as its remote one.
+            guard fields.count > 3, fields[2].hasSuffix(ours), fields[1].hasPrefix("0100007F:"),
+                  fields[3] != "06" else { continue }  // not an earlier connection's time-wait
+            return String(fields[3])
+        }
+        return nil
+    }
+
     public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {

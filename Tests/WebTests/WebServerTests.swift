@@ -160,9 +160,13 @@ import TestSupport
         connection.send(RawConnection.frame(opcode: 0x1, payload: Array(#"{"type":"view","heading_deg":400}"#.utf8)))
         let text = try #require(await connection.read(until: "heading_deg must be between", timeout: 10))
         #expect(text.contains("binary message"))
+        // A message within the WebSocket limit but over the socket's command limit.
+        connection.send(RawConnection.frame(opcode: 0x1, payload: Array(#"{"type":"view","x":""#.utf8)
+                                                + [UInt8](repeating: 0x61, count: 5000) + Array(#""}"#.utf8)))
+        #expect(await connection.read(until: "command longer than 4096 bytes", timeout: 10) != nil)
         #expect(await connection.read(until: "\"type\":\"frame\"", timeout: 10) != nil, "frames keep coming")
         #expect(server.web.statistics().binaryMessages == 1)
-        #expect(await server.feed.statistics().commandsRejected == 2)
+        #expect(await server.feed.statistics().commandsRejected == 3)
     }
 
     @Test func oversizeMessagesAndBrokenFramesCloseOnlyThatClient() async throws {
@@ -235,6 +239,31 @@ import TestSupport
         #expect(text.contains("maximum of 2 clients"))
         #expect(server.web.statistics().webSocketsRefused == 1)
         #expect(await server.feed.statistics().clientsRefused == 1)
+    }
+
+    @Test func aWebSocketThatStopsReadingAndBreaksTheProtocolIsClosed() async throws {
+        // The hub would wait two minutes before letting a stalled client go: the protocol
+        // error alone must close it, though no close frame can get through its full socket.
+        let server = try await WebTestServer.start(aircraft: TestSky.crowd(400), frameInterval: 0.1, stallTimeout: 120)
+        defer { Task { await server.stop() } }
+        let sleeper = try RawConnection(port: server.port, receiveBuffer: 4096)
+        sleeper.send("GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        var deadline = Date().addingTimeInterval(30)
+        while await server.feed.statistics().framesDropped == 0, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(await server.feed.statistics().framesDropped > 0, "the sleeper's socket is full")
+        #expect(sleeper.serverSideState == "01")
+        // A text message begun, then another text message where its continuation belongs.
+        sleeper.send(RawConnection.frame(opcode: 0x1, payload: Array("{".utf8), fin: false))
+        sleeper.send(RawConnection.frame(opcode: 0x1, payload: Array("{}".utf8)))
+        deadline = Date().addingTimeInterval(20)
+        while sleeper.serverSideState == "01", Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(sleeper.serverSideState != "01", "the server closed its end")
+        #expect(await server.feed.statistics().clientsStalled == 0, "closed for its frames, not for stalling")
     }
 
     @Test func aWebSocketThatNeverReadsIsLetGo() async throws {
