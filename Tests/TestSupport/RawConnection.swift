@@ -146,11 +146,17 @@ public final class RawConnection: @unchecked Sendable {
 
     /// The WebSocket handshake for `path`, with an `Origin` when given; the server's answer head.
     public func upgrade(path: String = "/feed", origin: String? = nil) async -> String? {
+        sendUpgrade(path: path, origin: origin)
+        return await read(until: "\r\n\r\n", timeout: 10)
+    }
+
+    /// Sends the WebSocket handshake for `path` without reading the answer (for a client
+    /// that never reads).
+    public func sendUpgrade(path: String = "/feed", origin: String? = nil) {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         send(request + "\r\n")
-        return await read(until: "\r\n\r\n", timeout: 10)
     }
 
     /// A masked client frame (clients must mask) with `opcode` and `payload`.

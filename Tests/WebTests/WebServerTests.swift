@@ -247,8 +247,7 @@ import TestSupport
         let server = try await WebTestServer.start(aircraft: TestSky.crowd(400), frameInterval: 0.1, stallTimeout: 120)
         defer { Task { await server.stop() } }
         let sleeper = try RawConnection(port: server.port, receiveBuffer: 4096)
-        sleeper.send("GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        sleeper.sendUpgrade()
         var deadline = Date().addingTimeInterval(30)
         while await server.feed.statistics().framesDropped == 0, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
@@ -272,8 +271,7 @@ import TestSupport
         let server = try await WebTestServer.start(aircraft: TestSky.crowd(400), frameInterval: 0.1, stallTimeout: 1)
         defer { Task { await server.stop() } }
         let sleeper = try RawConnection(port: server.port, receiveBuffer: 4096)
-        sleeper.send("GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        sleeper.sendUpgrade()
         // The reader goes on until it has had three frames after the sleeper was let go, so it
         // is judged on being served throughout, not on how fast a loaded machine makes frames.
         let letGo = NIOLockedValueBox(false)
