@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedProtocol
 import FoundationEssentials
 import ModeS
 
@@ -18,14 +19,17 @@ struct ReceiverArgument: ExpressibleByArgument, Sendable {
     }
 
     /// Parses `LAT,LON[,ALT_M]`; nil (a usage error) for anything else, a latitude outside
-    /// ±90° or a longitude outside ±180°.
+    /// ±90°, a longitude outside ±180° or a height outside the one a feed client's observer
+    /// may have (−600 to 15,000 m: from the Dead Sea shore to above any aircraft).
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
             .map { Double($0.trimmingWhitespace()) }
         guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1],
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
         if parts.count == 3 {
-            guard let altitude = parts[2], altitude.isFinite else { return nil }
+            guard let altitude = parts[2], (RadarView.Limits.minObserverAltitudeM...RadarView.Limits.maxObserverAltitudeM).contains(altitude) else {
+                return nil
+            }
             altitudeMetres = altitude
         } else {
             altitudeMetres = nil

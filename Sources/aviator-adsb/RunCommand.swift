@@ -47,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sources")
     var sources: SourceOptions
 
-    @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres.", valueName: "lat,lon[,alt_m]"))
+    @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres (-600 to 15000).", valueName: "lat,lon[,alt_m]"))
     var receiver: ReceiverArgument?
 
     @Option(help: ArgumentHelp("Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in a directory of your own, ${TMPDIR:-/tmp}/aviator-adsb-UID, mode 700).", valueName: "path"))

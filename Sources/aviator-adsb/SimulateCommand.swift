@@ -160,16 +160,18 @@ struct SimulateCommand: ParsableCommand {
         }
         settings.receiver = receiver.point
         settings.busy = busy
-        settings.channel = makeChannel()
+        settings.channel = try makeChannel()
         return settings
     }
 
-    /// The channel: the chosen mix, with every impairment option given applied on top.
-    private func makeChannel() -> Channel {
+    /// The channel: the chosen mix, with every impairment option given applied on top. Only
+    /// 0 turns an impairment off; any other value is kept, so that one out of its range (a
+    /// negative share, NaN) is refused by the settings' validation rather than read as off.
+    private func makeChannel() throws -> Channel {
         var c = channel == .real ? Channel.realistic : Channel.kind
-        if let multipath { c.multipath = multipath > 0 ? Multipath(fraction: multipath) : nil }
+        if let multipath { c.multipath = multipath == 0 ? nil : Multipath(fraction: multipath) }
         if let filterBandwidth {
-            c.filter = filterBandwidth > 0 ? (filterBandwidth, filterDamping ?? c.filter?.damping ?? 0.6) : nil
+            c.filter = filterBandwidth == 0 ? nil : (filterBandwidth, filterDamping ?? c.filter?.damping ?? 0.6)
         } else if let filterDamping, let filter = c.filter {
             c.filter = (filter.bandwidth, filterDamping)
         }
@@ -180,16 +182,18 @@ struct SimulateCommand: ParsableCommand {
         }
         if let dcOffset { c.dcOffset = dcOffset.isZero ? nil : DCOffset(i: dcOffset.first, q: dcOffset.second) }
         if let gainSteps {
-            c.gainSteps = gainSteps.first > 0 ? (gainSteps.first, gainSteps.second) : nil
+            c.gainSteps = gainSteps.first == 0 ? nil : (gainSteps.first, gainSteps.second)
         }
         if let rail { c.rail = rail }
-        if let modeAc { c.modeAC = modeAc > 0 ? ModeACReplies(ratePerAircraft: modeAc) : nil }
+        if let modeAc { c.modeAC = modeAc == 0 ? nil : ModeACReplies(ratePerAircraft: modeAc) }
         if let groundStations {
-            c.stations = groundStations.first >= 1 && groundStations.first.rounded() == groundStations.first
-                && groundStations.first <= 63
-                ? GroundStations(count: Int(groundStations.first), repliesPerSecond: groundStations.second) : nil
+            let count = groundStations.first
+            guard count.isFinite, count.rounded() == count, abs(count) <= 1_000 else {
+                throw ValidationError("--ground-stations: the number of stations must be a whole number, got \(count)")
+            }
+            c.stations = count == 0 ? nil : GroundStations(count: Int(count), repliesPerSecond: groundStations.second)
         }
-        if let trains { c.trains = trains.first > 0 ? InterrogationTrains(fraction: trains.first, trainsPerSecond: trains.second) : nil }
+        if let trains { c.trains = trains.first == 0 ? nil : InterrogationTrains(fraction: trains.first, trainsPerSecond: trains.second) }
         if let strongest { c.strongestSnrDb = strongest }
         return c
     }

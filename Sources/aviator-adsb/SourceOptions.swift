@@ -14,10 +14,10 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("RTL-SDR device by index or serial number (default 0).", valueName: "index|serial"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Tuner gain in dB, or 'auto' (the dongle, or the one behind --rtltcp).", valueName: "dB|auto"))
+    @Option(help: ArgumentHelp("Tuner gain in dB (-10 to 60; the nearest step the tuner has), or 'auto' (the dongle, or the one behind --rtltcp).", valueName: "dB|auto"))
     var gain: String = "auto"
 
-    @Option(help: "Frequency correction of the dongle in parts per million.")
+    @Option(help: "Frequency correction of the dongle in parts per million (-1000 to 1000).")
     var ppm: Int = 0
 
     @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
@@ -64,7 +64,17 @@ struct SourceOptions: ParsableArguments {
     var retryInterval: Double = 5
 
     func validate() throws {
-        if gain != "auto", Double(gain) == nil { throw ValidationError("--gain takes a number of dB or 'auto'") }
+        // Tuners' gain steps lie between about -10 and 50 dB, and a dongle's crystal is off by
+        // tens of ppm: values far outside are typing errors (and beyond 32 bits, untellable to
+        // the dongle or rtl_tcp).
+        if gain != "auto" {
+            guard let decibels = Double(gain) else { throw ValidationError("--gain takes a number of dB or 'auto'") }
+            guard (-10...60).contains(decibels) else {
+                throw ValidationError("--gain must be 'auto' or between -10 and 60 dB, got \(gain)")
+            }
+        }
+        if !(-1_000...1_000).contains(ppm) { throw ValidationError("--ppm must be between -1000 and 1000, got \(ppm)") }
+        if loop && replay == "-" { throw ValidationError("--loop cannot start standard input again: --replay - plays once") }
         let locals = [replay != nil, rtltcp != nil, netOnly].filter { $0 }.count
         if locals > 1 { throw ValidationError("choose one of --replay, --rtltcp and --net-only") }
         if netOnly && beastIn.isEmpty && beastListen.isEmpty && mqttIn == nil {

@@ -25,6 +25,8 @@ extension EndToEnd {
             ["decode", "--max-range-km", "nan"], ["decode", "--max-range-km=-5"],
             ["run", "--max-clients", "0"], ["run", "--max-clients", "100000"],
             ["run", "--range-km", "5e-324"], ["radar", "--range-km", "0.05"],
+            ["run", "--gain", "inf"], ["run", "--gain", "nan"], ["run", "--gain", "1e12"],
+            ["run", "--ppm", "3000000000"], ["run", "--ppm=-1001"],
         ])
         func aNumberOutsideItsBoundsIsAUsageError(arguments: [String]) throws {
             let result = try BinaryRunner.run(arguments, input: Data())
@@ -49,7 +51,29 @@ extension EndToEnd {
         }
 
         @Test(arguments: [
-            ["run", "--receiver", "95,4"], ["run", "--receiver", "52,4,high"],
+            (["--ground-stations", "100,0.3"], "ground stations must number 0...63"),
+            (["--ground-stations", "2.5,0.3"], "the number of stations must be a whole number, got 2.5"),
+            (["--multipath", "nan"], "multipath share must be within 0...1"),
+            (["--multipath=-3"], "multipath share must be within 0...1"),
+            (["--mode-ac=-1"], "Mode A/C rate must be within 0...1000"),
+            (["--trains=-1,1"], "interrogation trains: share within 0...1"),
+            (["--filter-bandwidth", "nan"], "filter bandwidth must be within 0.01...0.49"),
+        ])
+        func anImpairmentOutOfItsRangeIsAUsageErrorNotSwitchedOff(options: [String], message: String) throws {
+            let result = try BinaryRunner.run(["simulate", "--out", "/nonexistent/sky.cu8"] + options, input: Data())
+            #expect(result.status == 64, "\(options): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(options): \(result.stderr)")
+        }
+
+        @Test func loopingStandardInputIsAUsageError() throws {
+            let result = try BinaryRunner.run(["run", "--replay", "-", "--loop"], input: Data())
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains("--loop cannot start standard input again: --replay - plays once"), "\(result.stderr)")
+        }
+
+        @Test(arguments: [
+            ["run", "--receiver", "95,4"], ["run", "--receiver", "52,4,high"], ["run", "--receiver", "52,4,1e308"],
+            ["run", "--receiver", "52,4,-5000"],
             ["decode", "--receiver", "95,4"], ["decode", "--receiver", "north"],
             ["simulate", "--out", "/nonexistent/sky.cu8", "--receiver", "north"],
             ["simulate", "--out", "/nonexistent/sky.cu8", "--receiver", "52,4,100"],

@@ -140,6 +140,18 @@ import Tracking
         #expect(server.received.withLockedValue { $0.isEmpty }, "no command went to a server that is not rtl_tcp")
     }
 
+    @Test func settingsBeyondWhatTheProtocolCarriesAreSentAsTheNearestNeverTrapping() {
+        var tuner = RTLSDRDevice.Configuration()
+        tuner.ppm = Int.min
+        tuner.gain = .decibels(1e300)
+        var commands = RTLTCPSource(host: "127.0.0.1", port: 1, configuration: tuner, logger: Logger(label: "test")).setupCommands
+        #expect(commands[2] == RTLTCPSource.Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32.min)))
+        #expect(commands.last == RTLTCPSource.Command.gain.bytes(1_000))
+        tuner.gain = .decibels(.nan)
+        commands = RTLTCPSource(host: "127.0.0.1", port: 1, configuration: tuner, logger: Logger(label: "test")).setupCommands
+        #expect(commands.last == RTLTCPSource.Command.gain.bytes(0))
+    }
+
     @Test func greetingsAreReadFromTheirBytes() throws {
         let greeting = try RTLTCPSource.Greeting(Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29])
         #expect(greeting.tunerType == 5 && greeting.gainCount == 29)

@@ -92,7 +92,7 @@ public final class RTLSDRDevice: @unchecked Sendable {
         try check(rtlsdr_set_center_freq(handle, UInt32(configuration.frequency)), "tune to 1090 MHz")
         if configuration.ppm != 0 {
             // librtlsdr returns -2 when the value is already set: not an error.
-            let result = rtlsdr_set_freq_correction(handle, Int32(configuration.ppm))
+            let result = rtlsdr_set_freq_correction(handle, Int32(clamping: configuration.ppm))
             if result != -2 { try check(result, "set the frequency correction") }
         }
         try configure(gain: configuration.gain)

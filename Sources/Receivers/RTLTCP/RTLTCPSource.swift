@@ -102,14 +102,16 @@ public final class RTLTCPSource: Source {
     var setupCommands: [[UInt8]] {
         var commands = [Command.sampleRate.bytes(UInt32(configuration.sampleRate)),
                         Command.frequency.bytes(UInt32(configuration.frequency)),
-                        Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32(configuration.ppm)))]
+                        Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32(clamping: configuration.ppm)))]
         switch configuration.gain {
         case .automatic:
             commands.append(Command.gainMode.bytes(0))
         case .decibels(let decibels):
-            // rtl_tcp picks the tuner gain nearest to this, in tenths of a dB.
+            // rtl_tcp picks the tuner gain nearest to this, in tenths of a dB (no tuner has
+            // more than 100 dB: a larger or non-finite value is sent as the nearest sane one).
+            let tenths = decibels.isFinite ? min(max((decibels * 10).rounded(), 0), 1_000) : 0
             commands.append(Command.gainMode.bytes(1))
-            commands.append(Command.gain.bytes(UInt32(max(0, (decibels * 10).rounded()))))
+            commands.append(Command.gain.bytes(UInt32(tenths)))
         }
         return commands
     }
