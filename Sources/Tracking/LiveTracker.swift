@@ -37,6 +37,9 @@ public final class LiveTracker: Sendable {
         var sourceSlots: [(slot: String, name: String?)] = []
         /// Counters by source label, in the order the sources first delivered.
         var sources: [SourceCounts] = []
+        /// Where each label's counters are in `sources`: a network brings thousands of
+        /// labels, and every frame looks its own up.
+        var sourceIndex: [String: Int] = [:]
         var duplicates = DuplicateFilter()
         /// Routes by callsign, from the route service.
         var routes: [String: FlightRoute] = [:]
@@ -101,8 +104,9 @@ public final class LiveTracker: Sendable {
         let listening = !listeners.withLock { $0.isEmpty }
         let received = time.isFinite ? min(time, now) : now
         let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
-            let index = state.sources.firstIndex { $0.label == source } ?? {
+            let index = state.sourceIndex[source] ?? {
                 state.sources.append(SourceCounts(label: source))
+                state.sourceIndex[source] = state.sources.count - 1
                 return state.sources.count - 1
             }()
             state.sources[index].lastFrame = received

@@ -15,6 +15,11 @@ public struct Tracker: Sendable {
     /// against less direct ones (an ADS-B aircraft answering Mode S interrogations stays
     /// ADS-B, and keeps its ADS-B ground speed against a Comm-B one).
     public static let sourceTimeout = 15.0
+    /// The most aircraft tracked at once: several times what a whole network hears (the
+    /// world has about 15,000 aircraft aloft at its busiest), so that a peer sending valid
+    /// frames from ever new made-up addresses cannot take all memory. Reaching it drops the
+    /// tenth of the aircraft heard longest ago (`Counts.tracksDropped`).
+    public static let maximumAircraft = 50_000
 
     /// What the tracker has counted since it started, for stats.json.
     public struct Counts: Sendable, Equatable {
@@ -28,6 +33,8 @@ public struct Tracker: Sendable {
         public var airbornePositionFrames = 0
         /// Positions resolved from them.
         public var positions = 0
+        /// Tracks dropped, the least recently heard first, to stay within `maximumAircraft`.
+        public var tracksDropped = 0
 
         /// Nothing counted.
         public init() {}
@@ -74,6 +81,7 @@ public struct Tracker: Sendable {
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
         // A new aircraft's state is only made for a new aircraft: it is a large value.
         if aircraft[key] == nil {
+            makeRoom()
             counts.tracks += 1
             aircraft[key] = AircraftState(icao: message.icao, lastSeen: time, source: source, addressType: type)
         }
@@ -204,6 +212,7 @@ public struct Tracker: Sendable {
     /// Replaces what is known about an aircraft with a complete state from another source
     /// (such as an OpenSky state vector), keeping fields the update does not carry.
     public mutating func merge(_ update: AircraftState) {
+        if aircraft[update.key] == nil { makeRoom() }
         var state = aircraft[update.key] ?? update
         state.lastSeen = max(state.lastSeen, update.lastSeen)
         state.hear(from: update.source, as: update.addressType, at: update.lastSeen, timeout: Self.sourceTimeout)
@@ -225,6 +234,15 @@ public struct Tracker: Sendable {
         state.baroRateFpm = update.baroRateFpm ?? update.verticalRateFpm ?? state.baroRateFpm
         state.onGround = update.onGround ?? state.onGround
         aircraft[update.key] = state
+    }
+
+    /// Makes room for one more aircraft at `maximumAircraft`: drops the tenth heard longest
+    /// ago, so that a flood of made-up addresses costs one sort per thousands of them.
+    private mutating func makeRoom() {
+        guard aircraft.count >= Self.maximumAircraft else { return }
+        let oldest = aircraft.values.map { ($0.lastSeen, $0.key) }.sorted { $0 < $1 }.prefix(Self.maximumAircraft / 10)
+        for (_, key) in oldest { aircraft[key] = nil }
+        counts.tracksDropped += oldest.count
     }
 
     /// Drops aircraft not heard for `expireAfter` seconds as of `now`.

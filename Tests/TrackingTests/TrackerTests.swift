@@ -72,3 +72,37 @@ import ModeS
         #expect(state.positionTime == 5)
     }
 }
+
+/// A peer sending valid frames from ever new made-up addresses cannot grow the tracker
+/// without bound.
+@Suite struct TrackerCapacityTests {
+    @Test func aFloodOfAddressesDropsTheAircraftHeardLongestAgo() throws {
+        var validator = FrameValidator(trustAddressParity: true)
+        let bits = try #require(ModeSBits(hex: "8D4840D6202CC371C32CE0576098"))
+        let validated = validator.validate(bits, time: 0)
+        let frame = try #require(validated)
+        var template = MessageDecoder().decode(frame)
+        var tracker = Tracker()
+        let limit = Tracker.maximumAircraft
+        for index in 0..<limit {
+            template.icao = UInt32(index)
+            tracker.merge(template, at: Double(index) / 1_000)
+        }
+        #expect(tracker.count == limit)
+        #expect(tracker.counts.tracksDropped == 0)
+        // One more makes room by dropping the tenth heard longest ago.
+        template.icao = 0xFFFFFF
+        tracker.merge(template, at: Double(limit) / 1_000)
+        #expect(tracker.count == limit - limit / 10 + 1)
+        #expect(tracker.counts.tracksDropped == limit / 10)
+        #expect(tracker.state(of: 0) == nil && tracker.state(of: UInt32(limit / 10 - 1)) == nil)
+        #expect(tracker.state(of: UInt32(limit / 10)) != nil && tracker.state(of: 0xFFFFFF) != nil)
+        // A state update from another source (OpenSky) makes room the same way.
+        for index in 0..<(limit / 10 - 1) {
+            tracker.merge(AircraftState(icao: 0x800000 + UInt32(index), lastSeen: 100, source: .opensky))
+        }
+        #expect(tracker.count == limit)
+        tracker.merge(AircraftState(icao: 0xABCDEF, lastSeen: 100, source: .opensky))
+        #expect(tracker.count == limit - limit / 10 + 1 && tracker.counts.tracksDropped == 2 * (limit / 10))
+    }
+}
