@@ -20,7 +20,8 @@ public enum AircraftGlyph {
 
     /// Which of the eight directions `rotationDeg` is nearest: 0 up, 1 up-right, ... 7 up-left.
     public static func direction(rotationDeg: Double) -> Int {
-        let sector = Int((rotationDeg / 45).rounded()) % 8
+        guard rotationDeg.isFinite else { return 0 }
+        let sector = Int((rotationDeg.truncatingRemainder(dividingBy: 360) / 45).rounded()) % 8
         return sector < 0 ? sector + 8 : sector
     }
 

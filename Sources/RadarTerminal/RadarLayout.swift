@@ -45,9 +45,12 @@ public struct RadarLayout: Sendable, Equatable {
     }
 
     /// The cell of the radar position `x`, `y` (fractions of the radius, x right, y up).
+    /// Positions far off the radar (a feed may send any number) land on a cell just as far
+    /// off the screen, a few radii out, rather than one beyond what an `Int` holds.
     public func cell(x: Double, y: Double) -> (column: Int, row: Int) {
-        (centreColumn + Int((x * Double(radius) * RadarLayout.aspect).rounded()),
-         centreRow - Int((y * Double(radius)).rounded()))
+        func limited(_ fraction: Double) -> Double { fraction.isFinite ? min(max(fraction, -4), 4) : 4 }
+        return (centreColumn + Int((limited(x) * Double(radius) * RadarLayout.aspect).rounded()),
+                centreRow - Int((limited(y) * Double(radius)).rounded()))
     }
 
     /// The cell at `angleDeg` (clockwise from up) and `distance` rows from the centre.

@@ -111,7 +111,7 @@ public struct RadarRenderer: Sendable {
     /// A distance for a ring label: whole kilometres, or one decimal below 10 km when needed.
     static func distanceText(_ km: Double) -> String {
         if km < 10, km != km.rounded() { return DecimalText.fixed(km, places: 1) + " km" }
-        return "\(Int(km.rounded())) km"
+        return DecimalText.fixed(km, places: 0) + " km"
     }
 
     func drawSweep(_ canvas: inout RadarCanvas, _ layout: RadarLayout, angle: Double) {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ModeS
 
 /// What the person at the terminal chose: which way the radar points, how far it reaches,
 /// which aircraft to show and how to draw them. Keys change it; the feed is told about the
@@ -63,7 +64,7 @@ public struct RadarSettings: Sendable, Equatable {
     static func number(_ value: Double?) -> String {
         guard let value else { return "null" }
         let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded == rounded.rounded() ? DecimalText.fixed(rounded, places: 0) : String(rounded)
     }
 
     /// `degrees` in [0, 360).

@@ -48,13 +48,13 @@ struct SidePanel {
         if plane.onGround == true {
             altitude = "GND"
         } else if let feet = plane.altitudeFt {
-            altitude = String(Int(feet.rounded()))
+            altitude = DecimalText.fixed(feet, places: 0)
         } else {
             altitude = "-"
         }
         let distance: String
         if let km = plane.groundKm {
-            distance = km < 100 ? DecimalText.fixed(km, places: 1) : String(Int(km.rounded()))
+            distance = DecimalText.fixed(km, places: km < 100 ? 1 : 0)
         } else {
             distance = "-"
         }

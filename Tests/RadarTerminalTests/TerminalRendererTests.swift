@@ -28,6 +28,19 @@ import FeedProtocol
                      rotationDeg: rotation, scale: scale)
     }
 
+    @Test func numbersFarOutOfRangeFromAFeedDrawNothingWrongAndNeverTrap() {
+        // A feed that is not this daemon's may send any finite number.
+        let wild = FeedAircraft(icao: "abcdef", callsign: "WILD1", altitudeBaroFt: 1e19, groundKm: 1e19, bearingDeg: 1e300,
+                                x: 1e300, y: -1e300, rotationDeg: 1e300, scale: 1e300)
+        let canvas = render([wild, Self.plane("NEAR1", x: 0.2, y: 0.2)], range: 1e19)
+        #expect(canvas.find("NEAR1", columns: scope) != nil, "the other aircraft is drawn")
+        #expect(canvas.find("WILD1", columns: scope) == nil, "one far off the radar is not")
+        #expect(AircraftGlyph.direction(rotationDeg: 1e300) == AircraftGlyph.direction(rotationDeg: 1e300.truncatingRemainder(dividingBy: 360)))
+        #expect(AircraftGlyph.direction(rotationDeg: 405) == 1)
+        let far = layout.cell(x: 1e300, y: 1e300)
+        #expect(far.column > layout.scopeWidth && far.row < 0)
+    }
+
     @Test func layoutIsRoundAndCentred() {
         #expect(layout.panelWidth == RadarLayout.panelColumns)
         #expect(layout.scopeWidth == Self.width - RadarLayout.panelColumns)
