@@ -5,9 +5,10 @@ import Glibc
 
 /// Standard output for the commands that print results (`decode`, `demod`, `bench`,
 /// `radar --once`): lines are buffered and written in large pieces, and every write is
-/// checked. The first failure (a full disk, a closed pipe, an I/O error) is kept and turned
-/// into a `RuntimeError` by `flush()` or `check()`, so a command whose output was lost
-/// ends with status 1 and says why instead of claiming success.
+/// checked. The first failure (a full disk, an I/O error) is kept and turned into a
+/// `RuntimeError` by `flush()` or `check()`, so a command whose output was lost ends with
+/// status 1 and says why instead of claiming success. A pipe whose reader has gone (`| head`)
+/// ends the process by SIGPIPE before, silently, as it ends any filter in a pipeline.
 struct LineWriter {
     private var buffer: [UInt8] = []
     /// The `errno` of the first failed write; nothing more is written after it.
