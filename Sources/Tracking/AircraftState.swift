@@ -189,9 +189,10 @@ public struct AircraftState: Sendable, Equatable {
     /// Seconds since the aircraft was last heard, as of `now`.
     public func age(at now: Double) -> Double { now - lastSeen }
 
-    /// Whether the position is older than `Tracker.staleAfter` as of `now`.
+    /// Whether the position is more than `Tracker.staleAfter` from `now`, either side (see
+    /// `Tracker.expire`).
     public func positionIsStale(at now: Double) -> Bool {
         guard let positionTime else { return true }
-        return now - positionTime > Tracker.staleAfter
+        return abs(now - positionTime) > Tracker.staleAfter
     }
 }

@@ -29,8 +29,12 @@ public struct DuplicateFilter: Sendable {
     /// Whether `bits` from `source` at `time` repeat what another source delivered within the
     /// window; records them when not.
     public mutating func isDuplicate(_ bits: ModeSBits, from source: String, at time: Double) -> Bool {
+        // The wall clock stepped back: what was recorded lies "ahead" and would be kept (and
+        // the memory grow) until the clock caught up. Starting afresh may count a frame
+        // twice, once.
+        if let newest = order.last?.time, time < newest - window { forgetAll() }
         forget(before: time - window)
-        if let earlier = seen[bits], earlier.source != source, time - earlier.time <= window {
+        if let earlier = seen[bits], earlier.source != source, abs(time - earlier.time) <= window {
             return true
         }
         seen[bits] = (time, source)
@@ -40,6 +44,12 @@ public struct DuplicateFilter: Sendable {
 
     /// Frames remembered now (for tests: the memory stays bounded by the window).
     public var remembered: Int { seen.count }
+
+    private mutating func forgetAll() {
+        seen.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
+        oldest = 0
+    }
 
     private mutating func forget(before limit: Double) {
         while oldest < order.count, order[oldest].time < limit {

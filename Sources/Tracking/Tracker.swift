@@ -212,7 +212,10 @@ public struct Tracker: Sendable {
     /// Replaces what is known about an aircraft with a complete state from another source
     /// (such as an OpenSky state vector), keeping fields the update does not carry.
     public mutating func merge(_ update: AircraftState) {
-        if aircraft[update.key] == nil { makeRoom() }
+        if aircraft[update.key] == nil {
+            makeRoom()
+            counts.tracks += 1
+        }
         var state = aircraft[update.key] ?? update
         state.lastSeen = max(state.lastSeen, update.lastSeen)
         state.hear(from: update.source, as: update.addressType, at: update.lastSeen, timeout: Self.sourceTimeout)
@@ -221,7 +224,8 @@ public struct Tracker: Sendable {
         state.callsign = update.callsign ?? state.callsign
         state.category = update.category ?? state.category
         state.squawk = update.squawk ?? state.squawk
-        if let position = update.position {
+        // A position older than the one held (another source's, newer) is not taken.
+        if let position = update.position, (update.positionTime ?? update.lastSeen) >= state.positionTime ?? -.infinity {
             state.position = position
             state.positionTime = update.positionTime ?? update.lastSeen
         }
@@ -245,16 +249,23 @@ public struct Tracker: Sendable {
         counts.tracksDropped += oldest.count
     }
 
-    /// Drops aircraft not heard for `expireAfter` seconds as of `now`.
+    /// Drops aircraft not heard within `expireAfter` seconds of `now`, either side: one heard
+    /// "later" than now was heard before the wall clock stepped back, and would otherwise
+    /// stay on the radar as freshly heard until the clock caught up.
     public mutating func expire(at now: Double) {
-        counts.singleMessageTracks += aircraft.values.count { now - $0.lastSeen > Self.expireAfter && $0.messageCount == 1 }
-        aircraft = aircraft.filter { now - $0.value.lastSeen <= Self.expireAfter }
+        counts.singleMessageTracks += aircraft.values.count { !Self.isCurrent($0, at: now) && $0.messageCount == 1 }
+        aircraft = aircraft.filter { Self.isCurrent($0.value, at: now) }
     }
 
     /// Every aircraft heard within `expireAfter` seconds of `now`, sorted by key (ICAO
     /// addresses first, then the others).
     public func snapshot(at now: Double) -> [AircraftState] {
-        aircraft.values.filter { now - $0.lastSeen <= Self.expireAfter }.sorted { $0.key < $1.key }
+        aircraft.values.filter { Self.isCurrent($0, at: now) }.sorted { $0.key < $1.key }
+    }
+
+    /// Whether `state` was heard within `expireAfter` seconds of `now`, either side.
+    private static func isCurrent(_ state: AircraftState, at now: Double) -> Bool {
+        abs(now - state.lastSeen) <= expireAfter
     }
 
     /// The state of one aircraft by its key (`AircraftState.key`: the ICAO address itself for

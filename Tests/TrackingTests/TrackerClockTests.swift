@@ -44,6 +44,34 @@ import Testing
         #expect(tracker.expire() == 1)
     }
 
+    @Test func aClockSteppedBackLeavesNoAircraftLookingFresh() throws {
+        let clock = TestClock()
+        let tracker = LiveTracker(receiver: nil, clock: clock.read)
+        tracker.accept(try frame("8D40621D58C386435CC412692AD6"), at: clock.now)
+        // An hour back (a clock set by hand, an NTP step, a machine resumed).
+        clock.set(clock.now - 3_600)
+        #expect(tracker.snapshot().aircraft.isEmpty)
+        #expect(tracker.expire() == 1)
+        // Heard again, it is back at once.
+        tracker.accept(try frame("8D40621D58C386435CC412692AD6"), at: clock.now)
+        #expect(tracker.snapshot().aircraft.count == 1)
+    }
+
+    @Test func theDuplicateFilterStartsAfreshWhenTheClockStepsBack() throws {
+        var filter = DuplicateFilter(window: 2)
+        let bits = try #require(ModeSBits(hex: "8D40621D58C386435CC412692AD6"))
+        for step in 0..<100 { _ = filter.isDuplicate(ModeSBits(hex: String(format: "5D%06X000000", step))!, from: "a", at: 1_000_000) }
+        let first = filter.isDuplicate(bits, from: "a", at: 1_000_000)
+        #expect(!first)
+        // An hour back: what was recorded is forgotten, and the same bits from another
+        // source an hour "earlier" are not taken for a copy.
+        let afterTheStep = filter.isDuplicate(bits, from: "b", at: 1_000_000 - 3_600)
+        #expect(!afterTheStep)
+        #expect(filter.remembered == 1)
+        let copy = filter.isDuplicate(bits, from: "a", at: 1_000_000 - 3_599)
+        #expect(copy)
+    }
+
     @Test func stateVectorsFromTheFutureAreTakenAsNow() {
         let clock = TestClock()
         let tracker = LiveTracker(receiver: nil, clock: clock.read)

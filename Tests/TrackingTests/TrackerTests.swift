@@ -73,6 +73,26 @@ import ModeS
     }
 }
 
+/// Whole states from another source (OpenSky) merged into the tracker.
+@Suite struct TrackerStateUpdateTests {
+    @Test func aStateUpdateCountsItsTrackAndNeverTakesAnOlderPosition() {
+        var tracker = Tracker()
+        var newer = AircraftState(icao: 0x4840D6, lastSeen: 100, source: .opensky)
+        newer.position = GeoPoint(latitude: 52.3, longitude: 4.7)
+        newer.positionTime = 100
+        tracker.merge(newer)
+        #expect(tracker.counts.tracks == 1)
+        var older = AircraftState(icao: 0x4840D6, lastSeen: 101, source: .opensky)
+        older.position = GeoPoint(latitude: 52.0, longitude: 4.0)
+        older.positionTime = 90
+        tracker.merge(older)
+        #expect(tracker.state(of: 0x4840D6)?.position == GeoPoint(latitude: 52.3, longitude: 4.7))
+        #expect(tracker.state(of: 0x4840D6)?.positionTime == 100)
+        #expect(tracker.state(of: 0x4840D6)?.lastSeen == 101)
+        #expect(tracker.counts.tracks == 1)
+    }
+}
+
 /// A peer sending valid frames from ever new made-up addresses cannot grow the tracker
 /// without bound.
 @Suite struct TrackerCapacityTests {
