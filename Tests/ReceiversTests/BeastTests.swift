@@ -150,13 +150,16 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     @Test func aRefusedConnectionIsRetriedNotFatal() async throws {
         let tracker = LiveTracker(receiver: nil)
         // Nothing listens on this port: the input must keep retrying until cancelled.
-        let input = BeastInput(host: "127.0.0.1", port: 9, logger: Logger(label: "test"),
+        let log = LogRecorder()
+        let input = BeastInput(host: "127.0.0.1", port: 9, logger: log.logger,
                                maximumBackoff: .milliseconds(100))
         let task = Task { try await input.run(into: tracker) }
         try await Task.sleep(for: .milliseconds(500))
         task.cancel()
         try await task.value
         #expect(input.statistics.connections == 0)
+        // One short line a try, not the resolver's account of every address.
+        #expect(log.problems.first == "beast-in 127.0.0.1:9: connection refused; retrying in 0.1 seconds")
     }
 
     /// A server that accepts every connection and then says nothing, as a host that lost

@@ -50,7 +50,7 @@ struct Reconnecting {
             } catch is CancellationError {
                 return
             } catch {
-                ending = "\(label): \(error); retrying"
+                ending = "\(label): \(ConnectionFailure.describe(error)); retrying"
             }
             let wait = backoff.wait(afterAttemptLasting: clock.now - start)
             logger.warning("\(ending) in \(wait)")
