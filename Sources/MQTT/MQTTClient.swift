@@ -64,7 +64,8 @@ public final class MQTTClient: Sendable {
         case connected
         /// The broker refused the connection (its reason: bad credentials, say).
         case refused(String)
-        /// The connection ended unexpectedly (its reason); the client reconnects.
+        /// The connection ended unexpectedly, or could not be made: its reason and what the
+        /// client does next ("…; reconnecting", "…; retrying in 4 s"), one line's end.
         case lost(String)
     }
 
@@ -369,7 +370,7 @@ public final class MQTTClient: Sendable {
             if code != 0 { state.statistics.lastProblem = Self.describe(code) }
             return state.stopped
         }
-        if code != 0, !stopping { onEvent(.lost(Self.describe(code))) }
+        if code != 0, !stopping { onEvent(.lost("\(Self.describe(code)); reconnecting")) }
     }
 
     fileprivate func published(_ mid: Int32) {
@@ -388,7 +389,7 @@ public final class MQTTClient: Sendable {
     fileprivate func logged(_ level: Int32, _ text: String) {
         guard level == MOSQ_LOG_ERR else { return }
         state.withLock { $0.statistics.lastProblem = text }
-        onEvent(.lost(text))
+        onEvent(.lost("\(text); reconnecting"))
     }
 
     fileprivate func received(_ message: UnsafePointer<mosquitto_message>) {

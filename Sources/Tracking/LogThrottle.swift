@@ -1,24 +1,30 @@
 /// Decides when an event that may repeat in a flood (a client refused, an accept that found no
-/// free descriptor) earns a log line: the first at once, then at most one line per interval,
-/// which says how many happened since the last line. The counters keep the exact figures.
-/// Shared by the feed server and the TCP outputs, which both depend on this module.
+/// free descriptor) earns a log line: at most `burst` lines per interval (the first at once),
+/// each saying how many events happened since the last line. The counters keep the exact
+/// figures. Shared by the feed server, the TCP outputs and the network sources.
 public struct LogThrottle: Sendable {
-    /// Shortest time between two lines.
+    /// The interval in which at most `burst` lines are written.
     public let interval: Duration
-    private var lastLine: ContinuousClock.Instant?
+    /// Lines allowed within one interval: 1 for events that only matter as a count, a few
+    /// for events each worth a line (a receiver going offline) unless they come in a flood.
+    public let burst: Int
+    /// When the lines within the last interval were written.
+    private var lines: [ContinuousClock.Instant] = []
     private var unreported = 0
 
-    /// A throttle allowing one line per `interval`.
-    public init(interval: Duration = .seconds(10)) {
+    /// A throttle allowing `burst` lines per `interval`.
+    public init(interval: Duration = .seconds(10), burst: Int = 1) {
         self.interval = interval
+        self.burst = max(1, burst)
     }
 
     /// Records one event at `now`; returns how many events the line to log now covers, or nil
     /// when this one waits for a later line.
     public mutating func record(now: ContinuousClock.Instant) -> Int? {
         unreported += 1
-        if let lastLine, now - lastLine < interval { return nil }
-        lastLine = now
+        lines.removeAll { now - $0 >= interval }
+        guard lines.count < burst else { return nil }
+        lines.append(now)
         defer { unreported = 0 }
         return unreported
     }

@@ -63,6 +63,16 @@ import TestSupport
         #expect(throttle.record(now: start + .seconds(12)) == nil)
     }
 
+    @Test func aThrottleWithABurstLetsThatManyLinesThroughAnInterval() {
+        var throttle = LogThrottle(interval: .seconds(10), burst: 3)
+        let start = ContinuousClock.now
+        #expect((0..<3).map { throttle.record(now: start + .seconds($0)) } == [1, 1, 1])
+        #expect(throttle.record(now: start + .seconds(5)) == nil)
+        // The first line leaves the interval at +10 s: one more line, covering both events.
+        #expect(throttle.record(now: start + .seconds(10)) == 2)
+        #expect(throttle.record(now: start + .seconds(10.5)) == nil)
+    }
+
     @Test func atLeastOneClient() async {
         let configuration = FeedConfiguration(socketPath: TestSky.socketPath(), maxClients: 0)
         await #expect(throws: FeedError.invalidConfiguration("the feed must allow at least 1 client")) {

@@ -109,7 +109,7 @@ public final class MQTTPublisher: Service, Sendable {
             switch event {
             case .connected: logger.info("\(label): connected, publishing as \(topics.prefix)")
             case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
-            case .lost(let reason): logger.warning("\(label): \(reason); reconnecting")
+            case .lost(let reason): logger.warning("\(label): \(reason)")
             }
         })
         tracker.addFrameListener { [self] update in

@@ -24,10 +24,11 @@ public final class MQTTInput: Source {
     private let logger: Logger
     private let receivers: Mutex<RemoteReceivers>
     private let problems = Mutex(LogThrottle(interval: .seconds(10)))
-    /// Breaks in batch numbers and status changes, logged at most every 10 s each: a receiver
-    /// flapping, or two publishing under one name, would otherwise write a line per batch.
-    private let gaps = Mutex(LogThrottle(interval: .seconds(10)))
-    private let statusChanges = Mutex(LogThrottle(interval: .seconds(10)))
+    /// Breaks in batch numbers and status changes, at most 10 lines of each every 10 s: a
+    /// receiver flapping, or two publishing under one name, would otherwise write a line per
+    /// batch.
+    private let gaps = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
+    private let statusChanges = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
     private let client = Mutex<MQTTClient?>(nil)
 
     /// "mqtt-in HOST:PORT".
@@ -56,7 +57,7 @@ public final class MQTTInput: Source {
                 switch event {
                 case .connected: logger.info("\(label): connected")
                 case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
-                case .lost(let reason): logger.warning("\(label): \(reason); reconnecting")
+                case .lost(let reason): logger.warning("\(label): \(reason)")
                 }
             })
             mqtt.subscribe(filter)
