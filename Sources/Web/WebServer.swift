@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FeedServer
 import Hummingbird
 import HummingbirdCore
@@ -74,7 +77,13 @@ public final class WebServer: Service, Sendable {
         do {
             try await application.run()
         } catch {
-            throw WebError.cannotServe(host: configuration.host, port: configuration.port, reason: "\(error)")
+            // The system's words for a failed bind, not NIO's account of the call.
+            let reason = switch error {
+            case let error as IOError where error.errnoCode == EADDRINUSE: "the address is already in use"
+            case let error as IOError: String(cString: strerror(error.errnoCode))
+            default: "\(error)"
+            }
+            throw WebError.cannotServe(host: configuration.host, port: configuration.port, reason: reason)
         }
     }
 

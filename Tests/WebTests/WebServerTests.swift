@@ -203,6 +203,20 @@ import TestSupport
         #expect(counts.malformedFrames == 1)
     }
 
+    @Test func aPortInUseIsOneClearLine() async throws {
+        let server = try await WebTestServer.start()
+        defer { Task { await server.stop() } }
+        var configuration = WebConfiguration(port: server.port, logger: Logger(label: "test"))
+        configuration.host = "127.0.0.1"
+        let second = WebServer(configuration: configuration, feed: server.feed, documents: FixedDocuments(),
+                               metrics: nil)
+        await #expect {
+            try await second.run()
+        } throws: { error in
+            "\(error)" == "web: cannot serve on 127.0.0.1:\(server.port): the address is already in use"
+        }
+    }
+
     @Test func slowRequestHeadsAreClosedAndCounted() async throws {
         let server = try await WebTestServer.start { $0.requestHeadTimeout = 0.5 }
         defer { Task { await server.stop() } }
