@@ -43,8 +43,11 @@ struct MQTTOptions: ParsableArguments {
         }
         if !(5...3600).contains(keepalive) { throw ValidationError("--mqtt-keepalive must be between 5 and 3600 seconds, got \(keepalive)") }
         if homeAssistant && url == nil { throw ValidationError("--mqtt-homeassistant needs --mqtt") }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw ValidationError("--mqtt-ca-file: cannot read \(caFile)")
+        if let caFile {
+            if FileStatus(path: caFile)?.isDirectory == true {
+                throw ValidationError("--mqtt-ca-file: \(caFile) is a directory; give the PEM file of the CA certificates")
+            }
+            if !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--mqtt-ca-file: cannot read \(caFile)") }
         }
         do {
             _ = try MQTTCredentials.from(environment: ProcessInfo.processInfo.environment)

@@ -65,6 +65,12 @@ extension EndToEnd {
             #expect(result.stderr.contains(message), "\(options): \(result.stderr)")
         }
 
+        @Test func aDirectoryForTheBrokersCertificatesIsAUsageError() throws {
+            let result = try BinaryRunner.run(["run", "--mqtt", "mqtts://127.0.0.1:8883", "--mqtt-ca-file", "/tmp"], input: Data())
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains("--mqtt-ca-file: /tmp is a directory"), "\(result.stderr)")
+        }
+
         @Test func loopingStandardInputIsAUsageError() throws {
             let result = try BinaryRunner.run(["run", "--replay", "-", "--loop"], input: Data())
             #expect(result.status == 64, "\(result.stderr)")
