@@ -1,26 +1,32 @@
 import FoundationEssentials
 import Tracking
 
-/// Rewrites `aircraft.json` and `stats.json` from the live tracker once a second (and
-/// `receiver.json` once at the start), until cancelled.
+/// Rewrites `aircraft.json` and `stats.json` from the live tracker once a second, and
+/// `receiver.json` at the start and then once a minute (a page reads it when it loads: a
+/// first write that failed, or a file cleaned away from a temporary directory, comes back),
+/// until cancelled.
 public struct AircraftJSONPublisher: Sendable {
     /// The writer for the target directory.
     public let writer: AircraftJSONWriter
     private let documents: AircraftJSONDocuments
     private let tracker: LiveTracker
     private let interval: Duration
+    private let receiverInterval: Duration
     private let onError: @Sendable (String) -> Void
 
     /// A publisher of `tracker` into `directory`, with signal levels from `signals`, every
-    /// `interval`. `onError` hears each distinct write failure once (the daemon logs it and
-    /// carries on: a full disk must not stop the receiver).
+    /// `interval` (`receiver.json` every `receiverInterval`). `onError` hears each distinct
+    /// write failure once (the daemon logs it and carries on: a full disk must not stop the
+    /// receiver).
     public init(directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
-                interval: Duration = .seconds(1), onError: @escaping @Sendable (String) -> Void) {
+                interval: Duration = .seconds(1), receiverInterval: Duration = .seconds(60),
+                onError: @escaping @Sendable (String) -> Void) {
         writer = AircraftJSONWriter(directory: directory)
         documents = AircraftJSONDocuments(tracker: tracker, signals: signals, version: version,
                                           refreshMilliseconds: Int((interval.inSeconds * 1000).rounded()))
         self.tracker = tracker
         self.interval = interval
+        self.receiverInterval = receiverInterval
         self.onError = onError
     }
 
@@ -32,15 +38,19 @@ public struct AircraftJSONPublisher: Sendable {
             if text != lastError { onError(text) }
             lastError = text
         }
-        do {
-            try writer.write("receiver.json", documents.receiverJSON())
-        } catch {
-            report(error)
-        }
         let clock = ContinuousClock()
         var deadline = clock.now
+        var receiverDue = clock.now
         var history = StatsJSON.History(start: statsSnapshot())
         while !Task.isCancelled {
+            if clock.now >= receiverDue {
+                do {
+                    try writer.write("receiver.json", documents.receiverJSON())
+                    receiverDue = clock.now + receiverInterval
+                } catch {
+                    report(error)
+                }
+            }
             do {
                 try publishOnce()
                 try writer.writeStats(history.record(statsSnapshot()))

@@ -313,6 +313,26 @@ import TestSupport
         #expect(aircraft.allSatisfy { ($0["rssi"] as? Double).map { abs($0 - -20) < 0.05 } == true })
         #expect(aircraft.filter { $0["lat"] != nil }.count > 20)
     }
+
+    @Test func receiverJSONRemovedWhileRunningComesBack() async throws {
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let publisher = AircraftJSONPublisher(directory: folder.path, tracker: LiveTracker(receiver: nil), signals: SignalLevels(),
+                                              version: "test", interval: .milliseconds(20),
+                                              receiverInterval: .milliseconds(200)) { Issue.record("write failed: \($0)") }
+        let running = Task { try await publisher.run() }
+        defer { running.cancel() }
+        let file = folder.appendingPathComponent("receiver.json").path
+        func appears() async throws -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: file), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            return FileManager.default.fileExists(atPath: file)
+        }
+        #expect(try await appears())
+        // A temporary directory's cleaner (or a person) takes it away: it is written again.
+        try FileManager.default.removeItem(atPath: file)
+        #expect(try await appears())
+    }
 }
 
 /// The queue between the receiving thread and the output encoders.
