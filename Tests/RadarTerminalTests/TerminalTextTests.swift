@@ -37,6 +37,13 @@ import FeedProtocol
         #expect(shown.count == text.count)
     }
 
+    @Test func charactersTwoColumnsWideAreReplacedSoLabelsKeepTheirWidth() {
+        #expect(TerminalText.printable("ＡＮＡ１２３") == "??????")
+        #expect(TerminalText.printable("😀KLM") == "?KLM")
+        #expect(TerminalText.printable("東京12") == "??12")
+        #expect(TerminalText.printable("한국") == "??")
+    }
+
     @Test func printableTextIsLeftAlone() {
         for text in ["KLM1023", "BAW 12", "Zürich", "ÅÉÎ", "→·│°"] {
             #expect(TerminalText.printable(text) == text)
