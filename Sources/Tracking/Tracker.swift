@@ -75,10 +75,10 @@ public struct Tracker: Sendable {
                                heardAt receiver: GeoPoint?, reporting: Bool = true) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
-        resolver.resolve(&message, time: time, heardAt: receiver)
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
         let type = AddressType(of: message, multilaterated: multilaterated)
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
+        resolver.resolve(&message, time: time, heardAt: receiver, key: key)
         // A new aircraft's state is only made for a new aircraft: it is a large value.
         if aircraft[key] == nil {
             makeRoom()

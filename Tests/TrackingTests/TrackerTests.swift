@@ -73,6 +73,33 @@ import ModeS
     }
 }
 
+/// An aircraft's CPR frames are paired with its own only: a non-ICAO address (a TIS-B
+/// trackfile, an ADS-B vehicle's own number) with the same 24 bits is another aircraft.
+@Suite struct TrackerAddressKindTests {
+    @Test func framesOfANonICAOAddressArePairedApartFromTheICAOAircraftOfTheSameBits() throws {
+        var validator = FrameValidator(trustAddressParity: true)
+        func message(_ hex: String) throws -> Message {
+            let bits = try #require(ModeSBits(hex: hex))
+            let validated = validator.validate(bits, time: 0)
+            return MessageDecoder().decode(try #require(validated))
+        }
+        let even = try message("8D40621D58C382D690C8AC2863A7"), odd = try message("8D40621D58C386435CC412692AD6")
+        var other = odd
+        other.df = 18
+        other.capability = 1  // ADS-B with an address that is not an ICAO one
+        var tracker = Tracker()
+        tracker.merge(even, at: 1)
+        tracker.merge(other, at: 2)
+        #expect(tracker.count == 2)
+        let otherKey = AircraftState.key(icao: 0x40621D, isICAO: false)
+        #expect(tracker.state(of: otherKey) != nil)
+        #expect(tracker.state(of: otherKey)?.position == nil, "its odd frame is not paired with the ICAO aircraft's even one")
+        tracker.merge(odd, at: 3)
+        let position = try #require(tracker.state(of: 0x40621D)?.position)
+        #expect(abs(position.latitude - 52.26) < 0.02 && abs(position.longitude - 3.92) < 0.02, "\(position)")
+    }
+}
+
 /// Whole states from another source (OpenSky) merged into the tracker.
 @Suite struct TrackerStateUpdateTests {
     @Test func aStateUpdateCountsItsTrackAndNeverTakesAnOlderPosition() {

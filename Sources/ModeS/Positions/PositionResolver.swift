@@ -78,16 +78,20 @@ public struct PositionResolver: Sendable {
     /// Resolves `message` as heard by a receiver at `receiver` rather than this resolver's
     /// own: another receiver of a network, whose position is the right reference for local
     /// decoding and the range check (nil when unknown: global decoding only, no range check).
-    /// The aircraft's frames and last position are shared whoever heard them.
-    public mutating func resolve(_ message: inout Message, time: Double, heardAt receiver: GeoPoint?) {
+    /// The aircraft's frames and last position are shared whoever heard them. `key` names
+    /// the aircraft when its address alone does not (the tracker's key, which keeps a
+    /// non-ICAO address apart from the ICAO aircraft with the same 24 bits); by default the
+    /// address.
+    public mutating func resolve(_ message: inout Message, time: Double, heardAt receiver: GeoPoint?, key: UInt32? = nil) {
         guard let frame = message.cpr else { return }
         // A frame with zero lat and lon fields is how some transponders say "no position".
         if frame.lat == 0 && frame.lon == 0 && !frame.isSurface { return }
         guard time.isFinite else { return }
         messages += 1
         pruneIfDue(time)
-        if tracks[message.icao] == nil && tracks.count >= Self.maximumAircraft { forgetLeastRecent() }
-        var track = tracks[message.icao] ?? Track()
+        let key = key ?? message.icao
+        if tracks[key] == nil && tracks.count >= Self.maximumAircraft { forgetLeastRecent() }
+        var track = tracks[key] ?? Track()
         track.lastSeen = time
         track.lastMessage = messages
         let sighting = Sighting(frame: frame, time: time)
@@ -100,7 +104,7 @@ public struct PositionResolver: Sendable {
             message.latitude = position.latitude
             message.longitude = position.longitude
         }
-        tracks[message.icao] = track
+        tracks[key] = track
     }
 
     private mutating func resolveGlobally(_ track: inout Track, frame: CPRFrame, time: Double,
