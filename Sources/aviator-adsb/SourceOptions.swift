@@ -88,7 +88,10 @@ struct SourceOptions: ParsableArguments {
         if let rtltcp, BeastInput.endpoint(rtltcp) == nil {
             throw ValidationError("--rtltcp takes HOST:PORT, e.g. 192.168.1.20:1234")
         }
-        if (throttle || loop) && replay == nil { throw ValidationError("--throttle and --loop apply to --replay") }
+        if (throttle || loop || format != nil) && replay == nil {
+            throw ValidationError("--throttle, --loop and --format apply to --replay")
+        }
+        if device != nil && local != .dongle { throw ValidationError("--device applies to a local dongle, not to --replay, --rtltcp or --net-only") }
         if !(retryInterval.isFinite && (0.1...3_600).contains(retryInterval)) {
             throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
         }

@@ -40,6 +40,7 @@ struct WebOptions: ParsableArguments {
         }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if tlsSelfSigned && tlsCertificate != nil { throw ValidationError("--tls-self-signed and --tls-cert exclude each other") }
+        if stateDirectory != nil && !tlsSelfSigned { throw ValidationError("--state-dir applies to --tls-self-signed") }
         if !(1...65_536).contains(maxConnections) {
             throw ValidationError("--http-max-connections must be between 1 and 65536, got \(maxConnections)")
         }

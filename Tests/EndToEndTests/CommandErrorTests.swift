@@ -71,6 +71,18 @@ extension EndToEnd {
             #expect(result.stderr.contains("--mqtt-ca-file: /tmp is a directory"), "\(result.stderr)")
         }
 
+        @Test(arguments: [
+            (["--format", "cs16"], "--throttle, --loop and --format apply to --replay"),
+            (["--replay", "sky.cu8", "--device", "1"], "--device applies to a local dongle"),
+            (["--net-only", "--beast-in", "127.0.0.1:30005", "--device", "1"], "--device applies to a local dongle"),
+            (["--http", "127.0.0.1:0", "--state-dir", "/tmp"], "--state-dir applies to --tls-self-signed"),
+        ])
+        func anOptionThatWouldBeIgnoredIsAUsageError(options: [String], message: String) throws {
+            let result = try BinaryRunner.run(["run"] + options, input: Data())
+            #expect(result.status == 64, "\(options): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(options): \(result.stderr)")
+        }
+
         @Test func loopingStandardInputIsAUsageError() throws {
             let result = try BinaryRunner.run(["run", "--replay", "-", "--loop"], input: Data())
             #expect(result.status == 64, "\(result.stderr)")
