@@ -101,6 +101,14 @@ struct RunCommand: AsyncParsableCommand {
         if !(1...65_536).contains(maxClients) {
             throw ValidationError("--max-clients must be between 1 and 65536, got \(maxClients)")
         }
+        // The MQTT options belong to a broker: --mqtt (publishing), --mqtt-in (gathering).
+        let brokers = [mqtt.url, sources.mqttIn].compactMap { $0 }
+        if brokers.isEmpty, mqtt.name != nil || mqtt.caFile != nil {
+            throw ValidationError("--name and --mqtt-ca-file apply to --mqtt or --mqtt-in")
+        }
+        if mqtt.caFile != nil, !brokers.contains(where: { $0.hasPrefix("mqtts://") }) {
+            throw ValidationError("--mqtt-ca-file applies to an mqtts:// broker; plain mqtt:// does not use TLS")
+        }
     }
 
     func run() async throws {

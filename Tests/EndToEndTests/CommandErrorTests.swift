@@ -76,6 +76,8 @@ extension EndToEnd {
             (["--replay", "sky.cu8", "--device", "1"], "--device applies to a local dongle"),
             (["--net-only", "--beast-in", "127.0.0.1:30005", "--device", "1"], "--device applies to a local dongle"),
             (["--http", "127.0.0.1:0", "--state-dir", "/tmp"], "--state-dir applies to --tls-self-signed"),
+            (["--name", "attic"], "--name and --mqtt-ca-file apply to --mqtt or --mqtt-in"),
+            (["--mqtt", "mqtt://127.0.0.1", "--mqtt-ca-file", "/etc/hostname"], "--mqtt-ca-file applies to an mqtts:// broker"),
         ])
         func anOptionThatWouldBeIgnoredIsAUsageError(options: [String], message: String) throws {
             let result = try BinaryRunner.run(["run"] + options, input: Data())
