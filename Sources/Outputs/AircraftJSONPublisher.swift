@@ -32,11 +32,14 @@ public struct AircraftJSONPublisher: Sendable {
 
     /// Writes `receiver.json`, then `aircraft.json` every interval until the task is cancelled.
     public func run() async throws {
-        var lastError: String?
-        func report(_ error: any Error) {
+        // The last failure of each kind of write, so each distinct one is reported once
+        // (a receiver.json that cannot be written while the others can must not alternate
+        // with their success into a line a second).
+        var lastError: String?, lastReceiverError: String?
+        func report(_ error: any Error, _ last: inout String?) {
             let text = "\(error)"
-            if text != lastError { onError(text) }
-            lastError = text
+            if text != last { onError(text) }
+            last = text
         }
         let clock = ContinuousClock()
         var deadline = clock.now
@@ -47,8 +50,9 @@ public struct AircraftJSONPublisher: Sendable {
                 do {
                     try writer.write("receiver.json", documents.receiverJSON())
                     receiverDue = clock.now + receiverInterval
+                    lastReceiverError = nil
                 } catch {
-                    report(error)
+                    report(error, &lastReceiverError)
                 }
             }
             do {
@@ -56,7 +60,7 @@ public struct AircraftJSONPublisher: Sendable {
                 try writer.writeStats(history.record(statsSnapshot()))
                 lastError = nil
             } catch {
-                report(error)
+                report(error, &lastError)
             }
             deadline += interval
             if deadline < clock.now { deadline = clock.now }
