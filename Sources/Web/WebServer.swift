@@ -8,6 +8,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 import ServiceLifecycle
 
@@ -77,13 +78,31 @@ public final class WebServer: Service, Sendable {
         do {
             try await application.run()
         } catch {
-            // The system's words for a failed bind, not NIO's account of the call.
-            let reason = switch error {
-            case let error as IOError where error.errnoCode == EADDRINUSE: "the address is already in use"
-            case let error as IOError: String(cString: strerror(error.errnoCode))
-            default: "\(error)"
-            }
-            throw WebError.cannotServe(host: configuration.host, port: configuration.port, reason: reason)
+            throw WebError.cannotServe(host: configuration.host, port: configuration.port, reason: Self.reason(error))
+        }
+    }
+
+    /// Binds `host:port` and lets it go at once, so that an address in use (or not this
+    /// machine's, or below 1024 without the right) is a clear error at start, before anything
+    /// else runs; the server binds it again when its service starts. Port 0 is not checked.
+    public static func checkAddress(host: String, port: Int) async throws {
+        guard port != 0 else { return }
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get()
+            try await channel.close()
+        } catch {
+            throw WebError.cannotServe(host: host, port: port, reason: reason(error))
+        }
+    }
+
+    /// The system's words for a failed bind, not NIO's account of the call.
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as IOError where error.errnoCode == EADDRINUSE: "the address is already in use"
+        case let error as IOError: String(cString: strerror(error.errnoCode))
+        default: "\(error)"
         }
     }
 

@@ -126,6 +126,15 @@ struct RunCommand: AsyncParsableCommand {
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
             logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
         }
+        // The web port is tried first, like the outputs' below: taken, it is one clear line
+        // while nothing needs stopping.
+        if let http = web.http {
+            do {
+                try await WebServer.checkAddress(host: http.host, port: http.port)
+            } catch let error as WebError {
+                throw RuntimeError(error.description)
+            }
+        }
         let (outputServices, documents, outputServers) = try await outputs.services(
             for: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
 

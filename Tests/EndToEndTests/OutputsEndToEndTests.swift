@@ -71,6 +71,17 @@ extension EndToEnd {
             #expect(!FileManager.default.fileExists(atPath: socket), "nothing else was started")
         }
 
+        @Test func aTakenWebPortIsOneErrorLineAndAFailedExit() throws {
+            let (holder, port) = BlockingSocket.listener()
+            defer { _ = holder }
+            let socket = FileManager.default.temporaryDirectory.appendingPathComponent("outputs-\(UUID().uuidString.prefix(8)).sock").path
+            let result = try BinaryRunner.run(["--replay", Self.sample, "--http", "127.0.0.1:\(port)", "--socket", socket])
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines == ["Error: web: cannot serve on 127.0.0.1:\(port): the address is already in use"], "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: socket), "nothing else was started")
+        }
+
         @Test func badOutputOptionsAreClearErrors() throws {
             let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-dir-\(UUID().uuidString)").path
             let cases: [([String], String)] = [
