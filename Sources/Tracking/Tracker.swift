@@ -15,11 +15,11 @@ public struct Tracker: Sendable {
     /// against less direct ones (an ADS-B aircraft answering Mode S interrogations stays
     /// ADS-B, and keeps its ADS-B ground speed against a Comm-B one).
     public static let sourceTimeout = 15.0
-    /// The most aircraft tracked at once: several times what a whole network hears (the
-    /// world has about 15,000 aircraft aloft at its busiest), so that a peer sending valid
-    /// frames from ever new made-up addresses cannot take all memory. Reaching it drops the
-    /// tenth of the aircraft heard longest ago (`Counts.tracksDropped`).
-    public static let maximumAircraft = 50_000
+    /// The most aircraft tracked at once unless told otherwise: several times what a whole
+    /// network hears (the world has about 15,000 aircraft aloft at its busiest), so that a
+    /// peer sending valid frames from ever new made-up addresses cannot take all memory.
+    /// Reaching it drops the tenth of the aircraft heard longest ago (`Counts.tracksDropped`).
+    public static let defaultMaximumAircraft = 50_000
 
     /// What the tracker has counted since it started, for stats.json.
     public struct Counts: Sendable, Equatable {
@@ -47,9 +47,14 @@ public struct Tracker: Sendable {
     /// Tracks and positions counted so far.
     public private(set) var counts = Counts()
 
-    /// A tracker for a receiver at `receiver` (used for CPR references and range checks).
-    public init(receiver: GeoPoint? = nil, maxRangeKm: Double = 500) {
+    /// The most aircraft this tracker holds (see `defaultMaximumAircraft`).
+    public let maximumAircraft: Int
+
+    /// A tracker for a receiver at `receiver` (used for CPR references and range checks),
+    /// holding at most `maximumAircraft` aircraft.
+    public init(receiver: GeoPoint? = nil, maxRangeKm: Double = 500, maximumAircraft: Int = Tracker.defaultMaximumAircraft) {
         resolver = PositionResolver(receiver: receiver, maxRangeKm: maxRangeKm)
+        self.maximumAircraft = max(10, maximumAircraft)
     }
 
     /// Merges one decoded message received at `time` (seconds): the message with its position
@@ -243,8 +248,8 @@ public struct Tracker: Sendable {
     /// Makes room for one more aircraft at `maximumAircraft`: drops the tenth heard longest
     /// ago, so that a flood of made-up addresses costs one sort per thousands of them.
     private mutating func makeRoom() {
-        guard aircraft.count >= Self.maximumAircraft else { return }
-        let oldest = aircraft.values.map { ($0.lastSeen, $0.key) }.sorted { $0 < $1 }.prefix(Self.maximumAircraft / 10)
+        guard aircraft.count >= maximumAircraft else { return }
+        let oldest = aircraft.values.map { ($0.lastSeen, $0.key) }.sorted { $0 < $1 }.prefix(maximumAircraft / 10)
         for (_, key) in oldest { aircraft[key] = nil }
         counts.tracksDropped += oldest.count
     }
