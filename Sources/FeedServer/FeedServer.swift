@@ -67,7 +67,7 @@ public final class FeedServer: Service, Sendable {
             // When accept finds no free descriptor (or would leave too few), wait a second
             // before the next attempt instead of retrying in a busy loop; the socket stays open.
             .serverChannelInitializer { channel in
-                AcceptGuard.install(on: channel) { error in hub.value.acceptFailed(error) }
+                AcceptGuard.install(on: channel) { error in hub.value.acceptPaused(error) }
             }
             // Above 256 KiB of unwritten bytes a client stops taking control lines until it
             // drains below 64 KiB; frames are bounded separately, one in flight at a time.

@@ -55,20 +55,13 @@ final class BroadcastRegistry {
         return true
     }
 
-    /// The listening socket could not accept: how long to wait before trying again. Out of
-    /// descriptors (or kernel memory), accepting pauses for a second, counted and logged at
-    /// most every few seconds; other errors (a client that gave up while queued) retry at once.
-    func acceptFailed(_ error: IOError) -> TimeAmount? {
-        switch error.errnoCode {
-        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-            shared.statistics.withLock { $0.acceptsPaused += 1 }
-            if let count = acceptPauses.record(now: .now) {
-                logger.warning("\(name) output: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
-                               metadata: ["times": "\(count)"])
-            }
-            return .seconds(1)
-        default:
-            return nil
+    /// The listening socket paused accepting for a second (`AcceptGuard`): counted, and
+    /// logged at most every few seconds.
+    func acceptPaused(_ error: IOError) {
+        shared.statistics.withLock { $0.acceptsPaused += 1 }
+        if let count = acceptPauses.record(now: .now) {
+            logger.warning("\(name) output: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                           metadata: ["times": "\(count)"])
         }
     }
 

@@ -123,7 +123,7 @@ public final class TCPBroadcastServer: Sendable {
             // When accept finds no free descriptor (or would leave too few), wait a second
             // before the next attempt instead of retrying in a busy loop; the socket stays open.
             .serverChannelInitializer { channel in
-                AcceptGuard.install(on: channel) { error in registry.value.acceptFailed(error) }
+                AcceptGuard.install(on: channel) { error in registry.value.acceptPaused(error) }
             }
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)

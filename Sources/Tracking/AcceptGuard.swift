@@ -10,23 +10,33 @@ import Glibc
 /// (libdispatch) opens `/proc/<tid>/stat` of its workers while work is queued, and aborts the
 /// process when that open fails. So a connection accepted while fewer than `headroom`
 /// descriptors are free is closed at once and reported as `EMFILE`, exactly as if accept had
-/// failed; the `backoff` closure then decides the pause (and counts and logs it), and the
-/// listening socket tries again after it. Shared by the feed server and the TCP outputs, which
-/// both depend on this module.
+/// failed. Out of descriptors (or kernel memory), accepting pauses for a second, and the
+/// `paused` closure counts and logs it; other errors (a client that gave up while queued)
+/// are retried at once. Shared by the feed server, the TCP outputs and the Beast listener.
 public enum AcceptGuard {
     /// Descriptors kept free for everything that is not a client: files being replaced, the
     /// thread pool's look at its workers, outgoing connections, a log line to a new file.
     public static let headroom = 16
 
-    /// Adds the headroom check and NIO's `AcceptBackoffHandler` (driven by `backoff`) to a
-    /// server channel's pipeline; for `serverChannelInitializer`.
+    /// Adds the headroom check and NIO's `AcceptBackoffHandler` to a server channel's
+    /// pipeline, calling `paused` with each error that pauses accepting; for
+    /// `serverChannelInitializer`.
     public static func install(on channel: any Channel,
-                               backoff: @escaping @Sendable (IOError) -> TimeAmount?) -> EventLoopFuture<Void> {
+                               paused: @escaping @Sendable (IOError) -> Void) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(HeadroomHandler(headroom: headroom))
             try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
-                shouldForwardIOErrorCaught: false, backoffProvider: backoff))
+                shouldForwardIOErrorCaught: false, backoffProvider: { error in
+                    guard pauses(error) else { return nil }
+                    paused(error)
+                    return .seconds(1)
+                }))
         }
+    }
+
+    /// Whether accepting pauses after `error`: out of descriptors or kernel memory.
+    public static func pauses(_ error: IOError) -> Bool {
+        [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode)
     }
 
     /// Whether fewer than `headroom` descriptors are free under the soft limit now. The kernel

@@ -59,21 +59,13 @@ public final class BeastListener: Source {
         do {
             server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 16)
-                // Out of file descriptors (or kernel memory), accepting pauses for a second
-                // rather than ending the listener, and with it the daemon; other accept
-                // errors (a client that gave up while queued) are retried at once.
+                // Descriptors kept free, and accepting paused while none are (`AcceptGuard`).
                 .serverChannelInitializer { channel in
                     AcceptGuard.install(on: channel) { error in
-                        switch error.errnoCode {
-                        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                            shared.counters.withLock { $0.acceptsPaused += 1 }
-                            if let count = shared.pauses.withLock({ $0.record(now: .now) }) {
-                                logger.warning("beast-listen \(endpoint): cannot accept connections: \(String(cString: strerror(error.errnoCode))); retrying every second",
-                                               metadata: ["times": "\(count)"])
-                            }
-                            return .seconds(1)
-                        default:
-                            return nil
+                        shared.counters.withLock { $0.acceptsPaused += 1 }
+                        if let count = shared.pauses.withLock({ $0.record(now: .now) }) {
+                            logger.warning("beast-listen \(endpoint): cannot accept connections: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                                           metadata: ["times": "\(count)"])
                         }
                     }
                 }
