@@ -154,14 +154,17 @@ TEST_MINUTES ?= 60
 # loopback against a deadline; with every test started together on a two-core machine each
 # got too small a share of it, and now and then one missed its deadline.
 TEST_WIDTH ?= 6
+# The feed load test then runs by itself, since it reads the memory of the whole test process.
 test: $(VENV)/.pymap3d $(VENV)/.prometheus-client
 	@free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); if [ "$${free:-0}" -lt 2000000 ]; then \
 		echo "make test: only $$(( $${free:-0} / 1024 )) MB free here; the build and the tests need about 2 GB" >&2; fi
 	@$(SWIFT) build --product aviator-adsbPackageTests && $(SWIFT) build --product aviator-adsb
-	@timeout --kill-after=20 $$(( $(TEST_MINUTES) * 60 )) $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH); status=$$?; \
+	@timeout --kill-after=20 $$(( $(TEST_MINUTES) * 60 )) $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH) --skip FeedLoadTests; status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
 		echo "make test: the tests were still running after $(TEST_MINUTES) minutes and were stopped"; fi; \
 	exit $$status
+	@echo "make test: the feed load test, alone in its process so its memory is the feed server's"
+	@FEED_LOAD_ALONE=1 timeout --kill-after=20 300 $(SWIFT) test --skip-build --filter FeedLoadTests
 	$(MAKE) conformance-check BINARY=$(DEBUG)
 
 $(VENV)/.pymodes:

@@ -9,6 +9,10 @@ import TestSupport
 /// `swift test` runs a short version. `scripts/feed-load.sh` runs the full one (100 clients,
 /// 30 s at 1 Hz) through the environment: FEED_LOAD_SECONDS, FEED_LOAD_INTERVAL,
 /// FEED_LOAD_CLIENTS, FEED_LOAD_AIRCRAFT, FEED_LOAD_STALL_TIMEOUT.
+///
+/// Memory is read for the whole test process, so it says something about the server only
+/// when no other test runs beside it: the flatness check is made when FEED_LOAD_ALONE=1,
+/// which `make test` (in a run of its own after the others) and `scripts/feed-load.sh` set.
 @Suite(.tags(.slow)) struct FeedLoadTests {
     struct Settings {
         // Short enough for every `swift test`, with half-second frames so a busy machine
@@ -18,6 +22,8 @@ import TestSupport
         var clients = 100
         var aircraft = 150
         var stallTimeout: Double? = 1.0
+        /// Whether this is the only test in the process, so its memory is the server's.
+        var alone = false
 
         init() {
             let environment = ProcessInfo.processInfo.environment
@@ -26,6 +32,7 @@ import TestSupport
             if let value = environment["FEED_LOAD_CLIENTS"].flatMap(Int.init) { clients = value }
             if let value = environment["FEED_LOAD_AIRCRAFT"].flatMap(Int.init) { aircraft = value }
             if let value = environment["FEED_LOAD_STALL_TIMEOUT"] { stallTimeout = Double(value) }
+            alone = environment["FEED_LOAD_ALONE"] == "1"
         }
     }
 
@@ -112,7 +119,8 @@ import TestSupport
             clients with gaps \(gaps), missing the last frame \(short), late frames \(late); \
             latency median \(String(format: "%.1f", (latencies.isEmpty ? 0 : latencies[latencies.count / 2]) * 1000)) ms, \
             p99 \(String(format: "%.1f", p99 * 1000)) ms, max \(String(format: "%.1f", (latencies.last ?? 0) * 1000)) ms; \
-            RSS after warm-up \(megabytes(warm)) MB, max \(megabytes(memory.max() ?? 0)) MB, end \(megabytes(memory.last ?? 0)) MB; \
+            RSS after warm-up \(megabytes(warm)) MB, max \(megabytes(memory.max() ?? 0)) MB, end \(megabytes(memory.last ?? 0)) MB\
+            \(settings.alone ? "" : " (not checked: other tests share the process)"); \
             dropped \(final.framesDropped), stalled clients disconnected \(final.clientsStalled)
             """)
 
@@ -126,7 +134,7 @@ import TestSupport
         while !sleeper.isClosed, Date() < closing { try await Task.sleep(for: .milliseconds(20)) }
         #expect(sleeper.isClosed)
         // Flat: no growth beyond allocator noise once warmed up.
-        #expect((memory.last ?? 0) - warm < 16 * 1_048_576)
+        if settings.alone { #expect((memory.last ?? 0) - warm < 16 * 1_048_576) }
         for reader in readers { await reader.close() }
     }
 }
