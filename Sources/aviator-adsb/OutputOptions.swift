@@ -20,8 +20,8 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Serve Beast, SBS and AVR on their conventional ports 30005, 30003 and 30002 (unless set otherwise).")
     var net = false
 
-    @Option(help: ArgumentHelp("Address the TCP outputs listen on; 0.0.0.0 for every interface.", valueName: "addr"))
-    var bind: String = "127.0.0.1"
+    @Option(help: ArgumentHelp("Address the TCP outputs listen on; 0.0.0.0 for every interface. Default: 127.0.0.1.", valueName: "addr"))
+    var bind: String?
 
     @Option(name: .customLong("json-dir"), help: ArgumentHelp("Rewrite a dump1090-compatible aircraft.json (and receiver.json) in this directory once a second.", valueName: "dir"))
     var jsonDir: String?
@@ -29,7 +29,7 @@ struct OutputOptions: ParsableArguments {
     /// The outputs as the Radar library takes them.
     var configuration: OutputConfiguration {
         var configuration = OutputConfiguration()
-        configuration.host = bind
+        configuration.host = bind ?? configuration.host
         configuration.beastPort = beastOut ?? (net ? OutputConfiguration.conventionalBeastPort : nil)
         configuration.sbsPort = sbsOut ?? (net ? OutputConfiguration.conventionalSBSPort : nil)
         configuration.avrPort = avrOut ?? (net ? OutputConfiguration.conventionalAVRPort : nil)
@@ -45,7 +45,12 @@ struct OutputOptions: ParsableArguments {
 
     func validate() throws {
         if let problem = configuration.problem { throw ValidationError(problem) }
-        if bind.isEmpty { throw ValidationError("--bind needs an address, e.g. 127.0.0.1 or 0.0.0.0") }
+        if let bind {
+            if bind.isEmpty { throw ValidationError("--bind needs an address, e.g. 127.0.0.1 or 0.0.0.0") }
+            if tcpServerCount == 0 {
+                throw ValidationError("--bind applies to the TCP outputs: add --net, --beast-out, --sbs-out or --avr-out")
+            }
+        }
         if let jsonDir {
             do {
                 try AircraftJSONWriter.checkDirectory(jsonDir)

@@ -51,8 +51,8 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("mqtt-in"), help: ArgumentHelp("Also gather the frames other receivers publish to this MQTT broker, each receiver a source of its own (docs/network.md). Alone (without --device), no dongle is opened.", valueName: "mqtt[s]://host[:port]"))
     var mqttIn: String?
 
-    @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("With --mqtt-in: the topic filter of the frame batches to gather; the receiver's name is the level before /beast.", valueName: "filter"))
-    var mqttTopic: String = ReceiverTopics.defaultBeastFilter
+    @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("With --mqtt-in: the topic filter of the frame batches to gather; the receiver's name is the level before /beast. Default: \(ReceiverTopics.defaultBeastFilter).", valueName: "filter"))
+    var mqttTopic: String?
 
     @Flag(name: .customLong("net-only"), help: "Open no dongle: only --beast-in, --beast-listen and --mqtt-in feed the radar.")
     var netOnly = false
@@ -81,7 +81,10 @@ struct SourceOptions: ParsableArguments {
             throw ValidationError("--net-only needs a --beast-in, --beast-listen or --mqtt-in to feed the radar")
         }
         if let mqttIn { try MQTTOptions.broker(mqttIn, option: "--mqtt-in") }
-        if let problem = ReceiverTopics.problem(beastFilter: mqttTopic) { throw ValidationError("--mqtt-topic: \(problem)") }
+        if let mqttTopic {
+            if mqttIn == nil { throw ValidationError("--mqtt-topic applies to --mqtt-in") }
+            if let problem = ReceiverTopics.problem(beastFilter: mqttTopic) { throw ValidationError("--mqtt-topic: \(problem)") }
+        }
         for endpoint in beastIn where BeastInput.endpoint(endpoint) == nil {
             throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005 (got '\(endpoint)')")
         }
@@ -188,9 +191,10 @@ struct SourceOptions: ParsableArguments {
             add(listener, "beast-listen")
         }
         if let mqttIn {
-            let input = MQTTInput(configuration: try mqtt.configuration(url: mqttIn, role: "in"), filter: mqttTopic,
+            let beastFilter = mqttTopic ?? ReceiverTopics.defaultBeastFilter
+            let input = MQTTInput(configuration: try mqtt.configuration(url: mqttIn, role: "in"), filter: beastFilter,
                                   ownName: mqtt.url == nil ? nil : mqtt.receiverName, logger: logger)
-            logger.info("\(input.label): gathering \(mqttTopic)")
+            logger.info("\(input.label): gathering \(beastFilter)")
             setup.details.append { input.summary }
             add(input, "mqtt-in")
         }

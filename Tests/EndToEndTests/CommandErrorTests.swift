@@ -78,6 +78,9 @@ extension EndToEnd {
             (["--http", "127.0.0.1:0", "--state-dir", "/tmp"], "--state-dir applies to --tls-self-signed"),
             (["--name", "attic"], "--name and --mqtt-ca-file apply to --mqtt or --mqtt-in"),
             (["--mqtt", "mqtt://127.0.0.1", "--mqtt-ca-file", "/etc/hostname"], "--mqtt-ca-file applies to an mqtts:// broker"),
+            (["--bind", "0.0.0.0"], "--bind applies to the TCP outputs"),
+            (["--bind", "0.0.0.0", "--json-dir", "/tmp"], "--bind applies to the TCP outputs"),
+            (["--mqtt-topic", "aviator/+/beast"], "--mqtt-topic applies to --mqtt-in"),
         ])
         func anOptionThatWouldBeIgnoredIsAUsageError(options: [String], message: String) throws {
             let result = try BinaryRunner.run(["run"] + options, input: Data())
