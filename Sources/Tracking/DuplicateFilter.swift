@@ -21,6 +21,10 @@ public struct DuplicateFilter: Sendable {
     private var order: [(bits: ModeSBits, time: Double)] = []
     private var oldest = 0
 
+    /// How far a time may lie behind the newest recorded before the clock counts as having
+    /// stepped back, in seconds. What is kept meanwhile is at most this much more traffic.
+    static let clockStep: Double = 60
+
     /// A filter with a `window` in seconds (2 s by default).
     public init(window: Double = 2) {
         self.window = window
@@ -31,8 +35,9 @@ public struct DuplicateFilter: Sendable {
     public mutating func isDuplicate(_ bits: ModeSBits, from source: String, at time: Double) -> Bool {
         // The wall clock stepped back: what was recorded lies "ahead" and would be kept (and
         // the memory grow) until the clock caught up. Starting afresh may count a frame
-        // twice, once.
-        if let newest = order.last?.time, time < newest - window { forgetAll() }
+        // twice, once. A source a few seconds behind the others (a demodulator catching up, a
+        // slow network feed) is not a step: it would start afresh on each of its frames.
+        if let newest = order.last?.time, time < newest - max(window, Self.clockStep) { forgetAll() }
         forget(before: time - window)
         if let earlier = seen[bits], earlier.source != source, abs(time - earlier.time) <= window {
             return true

@@ -72,6 +72,19 @@ import Testing
         #expect(copy)
     }
 
+    @Test func aSourceSecondsBehindTheOthersIsNotAClockStep() throws {
+        var filter = DuplicateFilter(window: 2)
+        let bits = try #require(ModeSBits(hex: "8D40621D58C386435CC412692AD6"))
+        let other = try #require(ModeSBits(hex: "5D40621D000000"))
+        let first = filter.isDuplicate(bits, from: "a", at: 1_000)
+        // A source five seconds behind delivers something in between...
+        let late = filter.isDuplicate(other, from: "late", at: 995)
+        // ...and the copy of the first frame from a third source is still recognised.
+        let copy = filter.isDuplicate(bits, from: "b", at: 1_000.1)
+        #expect(!first && !late)
+        #expect(copy)
+    }
+
     @Test func stateVectorsFromTheFutureAreTakenAsNow() {
         let clock = TestClock()
         let tracker = LiveTracker(receiver: nil, clock: clock.read)
