@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ModeSDemod
 import TestSupport
+import Tracking
 @testable import Receivers
 
 /// The noise level of stats.json, measured from raw samples.
@@ -49,5 +50,35 @@ import TestSupport
         let cf32 = floats.withUnsafeBytes { meter.noise(of: $0, format: .cf32) }
         #expect(cu8.measured == cf32.measured)
         #expect(abs(10 * log10(cu8.power) - 10 * log10(cf32.power)) < 0.05, "cu8 \(cu8.power), cf32 \(cf32.power)")
+    }
+
+    /// A stream read in pieces that split samples (a pipe's short reads) measures the same
+    /// noise as one read whole: each piece is measured from its first whole sample.
+    @Test func readsThatSplitSamplesMeasureTheSameNoise() {
+        let bytes = Self.samples(count: 40_000, rms: 5, loud: 0, amplitude: 0)
+        var shorts = [UInt8]()
+        for byte in bytes {
+            let value = Int16((Double(byte) - 127.5) * 256)
+            withUnsafeBytes(of: value.littleEndian) { shorts.append(contentsOf: $0) }
+        }
+        func noise(piece: Int) -> Double? {
+            let tracker = LiveTracker(receiver: nil)
+            let stream = SampleStream(format: .cs16, sampleRate: .twoPointFourMega, options: .init(),
+                                      into: tracker, label: "test")
+            shorts.withUnsafeBytes { all in
+                var offset = 0
+                while offset < all.count {
+                    let end = min(all.count, offset + piece)
+                    stream.process(IQBlock(bytes: UnsafeRawBufferPointer(rebasing: all[offset..<end]), arrival: 0))
+                    offset = end
+                }
+            }
+            stream.finish()
+            return tracker.statistics.local.meanNoiseDBFS
+        }
+        let whole = noise(piece: shorts.count)
+        let split = noise(piece: 4_001)
+        #expect(whole != nil)
+        #expect(abs((whole ?? 0) - (split ?? 100)) < 0.5, "whole \(String(describing: whole)), split \(String(describing: split))")
     }
 }

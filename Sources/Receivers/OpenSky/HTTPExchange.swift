@@ -34,9 +34,9 @@ struct HTTPExchange: Sendable {
     let timeout: Duration
     /// How long after the client's deadline the backstop timer gives up on the request.
     static let backstopGrace = Duration.milliseconds(500)
-    /// Bodies larger than this are cut off as an error: a small box holds a few hundred
-    /// aircraft at most, a few hundred kilobytes.
-    var maximumBodyBytes = 16 << 20
+    /// Bodies larger than this are cut off as an error: a receiver's box holds a few thousand
+    /// aircraft at most, under a megabyte (the whole world's traffic is about 3 MB).
+    var maximumBodyBytes = 4 << 20
 
     /// Sends `request` and collects the response; `what` names the request in error text
     /// ("states request", "token request").

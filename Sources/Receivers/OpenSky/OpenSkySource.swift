@@ -125,7 +125,7 @@ public struct OpenSkySource: Source {
                     fed += 1
                 }
                 if response.skippedRows > 0 {
-                    logger.warning("OpenSky: skipped \(response.skippedRows) malformed state vector(s) of \(response.skippedRows + response.states.count); first: \(response.firstSkipReason ?? "?")")
+                    logger.warning("OpenSky: skipped \(response.skippedRows) malformed state vector(s) of \(response.skippedRows + response.states.count); first: \(OpenSkyError.oneLine(response.firstSkipReason ?? "?"))")
                 }
                 let count = fed == 0 ? "no aircraft (empty sky)" : "\(fed) aircraft"
                 if failures > 0 {

@@ -92,8 +92,7 @@ public struct StateVector: Sendable, Equatable {
         guard let icao = address else { return nil }
         let seen = min(lastContact, now)
         var state = AircraftState(icao: icao, lastSeen: seen, source: .opensky)
-        let trimmed = callsign.map { String($0.trimmingWhitespace()) }
-        state.callsign = trimmed?.isEmpty == false ? trimmed : nil
+        state.callsign = callsign.flatMap(Self.validCallsign)
         state.category = category.flatMap(Self.emitterCategory)
         state.squawk = squawk.flatMap(Self.validSquawk)
         if let latitude, let longitude {
@@ -115,6 +114,16 @@ public struct StateVector: Sendable, Equatable {
     static let knotsPerMetrePerSecond = 3600.0 / 1852.0
 
     static func feet(_ metres: Double) -> Int { Int((metres / metresPerFoot).rounded()) }
+
+    /// A callsign is one to eight letters, digits and spaces (the identification message's
+    /// characters), padded with spaces; anything else from the API is dropped, not shown.
+    static func validCallsign(_ text: String) -> String? {
+        let trimmed = text.trimmingWhitespace()
+        guard (1...8).contains(trimmed.utf8.count),
+              trimmed.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x20 })
+        else { return nil }
+        return String(trimmed)
+    }
 
     /// A Mode A code is four octal digits; anything else from the API is dropped, not shown.
     static func validSquawk(_ text: String) -> String? {

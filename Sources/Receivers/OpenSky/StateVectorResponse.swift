@@ -43,19 +43,14 @@ public struct StateVectorResponse: Sendable, Equatable {
         } catch {
             throw Malformed(description: "malformed JSON (\(body.count) bytes): \(Self.summary(of: error))")
         }
-        var states: [StateVector] = []
-        var skipped = 0
-        var firstReason: String?
-        for (index, row) in (wire.states ?? []).enumerated() {
-            switch row.result {
-            case .success(let vector): states.append(vector)
-            case .failure(let reason):
-                skipped += 1
-                if firstReason == nil { firstReason = "row \(index): \(reason)" }
-            }
-        }
-        return StateVectorResponse(time: wire.time, states: states, skippedRows: skipped, firstSkipReason: firstReason)
+        return StateVectorResponse(time: wire.time, states: wire.states, skippedRows: wire.skipped,
+                                   firstSkipReason: wire.firstSkipReason)
     }
+
+    /// The most rows read from one response: more than the whole world's traffic (about
+    /// 15,000 aircraft at the busiest hour), let alone the receiver's box. Rows past it are
+    /// skipped unread and counted, so a hostile body costs no more than this many vectors.
+    static let maximumRows = 30_000
 
     /// A one-line summary of a decoding error (the default description is a multi-line dump).
     static func summary(of error: any Error) -> String {
@@ -74,10 +69,13 @@ public struct StateVectorResponse: Sendable, Equatable {
         }
     }
 
-    /// The top-level object. Both keys must be there; `states` may be null.
+    /// The top-level object. Both keys must be there; `states` may be null. Rows are read one
+    /// at a time and only the good ones kept: a body of millions of bad rows costs a count.
     private struct Wire: Decodable {
         var time: Double
-        var states: [TolerantRow]?
+        var states: [StateVector] = []
+        var skipped = 0
+        var firstSkipReason: String?
 
         enum CodingKeys: String, CodingKey { case time, states }
 
@@ -87,12 +85,33 @@ public struct StateVectorResponse: Sendable, Equatable {
             guard container.contains(.states) else {
                 throw Malformed(description: "no \"states\" field in the response")
             }
-            states = try container.decodeIfPresent([TolerantRow].self, forKey: .states)
+            if try container.decodeNil(forKey: .states) { return }
+            var rows = try container.nestedUnkeyedContainer(forKey: .states)
+            while !rows.isAtEnd {
+                let index = rows.currentIndex
+                if states.count + skipped >= StateVectorResponse.maximumRows {
+                    _ = try rows.decode(Unread.self)
+                    skipped += 1
+                    if firstSkipReason == nil { firstSkipReason = "row \(index): over \(StateVectorResponse.maximumRows) rows" }
+                    continue
+                }
+                switch try rows.decode(TolerantRow.self).result {
+                case .success(let vector): states.append(vector)
+                case .failure(let reason):
+                    skipped += 1
+                    if firstSkipReason == nil { firstSkipReason = "row \(index): \(reason)" }
+                }
+            }
         }
     }
 
+    /// Any JSON value, passed over.
+    private struct Unread: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
     /// One row that always decodes, holding either the vector or why it was not one. Catching
-    /// here (rather than around the array) lets the array's decoding move on to the next row.
+    /// here (rather than around the read) lets the reading move on to the next row.
     private struct TolerantRow: Decodable {
         var result: Result<StateVector, RowError>
 

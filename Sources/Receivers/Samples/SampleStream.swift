@@ -44,7 +44,8 @@ public final class SampleStream {
             demodulator.resume(afterDropping: block.droppedSamples) { deliver($0) }
         }
         // Whole samples this block completes, with the bytes of one split across blocks.
-        let count = (demodulator.carriedBytes + block.bytes.count) / demodulator.format.bytesPerSample
+        let carried = demodulator.carriedBytes
+        let count = (carried + block.bytes.count) / demodulator.format.bytesPerSample
         clock.advance(count: count, arrival: block.arrival, dropped: block.droppedSamples)
         let started = Self.threadSeconds()
         let preambles = demodulator.statistics.candidates
@@ -52,7 +53,10 @@ public final class SampleStream {
         counted.preambles += demodulator.statistics.candidates - preambles
         counted.samplesProcessed += count
         counted.samplesDropped += block.droppedSamples
-        let noise = noiseMeter.noise(of: block.bytes, format: demodulator.format)
+        // The noise is measured on the samples that start in this block: after a read that
+        // split a sample, the first bytes end the one before.
+        let split = min(block.bytes.count, carried == 0 ? 0 : demodulator.format.bytesPerSample - carried)
+        let noise = noiseMeter.noise(of: UnsafeRawBufferPointer(rebasing: block.bytes[split...]), format: demodulator.format)
         counted.noisePowerSum += noise.power * Double(noise.measured)
         counted.noiseSamples += noise.measured
         counted.demodulationSeconds += Self.threadSeconds() - started

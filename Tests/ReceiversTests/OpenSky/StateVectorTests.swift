@@ -76,6 +76,40 @@ import Testing
         #expect(state.squawk == "7700")
     }
 
+    @Test func callsignsOutsideTheIdentificationCharactersAreDropped() throws {
+        for (callsign, kept) in [("SWR8KR  ", "SWR8KR"), ("D EABC", "D EABC"), ("swr8kr", nil), ("SWR\n8KR", nil),
+                                 ("SWR8KR\u{1B}[2J", nil), ("ABCDEFGHI", nil), (String(repeating: "A", count: 100_000), nil),
+                                 ("ÄBC", nil)] as [(String, String?)] {
+            let vector = StateVector(icao24: "ABCDEF", callsign: callsign, lastContact: 10)
+            let state = try #require(vector.aircraftState(now: 10))
+            #expect(state.callsign == kept, "\(callsign.prefix(20))")
+        }
+    }
+
+    @Test func millionsOfBadRowsAreCountedAsTheyAreRead() throws {
+        // 2 million empty rows (about 6 MB): none is kept, and past the cap of rows they are
+        // passed over unread.
+        let body = #"{"time":1700000000,"states":["# + String(repeating: "[],", count: 2_000_000) + "[]]}"
+        let response = try decode(body)
+        #expect(response.states.isEmpty)
+        #expect(response.skippedRows == 2_000_001)
+        #expect(response.firstSkipReason?.contains("row 0") == true)
+    }
+
+    @Test func rowsPastTheCapAreCountedUnread() throws {
+        let rows = Array(repeating: OpenSkyFixtures.cruising(at: 100), count: StateVectorResponse.maximumRows + 5)
+        let response = try decode(OpenSkyFixtures.body(rows))
+        #expect(response.states.count == StateVectorResponse.maximumRows)
+        #expect(response.skippedRows == 5)
+        #expect(response.firstSkipReason?.contains("over \(StateVectorResponse.maximumRows) rows") == true)
+    }
+
+    @Test func aSkipReasonIsOneLineOfPrintableText() {
+        let text = OpenSkyError.oneLine("icao24 '\nFAKE\u{1B}[2J' is not six hex digits")
+        #expect(!text.contains("\n") && !text.contains("\u{1B}"))
+        #expect(text == "icao24 ' FAKE?[2J' is not six hex digits")
+    }
+
     @Test func nullStatesIsAnEmptySky() throws {
         let response = try decode(#"{"time":1700000000,"states":null}"#)
         #expect(response.states.isEmpty)
