@@ -12,11 +12,17 @@ import Darwin
 /// connection alive and re-establishes it with exponential backoff, publishes through a
 /// bounded queue, and delivers the messages of its subscriptions to a callback.
 ///
-/// libmosquitto runs the connection on a thread of its own (`mosquitto_loop_start`), so
+/// The connection runs on a thread of its own (libmosquitto's `mosquitto_loop_forever`), so
 /// neither publishing nor a slow broker ever blocks the caller: `publish` only queues
 /// (`MQTTOutbox`), and at most `maximumInFlight` messages are in libmosquitto's hands at a
 /// time. While the broker is away, messages wait in the queue, the oldest making room for the
 /// newest; QoS 0 messages libmosquitto held when the connection dropped are lost and counted.
+///
+/// libmosquitto's loop reconnects by itself after most losses but gives up for good on those
+/// it takes for fatal: an MQTT 5 refusal (bad credentials, not authorised, server busy), a
+/// protocol or TLS error. The client's thread then starts it again after the same backoff,
+/// so a broker that is set right (or a peer that stops misbehaving) is joined without a
+/// restart.
 ///
 /// On every connection (the first and each reconnection) the client publishes its `birth`
 /// messages before anything queued (a retained "online" status, say, after a broker restart
@@ -82,13 +88,18 @@ public final class MQTTClient: Sendable {
         var stopped = false
     }
 
-    /// Whether the client was stopped and whether libmosquitto's thread runs (from the first
-    /// connection attempt that got under way): held across starting that thread, so that
-    /// stopping never misses it. Apart from `state`, which libmosquitto's callbacks take.
+    /// Whether the client was stopped and whether the connection's thread runs (from the
+    /// first connection attempt that got under way): held across starting that thread, so
+    /// that stopping never misses it. Apart from `state`, which libmosquitto's callbacks take.
     private struct Lifecycle: Sendable {
         var stopped = false
         var looping = false
     }
+
+    /// How long `stop` waits for the connection's thread to end: libmosquitto's loop looks
+    /// for the stop at least once a second, unless a blocking reconnection holds it, which
+    /// the thread then finishes on its own.
+    static let stopWait = 3.0
 
     /// The configuration it was made with.
     public let configuration: MQTTConfiguration
@@ -102,9 +113,11 @@ public final class MQTTClient: Sendable {
     private let onMessage: @Sendable (MQTTReceivedMessage) -> Void
     private let onEvent: @Sendable (Event) -> Void
     private let clock: @Sendable () -> Double
+    /// Signalled when the connection's thread ends.
+    private let loopEnded = DispatchSemaphore(value: 0)
 
-    /// libmosquitto's client, used from the owner's threads and libmosquitto's own (which
-    /// it allows once `mosquitto_loop_start` runs it threaded).
+    /// libmosquitto's client, used from the owner's threads and the connection's (which it
+    /// allows once `mosquitto_threaded_set` made it thread-safe).
     private struct Handle: @unchecked Sendable {
         let pointer: OpaquePointer
     }
@@ -153,6 +166,7 @@ public final class MQTTClient: Sendable {
         }
         guard configuration.keepaliveSeconds >= 5 else { throw MQTTError("the keepalive must be at least 5 seconds") }
         mosquitto_user_data_set(pointer, Unmanaged.passUnretained(self).toOpaque())
+        try check(mosquitto_threaded_set(pointer, true), "threads")
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         try check(mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, version), "protocol version")
         // Batches go out as soon as they are written: Nagle's delay only adds latency here.
@@ -176,13 +190,13 @@ public final class MQTTClient: Sendable {
         mosquitto_publish_callback_set(pointer, mqttClientPublished)
         mosquitto_message_callback_set(pointer, mqttClientReceived)
         mosquitto_log_callback_set(pointer, mqttClientLogged)
-        // The first attempt (a name lookup, a TCP connection) runs on a queue of its own, so
-        // that a slow resolver never holds up the caller.
-        DispatchQueue(label: "mqtt-connect").async { [self] in connectFirst() }
+        // The first attempt (a name lookup, a TCP connection) and then the connection run on
+        // a queue of their own, so that a slow resolver never holds up the caller.
+        DispatchQueue(label: "mqtt-connection").async { [self] in connectFirst() }
     }
 
-    /// Starts connecting until an attempt gets under way, then hands over to libmosquitto's
-    /// thread, which reconnects by itself from then on. (libmosquitto's loop does not retry
+    /// Starts connecting until an attempt gets under way, then runs the connection
+    /// (`runLoop`), which reconnects from then on. (libmosquitto's loop does not retry
     /// a first attempt that failed at once, such as a refused connection, hence this.)
     private func connectFirst() {
         var delay = Double(max(1, configuration.reconnectDelaySeconds))
@@ -191,21 +205,49 @@ public final class MQTTClient: Sendable {
                 guard !lifecycle.stopped else { return nil }
                 let code = mosquitto_connect_async(handle.pointer, configuration.broker.host, Int32(configuration.broker.port),
                                                    Int32(configuration.keepaliveSeconds))
-                if code == MOSQ_ERR_SUCCESS.rawValue {
-                    lifecycle.looping = mosquitto_loop_start(handle.pointer) == MOSQ_ERR_SUCCESS.rawValue
-                }
+                if code == MOSQ_ERR_SUCCESS.rawValue { lifecycle.looping = true }
                 return code
             }
-            guard let code = outcome, code != MOSQ_ERR_SUCCESS.rawValue else { return }
+            guard let code = outcome else { return }
+            if code == MOSQ_ERR_SUCCESS.rawValue { return runLoop() }
             state.withLock { $0.statistics.lastProblem = Self.describe(code) }
             onEvent(.lost("cannot connect to \(configuration.broker): \(Self.describe(code)); retrying in \(Int(delay)) s"))
-            let until = Date().addingTimeInterval(delay)
-            while Date() < until {
-                if lifecycle.withLock({ $0.stopped }) { return }
-                usleep(50_000)
-            }
+            if !sleepUnlessStopped(delay) { return }
             delay = min(delay * 2, Double(max(1, configuration.maximumReconnectDelaySeconds)))
         }
+    }
+
+    /// The connection: libmosquitto's loop, started again (after a backoff that doubles while
+    /// attempts fail, and starts afresh once one is accepted) whenever it gives up, until the
+    /// client is stopped. Its queue keeps the client alive while it runs.
+    private func runLoop() {
+        let first = Double(max(1, configuration.reconnectDelaySeconds))
+        var delay = first
+        var connections = statistics.connections
+        while true {
+            let code = mosquitto_loop_forever(handle.pointer, 1_000, 1)
+            if lifecycle.withLock({ $0.stopped }) { break }
+            let now = statistics.connections
+            if now > connections { delay = first }
+            connections = now
+            state.withLock { $0.statistics.lastProblem = Self.describe(code) }
+            onEvent(.lost("\(Self.describe(code)); reconnecting in \(Int(delay)) s"))
+            if !sleepUnlessStopped(delay) { break }
+            delay = min(delay * 2, Double(max(1, configuration.maximumReconnectDelaySeconds)))
+            // A failed attempt is retried by libmosquitto's loop itself (it found no connection).
+            _ = mosquitto_reconnect(handle.pointer)
+        }
+        loopEnded.signal()
+    }
+
+    /// Waits `seconds`; false as soon as the client is stopped.
+    private func sleepUnlessStopped(_ seconds: Double) -> Bool {
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until {
+            if lifecycle.withLock({ $0.stopped }) { return false }
+            usleep(50_000)
+        }
+        return !lifecycle.withLock { $0.stopped }
     }
 
     private func setWill(_ will: MQTTMessage) throws(MQTTError) {
@@ -315,7 +357,7 @@ public final class MQTTClient: Sendable {
 
     /// Hands over what is still queued (while connected), publishes `farewell` (a retained
     /// "offline", say: a clean disconnection does not trigger the will), disconnects and
-    /// ends libmosquitto's thread. Later calls do nothing.
+    /// ends the connection's thread (waiting `stopWait` at most). Later calls do nothing.
     public func stop(farewell: [MQTTMessage] = []) {
         let wasRunning = lifecycle.withLock { lifecycle -> Bool in
             defer { lifecycle.stopped = true }
@@ -332,15 +374,16 @@ public final class MQTTClient: Sendable {
         }
         // The disconnection follows the queued packets out; the thread ends after it.
         mosquitto_disconnect(handle.pointer)
-        mosquitto_loop_stop(handle.pointer, false)
+        _ = loopEnded.wait(timeout: .now() + Self.stopWait)
         state.withLock { $0.statistics.connected = false }
     }
 
-    // MARK: libmosquitto's callbacks, on its thread
+    // MARK: libmosquitto's callbacks, on the connection's thread
 
     fileprivate func connected(_ code: Int32) {
         guard code == 0 else {
-            let reason = String(cString: mosquitto_connack_string(code))
+            // MQTT 5 reason codes start at 128; 1 to 5 are MQTT 3.1.1's return codes.
+            let reason = String(cString: code >= 128 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
             state.withLock { $0.statistics.lastProblem = "refused: \(reason)" }
             onEvent(.refused(reason))
             return

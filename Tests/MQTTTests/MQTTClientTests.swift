@@ -99,6 +99,32 @@ import TestSupport
         #expect(await waitUntil { inbox.latest("test/status") == Array("online".utf8) })
     }
 
+    /// libmosquitto's own loop gives up for good on errors it takes for fatal: an MQTT 5
+    /// refusal (bad credentials, not authorised, server busy), a protocol or TLS error. The
+    /// client goes on trying, so a broker set right again is joined without a restart.
+    @Test func aRefusingBrokerIsTriedAgainUntilItAccepts() async throws {
+        guard MosquittoBroker.isAvailable() else { return }
+        let broker = try MosquittoBroker(extraConfiguration: ["allow_anonymous false"])
+        let events = Mutex<[MQTTClient.Event]>([])
+        let client = try MQTTClient(configuration: configuration(broker, id: "refused"),
+                                    onEvent: { event in events.withLock { $0.append(event) } })
+        try client.start()
+        defer { client.stop() }
+        #expect(await waitUntil { events.withLock { $0.contains { if case .refused = $0 { true } else { false } } } },
+                "\(events.withLock { $0 })")
+        let refusal = events.withLock { $0.compactMap { if case .refused(let reason) = $0 { reason } else { nil } } }.first
+        #expect(refusal?.lowercased().contains("not authorized") == true, "\(refusal ?? "none")")
+        #expect(!client.isConnected)
+        // The broker is set to admit the client, and restarted.
+        broker.stop()
+        let file = broker.directory.appendingPathComponent("mosquitto.conf")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "allow_anonymous false\n", with: "")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        try broker.start()
+        #expect(await waitUntil(15) { client.isConnected }, "\(client.statistics) \(events.withLock { $0 })")
+        #expect(events.withLock { $0.contains { if case .lost(let text) = $0 { text.contains("reconnecting in") } else { false } } })
+    }
+
     @Test func settingsLibmosquittoRefusesAreOneSentence() throws {
         var settings = MQTTConfiguration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: true), clientID: "bad")
         settings.caFile = "/nonexistent/ca.pem"
