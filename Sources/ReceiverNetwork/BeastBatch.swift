@@ -24,6 +24,9 @@ public struct BeastBatch: Sendable, Equatable {
     /// The largest payload read: a batch of a quarter second from the busiest receiver is a
     /// few tens of kilobytes, and a publisher splits a larger one.
     public static let maximumPayload = 256 << 10
+    /// The most frames a payload can hold: the shortest record (a short frame with nothing
+    /// escaped) is 16 bytes.
+    public static let maximumFrames = (maximumPayload - headerSize) / 16
 
     /// The batch's sequence number.
     public var sequence: UInt32

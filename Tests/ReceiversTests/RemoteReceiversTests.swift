@@ -33,6 +33,22 @@ import Tracking
         #expect(receivers.ownMessages == 1)
     }
 
+    /// A sender whose frame counts run backwards (wrapping to four billion missed frames a
+    /// batch) neither traps the counters nor inflates them.
+    @Test func frameCountsNoBatchCouldHoldAreNotCounted() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        var gaps: [String] = []
+        for step in 0..<1_000 {
+            let payload = Self.batch(UInt32(step * 2), before: UInt32(truncatingIfNeeded: -step), hexes: [])
+            if let gap = receivers.receive(topic: "aviator/evil/beast", payload: payload, at: Double(step))?.gap { gaps.append(gap) }
+        }
+        let counters = try #require(receivers.counters.first?.counters)
+        #expect(counters.missedBatches == 999)
+        #expect(counters.missedFrames == 0)
+        #expect(gaps.count == 999)
+        #expect(gaps.first == "batch 2 after 0: 1 missed, with a frame count they could not hold")
+    }
+
     @Test func gapsInTheSequenceCountTheBatchesAndFramesMissed() throws {
         var receivers = RemoteReceivers(ownName: nil)
         _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1)

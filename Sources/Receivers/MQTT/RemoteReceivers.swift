@@ -122,6 +122,12 @@ public struct RemoteReceivers: Sendable {
         return delivery
     }
 
+    /// Adds `value` to `counter`, stopping at the largest count rather than trapping.
+    private static func add(_ value: Int, to counter: inout Int) {
+        let (sum, overflow) = counter.addingReportingOverflow(value)
+        counter = overflow ? .max : sum
+    }
+
     private mutating func receiveBatch(_ payload: [UInt8], at time: Double, remote: inout Remote,
                                        into delivery: inout Delivery) {
         let batch: BeastBatch
@@ -136,9 +142,16 @@ public struct RemoteReceivers: Sendable {
             let gap = batch.sequence &- last &- 1
             if gap == 0 {
             } else if gap < 1 << 31 {
-                remote.counters.missedBatches += Int(gap)
-                remote.counters.missedFrames += Int(batch.framesBefore &- remote.framesAfterLast)
-                delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed"
+                Self.add(Int(gap), to: &remote.counters.missedBatches)
+                // Frames the missing batches held, unless the sender's count says more than
+                // they could hold (a sender that counts wrongly, or a hostile one).
+                let missed = Int(batch.framesBefore &- remote.framesAfterLast)
+                if missed <= Int(gap) * BeastBatch.maximumFrames {
+                    Self.add(missed, to: &remote.counters.missedFrames)
+                    delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed"
+                } else {
+                    delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed, with a frame count they could not hold"
+                }
             } else {
                 // Sequence numbers went back: the receiver started again from zero.
                 remote.counters.restarts += 1
