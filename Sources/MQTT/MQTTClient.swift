@@ -439,10 +439,11 @@ public final class MQTTClient: Sendable {
         let raw = message.pointee
         guard let topicPointer = raw.topic else { return }
         let topic = String(cString: topicPointer)
-        let payload: [UInt8] = raw.payloadlen > 0 && raw.payload != nil
-            ? Array(UnsafeRawBufferPointer(start: raw.payload, count: Int(raw.payloadlen))) : []
+        let size = Int(max(0, raw.payloadlen))
+        let payload: [UInt8] = size > 0 && size <= configuration.maximumIncomingPayload && raw.payload != nil
+            ? Array(UnsafeRawBufferPointer(start: raw.payload, count: size)) : []
         state.withLock { $0.statistics.received += 1 }
-        onMessage(MQTTReceivedMessage(topic: topic, payload: payload, retained: raw.retain))
+        onMessage(MQTTReceivedMessage(topic: topic, payload: payload, retained: raw.retain, size: size))
     }
 
     /// libmosquitto's words for a result code; for a system error, the system's.

@@ -39,6 +39,10 @@ public struct MQTTConfiguration: Sendable {
     /// beyond this they wait in the bounded queue, so libmosquitto's own unbounded queue never
     /// grows behind a slow broker.
     public var maximumInFlight = 64
+    /// Received payloads larger than this are not copied: the message comes with an empty
+    /// payload and its `size`, for the owner to count (libmosquitto itself has read it whole,
+    /// but it is not held twice).
+    public var maximumIncomingPayload = 1 << 20
 
     /// The system's CA certificates (Debian's ca-certificates), used for TLS without `caFile`.
     public static let systemCertificateDirectory = "/etc/ssl/certs"

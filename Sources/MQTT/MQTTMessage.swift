@@ -37,11 +37,18 @@ public struct MQTTReceivedMessage: Sendable {
     public var payload: [UInt8]
     /// Whether it is a retained message (a last known value sent on subscribing).
     public var retained: Bool
+    /// The payload's size as published: more than `payload.count` (which is then empty) for
+    /// one over `MQTTConfiguration.maximumIncomingPayload`.
+    public var size: Int
 
-    /// A received message from its parts.
-    public init(topic: String, payload: [UInt8], retained: Bool) {
+    /// A received message from its parts; `size` is the payload's unless told otherwise.
+    public init(topic: String, payload: [UInt8], retained: Bool, size: Int? = nil) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        self.size = size ?? payload.count
     }
+
+    /// Whether the payload was over the limit and not kept.
+    public var isOversized: Bool { size > payload.count }
 }

@@ -125,6 +125,35 @@ import TestSupport
         #expect(events.withLock { $0.contains { if case .lost(let text) = $0 { text.contains("reconnecting in") } else { false } } })
     }
 
+    @Test func aPayloadOverTheLimitComesWithItsSizeAndNotItsBytes() async throws {
+        guard MosquittoBroker.isAvailable() else { return }
+        let broker = try MosquittoBroker()
+        let received = Mutex<[MQTTReceivedMessage]>([])
+        var settings = try configuration(broker, id: "small")
+        settings.maximumIncomingPayload = 1_000
+        let subscriber = try MQTTClient(configuration: settings, onMessage: { message in received.withLock { $0.append(message) } })
+        subscriber.subscribe("test/size")
+        try subscriber.start()
+        defer { subscriber.stop() }
+        #expect(await waitUntil { subscriber.isConnected })
+        let publisher = try MQTTClient(configuration: configuration(broker, id: "large"))
+        try publisher.start()
+        defer { publisher.stop() }
+        #expect(await waitUntil { publisher.isConnected })
+        // Until the subscription is in place, the probe is sent again.
+        #expect(await waitUntil {
+            if received.withLock({ $0.isEmpty }) { publisher.publish(MQTTMessage(topic: "test/size", payload: [1])) }
+            return !received.withLock { $0.isEmpty }
+        })
+        publisher.publish(MQTTMessage(topic: "test/size", payload: [UInt8](repeating: 7, count: 1_000)))
+        publisher.publish(MQTTMessage(topic: "test/size", payload: [UInt8](repeating: 7, count: 5_000_000)))
+        #expect(await waitUntil { received.withLock { $0.contains { $0.size == 5_000_000 } } })
+        let sizes = received.withLock { $0.filter { $0.size > 1 }.map { ($0.size, $0.payload.count, $0.isOversized) } }
+        #expect(sizes.map(\.0) == [1_000, 5_000_000])
+        #expect(sizes.map(\.1) == [1_000, 0])
+        #expect(sizes.map(\.2) == [false, true])
+    }
+
     @Test func settingsLibmosquittoRefusesAreOneSentence() throws {
         var settings = MQTTConfiguration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: true), clientID: "bad")
         settings.caFile = "/nonexistent/ca.pem"

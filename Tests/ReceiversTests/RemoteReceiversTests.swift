@@ -49,6 +49,15 @@ import Tracking
         #expect(gaps.first == "batch 2 after 0: 1 missed, with a frame count they could not hold")
     }
 
+    @Test func aPayloadTheClientDidNotKeepIsCountedAsOversized() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        let delivery = receivers.receive(topic: "aviator/big/beast", payload: [], size: 300_000_000, at: 1)
+        #expect(delivery?.problem?.description == "a payload of 300000000 bytes, over the limit of \(BeastBatch.maximumPayload)")
+        _ = receivers.receive(topic: "aviator/big/receiver", payload: [], size: 5_000, at: 2)
+        let counters = try #require(receivers.counters.first?.counters)
+        #expect(counters.oversized == 2 && counters.malformed == 0 && counters.batches == 0)
+    }
+
     @Test func gapsInTheSequenceCountTheBatchesAndFramesMissed() throws {
         var receivers = RemoteReceivers(ownName: nil)
         _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1)

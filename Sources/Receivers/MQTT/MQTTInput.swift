@@ -39,6 +39,9 @@ public final class MQTTInput: Source {
     /// when it also publishes).
     public init(configuration: MQTTConfiguration, filter: String = ReceiverTopics.defaultBeastFilter,
                 ownName: String?, logger: Logger) {
+        var configuration = configuration
+        // Nothing larger is read: it is counted as oversized without being copied.
+        configuration.maximumIncomingPayload = max(BeastBatch.maximumPayload, ReceiverAnnouncement.maximumPayload)
         self.configuration = configuration
         self.filter = filter
         self.logger = logger
@@ -77,7 +80,7 @@ public final class MQTTInput: Source {
     /// Reads one message into `tracker`.
     func handle(_ message: MQTTReceivedMessage, into tracker: LiveTracker) {
         let now = Date().timeIntervalSince1970
-        guard let delivery = receivers.withLock({ $0.receive(topic: message.topic, payload: message.payload, at: now) }) else {
+        guard let delivery = receivers.withLock({ $0.receive(topic: message.topic, payload: message.payload, size: message.size, at: now) }) else {
             return
         }
         if let position = delivery.position { tracker.setPosition(position, ofSource: delivery.label) }

@@ -74,8 +74,9 @@ public struct RemoteReceivers: Sendable {
     }
 
     /// Reads one message received at `time` (seconds since 1970); nil when it concerns no
-    /// receiver (a bad topic, the daemon's own, one receiver too many).
-    public mutating func receive(topic: String, payload: [UInt8], at time: Double) -> Delivery? {
+    /// receiver (a bad topic, the daemon's own, one receiver too many). `size` is the
+    /// payload's as published, when the client did not keep one that large.
+    public mutating func receive(topic: String, payload: [UInt8], size: Int? = nil, at time: Double) -> Delivery? {
         guard let (name, kind) = ReceiverTopics.parse(topic) else {
             badTopics += 1
             return nil
@@ -97,6 +98,13 @@ public struct RemoteReceivers: Sendable {
         }
         var remote = remotes[name]!
         defer { remotes[name] = remote }
+        if let size, size > payload.count, kind != "status" {
+            let limit = kind == ReceiverTopics.beastLevel ? BeastBatch.maximumPayload : ReceiverAnnouncement.maximumPayload
+            let error = NetworkPayloadError.oversized(size, limit: limit)
+            count(error, in: &remote.counters)
+            delivery.problem = error
+            return delivery
+        }
         switch kind {
         case ReceiverTopics.beastLevel:
             receiveBatch(payload, at: time, remote: &remote, into: &delivery)
