@@ -240,10 +240,11 @@ public final class MQTTClient: Sendable {
         loopEnded.signal()
     }
 
-    /// Waits `seconds`; false as soon as the client is stopped.
+    /// Waits `seconds` (of the monotonic clock: a wall clock stepped back does not lengthen
+    /// it); false as soon as the client is stopped.
     private func sleepUnlessStopped(_ seconds: Double) -> Bool {
-        let until = Date().addingTimeInterval(seconds)
-        while Date() < until {
+        let until = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        while ContinuousClock.now < until {
             if lifecycle.withLock({ $0.stopped }) { return false }
             usleep(50_000)
         }

@@ -29,6 +29,25 @@ import Tracking
         #expect(batcher.batches == 2 && batcher.frames == 5)
     }
 
+    /// The wall clock stepped back an hour: batches and aircraft keep leaving rather than
+    /// waiting an hour for it to catch up.
+    @Test func aClockSteppedBackDoesNotHoldPublishingBack() {
+        var batcher = BeastBatcher(interval: 0.25)
+        batcher.add(Self.frame)
+        #expect(batcher.take(at: 10_000).count == 1)
+        batcher.add(Self.frame)
+        #expect(batcher.take(at: 6_400).count == 1)
+        batcher.add(Self.frame)
+        #expect(batcher.take(at: 6_400.1).isEmpty, "a quarter second has not passed since")
+        var schedule = AircraftPublications(minimumInterval: 1, expireAfter: 60)
+        var state = TestSky.aircraft(icao: 0x4840D6, latitude: 52, longitude: 4, altitudeFt: 1000, lastSeen: 10_000)
+        schedule.update(state)
+        #expect(schedule.due(at: 10_000).states.count == 1)
+        state.lastSeen = 6_400
+        schedule.update(state)
+        #expect(schedule.due(at: 6_400).states.count == 1)
+    }
+
     @Test func aBurstIsCutIntoPayloadsASubscriberTakes() throws {
         var batcher = BeastBatcher()
         let count = 10_000

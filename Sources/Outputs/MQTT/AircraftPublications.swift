@@ -49,11 +49,12 @@ public struct AircraftPublications: Sendable {
         waiting[state.key] = state
     }
 
-    /// What to publish at `now` (seconds since 1970, the tracker's clock).
+    /// What to publish at `now` (seconds since 1970, the tracker's clock). An aircraft last
+    /// published after `now` (the wall clock stepped back) is due at once.
     public mutating func due(at now: Double) -> Due {
         var due = Due()
         for (key, state) in waiting {
-            if let last = published[key], now - last.at < minimumInterval { continue }
+            if let last = published[key], (0..<minimumInterval).contains(now - last.at) { continue }
             due.states.append(state)
             published[key] = Published(at: now, lastSeen: state.lastSeen, name: Self.topicName(of: state))
             waiting[key] = nil

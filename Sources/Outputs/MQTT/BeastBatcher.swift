@@ -49,10 +49,11 @@ public struct BeastBatcher: Sendable {
 
     /// The payloads due at `now` (seconds): none until `interval` has passed since the last
     /// batch, and none when no frame waits; else every waiting frame, in as many payloads as
-    /// `maximumPayload` needs, numbered on from the previous ones.
+    /// `maximumPayload` needs, numbered on from the previous ones. A time before the last
+    /// batch (the wall clock stepped back) makes a batch due at once.
     public mutating func take(at now: Double) -> [[UInt8]] {
         guard !pending.isEmpty else { return [] }
-        if let lastBatch, now - lastBatch < interval { return [] }
+        if let lastBatch, (0..<interval).contains(now - lastBatch) { return [] }
         lastBatch = now
         var payloads: [[UInt8]] = []
         var payload: [UInt8] = []

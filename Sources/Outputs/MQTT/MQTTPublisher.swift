@@ -136,7 +136,8 @@ public final class MQTTPublisher: Service, Sendable {
         while !Task.isCancelled {
             let now = tracker.now
             publishDue(at: now, final: false)
-            if now - lastSensors >= configuration.sensorInterval {
+            // Due after the interval, or at once when the wall clock stepped back.
+            if !(0..<configuration.sensorInterval).contains(now - lastSensors) {
                 lastSensors = now
                 publishSlowly(at: now)
             }
