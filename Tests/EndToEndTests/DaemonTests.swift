@@ -90,6 +90,20 @@ extension EndToEnd {
             #expect(daemon.stop().status == 0)
         }
 
+        /// A dongle that is plugged in but cannot be opened (another program has it) leaves
+        /// the fallback running: it is not stopped and started again at every retry.
+        @Test func aDongleThatStaysBusyLeavesTheFallbackRunning() throws {
+            let daemon = try Daemon(["--retry-interval", "0.2"],
+                                    environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_FAIL_OPEN": "1"]))
+            #expect(daemon.waitFor("falling back to opensky"))
+            // About ten retries.
+            Thread.sleep(forTimeInterval: 2)
+            #expect(daemon.stop().status == 0)
+            let log = daemon.stderr
+            #expect(log.components(separatedBy: "cannot open RTL-SDR device 0").count == 2, "\(log)")
+            #expect(!log.contains("device is back"), "\(log)")
+        }
+
         @Test func aDonglePluggedInLaterIsPickedUp() throws {
             let marker = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-dongle-\(UUID().uuidString)")
             let daemon = try Daemon(["--retry-interval", "0.2"], environment: try FakeRTLSDR.environment([

@@ -10,7 +10,7 @@ import Tracking
 ///
 /// Two threads, not tasks: `rtlsdr_read_async` blocks for as long as the device streams, and
 /// the demodulator is a tight synchronous loop; neither belongs on the cooperative pool.
-public final class RTLSDRSource: Source {
+public final class RTLSDRSource: DeviceSource {
     /// The device stopped streaming without being asked to (typically: unplugged).
     public struct DeviceLost: Error, CustomStringConvertible {
         /// librtlsdr's status.
@@ -43,13 +43,21 @@ public final class RTLSDRSource: Source {
         self.logger = logger
     }
 
-    /// Opens the device and streams until the task is cancelled (then returns) or the device
-    /// fails (then throws `DeviceLost`). Throws `RTLSDRDevice.Failure` when it cannot open.
-    public func run(into tracker: LiveTracker) async throws {
-        let device = try RTLSDRDevice(configuration)
+    /// Whether any RTL-SDR device is plugged in.
+    public var isPresent: Bool { RTLSDRDevices.count > 0 }
+
+    /// Opens the device (throwing `RTLSDRDevice.Failure` when it cannot); the returned
+    /// streaming runs until the task is cancelled (then returns) or the device fails (then
+    /// throws `DeviceLost`).
+    public func open() throws -> @Sendable (LiveTracker) async throws -> Void {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw RTLSDRDevice.Failure(description: "unsupported sample rate \(configuration.sampleRate)")
         }
+        let device = try RTLSDRDevice(configuration)
+        return { [self] tracker in try await stream(device, rate: rate, into: tracker) }
+    }
+
+    private func stream(_ device: RTLSDRDevice, rate: SampleRate, into tracker: LiveTracker) async throws {
         let gain = device.gainDecibels.map { "\($0) dB" } ?? "auto"
         logger.info("RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, gain \(gain), ppm \(configuration.ppm)")
         let ring = SampleRing()

@@ -11,7 +11,7 @@ public struct SourceSupervisor: Service {
         public let description: String
     }
 
-    private let dongle: RTLSDRSource
+    private let dongle: any DeviceSource
     private let fallback: any Source
     private let noFallback: Bool
     private let retryInterval: Duration
@@ -19,7 +19,7 @@ public struct SourceSupervisor: Service {
     private let logger: Logger
 
     /// A supervisor feeding `tracker` from `dongle`, or `fallback` while the dongle is away.
-    public init(dongle: RTLSDRSource, fallback: any Source, noFallback: Bool,
+    public init(dongle: any DeviceSource, fallback: any Source, noFallback: Bool,
                 retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger) {
         self.dongle = dongle
         self.fallback = fallback
@@ -40,19 +40,42 @@ public struct SourceSupervisor: Service {
         defer { fallbackTask?.cancel() }
         while !Task.isCancelled {
             // Once the dongle is missing, only try to open it again when one is plugged in.
-            if dongleWasMissing, RTLSDRDevices.count == 0 {
+            if dongleWasMissing, !dongle.isPresent {
                 try? await Task.sleep(for: retryInterval)
                 continue
             }
+            // The fallback goes on while the dongle cannot be opened (busy, no permission):
+            // it stops only once the dongle is open.
+            let failure: (any Error)?, lost: Bool
             do {
+                let stream = try dongle.open()
+                if let running = fallbackTask {
+                    running.cancel()
+                    await running.value
+                    fallbackTask = nil
+                }
+                if dongleWasMissing {
+                    logger.notice("RTL-SDR device is back: switching from \(current ?? "none") to \(dongle.name)")
+                }
                 let previous = current
-                let opened = try await startDongle(stopping: &fallbackTask, previous: previous,
-                                                   wasMissing: dongleWasMissing)
-                if opened { return }
+                current = dongle.name
+                tracker.setSource(dongle.name, slot: Self.slot)
+                do {
+                    try await stream(tracker)
+                    return
+                } catch {
+                    tracker.setSource(previous == dongle.name ? nil : previous, slot: Self.slot)
+                    current = nil
+                    (failure, lost) = (error, true)
+                }
             } catch {
-                let reason = "\(error)"
+                (failure, lost) = (error, false)
+            }
+            if let failure {
+                let reason = "\(failure)"
                 if noFallback { throw NoDongle(description: reason) }
-                if !dongleWasMissing || error is RTLSDRSource.DeviceLost {
+                // An open that keeps failing is told once; a device lost while streaming each time.
+                if !dongleWasMissing || lost {
                     logger.error("\(reason); falling back to \(fallback.name) and retrying the dongle every \(retryInterval)")
                 }
                 dongleWasMissing = true
@@ -67,26 +90,6 @@ public struct SourceSupervisor: Service {
                 }
             }
             try? await Task.sleep(for: retryInterval)
-        }
-    }
-
-    /// Opens the dongle (stopping the fallback once it is open) and streams until cancelled;
-    /// returns true then. Throws when the dongle cannot be opened or is lost.
-    private func startDongle(stopping fallbackTask: inout Task<Void, Never>?, previous: String?,
-                             wasMissing: Bool) async throws -> Bool {
-        if let running = fallbackTask {
-            running.cancel()
-            await running.value
-            fallbackTask = nil
-        }
-        tracker.setSource(dongle.name, slot: Self.slot)
-        if wasMissing { logger.notice("RTL-SDR device is back: switching from \(previous ?? "none") to rtl-sdr") }
-        do {
-            try await dongle.run(into: tracker)
-            return true
-        } catch {
-            tracker.setSource(previous == dongle.name ? nil : previous, slot: Self.slot)
-            throw error
         }
     }
 }
