@@ -90,6 +90,21 @@ extension EndToEnd {
             #expect(daemon.stop().status == 0)
         }
 
+        /// A dongle whose USB transfers hang delivers nothing and reports nothing: after 30 s it
+        /// is stopped, said so, and the fallback feeds the radar while it is tried again.
+        @Test func aDongleThatFallsSilentIsStoppedAndTheFallbackTakesOver() throws {
+            let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
+            let daemon = try Daemon([], environment: try FakeRTLSDR.environment([
+                "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_LOOP": "1", "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
+                "AVIATOR_FAKE_RTLSDR_STALL_AFTER": "2400000", "AVIATOR_FAKE_RTLSDR_STALL_SECONDS": "100000",
+            ]))
+            #expect(daemon.waitFor("streaming at 2.4 MS/s"))
+            #expect(daemon.waitFor("RTL-SDR device sent no samples for 30 s and was stopped", timeout: 50))
+            #expect(daemon.waitFor("falling back to opensky"))
+            #expect(daemon.process.isRunning)
+            #expect(daemon.stop().status == 0)
+        }
+
         /// A dongle that is plugged in but cannot be opened (another program has it) leaves
         /// the fallback running: it is not stopped and started again at every retry.
         @Test func aDongleThatStaysBusyLeavesTheFallbackRunning() throws {

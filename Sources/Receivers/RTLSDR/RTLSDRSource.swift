@@ -19,6 +19,23 @@ public final class RTLSDRSource: DeviceSource {
         public var description: String { "RTL-SDR device stopped streaming (error \(status)); unplugged?" }
     }
 
+    /// The device stopped delivering samples without reporting an error (a dongle whose USB
+    /// transfers hang): it was cancelled after `RTLSDRSource.stallTimeout` of silence.
+    public struct DeviceStalled: Error, CustomStringConvertible {
+        /// Seconds without a sample.
+        public let seconds: Double
+        /// One line for the log.
+        public var description: String {
+            "RTL-SDR device sent no samples for \(Int(seconds)) s and was stopped (replugging it may help)"
+        }
+    }
+
+    /// Seconds without a block from the device after which it counts as stalled. A process
+    /// stopped for a while (a debugger, a suspended virtual machine) stalls it for as long and
+    /// recovers by itself; a hung USB transfer never does. At 2.4 MS/s a block comes every
+    /// 0.44 s.
+    public static let stallTimeout = 30.0
+
     /// How the device is set up.
     public let configuration: RTLSDRDevice.Configuration
     /// How its samples are demodulated.
@@ -63,6 +80,7 @@ public final class RTLSDRSource: DeviceSource {
         let ring = SampleRing()
         dropped.withLock { $0.current = ring }
         let cancelled = Mutex(false)
+        let stalled = Mutex(false)
         let streaming = Mutex(true)
         let options = demodulatorOptions, label = self.label
         let status: Int = await withTaskCancellationHandler {
@@ -78,6 +96,19 @@ public final class RTLSDRSource: DeviceSource {
                     streaming.withLock { $0 = false }
                     // Closing the ring lets the demodulator drain it and finish.
                     ring.close()
+                }
+                // A device that delivers nothing, and reports nothing, is cancelled like a
+                // task that is: the source then ends with `DeviceStalled`.
+                DedicatedThread.start(name: "rtlsdr-watch") {
+                    while streaming.withLock({ $0 }) {
+                        DedicatedThread.sleep(seconds: 1)
+                        guard ring.secondsSinceLastPush > Self.stallTimeout else { continue }
+                        stalled.withLock { $0 = true }
+                        while streaming.withLock({ $0 }) {
+                            device.cancel()
+                            DedicatedThread.sleep(seconds: 0.05)
+                        }
+                    }
                 }
             }
         } onCancel: {
@@ -96,6 +127,7 @@ public final class RTLSDRSource: DeviceSource {
             $0.current = nil
         }
         if cancelled.withLock({ $0 }) { return }
+        if stalled.withLock({ $0 }) { throw DeviceStalled(seconds: Self.stallTimeout) }
         throw DeviceLost(status: status)
     }
 

@@ -26,6 +26,8 @@ public final class SampleRing: @unchecked Sendable {
     private var count = 0     // filled slots
     private var closed = false
     private var dropped = 0
+    /// When the producer last offered a block (kept or dropped).
+    private var lastPush: Double
 
     /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
     /// `bytesPerSample` bytes, stamping blocks with `now`.
@@ -39,6 +41,7 @@ public final class SampleRing: @unchecked Sendable {
         droppedBefore = Array(repeating: 0, count: slotCount)
         self.bytesPerSample = bytesPerSample
         self.now = now
+        lastPush = now()
     }
 
     /// The size of a slot unless told otherwise: a standard block (`IQBlock.standardByteCount`).
@@ -53,10 +56,15 @@ public final class SampleRing: @unchecked Sendable {
     /// Bytes dropped because the consumer fell behind.
     public var droppedBytes: Int { condition.withLock { dropped } }
 
+    /// Seconds since the producer last offered a block (or since the ring was made): how long
+    /// the device has been silent.
+    public var secondsSinceLastPush: Double { condition.withLock { now() - lastPush } }
+
     /// Copies `bytes` into a free slot, or drops them (counted) when none is free. Never
     /// blocks. Blocks larger than a slot are split.
     public func push(_ bytes: UnsafeRawBufferPointer) {
         let arrival = now()
+        condition.withLock { lastPush = arrival }
         var offset = 0
         while offset < bytes.count {
             let slotSize = slots[0].count

@@ -172,7 +172,10 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
         }
         if (stall_after >= 0 && delivered >= stall_after) {
             stall_after = -1;
-            usleep((useconds_t)(stall_seconds * 1e6));
+            /* Asleep, but a cancel ends the stall (and the streaming) as on a real device. */
+            double stall_end = now_seconds() + stall_seconds;
+            while (!dev->cancelled && now_seconds() < stall_end) usleep(10000);
+            if (dev->cancelled) break;
             /* The dongle went on sampling: skip what it produced meanwhile. */
             long long lost = (long long)(stall_seconds * bytes_per_second) & ~1LL;
             while (file && lost > 0) {
