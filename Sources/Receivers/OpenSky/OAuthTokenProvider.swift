@@ -122,13 +122,32 @@ public actor OAuthTokenProvider {
         }
         // The body is parsed but never echoed: it holds the token.
         guard let reply = try? JSONDecoder().decode(TokenReply.self, from: response.body),
-              !reply.accessToken.isEmpty else {
+              Self.isUsableToken(reply.accessToken) else {
             throw OpenSkyError(.malformed, "OpenSky token endpoint sent no usable token (\(response.body.count) bytes)")
         }
         fetches += 1
-        // Without a lifetime, assume a short one rather than keeping a token forever.
-        let lifetime = Duration.milliseconds(Int64(min(max(reply.expiresIn ?? 300, 0), 86_400 * 365) * 1000))
+        // Without a lifetime, assume a short one rather than keeping a token forever; and
+        // keep none longer than a day, whatever the endpoint says (OpenSky's last 30 min).
+        let lifetime = Duration.milliseconds(Int64(min(max(reply.expiresIn ?? 300, 0), 86_400) * 1000))
         return Token(value: reply.accessToken, refreshAt: started + Self.refreshDelay(lifetime: lifetime, margin: refreshMargin))
+    }
+
+    /// Whether `token` can go into an `Authorization: Bearer` header: 1 to 8192 characters of
+    /// the bearer token alphabet (RFC 6750: letters, digits, `-._~+/`, then `=` padding).
+    /// Anything else would be refused by the HTTP client or the server at every request.
+    static func isUsableToken(_ token: String) -> Bool {
+        let bytes = Array(token.utf8)
+        guard (1...8192).contains(bytes.count) else { return false }
+        let body = bytes.prefix { $0 != UInt8(ascii: "=") }
+        guard !body.isEmpty, bytes.dropFirst(body.count).allSatisfy({ $0 == UInt8(ascii: "=") }) else { return false }
+        return body.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"): true
+            default: false
+            }
+        }
     }
 
     /// How long after it was asked for a token of `lifetime` is replaced: `margin` before it

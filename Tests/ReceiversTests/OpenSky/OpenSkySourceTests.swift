@@ -320,6 +320,29 @@ import Tracking
         try await server.stop()
     }
 
+    @Test func anUnusableTokenIsNotUsedButFetchedAgain() async throws {
+        let server = try await FakeOpenSkyServer(
+            states: [.json(OpenSkyFixtures.threeAircraft())],
+            tokens: [Self.token(#"tok\r\nX-Evil: 1"#, expiresIn: 31_536_000), Self.token("tok-good", expiresIn: 1800)])
+        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
+            tracker.snapshot().aircraft.count == 3
+        }
+        #expect(log.contains("OpenSky token endpoint sent no usable token"))
+        #expect(server.tokenRequests.count == 2)
+        #expect(server.stateRequests.allSatisfy { $0.header("Authorization") == "Bearer tok-good" })
+        try await server.stop()
+    }
+
+    @Test func bearerTokensAreCheckedBeforeUse() {
+        for token in ["eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln-_", "abc+/~==", "x"] {
+            #expect(OAuthTokenProvider.isUsableToken(token), "\(token)")
+        }
+        for token in ["", "tok\r\nX: 1", "tok en", "=abc", "abc=d", "tök", String(repeating: "a", count: 8193)] {
+            #expect(!OAuthTokenProvider.isUsableToken(token), "\(token.prefix(20))")
+        }
+    }
+
     @Test func refreshSchedule() {
         let margin = Duration.seconds(60)
         #expect(OAuthTokenProvider.refreshDelay(lifetime: .seconds(1800), margin: margin) == .seconds(1740))
