@@ -57,6 +57,10 @@ public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
                 port = number
             }
         } else if let colon = rest.lastIndex(of: ":") {
+            // mqtt://2001:db8::1 would otherwise be host 2001:db8: on port 1.
+            guard rest.firstIndex(of: ":") == colon else {
+                throw MQTTError("put an IPv6 address in brackets: mqtt://[\(rest)]")
+            }
             guard let number = Int(rest[rest.index(after: colon)...]) else { throw MQTTError("bad port in '\(text)'") }
             host = rest[..<colon]
             port = number

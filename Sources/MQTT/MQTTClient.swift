@@ -73,6 +73,9 @@ public final class MQTTClient: Sendable {
         /// The connection ended unexpectedly, or could not be made: its reason and what the
         /// client does next ("…; reconnecting", "…; retrying in 4 s"), one line's end.
         case lost(String)
+        /// A subscription was refused: by libmosquitto (a filter it cannot send) or by the
+        /// broker (its access rules); the filter and why.
+        case subscriptionRefused(filter: String, reason: String)
     }
 
     private struct State: Sendable {
@@ -85,6 +88,11 @@ public final class MQTTClient: Sendable {
         /// Publishes under way in another thread that have no id yet.
         var sending = 0
         var subscriptions: [String] = []
+        /// Subscriptions sent and not yet answered, by message id.
+        var subscribing: [Int32: String] = [:]
+        /// Answers that came before `mosquitto_subscribe` returned their id (few: kept at most
+        /// 64).
+        var answeredEarly: [Int32: [Int32]] = [:]
         var stopped = false
     }
 
@@ -189,6 +197,7 @@ public final class MQTTClient: Sendable {
         mosquitto_disconnect_callback_set(pointer, mqttClientDisconnected)
         mosquitto_publish_callback_set(pointer, mqttClientPublished)
         mosquitto_message_callback_set(pointer, mqttClientReceived)
+        mosquitto_subscribe_callback_set(pointer, mqttClientSubscribed)
         mosquitto_log_callback_set(pointer, mqttClientLogged)
         // The first attempt (a name lookup, a TCP connection) and then the connection run on
         // a queue of their own, so that a slow resolver never holds up the caller.
@@ -275,7 +284,25 @@ public final class MQTTClient: Sendable {
             state.subscriptions.append(filter)
             return state.statistics.connected
         }
-        if connected { mosquitto_subscribe(handle.pointer, nil, filter, 0) }
+        if connected { send(subscription: filter) }
+    }
+
+    /// Sends the subscription to `filter`; a refusal by libmosquitto is reported at once, one
+    /// by the broker when its answer comes (`subscribed`).
+    private func send(subscription filter: String) {
+        var mid: Int32 = 0
+        let code = mosquitto_subscribe(handle.pointer, &mid, filter, 0)
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            state.withLock { $0.statistics.lastProblem = "subscribe to \(filter): \(Self.describe(code))" }
+            onEvent(.subscriptionRefused(filter: filter, reason: Self.describe(code)))
+            return
+        }
+        let early = state.withLock { state -> [Int32]? in
+            if let granted = state.answeredEarly.removeValue(forKey: mid) { return granted }
+            state.subscribing[mid] = filter
+            return nil
+        }
+        if let early { answered(filter, granted: early) }
     }
 
     /// Queues `message` for the broker; never blocks. It leaves at once when the connection
@@ -400,7 +427,7 @@ public final class MQTTClient: Sendable {
             var mid: Int32 = 0
             _ = send(message, mid: &mid)
         }
-        for filter in subscriptions { mosquitto_subscribe(handle.pointer, nil, filter, 0) }
+        for filter in subscriptions { send(subscription: filter) }
         onEvent(.connected)
         flush()
     }
@@ -415,6 +442,24 @@ public final class MQTTClient: Sendable {
             return state.stopped
         }
         if code != 0, !stopping { onEvent(.lost("\(Self.describe(code)); reconnecting")) }
+    }
+
+    /// The broker's answer to a subscription: a granted QoS of 128 or more is a refusal.
+    fileprivate func subscribed(_ mid: Int32, granted: [Int32]) {
+        let filter = state.withLock { state -> String? in
+            if let filter = state.subscribing.removeValue(forKey: mid) { return filter }
+            if state.answeredEarly.count >= 64 { state.answeredEarly.removeAll() }
+            state.answeredEarly[mid] = granted
+            return nil
+        }
+        if let filter { answered(filter, granted: granted) }
+    }
+
+    private func answered(_ filter: String, granted: [Int32]) {
+        guard let refusal = granted.first(where: { $0 >= 128 }) else { return }
+        let reason = "the broker refused it (\(String(cString: mosquitto_reason_string(refusal)).lowercased()))"
+        state.withLock { $0.statistics.lastProblem = "subscribe to \(filter): \(reason)" }
+        onEvent(.subscriptionRefused(filter: filter, reason: reason))
     }
 
     fileprivate func published(_ mid: Int32) {
@@ -472,6 +517,12 @@ private func mqttClientDisconnected(_ mosq: OpaquePointer?, _ user: UnsafeMutabl
 
 private func mqttClientPublished(_ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ mid: Int32) {
     client(user)?.published(mid)
+}
+
+private func mqttClientSubscribed(_ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ mid: Int32,
+                                  _ count: Int32, _ granted: UnsafePointer<Int32>?) {
+    let qos = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+    client(user)?.subscribed(mid, granted: qos)
 }
 
 private func mqttClientLogged(_ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ level: Int32,

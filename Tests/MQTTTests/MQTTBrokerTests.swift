@@ -20,6 +20,7 @@ import Testing
             ("mqtt://host:x", "bad port"),
             ("mqtt://:1883", "no host"),
             ("mqtt://[::1", "unclosed"),
+            ("mqtt://2001:db8::1883", "put an IPv6 address in brackets: mqtt://[2001:db8::1883]"),
         ]
         for (url, words) in cases {
             #expect(throws: MQTTError.self, "\(url)") { try MQTTBroker(url: url) }

@@ -125,6 +125,26 @@ import TestSupport
         #expect(events.withLock { $0.contains { if case .lost(let text) = $0 { text.contains("reconnecting in") } else { false } } })
     }
 
+    /// A filter libmosquitto cannot send is said so, by the subscription, rather than the
+    /// input sitting connected and silent. (mosquitto grants every subscription and filters
+    /// by its access rules on delivery; brokers that refuse one in their answer are reported
+    /// the same way.)
+    @Test func aSubscriptionThatCannotBeMadeIsSaidSo() async throws {
+        guard MosquittoBroker.isAvailable() else { return }
+        let broker = try MosquittoBroker()
+        let events = Mutex<[MQTTClient.Event]>([])
+        let client = try MQTTClient(configuration: configuration(broker, id: "filters"),
+                                    onEvent: { event in events.withLock { $0.append(event) } })
+        client.subscribe("good/#")
+        client.subscribe("bad/#/filter")
+        try client.start()
+        defer { client.stop() }
+        let refused = { events.withLock { $0.compactMap { if case .subscriptionRefused(let filter, let reason) = $0 { "\(filter): \(reason)" } else { nil } } } }
+        #expect(await waitUntil { !refused().isEmpty }, "\(events.withLock { $0 })")
+        #expect(refused() == ["bad/#/filter: invalid function arguments provided."], "\(refused())")
+        #expect(client.statistics.lastProblem?.hasPrefix("subscribe to bad/#/filter") == true)
+    }
+
     @Test func aPayloadOverTheLimitComesWithItsSizeAndNotItsBytes() async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()

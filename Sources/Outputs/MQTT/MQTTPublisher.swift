@@ -110,6 +110,7 @@ public final class MQTTPublisher: Service, Sendable {
             case .connected: logger.info("\(label): connected, publishing as \(topics.prefix)")
             case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
             case .lost(let reason): logger.warning("\(label): \(reason)")
+            case .subscriptionRefused(let filter, let reason): logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
             }
         })
         tracker.addFrameListener { [self] update in

@@ -61,6 +61,7 @@ public final class MQTTInput: Source {
                 case .connected: logger.info("\(label): connected")
                 case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
                 case .lost(let reason): logger.warning("\(label): \(reason)")
+                case .subscriptionRefused(let filter, let reason): logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
                 }
             })
             mqtt.subscribe(filter)
