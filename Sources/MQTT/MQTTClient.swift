@@ -416,16 +416,21 @@ public final class MQTTClient: Sendable {
             onEvent(.refused(reason))
             return
         }
-        let subscriptions = state.withLock { state -> [String] in
-            state.statistics.connected = true
-            state.statistics.connections += 1
-            state.inFlight = [:]
-            state.doneEarly = []
-            return state.subscriptions
-        }
-        for message in birth() {
-            var mid: Int32 = 0
-            _ = send(message, mid: &mid)
+        // Under `sending`: a flush on another thread that sees the connection must wait until
+        // the birth messages are queued, so they go out before anything else.
+        let subscriptions = sending.withLock { _ in
+            let subscriptions = state.withLock { state -> [String] in
+                state.statistics.connected = true
+                state.statistics.connections += 1
+                state.inFlight = [:]
+                state.doneEarly = []
+                return state.subscriptions
+            }
+            for message in birth() {
+                var mid: Int32 = 0
+                _ = send(message, mid: &mid)
+            }
+            return subscriptions
         }
         for filter in subscriptions { send(subscription: filter) }
         onEvent(.connected)
