@@ -26,8 +26,10 @@ public final class SampleRing: @unchecked Sendable {
     private var count = 0     // filled slots
     private var closed = false
     private var dropped = 0
-    /// When the producer last offered a block (kept or dropped).
-    private var lastPush: Double
+    /// When the producer last offered a block (kept or dropped), on the monotonic clock: a
+    /// wall clock set forward (as on a computer without a battery clock once it finds the
+    /// time) must not look like silence.
+    private var lastPush = ContinuousClock.now
 
     /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
     /// `bytesPerSample` bytes, stamping blocks with `now`.
@@ -41,7 +43,6 @@ public final class SampleRing: @unchecked Sendable {
         droppedBefore = Array(repeating: 0, count: slotCount)
         self.bytesPerSample = bytesPerSample
         self.now = now
-        lastPush = now()
     }
 
     /// The size of a slot unless told otherwise: a standard block (`IQBlock.standardByteCount`).
@@ -58,13 +59,16 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Seconds since the producer last offered a block (or since the ring was made): how long
     /// the device has been silent.
-    public var secondsSinceLastPush: Double { condition.withLock { now() - lastPush } }
+    public var secondsSinceLastPush: Double {
+        let elapsed = condition.withLock { ContinuousClock.now - lastPush }
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
 
     /// Copies `bytes` into a free slot, or drops them (counted) when none is free. Never
     /// blocks. Blocks larger than a slot are split.
     public func push(_ bytes: UnsafeRawBufferPointer) {
         let arrival = now()
-        condition.withLock { lastPush = arrival }
+        condition.withLock { lastPush = .now }
         var offset = 0
         while offset < bytes.count {
             let slotSize = slots[0].count
