@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import Tracking
 
 /// The recent signal level of each aircraft, for the `rssi` of aircraft.json: the mean power
 /// of its last eight messages, in dBFS.
@@ -15,6 +16,11 @@ import Synchronization
 public final class SignalLevels: Sendable {
     /// Messages averaged per aircraft.
     public static let window = 8
+    /// The most aircraft remembered: as many as the tracker holds. Aircraft are forgotten
+    /// when aircraft.json is built; with nobody asking for it (the web server's copy), or
+    /// under a flood of made-up addresses, the record starts afresh at this size instead of
+    /// growing (the levels come back within a few messages).
+    public static let capacity = Tracker.defaultMaximumAircraft
 
     private struct Recent: Sendable {
         var powers: [Double] = []
@@ -40,8 +46,14 @@ public final class SignalLevels: Sendable {
     public func record(key: UInt32, dBFS: Double) {
         guard dBFS.isFinite else { return }
         let power = pow(10, dBFS / 10)
-        levels.withLock { $0[key, default: Recent()].add(power) }
+        levels.withLock { levels in
+            if levels.count >= Self.capacity, levels[key] == nil { levels.removeAll(keepingCapacity: true) }
+            levels[key, default: Recent()].add(power)
+        }
     }
+
+    /// Aircraft remembered now.
+    var count: Int { levels.withLock { $0.count } }
 
     /// The mean level of the recent messages from each aircraft in `keys`, in dBFS; aircraft
     /// not in `keys` are forgotten (they expired from the tracker).

@@ -291,6 +291,15 @@ import TestSupport
         #expect(levels.levels(keeping: [3])[3] == nil, "aircraft not kept are forgotten")
     }
 
+    @Test func signalLevelsStayBoundedWhenNobodyReadsThem() {
+        let levels = SignalLevels()
+        for key in 0..<UInt32(SignalLevels.capacity * 3) { levels.record(key: key, dBFS: -10) }
+        #expect(levels.count <= SignalLevels.capacity)
+        #expect(levels.count > 0)
+        // The newest are still there.
+        #expect(levels.levels(keeping: [UInt32(SignalLevels.capacity * 3 - 1)]).count == 1)
+    }
+
     @Test func publisherWritesTheTrackersAircraft() throws {
         let folder = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
