@@ -78,5 +78,9 @@ public struct FeedFrame: Sendable, Equatable {
                   headingDeg: try fields.requiredNumber("heading_deg"),
                   rangeKm: try fields.requiredNumber("range_km"),
                   aircraft: aircraft)
+        // A scope of no size or an astronomical one cannot be drawn: the frame is unreadable.
+        if !RadarView.isDistance(rangeKm) {
+            throw FeedParseError("frame range_km \(RadarView.show(rangeKm)) is outside \(RadarView.show(RadarView.Limits.minRangeKm))...\(RadarView.show(RadarView.Limits.maxRangeKm))")
+        }
     }
 }

@@ -115,6 +115,8 @@ public struct RadarView: Sendable, Hashable {
                   minAltitudeFt: try fields.number("min_alt_ft"), maxAltitudeFt: try fields.number("max_alt_ft"),
                   maxDistanceKm: try fields.number("max_distance_km"), hideOnGround: try fields.bool("hide_on_ground") ?? false,
                   observer: try fields.object("observer").map { fields throws(FeedParseError) in try FeedPosition(fields) })
+        // The server only ever describes a valid view; one that is not cannot be drawn.
+        if let problem { throw FeedParseError("view: \(problem)") }
     }
 
     /// Numbers in error texts: integers without a fraction, others as Swift prints them.

@@ -69,11 +69,15 @@ public final class FeedClient: Sendable {
     }
 
     /// Asks the daemon for frames drawn with this view (a `view` command line without its
-    /// newline); kept and sent again after every reconnection.
+    /// newline); kept and sent again after every reconnection. Never waits: it is called from
+    /// the screen's loop, and a daemon that stopped reading (its socket buffer full) must not
+    /// freeze the radar; the command is then only kept.
     public func send(viewCommand: String) {
         state.withLock { state in
             state.viewCommand = viewCommand
-            if state.descriptor >= 0 { _ = UnixSocket.write(state.descriptor, Array((viewCommand + "\n").utf8)) }
+            if state.descriptor >= 0 {
+                _ = UnixSocket.write(state.descriptor, Array((viewCommand + "\n").utf8), waiting: false)
+            }
         }
     }
 
@@ -94,7 +98,7 @@ public final class FeedClient: Sendable {
                 }
                 backoff = FeedClient.firstBackoff
                 handler(.connected)
-                if let command { _ = state.withLock { _ in UnixSocket.write(fd, Array((command + "\n").utf8)) } }
+                if let command { _ = UnixSocket.write(fd, Array((command + "\n").utf8), waiting: false) }
                 let reason = readLines(fd)
                 state.withLock { state in
                     state.descriptor = -1

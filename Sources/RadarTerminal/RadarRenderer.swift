@@ -99,6 +99,8 @@ public struct RadarRenderer: Sendable {
         let target = rangeKm / 4
         let power = pow(10, (log10(target)).rounded(.down))
         let step = [1, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= target * 0.999 } ?? 10 * power
+        // A range so small that its steps vanish: the outer ring alone.
+        guard step > 0, step.isFinite else { return [rangeKm] }
         var rings: [Double] = []
         var km = step
         while km <= rangeKm * 0.85 {

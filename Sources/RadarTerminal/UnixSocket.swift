@@ -31,16 +31,19 @@ enum UnixSocket {
         return .success(fd)
     }
 
-    /// Writes all of `bytes`; false when the connection is gone. Never raises SIGPIPE.
-    static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Writes all of `bytes`; false when the connection is gone, or (not `waiting`) when the
+    /// peer's buffer is full, in which case nothing of a short line is written (the kernel
+    /// takes a small write whole or not at all). Never raises SIGPIPE.
+    static func write(_ fd: Int32, _ bytes: [UInt8], waiting: Bool = true) -> Bool {
         var offset = 0
+        #if os(Linux)
+        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+        #else
+        let flags = waiting ? Int32(0) : Int32(MSG_DONTWAIT)
+        #endif
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
-                #if os(Linux)
-                send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                #else
-                send(fd, raw.baseAddress! + offset, raw.count - offset, 0)
-                #endif
+                send(fd, raw.baseAddress! + offset, raw.count - offset, flags)
             }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return false }

@@ -78,6 +78,9 @@ import TestSupport
             (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":[{"icao":"a","stale":1}]}"#, "\"stale\" must be true or false"),
             (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":{}}"#, "without an \"aircraft\" array"),
             (#"{"type":"error"}"#, "error reply without a message"),
+            (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":1e308,"aircraft":[]}"#, "frame range_km"),
+            (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":1e-323,"aircraft":[]}"#, "frame range_km"),
+            (#"{"type":"hello","version":1,"receiver":null,"view":{"heading_deg":0,"range_km":-5}}"#, "view: range_km must be between"),
         ]
         for (line, fragment) in cases {
             do {

@@ -49,6 +49,29 @@ import TestSupport
         return Task { try await server.run() }
     }
 
+    /// A daemon that stopped reading: its socket buffer fills, and the view commands the
+    /// screen's loop sends are kept rather than waited on.
+    @Test func viewCommandsNeverWaitForADaemonThatStoppedReading() async throws {
+        let path = TestSky.socketPath()
+        let listener = try SilentListener(path: path)
+        defer { listener.close() }
+        let log = EventLog()
+        let client = FeedClient(path: path) { log.record($0) }
+        defer { client.stop() }
+        client.start()
+        #expect(await log.wait { log.connections == 1 })
+        let sent = Mutex(0)
+        let long = RadarSettings(headingDeg: 90, rangeKm: 40).viewCommand + String(repeating: " ", count: 1_000)
+        Thread.detachNewThread {
+            for _ in 0..<5_000 {
+                client.send(viewCommand: long)
+                sent.withLock { $0 += 1 }
+            }
+        }
+        // 5 MB of commands against a buffer of a few hundred kilobytes nobody reads.
+        #expect(await log.wait(timeout: 20) { sent.withLock { $0 } == 5_000 }, "sent \(sent.withLock { $0 })")
+    }
+
     @Test func readsFramesSendsTheViewAndReconnects() async throws {
         let path = TestSky.socketPath()
         let log = EventLog()
@@ -140,5 +163,34 @@ import TestSupport
         }
         // It gives up after the timeout, not at once and not much later.
         #expect(elapsed >= 0.4 && elapsed < 5, "\(elapsed) s")
+    }
+}
+
+/// A Unix socket that accepts connections and never reads from them: a daemon that hangs.
+final class SilentListener: Sendable {
+    let fd: Int32
+    let accepted = Mutex<[Int32]>([])
+
+    init(path: String) throws {
+        let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socketFD
+        var address = SocketPath.address(of: path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard socketFD >= 0, bound == 0, listen(socketFD, 4) == 0 else { throw POSIXError(.EIO) }
+        Thread.detachNewThread { [self] in
+            while true {
+                let connection = accept(socketFD, nil, nil)
+                guard connection >= 0 else { return }
+                accepted.withLock { $0.append(connection) }
+            }
+        }
+    }
+
+    func close() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        Foundation.close(fd)
+        for connection in accepted.withLock({ $0 }) { Foundation.close(connection) }
     }
 }

@@ -133,6 +133,8 @@ import FeedProtocol
         #expect(RadarRenderer.ringDistances(rangeKm: 5, radius: 15) == [2, 4, 5])
         #expect(RadarRenderer.ringDistances(rangeKm: 1000, radius: 15) == [250, 500, 750, 1000])
         #expect(RadarRenderer.ringDistances(rangeKm: 100, radius: 5) == [50, 100])
+        // Steps too small to tell from zero: the outer ring alone, not an endless list.
+        #expect(RadarRenderer.ringDistances(rangeKm: 1e-323, radius: 15) == [1e-323])
         let text = render([], range: 100).plainLines.joined(separator: "\n")
         for label in ["25 km", "50 km", "75 km", "100 km"] { #expect(text.contains(label)) }
         #expect(RadarRenderer.distanceText(2.5) == "2.5 km")
