@@ -24,7 +24,7 @@ public final class RadarApp {
     private var keyPressed = false
     private let model = SharedModel()
 
-    private struct ModelState {
+    struct ModelState {
         var model: RadarModel
         var hello: FeedHello?
         var errorTime: Double = 0
@@ -155,8 +155,9 @@ public final class RadarApp {
         return .viewChanged
     }
 
-    /// Updates the model with what the feed client saw.
-    private static func apply(_ event: FeedClient.Event, to state: inout ModelState) {
+    /// Updates the model with what the feed client saw. A line that cannot be read is shown
+    /// for a while like the daemon's errors: the frame on screen is then the last good one.
+    static func apply(_ event: FeedClient.Event, to state: inout ModelState) {
         switch event {
         case .connected:
             state.model.connected = true
@@ -172,7 +173,10 @@ public final class RadarApp {
         case .line(.error(let message)):
             state.model.serverError = message
             state.errorTime = Date().timeIntervalSince1970
-        case .line(.viewAcknowledged), .line(.other), .unreadable:
+        case .unreadable(let error):
+            state.model.serverError = "unreadable feed line: \(error.message)"
+            state.errorTime = Date().timeIntervalSince1970
+        case .line(.viewAcknowledged), .line(.other):
             break
         }
     }

@@ -4,6 +4,15 @@ import Testing
 import FeedProtocol
 
 @Suite struct RadarSettingsTests {
+    /// A feed line the radar cannot read is said on screen; the frame shown stays the last
+    /// good one rather than passing silently for current.
+    @Test func anUnreadableFeedLineIsShown() {
+        var state = RadarApp.ModelState(model: RadarModel())
+        RadarApp.apply(.unreadable(FeedParseError("frame range_km 0 is outside 1...1000")), to: &state)
+        #expect(state.model.serverError == "unreadable feed line: frame range_km 0 is outside 1...1000")
+        #expect(state.errorTime > 0)
+    }
+
     @Test func turningWrapsAroundNorth() {
         var settings = RadarSettings(headingDeg: 0)
         settings.turn(by: -RadarSettings.headingStep)
