@@ -199,6 +199,24 @@ def offline_and_back(browser):
     return result
 
 
+def frame_failures(browser):
+    """Makes the drawing throw in two frames and counts the drawing done after them: the
+    radar must log the failures and go on."""
+    browser.evaluate("""(() => {
+        const original = CanvasRenderingContext2D.prototype.fillText;
+        window.__throws = 2;
+        window.__drawnAfter = 0;
+        CanvasRenderingContext2D.prototype.fillText = function (...args) {
+            if (window.__throws > 0) { window.__throws -= 1; throw new Error("injected drawing failure"); }
+            window.__drawnAfter += 1;
+            return original.apply(this, args);
+        };
+    })()""")
+    browser.wait_for("window.__throws === 0 && window.__drawnAfter > 50", timeout=10)
+    logged = [problem for problem in console_problems(browser) if "injected drawing failure" in problem]
+    return {"drawnAfter": browser.evaluate("window.__drawnAfter"), "logged": len(logged)}
+
+
 def public_key_pin(pem_path):
     """Base64 SHA-256 of the certificate's SubjectPublicKeyInfo: what Chromium's
     --ignore-certificate-errors-spki-list takes to trust one certificate and no other."""
@@ -261,6 +279,7 @@ def check(args):
         if args.screenshots:
             browser.screenshot(os.path.join(args.screenshots, "web-phone.png"))
         report["problems"] = console_problems(browser)
+        report["frame_failures"] = frame_failures(browser)
         report["offline"] = offline_and_back(browser)
     except CDPError as error:
         report["problems"] = console_problems(browser) if browser.session else []

@@ -73,6 +73,11 @@ import TestSupport
 
     /// Offline, the app opens from the service worker's copy and waits; online, it reconnects.
     static func checkOffline(_ report: [String: Any]) throws {
+        // A frame whose drawing throws is logged and skipped; the radar goes on drawing.
+        let failures = try #require(report["frame_failures"] as? [String: Any], "the failing-frame step did not run")
+        #expect((failures["drawnAfter"] as? Int ?? 0) > 50)
+        #expect((failures["logged"] as? Int ?? 0) >= 2, "\(failures)")
+        print("browser failing frames: 2 drawings made to throw were logged, and \(failures["drawnAfter"] ?? 0) labels drawn after them")
         let offline = try #require(report["offline"] as? [String: Any], "the offline step did not run")
         #expect(offline["status"] as? String == "waiting for aviator-adsb…")
         #expect(offline["aircraft"] as? Int == 0)

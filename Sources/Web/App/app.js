@@ -163,7 +163,20 @@ new Gestures($("radar"), {
 let last = performance.now();
 let shownHeading = null;
 let compassShown = null;
+// The next frame is asked for before this one is drawn, and a drawing that throws is
+// logged (the first few times) and skipped: one bad frame must never stop the radar.
+let failedFrames = 0;
 function frame(now) {
+  requestAnimationFrame(frame);
+  try {
+    drawFrame(now);
+  } catch (error) {
+    failedFrames += 1;
+    if (failedFrames <= 3) console.error("radar frame failed:", error);
+  }
+}
+
+function drawFrame(now) {
   const started = performance.now();
   const heading = compass.tick(now - last);
   last = now;
@@ -184,7 +197,6 @@ function frame(now) {
     list.markPositions(sky, radar.pageLeft, radar.pageTop);
   }
   if (measuring) performance.measure("radar-frame", { start: started, end: performance.now() });
-  requestAnimationFrame(frame);
 }
 
 apply();
