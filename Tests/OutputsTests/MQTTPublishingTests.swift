@@ -87,6 +87,19 @@ import Tracking
         #expect(schedule.due(at: 102).states.isEmpty, "nothing new")
     }
 
+    @Test func noMoreAircraftAreScheduledThanTheTrackerHolds() {
+        var schedule = AircraftPublications(minimumInterval: 1, expireAfter: 60)
+        for icao in 0..<UInt32(AircraftPublications.capacity + 10) {
+            schedule.update(TestSky.aircraft(icao: icao, latitude: 52, longitude: 4, altitudeFt: 1000, lastSeen: 100))
+        }
+        #expect(schedule.count == AircraftPublications.capacity)
+        #expect(schedule.dropped == 10)
+        // An aircraft already scheduled is still updated.
+        schedule.update(TestSky.aircraft(icao: 5, latitude: 52, longitude: 4, altitudeFt: 2000, lastSeen: 101))
+        #expect(schedule.dropped == 10)
+        #expect(schedule.due(at: 101).states.first { $0.icao == 5 }?.altitudeBaroFt == 2000)
+    }
+
     @Test func anAircraftNotHeardForAMinuteIsClearedOnce() {
         var schedule = AircraftPublications(minimumInterval: 1, expireAfter: 60)
         var anonymous = TestSky.aircraft(icao: 0xABCDEF, latitude: 52, longitude: 4, altitudeFt: 1000, lastSeen: 100)

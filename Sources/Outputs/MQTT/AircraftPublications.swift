@@ -6,7 +6,8 @@ import Tracking
 /// that its retained message disappears as the aircraft leaves the tracker.
 ///
 /// A plain value with the time passed in; the publisher keeps one under its lock. Its
-/// memory follows the aircraft tracked: every entry goes at expiry.
+/// memory follows the aircraft tracked: every entry goes at expiry, and no more aircraft are
+/// taken than the tracker holds (`capacity`), whatever a flood of made-up addresses brings.
 public struct AircraftPublications: Sendable {
     /// What is due at a moment.
     public struct Due: Sendable {
@@ -28,6 +29,10 @@ public struct AircraftPublications: Sendable {
     public let expireAfter: Double
     private var waiting: [UInt32: AircraftState] = [:]
     private var published: [UInt32: Published] = [:]
+    /// The most aircraft scheduled at once: as many as the tracker holds.
+    public static let capacity = Tracker.defaultMaximumAircraft
+    /// Updates of further aircraft not scheduled because `capacity` were.
+    public private(set) var dropped = 0
 
     /// A schedule with the given limits.
     public init(minimumInterval: Double = 1, expireAfter: Double = Tracker.expireAfter) {
@@ -46,6 +51,10 @@ public struct AircraftPublications: Sendable {
 
     /// Records the aircraft's latest state.
     public mutating func update(_ state: AircraftState) {
+        if waiting[state.key] == nil, published[state.key] == nil, waiting.count + published.count >= Self.capacity {
+            dropped += 1
+            return
+        }
         waiting[state.key] = state
     }
 

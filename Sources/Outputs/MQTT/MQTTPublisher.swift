@@ -196,11 +196,12 @@ public final class MQTTPublisher: Service, Sendable {
     /// The publisher's counters for the statistics line: "mqtt-out HOST:PORT as NAME:
     /// 120 batches (2400 frames), 30 aircraft messages, …, connected, …".
     public var summary: String {
-        let (batches, frames, dropped, aircraft, expired) = pending.withLock {
-            ($0.batcher.batches, $0.batcher.frames, $0.batcher.dropped, $0.aircraftMessages, $0.expiredMessages)
+        let (batches, frames, dropped, aircraft, expired, unscheduled) = pending.withLock {
+            ($0.batcher.batches, $0.batcher.frames, $0.batcher.dropped, $0.aircraftMessages, $0.expiredMessages, $0.aircraft.dropped)
         }
         return "mqtt-out \(configuration.mqtt.broker.endpoint) as \(configuration.name): \(batches) batches (\(frames) frames, "
             + "\(dropped) dropped before batching), \(aircraft) aircraft messages, \(expired) expired, "
+            + (unscheduled > 0 ? "\(unscheduled) updates of aircraft over the limit, " : "")
             + client.statistics.summary
     }
 }
