@@ -68,12 +68,12 @@ public final class SampleRing: @unchecked Sendable {
     /// blocks. Blocks larger than a slot are split.
     public func push(_ bytes: UnsafeRawBufferPointer) {
         let arrival = now()
-        condition.withLock { lastPush = .now }
         var offset = 0
         while offset < bytes.count {
             let slotSize = slots[0].count
             let length = min(slotSize, bytes.count - offset)
             condition.lock()
+            lastPush = .now
             if closed || count == slots.count {
                 if !closed {
                     dropped += bytes.count - offset
