@@ -29,7 +29,7 @@ import Testing
     /// readsb's daemon on the same sky (nil: not measured).
     static func verdicts(ours: [Int], readsb: [Int], missed: [Int], ours20: [Int], denseFalse: Int,
                          cpu: Double, daemonCPU: Double, daemonMB: Int,
-                         daemonPeer: (cpu: Double, mb: Int)? = nil,
+                         daemonPeer: (cpu: Double, mb: Int)? = nil, ownMB: (ours: Int, readsb: Int)? = nil,
                          low: (ours: Int, readsb: Int, missed: Int)? = nil) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("targets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -68,6 +68,10 @@ import Testing
         if let daemonPeer {
             daemon["readsb_cpu_percent"] = daemonPeer.cpu
             daemon["readsb_peak_rss_mb"] = daemonPeer.mb
+        }
+        if let ownMB {
+            daemon["peak_anon_mb"] = ownMB.ours
+            daemon["readsb_peak_anon_mb"] = ownMB.readsb
         }
         try JSONSerialization.data(withJSONObject: daemon).write(to: daemonFile)
         arguments += ["--cpu", cpuFile.path, "--daemon", daemonFile.path]
@@ -134,6 +138,14 @@ import Testing
                                       missed: [0, 1, 1, 0, 0], ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
                                       daemonCPU: 5.1, daemonMB: 30)
         #expect(!alone.contains { $0.contains("daemon") && $0.contains("readsb") }, "\(alone)")
+        // Each process's own memory, when measured, stands beside its resident size; the
+        // target is still judged on the resident size.
+        let own = try Self.verdicts(ours: [40, 95, 99, 100, 100], readsb: [20, 60, 95, 98, 99],
+                                    missed: [0, 1, 1, 0, 0], ours20: [35, 90, 98, 100, 100], denseFalse: 0, cpu: 1.1,
+                                    daemonCPU: 5.1, daemonMB: 41, daemonPeer: (cpu: 6.04, mb: 17),
+                                    ownMB: (ours: 10, readsb: 14))
+        #expect(own.contains { $0.contains("41 MB at its peak, 10 MB its own (readsb 17 MB, 14 MB its own)") }, "\(own)")
+        #expect(Self.met(own, "daemon on a 300-aircraft sky under 40 MB") == false)
     }
 
     @Test func theLowStreamJoinsTheSweepsLowestBucket() throws {
