@@ -20,7 +20,10 @@ import Tracking
         let received = NIOLockedValueBox<[UInt8]>([])
         var port: Int { channel.localAddress!.port! }
 
-        init(samples: [UInt8], greeting: [UInt8] = Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29], piece: Int = 16_384) throws {
+        /// `staysOpen`: the server keeps the connection open once every byte is sent, like a
+        /// dongle that keeps streaming, instead of closing it.
+        init(samples: [UInt8], greeting: [UInt8] = Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29], piece: Int = 16_384,
+             staysOpen: Bool = false) throws {
             let received = self.received
             let connections = NIOLockedValueBox(0)
             channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -28,7 +31,7 @@ import Tracking
                 .childChannelInitializer { child in
                     let first = connections.withLockedValue { count in defer { count += 1 }; return count == 0 }
                     return child.pipeline.addHandler(Streamer(greeting: greeting, samples: first ? samples : [], piece: piece,
-                                                              received: received))
+                                                              received: received, staysOpen: staysOpen))
                 }
                 .bind(host: "127.0.0.1", port: 0).wait()
         }
@@ -48,12 +51,14 @@ import Tracking
         typealias InboundIn = ByteBuffer
         let greeting: [UInt8], samples: [UInt8], piece: Int
         let received: NIOLockedValueBox<[UInt8]>
+        let staysOpen: Bool
 
-        init(greeting: [UInt8], samples: [UInt8], piece: Int, received: NIOLockedValueBox<[UInt8]>) {
+        init(greeting: [UInt8], samples: [UInt8], piece: Int, received: NIOLockedValueBox<[UInt8]>, staysOpen: Bool) {
             self.greeting = greeting
             self.samples = samples
             self.piece = piece
             self.received = received
+            self.staysOpen = staysOpen
         }
 
         func channelActive(context: ChannelHandlerContext) {
@@ -70,6 +75,10 @@ import Tracking
             // setup commands after this, and a socket closed for reading would answer them
             // with a reset, which throws away what the client had not read yet.
             let channel = context.channel
+            guard !staysOpen else {
+                context.flush()
+                return
+            }
             context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: []))).whenComplete { _ in
                 channel.eventLoop.scheduleTask(in: .milliseconds(300)) { channel.close(mode: .output, promise: nil) }
             }
@@ -123,6 +132,35 @@ import Tracking
         #expect(Set(tracker.snapshot().aircraft.map(\.icaoHex)) == replayedAircraft)
         #expect(tracker.sourceCounts.map(\.label) == ["rtltcp 127.0.0.1:\(server.port)"])
         #expect(source.droppedBytes == 0)
+    }
+
+    @Test func samplesTheDemodulatorCannotKeepUpWithAreCountedWhileConnected() async throws {
+        // Ten times the recording at once: 38 MB, of which the source's ring holds 4 MiB.
+        // Loopback delivers them far faster than any demodulator reads them, so most are
+        // dropped while the connection is still open, and the count says so then.
+        let recording = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.recording)))
+        let samples = Array([[UInt8]](repeating: recording, count: 10).joined())
+        let server = try FakeServer(samples: samples, piece: 1 << 20, staysOpen: true)
+        // A silence long enough to end the connection never comes within the test.
+        let source = RTLTCPSource(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
+                                  maximumBackoff: .seconds(60), readTimeout: .seconds(600))
+        let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
+        let deadline = ContinuousClock.now + .seconds(120)
+        var live = 0
+        while ContinuousClock.now < deadline {
+            live = source.droppedBytes
+            // Settled: everything sent is either in the ring's hands or counted as dropped.
+            if live > 0, live == source.droppedBytes { try await Task.sleep(for: .milliseconds(500)) }
+            if live > 0, live == source.droppedBytes { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(source.connectionCount == 1, "the server never closed: the drops are of the live connection")
+        #expect(live > samples.count / 2, "dropped \(live) of \(samples.count) bytes")
+        #expect(live <= samples.count - 4 * SampleRing.defaultSlotSize, "the ring's four slots were taken, not dropped")
+        task.cancel()
+        try await task.value
+        // The connection's count stays once it is over.
+        #expect(source.droppedBytes == live)
     }
 
     @Test func aServerThatIsNotRTLTCPIsSaidSo() async throws {
