@@ -145,6 +145,27 @@ import TestSupport
         #expect(client.statistics.lastProblem?.hasPrefix("subscribe to bad/#/filter") == true)
     }
 
+    /// A broker that refuses a subscription in its answer (as brokers whose access rules deny
+    /// the filter do) is said so, once, with the filter and the broker's reason.
+    @Test func aSubscriptionTheBrokerRefusesIsSaidSo() async throws {
+        let broker = try RefusingBroker()
+        defer { broker.stop() }
+        var settings = MQTTConfiguration(broker: try MQTTBroker(url: "mqtt://127.0.0.1:\(broker.port)"), clientID: "refused")
+        settings.protocolVersion = .v311
+        settings.maximumReconnectDelaySeconds = 1
+        let events = Mutex<[MQTTClient.Event]>([])
+        let client = try MQTTClient(configuration: settings, onEvent: { event in events.withLock { $0.append(event) } })
+        client.subscribe("secret/#")
+        try client.start()
+        defer { client.stop() }
+        let refused = { events.withLock { $0.compactMap { if case .subscriptionRefused(let filter, let reason) = $0 { "\(filter): \(reason)" } else { nil } } } }
+        #expect(await waitUntil { !refused().isEmpty }, "\(events.withLock { $0 })")
+        #expect(broker.refused == 1)
+        #expect(refused() == ["secret/#: the broker refused it (unspecified error)"], "\(refused())")
+        #expect(client.statistics.lastProblem == "subscribe to secret/#: the broker refused it (unspecified error)")
+        #expect(client.isConnected, "a refused subscription leaves the connection up")
+    }
+
     @Test func aPayloadOverTheLimitComesWithItsSizeAndNotItsBytes() async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
