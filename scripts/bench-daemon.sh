@@ -45,9 +45,11 @@ measure() {
     t0=$(cpu_ticks "$pid")
     for _ in $(seq "$seconds"); do
         sleep 1
-        read -r rss_kb anon_kb < <(awk '/^VmRSS/ {r = $2} /^RssAnon/ {a = $2} END {print r + 0, a + 0}' "/proc/$pid/status")
-        (( rss_kb > ${!peak_var} )) && printf -v "$peak_var" "%s" "$rss_kb"
-        (( anon_kb > ${!anon_var} )) && printf -v "$anon_var" "%s" "$anon_kb"
+        # A process that has gone reads as 0 (the CPU figure below then says it).
+        read -r rss_kb anon_kb < <(awk '/^VmRSS/ {r = $2} /^RssAnon/ {a = $2} END {print r + 0, a + 0}' \
+            "/proc/$pid/status" 2>/dev/null) || true
+        (( ${rss_kb:-0} > ${!peak_var} )) && printf -v "$peak_var" "%s" "$rss_kb"
+        (( ${anon_kb:-0} > ${!anon_var} )) && printf -v "$anon_var" "%s" "$anon_kb"
     done
     t1=$(cpu_ticks "$pid")
     share=$(awk -v u="$((t1 - t0))" -v t="$ticks" -v s="$seconds" 'BEGIN {printf "%.1f", 100 * u / t / s}')
