@@ -2,20 +2,20 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A broker of the fewest MQTT 3.1.1 packets that answers every subscription with a refusal
 /// (return code 0x80 in its SUBACK), as brokers whose access rules deny a filter do;
 /// mosquitto never does, it grants every filter and filters on delivery. It accepts one
 /// connection at a time on 127.0.0.1, grants the CONNECT, answers PINGREQ, and counts the
 /// subscriptions it refused.
-final class RefusingBroker: @unchecked Sendable {
+final class RefusingBroker: Sendable {
     let port: Int
     private let listener: Int32
-    private let refusals = NSLock()
-    private var refusedCount = 0
+    private let refusals = Mutex(0)
 
     /// Subscriptions refused so far.
-    var refused: Int { refusals.withLock { refusedCount } }
+    var refused: Int { refusals.withLock { $0 } }
 
     init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -37,16 +37,17 @@ final class RefusingBroker: @unchecked Sendable {
         thread.start()
     }
 
-    /// Closes the listening socket, which ends the accepting thread.
-    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+    /// Shuts the listening socket, which ends the accepting thread once the connection it
+    /// serves (if any) is over. The thread closes the socket itself: closed here, its number
+    /// could go to another test's new socket while the thread still accepts on it.
+    func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
 
     private func serve() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+        while case let connection = accept(listener, nil, nil), connection >= 0 {
             talk(on: connection)
             close(connection)
         }
+        close(listener)
     }
 
     /// Answers the client's packets until it goes away.
@@ -81,7 +82,7 @@ final class RefusingBroker: @unchecked Sendable {
                     filters += 1
                 }
                 send([0x90, UInt8(2 + filters), body[0], body[1]] + [UInt8](repeating: 0x80, count: filters))
-                refusals.withLock { refusedCount += filters }
+                refusals.withLock { $0 += filters }
             case 12: send([0xD0, 0x00])  // PINGREQ
             case 14: return  // DISCONNECT
             default: break
