@@ -146,13 +146,13 @@ import Tracking
                                   maximumBackoff: .seconds(60), readTimeout: .seconds(600))
         let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(120)
+        // Settled once the count stays put for half a second: everything sent is then either
+        // in the ring's hands or counted as dropped.
         var live = 0
         while ContinuousClock.now < deadline {
             live = source.droppedBytes
-            // Settled: everything sent is either in the ring's hands or counted as dropped.
-            if live > 0, live == source.droppedBytes { try await Task.sleep(for: .milliseconds(500)) }
-            if live > 0, live == source.droppedBytes { break }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(live > 0 ? 500 : 50))
+            if live > 0, source.droppedBytes == live { break }
         }
         #expect(source.connectionCount == 1, "the server never closed: the drops are of the live connection")
         #expect(live > samples.count / 2, "dropped \(live) of \(samples.count) bytes")
