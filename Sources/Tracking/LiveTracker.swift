@@ -46,6 +46,39 @@ public final class LiveTracker: Sendable {
         /// Where the receiver behind a source label is, for sources that are other
         /// receivers (nil inside: not known yet). Sources not listed are this receiver.
         var sourcePositions: [String: GeoPoint?] = [:]
+
+        /// Counts `frame` from `source`, received at `received`, and says whether it is to be
+        /// merged: false, counting it as that source's duplicate, when another source
+        /// delivered the same frame just before (`DuplicateFilter`).
+        mutating func admit(_ frame: Frame, from source: String, at received: Double) -> Bool {
+            let index = sourceIndex[source] ?? {
+                sources.append(SourceCounts(label: source))
+                sourceIndex[source] = sources.count - 1
+                return sources.count - 1
+            }()
+            sources[index].lastFrame = received
+            if !frame.isMultilaterated, duplicates.isDuplicate(frame.bits, from: source, at: received) {
+                sources[index].duplicates += 1
+                return false
+            }
+            sources[index].frames += 1
+            return true
+        }
+
+        /// Merges `message`, decoded from `frame`, into the tracker and counts it; the
+        /// update for listeners when `reporting` (see `Tracker.merge`). `receiver`: this
+        /// receiver's position.
+        mutating func merge(_ message: Message, frame: Frame, from source: String, at received: Double,
+                            receiver: GeoPoint?, reporting: Bool) -> TrackUpdate? {
+            // Another receiver's frames are positioned from where that receiver is.
+            let heardAt: GeoPoint? = sourcePositions[source] ?? receiver
+            let update = tracker.merge(message, at: received, multilaterated: frame.isMultilaterated,
+                                       heardAt: heardAt, reporting: reporting)
+            counters.frames += 1
+            if frame.correctedBits > 0 { counters.correctedFrames += 1 }
+            counters.framesByFormat[frame.downlinkFormat] += 1
+            return update
+        }
     }
 
     /// Everything counted so far, read at one moment: stats.json's figures.
@@ -100,29 +133,20 @@ public final class LiveTracker: Sendable {
     public func accept(_ frame: Frame, at time: Double, from source: String = LiveTracker.localSource) -> Bool {
         let message = decoder.decode(frame)
         let now = clock()
-        // The update for listeners is only made when one listens (see `Tracker.merge`).
-        let listening = !listeners.withLock { $0.isEmpty }
         let received = time.isFinite ? min(time, now) : now
-        let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
-            let index = state.sourceIndex[source] ?? {
-                state.sources.append(SourceCounts(label: source))
-                state.sourceIndex[source] = state.sources.count - 1
-                return state.sources.count - 1
-            }()
-            state.sources[index].lastFrame = received
-            if !frame.isMultilaterated, state.duplicates.isDuplicate(frame.bits, from: source, at: received) {
-                state.sources[index].duplicates += 1
-                return (false, nil)
+        // The update for listeners (a copy of the aircraft's whole state) is only made when
+        // one listens (see `Tracker.merge`); without one, no such large value is passed
+        // out of the lock at all.
+        guard !listeners.withLock({ $0.isEmpty }) else {
+            return state.withLock { state in
+                guard state.admit(frame, from: source, at: received) else { return false }
+                _ = state.merge(message, frame: frame, from: source, at: received, receiver: receiver, reporting: false)
+                return true
             }
-            state.sources[index].frames += 1
-            // Another receiver's frames are positioned from where that receiver is.
-            let heardAt: GeoPoint? = state.sourcePositions[source] ?? receiver
-            let update = state.tracker.merge(message, at: received, multilaterated: frame.isMultilaterated,
-                                             heardAt: heardAt, reporting: listening)
-            state.counters.frames += 1
-            if frame.correctedBits > 0 { state.counters.correctedFrames += 1 }
-            state.counters.framesByFormat[frame.downlinkFormat] += 1
-            return (true, update)
+        }
+        let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
+            guard state.admit(frame, from: source, at: received) else { return (false, nil) }
+            return (true, state.merge(message, frame: frame, from: source, at: received, receiver: receiver, reporting: true))
         }
         guard var update = outcome.update else { return outcome.tracked }
         update.frame = frame

@@ -76,27 +76,32 @@ public struct Tracker: Sendable {
     /// false the update is not returned (nil): it holds a copy of the aircraft's whole state,
     /// which costs a few percent of a live receiver's time when nothing reads it.
     @discardableResult
-    public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false,
+    public mutating func merge(_ message: consuming Message, at time: Double, multilaterated: Bool = false,
                                heardAt receiver: GeoPoint?, reporting: Bool = true) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
-        var message = message
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
         let type = AddressType(of: message, multilaterated: multilaterated)
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
         resolver.resolve(&message, time: time, heardAt: receiver, key: key)
-        // A new aircraft's state is only made for a new aircraft: it is a large value.
-        if aircraft[key] == nil {
+        // An aircraft's state is a large value: it is looked up by index and changed in
+        // place (`aircraft[key]` would copy it out, even just to compare it with nil), and a
+        // new one is only made for a new aircraft.
+        let index: [UInt32: AircraftState].Index
+        if let known = aircraft.index(forKey: key) {
+            index = known
+        } else {
             makeRoom()
             counts.tracks += 1
             aircraft[key] = AircraftState(icao: message.icao, lastSeen: time, source: source, addressType: type)
+            index = aircraft.index(forKey: key)!
         }
         if let cpr = message.cpr {
             if cpr.isSurface { counts.surfacePositionFrames += 1 } else { counts.airbornePositionFrames += 1 }
         }
         if message.latitude != nil { counts.positions += 1 }
-        Self.merge(message, as: type, from: source, at: time, into: &aircraft[key]!)
+        Self.merge(message, as: type, from: source, at: time, into: &aircraft.values[index])
         messageCount += 1
-        return reporting ? TrackUpdate(message: message, aircraft: aircraft[key]!) : nil
+        return reporting ? TrackUpdate(message: message, aircraft: aircraft.values[index]) : nil
     }
 
     /// Merges `message`, heard as `type` from `source` at `time`, into `state` in place.
