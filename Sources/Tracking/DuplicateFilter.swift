@@ -13,13 +13,27 @@ import ModeS
 /// up by a server, not heard.
 ///
 /// A plain value: the tracker keeps one under its lock, with the time passed in.
+///
+/// Most receivers have one source, and then no frame can be a copy: while every frame kept
+/// comes from one source they are only listed in order, and the lookup by bits (a hash
+/// table a few thousand frames large, which the demodulator's work between two frames
+/// pushes out of the caches) is built only once a second source delivers, and dropped once
+/// the window again holds frames of one source alone. The answers are the same either way.
 public struct DuplicateFilter: Sendable {
     /// How long a frame from one source hides the same bits from another, in seconds.
     public let window: Double
+    /// The newest frame kept of each bits: only while `indexed`.
     private var seen: [ModeSBits: (time: Double, source: String)] = [:]
-    /// Frames in the order they were recorded, for forgetting them once out of the window.
-    private var order: [(bits: ModeSBits, time: Double)] = []
+    /// Frames in the order they were recorded, for forgetting them once out of the window;
+    /// those from `oldest` on are kept.
+    private var order: [(bits: ModeSBits, time: Double, source: String)] = []
     private var oldest = 0
+    /// Whether `seen` holds the frames kept; when not, they all come from one source.
+    private var indexed = false
+    /// The position in `order` of the newest frame kept when a frame from another source
+    /// than it came last; once it is forgotten (`oldest` past it, or -1), every frame kept
+    /// comes from one source.
+    private var lastChange = -1
 
     /// How far a time may lie behind the newest recorded before the clock counts as having
     /// stepped back, in seconds. What is kept meanwhile is at most this much more traffic.
@@ -39,32 +53,61 @@ public struct DuplicateFilter: Sendable {
         // slow network feed) is not a step: it would start afresh on each of its frames.
         if let newest = order.last?.time, time < newest - max(window, Self.clockStep) { forgetAll() }
         forget(before: time - window)
+        // Another source than the last frame kept: the lookup is needed (and kept) at least
+        // until every frame kept now is forgotten.
+        let anotherSource = oldest < order.count && order[order.count - 1].source != source
+        if anotherSource { lastChange = order.count - 1 }
+        if indexed, oldest > lastChange {
+            indexed = false
+            seen.removeAll(keepingCapacity: true)
+        }
+        if !indexed {
+            // Every frame kept comes from this source: from it, nothing is a copy.
+            guard anotherSource else {
+                record(bits, from: source, at: time)
+                return false
+            }
+            for entry in order[oldest...] { seen[entry.bits] = (entry.time, entry.source) }
+            indexed = true
+        }
         if let earlier = seen[bits], earlier.source != source, abs(time - earlier.time) <= window {
             return true
         }
-        seen[bits] = (time, source)
-        order.append((bits, time))
+        record(bits, from: source, at: time)
         return false
     }
 
     /// Frames remembered now (for tests: the memory stays bounded by the window).
-    public var remembered: Int { seen.count }
+    public var remembered: Int { order.count - oldest }
+
+    /// Whether the lookup by bits is kept now (for tests: only with several sources).
+    var isIndexed: Bool { indexed }
+
+    private mutating func record(_ bits: ModeSBits, from source: String, at time: Double) {
+        order.append((bits, time, source))
+        if indexed { seen[bits] = (time, source) }
+    }
 
     private mutating func forgetAll() {
         seen.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
         oldest = 0
+        indexed = false
+        lastChange = -1
     }
 
     private mutating func forget(before limit: Double) {
         while oldest < order.count, order[oldest].time < limit {
-            let entry = order[oldest]
-            if let current = seen[entry.bits], current.time == entry.time { seen[entry.bits] = nil }
+            if indexed {
+                let entry = order[oldest]
+                if let current = seen[entry.bits], current.time == entry.time { seen[entry.bits] = nil }
+            }
             oldest += 1
         }
         // Compact now and then so the array does not grow without bound.
         if oldest > 4096, oldest * 2 > order.count {
             order.removeFirst(oldest)
+            lastChange -= oldest
             oldest = 0
         }
     }

@@ -35,6 +35,80 @@ import Testing
         #expect(filter.remembered >= 999)
     }
 
+    /// The filter against the rule in its plainest form (`AlwaysIndexed`, below): random
+    /// frames from one to three sources, sources falling silent and coming back, times that
+    /// jitter back a little, and now and then a clock step back.
+    @Test func answersAsThePlainRuleDoesWhateverTheSourcesDo() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            var filter = DuplicateFilter(window: 2)
+            var plain = AlwaysIndexed(window: 2)
+            var time = 1_000.0
+            var mismatches = 0, copies = 0
+            for step in 0..<3_000 {
+                // Phases of one, two and three sources, so the lookup is built and dropped.
+                let sources = ["a", "b", "c"].prefix(1 + (step / 400 + round) % 3)
+                let source = sources.randomElement(using: &generator)!
+                var bits = position
+                bits.setByte(5, UInt8.random(in: 0..<40, using: &generator))
+                time += Double.random(in: 0..<0.02, using: &generator)
+                if Int.random(in: 0..<2_000, using: &generator) == 0 { time -= 3_600 }
+                let at = time - Double.random(in: 0..<0.3, using: &generator)
+                let expected = plain.isDuplicate(bits, from: source, at: at)
+                if expected { copies += 1 }
+                if filter.isDuplicate(bits, from: source, at: at) != expected { mismatches += 1 }
+            }
+            #expect(mismatches == 0, "round \(round): \(mismatches) answers differ")
+            // The streams do hold copies to recognise.
+            #expect(copies > 100)
+        }
+    }
+
+    /// The duplicate rule with every frame kept looked up by its bits: the newest frame
+    /// recorded of the same bits, from another source within the window, makes a copy.
+    /// Frames are forgotten from the oldest on while older than the window.
+    private struct AlwaysIndexed {
+        let window: Double
+        var seen: [ModeSBits: (time: Double, source: String)] = [:]
+        var order: [(bits: ModeSBits, time: Double)] = []
+
+        mutating func isDuplicate(_ bits: ModeSBits, from source: String, at time: Double) -> Bool {
+            if let newest = order.last?.time, time < newest - max(window, DuplicateFilter.clockStep) {
+                seen = [:]
+                order = []
+            }
+            while let first = order.first, first.time < time - window {
+                if seen[first.bits]?.time == first.time { seen[first.bits] = nil }
+                order.removeFirst()
+            }
+            if let earlier = seen[bits], earlier.source != source, abs(time - earlier.time) <= window { return true }
+            seen[bits] = (time, source)
+            order.append((bits, time))
+            return false
+        }
+    }
+
+    @Test func oneSourceNeedsNoLookupAndASecondBuildsItUntilItFallsSilent() {
+        var filter = DuplicateFilter(window: 2)
+        var bits = position
+        var copies = 0
+        for step in 0..<100 {
+            bits.setByte(5, UInt8(step))
+            if filter.isDuplicate(bits, from: "rtl-sdr", at: 100 + Double(step) * 0.01) { copies += 1 }
+        }
+        #expect(copies == 0)
+        #expect(!filter.isIndexed)
+        // A second source's copy of the newest frame is recognised...
+        let copy = filter.isDuplicate(bits, from: "beast-in", at: 101)
+        #expect(copy)
+        #expect(filter.isIndexed)
+        // ...and once it has been silent for longer than the window, the lookup goes.
+        bits.setByte(5, 200)
+        let news = filter.isDuplicate(bits, from: "rtl-sdr", at: 104)
+        #expect(!news)
+        #expect(!filter.isIndexed)
+    }
+
     @Test func eachSourceIsCountedAndADuplicateOnlyOnce() {
         // The tracker's clock runs ahead of the frames, so none is cut back to it.
         let tracker = LiveTracker(receiver: nil, clock: { 1_010 })
