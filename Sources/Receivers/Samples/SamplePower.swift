@@ -33,17 +33,16 @@ struct SamplePower {
 
     private var bins = [Int](repeating: 0, count: Int(-floorDB / binWidth) + 1)
     /// The bin of every cu8 sample, indexed by its I byte × 256 + its Q byte: the logarithm
-    /// per sample would cost as much as a tenth of demodulating the block.
-    private let cu8Bins: [UInt16]
+    /// per sample would cost as much as a tenth of demodulating the block. Made once, for
+    /// every stream (a replay that loops starts a new stream each pass).
+    private static let cu8Bins: [UInt16] = (0..<65536).map { pair in
+        let i = (Double(pair >> 8) - 127.5) / 127.5
+        let q = (Double(pair & 255) - 127.5) / 127.5
+        return UInt16(bin(ofPower: i * i + q * q))
+    }
 
     /// An empty meter.
-    init() {
-        cu8Bins = (0..<65536).map { pair in
-            let i = (Double(pair >> 8) - 127.5) / 127.5
-            let q = (Double(pair & 255) - 127.5) / 127.5
-            return UInt16(Self.bin(ofPower: i * i + q * q))
-        }
-    }
+    init() {}
 
     /// The noise power of the whole samples of `bytes` in `format`, and how many samples were
     /// measured; (0, 0) for an empty block.
@@ -55,7 +54,7 @@ struct SamplePower {
         let measured = (count + Self.stride - 1) / Self.stride
         switch format {
         case .cu8:
-            cu8Bins.withUnsafeBufferPointer { table in
+            Self.cu8Bins.withUnsafeBufferPointer { table in
                 bins.withUnsafeMutableBufferPointer { bins in
                     for index in Swift.stride(from: 0, to: count, by: Self.stride) {
                         // I in the high byte, Q in the low one, as the table is indexed.
