@@ -126,7 +126,7 @@ struct GateLimits {
 /// Eight consecutive magnitudes starting at `m + offset`, widened for arithmetic.
 @inline(__always)
 func lanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
-    SIMD8<Int32>(truncatingIfNeeded: narrowLanes(m, offset))
+    widened(narrowLanes(m, offset))
 }
 
 /// For eight consecutive starts from `m + offset`, the larger of each start's sample and
@@ -134,7 +134,15 @@ func lanes(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
 /// only one value per pair is widened.
 @inline(__always)
 func largerOfPairs(_ m: UnsafePointer<UInt16>, _ offset: Int) -> SIMD8<Int32> {
-    SIMD8<Int32>(truncatingIfNeeded: pointwiseMax(narrowLanes(m, offset), narrowLanes(m, offset + 1)))
+    widened(pointwiseMax(narrowLanes(m, offset), narrowLanes(m, offset + 1)))
+}
+
+/// Eight magnitudes widened for arithmetic, lane by lane: the generic vector conversion is
+/// at times left as a call by the optimiser, in the scan's hottest loops, where this one is
+/// always inlined into the vector code around it.
+@inline(__always)
+func widened(_ v: SIMD8<UInt16>) -> SIMD8<Int32> {
+    SIMD8(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
 }
 
 /// Eight consecutive magnitudes starting at `m + offset`, as they are stored.
