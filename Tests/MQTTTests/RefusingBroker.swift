@@ -81,8 +81,10 @@ final class RefusingBroker: Sendable {
                     at += 2 + (Int(body[at]) << 8 | Int(body[at + 1])) + 1
                     filters += 1
                 }
-                send([0x90, UInt8(2 + filters), body[0], body[1]] + [UInt8](repeating: 0x80, count: filters))
+                // Counted before the answer goes out: the client may read the count as soon as
+                // it has the answer.
                 refusals.withLock { $0 += filters }
+                send([0x90, UInt8(2 + filters), body[0], body[1]] + [UInt8](repeating: 0x80, count: filters))
             case 12: send([0xD0, 0x00])  // PINGREQ
             case 14: return  // DISCONNECT
             default: break
