@@ -67,7 +67,7 @@ public enum AddressType: Int, Sendable, Equatable, Comparable, CaseIterable {
 
     /// The type of a decoded message: the downlink format, and for DF18 the control field
     /// and the IMF bit (`Message.nonICAOAddress`).
-    public init(of message: borrowing Message, multilaterated: Bool) {
+    public init(of message: Message, multilaterated: Bool) {
         if multilaterated {
             self = .mlat
             return

@@ -134,19 +134,12 @@ public final class LiveTracker: Sendable {
         let message = decoder.decode(frame)
         let now = clock()
         let received = time.isFinite ? min(time, now) : now
-        // The update for listeners (a copy of the aircraft's whole state) is only made when
-        // one listens (see `Tracker.merge`); without one, no such large value is passed
-        // out of the lock at all.
-        guard !listeners.withLock({ $0.isEmpty }) else {
-            return state.withLock { state in
-                guard state.admit(frame, from: source, at: received) else { return false }
-                _ = state.merge(message, frame: frame, from: source, at: received, receiver: receiver, reporting: false)
-                return true
-            }
-        }
+        // The update for listeners is only made when one listens (see `Tracker.merge`).
+        let listening = !listeners.withLock { $0.isEmpty }
         let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
             guard state.admit(frame, from: source, at: received) else { return (false, nil) }
-            return (true, state.merge(message, frame: frame, from: source, at: received, receiver: receiver, reporting: true))
+            return (true, state.merge(message, frame: frame, from: source, at: received, receiver: receiver,
+                                      reporting: listening))
         }
         guard var update = outcome.update else { return outcome.tracked }
         update.frame = frame

@@ -76,9 +76,10 @@ public struct Tracker: Sendable {
     /// false the update is not returned (nil): it holds a copy of the aircraft's whole state,
     /// which costs a few percent of a live receiver's time when nothing reads it.
     @discardableResult
-    public mutating func merge(_ message: consuming Message, at time: Double, multilaterated: Bool = false,
+    public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false,
                                heardAt receiver: GeoPoint?, reporting: Bool = true) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
+        var message = message
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
         let type = AddressType(of: message, multilaterated: multilaterated)
         let key = AircraftState.key(icao: message.icao, isICAO: type.isICAO)
