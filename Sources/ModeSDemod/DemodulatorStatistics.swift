@@ -13,6 +13,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// Candidates not sliced as the shadow of a much stronger preamble 3.5 µs later
     /// (see `AcceptancePolicy.shadowsStrongerPreamble`).
     public var shadowStarts: Int = 0
+    /// Candidates not sliced because one pair of their preamble's pulses is nearly empty
+    /// (see `AcceptancePolicy.preambleTooUneven`).
+    public var unevenStarts: Int = 0
     /// Candidates not sliced because their bits from 27 µs on are nearly all quiet, as after
     /// a Mode A/C reply (see `AcceptancePolicy.tailTooQuiet`).
     public var quietTailStarts: Int = 0

@@ -218,13 +218,20 @@ extension PreambleDetector {
     /// preamble's pairs are equally loud; when the louder pair stands at least 4 floors
     /// above the floor, noise cannot bring the other below a quarter of it.
     func isLopsided(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        let pairs = pulsePairs(at: samples, phase: phase, floor: floor)
+        return pairs.strong >= 4 * Double(floor) && pairs.weak < pairs.strong / 4
+    }
+
+    /// The mean levels above the floor of the preamble's two pairs of pulses at `phase` (at 0
+    /// and 1 µs, and at 3.5 and 4.5 µs): the louder pair's and the quieter pair's. A reply
+    /// sends all four pulses alike, so only noise or another signal sets them apart.
+    func pulsePairs(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> (strong: Double, weak: Double) {
         func mean(_ index: Int) -> Double {
             Self.kernelMean(samples, kernels.pulseChipKernels[phase * 4 + index]) - Double(floor)
         }
         let first = (mean(0) + mean(1)) / 2
         let last = (mean(2) + mean(3)) / 2
-        let strong = max(first, last), weak = min(first, last)
-        return strong >= 4 * Double(floor) && weak < strong / 4
+        return (max(first, last), min(first, last))
     }
 
     /// The mean magnitude of quiet chip number `quietIndex` (0..<12) at `phase`.

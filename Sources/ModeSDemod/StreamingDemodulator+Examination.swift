@@ -46,6 +46,14 @@ extension StreamingDemodulator {
             failedStarts.append(position, score: phases.score(0))
             return .none
         }
+        // Nor is a start whose preamble has one pair of pulses nearly empty, which stays a
+        // failed start the same way.
+        if !inResidual, case let pairs = detector.pulsePairs(at: samples, phase: phases.index(0), floor: floor),
+           AcceptancePolicy.preambleTooUneven(strong: pairs.strong, weak: pairs.weak, floor: floor) {
+            statistics.unevenStarts += 1
+            failedStarts.append(position, score: phases.score(0))
+            return .none
+        }
         // The pulse amplitude at the best phase, which the plan and several attempts need.
         let bestAmplitude = detector.pulseAmplitude(at: samples, phase: phases.index(0))
         // A window that falls quiet after 27 µs (a Mode A/C reply's pulses) is not sliced
