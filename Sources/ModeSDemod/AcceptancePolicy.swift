@@ -134,7 +134,26 @@ struct AcceptancePolicy {
     /// How many of `tailBits` a reply leaves loud at least: a third.
     static let minimumLoudTailBits = 12
 
-    /// The level a chip of rule 0c's bits must average above to count as loud: twice the
+    /// Rule 0e: whether a start is too quiet in its first 19 bits (`headBits`, up to where
+    /// rule 0c's begin) to be a reply's, and is not sliced. A reply leaves nearly all of them
+    /// loud, as it does its tail. A start that passed rule 0c with a quiet head has a reply
+    /// beginning further on (loud from 27 µs), and what passed for its preamble was a few
+    /// pulses before it: a Mode A/C reply's last ones, the end of another reply, noise. Noise
+    /// alone makes about one bit in ten loud at `tailLimit`, so fewer than
+    /// `minimumLoudHeadBits` of 19 turns away about nine such starts in ten; on the simulated
+    /// streams it never refused a reply's own start. Asked of the stream's starts only: in a
+    /// residual, where a cancelled reply leaves stretches of near silence, it saved nothing.
+    static func headTooQuiet(loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
+                             floor: UInt32) -> Bool {
+        loudBits(tailLimit(amplitude: amplitude, floor: floor), minimumLoudHeadBits) < minimumLoudHeadBits
+    }
+
+    /// The bits rule 0e looks at (0-based): from the end of the preamble (8 µs) to 27 µs.
+    static let headBits = 0..<19
+    /// How many of `headBits` a reply leaves loud at least.
+    static let minimumLoudHeadBits = 4
+
+    /// The level a chip of rule 0c's and 0e's bits must average above to count as loud: twice the
     /// floor, which noise alone reaches in about one chip in twenty and a weak reply beneath
     /// a strong Mode A/C reply still often; for a start whose pulses stand less than the
     /// floor above it (the floor is a running estimate, overstated at the start of a stream),

@@ -19,6 +19,9 @@ public struct DemodulatorStatistics: Sendable, Equatable {
     /// Candidates not sliced because their bits from 27 µs on are nearly all quiet, as after
     /// a Mode A/C reply (see `AcceptancePolicy.tailTooQuiet`).
     public var quietTailStarts: Int = 0
+    /// Candidates not sliced because their first 19 bits are nearly all quiet, a reply
+    /// starting later (see `AcceptancePolicy.headTooQuiet`).
+    public var quietHeadStarts: Int = 0
     /// Address/parity replies and repaired squitters refused because they disagree with what
     /// their aircraft last reported in its extended squitters (see
     /// `AcceptancePolicy.agreesWithSquitters`, `AcceptancePolicy.repairAgreesWithSquitters`).

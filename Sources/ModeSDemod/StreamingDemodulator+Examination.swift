@@ -66,6 +66,15 @@ extension StreamingDemodulator {
             if !inResidual { failedStarts.append(position, score: phases.score(0)) }
             return .none
         }
+        // Nor is a stream start whose first 19 bits are nearly all quiet (a reply starts later).
+        if !inResidual, AcceptancePolicy.headTooQuiet(
+            loudBits: { slicer.loudBits(samples, phase: phases.index(0), limit: $0,
+                                        bits: AcceptancePolicy.headBits, enough: $1) },
+            amplitude: bestAmplitude, floor: floor) {
+            statistics.quietHeadStarts += 1
+            failedStarts.append(position, score: phases.score(0))
+            return .none
+        }
         let candidate = Candidate(samples: samples, position: position, floor: floor,
                                   place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
                                   time: Double(position) / Double(sampleRate.hertz))

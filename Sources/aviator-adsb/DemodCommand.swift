@@ -148,7 +148,7 @@ struct DemodCommand: ParsableCommand {
         let perFormat = stats.framesPerFormat.enumerated().filter { $0.element > 0 }
             .map { "DF\($0.offset) \($0.element)" }.joined(separator: ", ")
         if verbose {
-            standardError("demod: \(stats.candidates) candidates, \(stats.shadowStarts) shadows of a stronger preamble, \(stats.unevenStarts) with one pair of preamble pulses nearly empty, \(stats.quietTailStarts) quiet after 27 µs, \(stats.attempts) slicing attempts, \(stats.duplicates) duplicates")
+            standardError("demod: \(stats.candidates) candidates, \(stats.shadowStarts) shadows of a stronger preamble, \(stats.unevenStarts) with one pair of preamble pulses nearly empty, \(stats.quietTailStarts) quiet after 27 µs, \(stats.quietHeadStarts) quiet from 8 to 27 µs, \(stats.attempts) slicing attempts, \(stats.duplicates) duplicates")
         }
         standardError("demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected, \(stats.recoveredFromOverlaps) recovered from under a stronger reply")
         if verbose {

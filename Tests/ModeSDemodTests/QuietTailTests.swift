@@ -6,7 +6,8 @@ import Simulator
 import TestSupport
 
 /// Starts whose bits fall quiet 27 µs in, as a Mode A/C reply's do, are not sliced
-/// (`AcceptancePolicy.tailTooQuiet`); a reply's own start never is.
+/// (`AcceptancePolicy.tailTooQuiet`), nor those whose first 19 bits are quiet, a reply
+/// starting later (`AcceptancePolicy.headTooQuiet`); a reply's own start never is.
 @Suite(.computeBound) struct QuietTailTests {
     /// A Mode A/C reply whose every code position (but the empty X) carries a pulse: the
     /// framing pulses 20.3 µs apart and 11 code pulses on the 1.45 µs grid between them, in µs.
@@ -27,8 +28,9 @@ import TestSupport
         }
     }
 
-    /// The rule at `start` of `samples`, at the preamble detector's best phase there (nil
-    /// when the detector finds no phase at all: such a start is never examined further).
+    /// Whether either rule refuses the start `start` of `samples`, at the preamble detector's
+    /// best phase there (nil when the detector finds no phase at all: such a start is never
+    /// examined further).
     static func tooQuiet(_ samples: [UInt16], at start: Int, floor: UInt32, rate: SampleRate) -> Bool? {
         let kernels = ReplyKernels(sampleRate: rate)
         let detector = PreambleDetector(kernels: kernels)
@@ -38,9 +40,14 @@ import TestSupport
             let phases = detector.phases(at: at, floor: floor)
             guard phases.count > 0 else { return nil }
             let phase = phases.index(0)
-            return AcceptancePolicy.tailTooQuiet(
-                loudBits: { slicer.loudBits(at, phase: phase, limit: $0, bits: AcceptancePolicy.tailBits, enough: $1) },
-                amplitude: detector.pulseAmplitude(at: at, phase: phase), floor: floor)
+            let amplitude = detector.pulseAmplitude(at: at, phase: phase)
+            func loudBits(_ bits: Range<Int>) -> (Double, Int) -> Int {
+                { slicer.loudBits(at, phase: phase, limit: $0, bits: bits, enough: $1) }
+            }
+            return AcceptancePolicy.tailTooQuiet(loudBits: loudBits(AcceptancePolicy.tailBits), amplitude: amplitude,
+                                                 floor: floor)
+                || AcceptancePolicy.headTooQuiet(loudBits: loudBits(AcceptancePolicy.headBits), amplitude: amplitude,
+                                                 floor: floor)
         }
     }
 
@@ -57,6 +64,71 @@ import TestSupport
         #expect(!AcceptancePolicy.tailTooQuiet(loudBits: { _, _ in 12 }, amplitude: 5000, floor: 200))
         // The count may stop as soon as it has enough.
         #expect(asked.count == 1 && asked[0].0 == 400 && asked[0].1 == AcceptancePolicy.minimumLoudTailBits)
+    }
+
+    @Test func fewerThanFourOfTheFirstNineteenBitsLoudIsTooQuiet() {
+        var asked: [(Double, Int)] = []
+        #expect(AcceptancePolicy.headTooQuiet(loudBits: { asked.append(($0, $1)); return 3 }, amplitude: 5000, floor: 200))
+        #expect(!AcceptancePolicy.headTooQuiet(loudBits: { _, _ in 4 }, amplitude: 5000, floor: 200))
+        #expect(asked.count == 1 && asked[0].0 == 400 && asked[0].1 == AcceptancePolicy.minimumLoudHeadBits)
+    }
+
+    /// Four pulses where a preamble's would be, and a reply beginning 27 µs after them: the
+    /// pulses' start passes the tail's test (the reply fills those bits) but not the head's.
+    static func pulsesBeforeReply(offset: Double, rate: SampleRate, floor: UInt32) -> (samples: [UInt16], replyStart: Int) {
+        let amplitude = 20 * Double(floor)
+        let allCallReply = allCall(address: 0x3C6DD0, code: 0)
+        let reply = CandidateGateTests.reply(bits: (1...56).map { Int(allCallReply.bit($0)) }, offset: offset,
+                                             rate: rate, amplitude: amplitude, floor: 0)
+        let shift = Int((27e-6 * Double(rate.hertz)).rounded())
+        var samples = modeAC([0, 1, 3.5, 4.5], start: 8 + offset, rate: rate, amplitude: amplitude,
+                             floor: Double(floor), count: shift + reply.count)
+        for (index, value) in reply.enumerated() { samples[shift + index] += value }
+        return (samples, shift + 8)
+    }
+
+    @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
+    func pulsesBeforeAReplyAreTooQuietAndTheReplyIsNot(rate: SampleRate) {
+        let floor: UInt32 = 200
+        for tenth in 0..<10 {
+            let (samples, replyStart) = Self.pulsesBeforeReply(offset: Double(tenth) / 10, rate: rate, floor: floor)
+            #expect(Self.tooQuiet(samples, at: 8, floor: floor, rate: rate) == true, "offset \(tenth)/10")
+            let reply = Self.tooQuiet(samples, at: replyStart, floor: floor, rate: rate)
+                ?? Self.tooQuiet(samples, at: replyStart + 1, floor: floor, rate: rate)
+            #expect(reply == false, "offset \(tenth)/10")
+        }
+    }
+
+    /// In a stream, pulses like a preamble's 27 µs before each of ten squitters are counted
+    /// as quiet starts and not sliced, and every squitter is found.
+    @Test func pulsesBeforeRepliesInAStreamAreNotSliced() {
+        let rate = SampleRate.twoPointFourMega
+        let signal = RectangularSignal(sampleRate: rate, sampleCount: 14_000, seed: 11)
+        let squitters = (0..<10).map {
+            RectangularSignal.extendedSquitter(address: 0x4CA200 + UInt32($0), payload: 0x58_0000_0000_0000 + UInt64($0))
+        }
+        let lead = 27e-6 * Double(rate.hertz)
+        let bursts = squitters.enumerated().map { index, bits in
+            RectangularSignal.Burst(bits: bits, start: 1_000 + 1_200 * Double(index) + lead + Double(index) / 10,
+                                    amplitude: 40)
+        }
+        var iq = signal.samples(bursts)
+        for (index, burst) in bursts.enumerated() {
+            let pulses = Self.modeAC([0, 1, 3.5, 4.5], start: burst.start - lead, rate: rate, amplitude: 40, floor: 0,
+                                     count: Int(burst.start))
+            let phase = Double(index) * 0.9
+            for (sample, value) in pulses.enumerated() where value > 0 {
+                iq[2 * sample] += Double(value) * cos(phase)
+                iq[2 * sample + 1] += Double(value) * sin(phase)
+            }
+        }
+        let bytes = iq.map { UInt8(max(0, min(255, ($0 + 127.5).rounded()))) }
+        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
+        var frames: [ModeSBits] = []
+        bytes.withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
+        _ = demodulator.finish { frames.append($0.bits) }
+        #expect(frames == squitters)
+        #expect(demodulator.statistics.quietHeadStarts >= 10)
     }
 
     /// Every start inside a strong Mode A/C reply that the preamble detector takes is too
