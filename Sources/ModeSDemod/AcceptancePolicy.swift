@@ -98,16 +98,16 @@ struct AcceptancePolicy {
     /// Rule 0d: whether a start whose preamble has one pair of pulses nearly empty is not
     /// sliced. A transponder sends the four pulses alike, so a reply's two pairs (0 and 1 µs,
     /// 3.5 and 4.5 µs: `strong`, the louder pair's level above the floor, and `weak`) differ
-    /// only by noise, which cannot take an eighth of a pair standing four floors above the
-    /// floor. Starts this uneven lie half on another signal and half on noise: before a
-    /// reply, whose first pulses fill their last pair; on a reply's last preamble pulses or
-    /// its data; on a Mode A/C reply's pulses. Their slices almost never decode, and on a
-    /// dense sky they are many (a fifth of all slicing attempts went to them). A reply whose
-    /// one pair another reply's pulses make eight times louder lies beneath that reply: its
-    /// start stays a failed start for the search beneath it, as a shadow's does (rule 0b).
-    /// (`PreambleDetector.isLopsided` asks a quarter of repairs and coherent slices, which
-    /// must be surer: as a rule for slicing at all a quarter turned away replies that another
-    /// reply overlapped, 10 on the dense test sky.)
+    /// only by noise, which cannot bring one below an eighth of the other once the louder
+    /// stands four floors above the floor. Starts this uneven lie half on another signal and
+    /// half on noise: before a reply, whose first pulses fill their last pair; on a reply's
+    /// last preamble pulses or its data; on a Mode A/C reply's pulses. Their slices almost
+    /// never decode, and on a dense sky they are many (a fifth of all slicing attempts went
+    /// to them). A reply whose one pair another reply's pulses make eight times louder lies
+    /// beneath that reply: its start stays a failed start for the search beneath it, as a
+    /// shadow's does (rule 0b). (`PreambleDetector.isLopsided` asks a quarter of repairs and
+    /// coherent slices, which must be surer: as a rule for slicing at all a quarter turned
+    /// away replies that another reply overlapped, 10 on the dense test sky.)
     static func preambleTooUneven(strong: Double, weak: Double, floor: UInt32) -> Bool {
         strong >= 4 * Double(floor) && weak < strong / 8
     }
