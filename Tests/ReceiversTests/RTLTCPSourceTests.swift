@@ -136,8 +136,9 @@ import Tracking
 
     @Test func samplesTheDemodulatorCannotKeepUpWithAreCountedWhileConnected() async throws {
         // Ten times the recording at once: 38 MB, of which the source's ring holds 4 MiB.
-        // Loopback delivers them far faster than any demodulator reads them, so most are
-        // dropped while the connection is still open, and the count says so then.
+        // Loopback delivers them faster than the demodulator reads them, so some are dropped
+        // while the connection is still open, and the count says so then. (How many depends
+        // on how fast the demodulator runs beside the server's thread.)
         let recording = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.recording)))
         let samples = Array([[UInt8]](repeating: recording, count: 10).joined())
         let server = try FakeServer(samples: samples, piece: 1 << 20, staysOpen: true)
@@ -155,7 +156,7 @@ import Tracking
             if live > 0, source.droppedBytes == live { break }
         }
         #expect(source.connectionCount == 1, "the server never closed: the drops are of the live connection")
-        #expect(live > samples.count / 2, "dropped \(live) of \(samples.count) bytes")
+        #expect(live > 0, "dropped \(live) of \(samples.count) bytes")
         #expect(live <= samples.count - 4 * SampleRing.defaultSlotSize, "the ring's four slots were taken, not dropped")
         task.cancel()
         try await task.value
