@@ -116,19 +116,11 @@ import TestSupport
         for (index, burst) in bursts.enumerated() {
             let pulses = Self.modeAC([0, 1, 3.5, 4.5], start: burst.start - lead, rate: rate, amplitude: 40, floor: 0,
                                      count: Int(burst.start))
-            let phase = Double(index) * 0.9
-            for (sample, value) in pulses.enumerated() where value > 0 {
-                iq[2 * sample] += Double(value) * cos(phase)
-                iq[2 * sample + 1] += Double(value) * sin(phase)
-            }
+            Self.add(pulses, carrierPhase: Double(index) * 0.9, to: &iq)
         }
-        let bytes = iq.map { UInt8(max(0, min(255, ($0 + 127.5).rounded()))) }
-        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
-        var frames: [ModeSBits] = []
-        bytes.withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
-        _ = demodulator.finish { frames.append($0.bits) }
+        let (frames, statistics) = Self.demodulate(iq, rate: rate)
         #expect(frames == squitters)
-        #expect(demodulator.statistics.quietHeadStarts >= 10)
+        #expect(statistics.quietHeadStarts >= 10)
     }
 
     /// Every start inside a strong Mode A/C reply that the preamble detector takes is too
@@ -191,20 +183,31 @@ import TestSupport
         let perMicrosecond = Double(rate.hertz) / 1e6
         for reply in 0..<modeACReplies {
             let start = 2_000 + Double(reply) * 1_000 + Double(reply % 10) / 10
-            let phase = Double(reply) * 0.7
             let pulses = modeAC(modeACPulses, start: start, rate: rate, amplitude: 40, floor: 0,
                                 count: Int(start + 30 * perMicrosecond))
-            for (sample, value) in pulses.enumerated() where value > 0 {
-                iq[2 * sample] += Double(value) * cos(phase)
-                iq[2 * sample + 1] += Double(value) * sin(phase)
-            }
+            add(pulses, carrierPhase: Double(reply) * 0.7, to: &iq)
         }
+        let (frames, statistics) = demodulate(iq, rate: rate)
+        return (frames, squitter, statistics)
+    }
+
+    /// Adds the magnitudes `pulses` to the complex samples `iq` (I, Q interleaved, cu8 LSB
+    /// around zero) on a carrier of phase `carrierPhase`.
+    static func add(_ pulses: [UInt16], carrierPhase: Double, to iq: inout [Double]) {
+        for (sample, value) in pulses.enumerated() where value > 0 {
+            iq[2 * sample] += Double(value) * cos(carrierPhase)
+            iq[2 * sample + 1] += Double(value) * sin(carrierPhase)
+        }
+    }
+
+    /// The frames a demodulator finds in the complex samples `iq` as cu8, and its counts.
+    static func demodulate(_ iq: [Double], rate: SampleRate) -> (frames: [ModeSBits], statistics: DemodulatorStatistics) {
         let bytes = iq.map { UInt8(max(0, min(255, ($0 + 127.5).rounded()))) }
         let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
         var frames: [ModeSBits] = []
         bytes.withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
         _ = demodulator.finish { frames.append($0.bits) }
-        return (frames, squitter, demodulator.statistics)
+        return (frames, demodulator.statistics)
     }
 
     /// In a stream, Mode A/C replies are counted as quiet starts and hardly ever sliced

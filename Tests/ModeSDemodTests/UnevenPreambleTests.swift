@@ -83,13 +83,9 @@ import TestSupport
                                     start: 2_000 + 1_000 * Double(index) + Double(index % 10) / 10,
                                     amplitude: 60)
         }
-        let bytes = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 24_000, seed: 9)
-            .bytes(bursts, format: .cu8)
-        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: .twoPointFourMega)
-        var frames: [ModeSBits] = []
-        bytes.withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
-        _ = demodulator.finish { frames.append($0.bits) }
+        let iq = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 24_000, seed: 9).samples(bursts)
+        let (frames, statistics) = QuietTailTests.demodulate(iq, rate: .twoPointFourMega)
         #expect(frames == bursts.map(\.bits))
-        #expect(demodulator.statistics.unevenStarts > 0)
+        #expect(statistics.unevenStarts > 0)
     }
 }
