@@ -47,6 +47,11 @@ struct PreambleDetector {
     /// products and sums to within a unit in the last place, far below any threshold.
     private let scoreVectors: [SIMD8<Float>]
     private let pulseVectors: [SIMD8<Float>]
+    /// The same weights by sample: per sample of the preamble's span, its weight in each
+    /// phase's score (lane = phase; the lanes past the last phase weigh 0), so `phases`
+    /// scores all phases at once.
+    private let scoreColumns: [SIMD8<Float>]
+    private let pulseColumns: [SIMD8<Float>]
     /// Chunks per phase.
     private static let chunks = 3
     /// Per phase, Σ overlap² and Σ overlap of the pulse weights: the denominators of
@@ -72,6 +77,18 @@ struct PreambleDetector {
         }
         scoreVectors = vectors(kernels.preambleWeights)
         pulseVectors = vectors(kernels.pulseWeights)
+        precondition(kernels.phaseOffsets.count <= 8)
+        func columns(_ weights: [Int32]) -> [SIMD8<Float>] {
+            (0..<kernels.preambleSpan).map { sample in
+                var column = SIMD8<Float>(repeating: 0)
+                for phase in 0..<kernels.phaseOffsets.count {
+                    column[phase] = Float(weights[phase * kernels.preambleSpan + sample])
+                }
+                return column
+            }
+        }
+        scoreColumns = columns(kernels.preambleWeights)
+        pulseColumns = columns(kernels.pulseWeights)
         var squares = [Int64](), sums = [Int64]()
         for phase in 0..<kernels.phaseOffsets.count {
             let weights = kernels.pulseWeights[(phase * kernels.preambleSpan)..<((phase + 1) * kernels.preambleSpan)]
@@ -113,26 +130,33 @@ struct PreambleDetector {
         let chip = Float(kernels.sampleRate.tenthsPerChip)
         let quiet = Float(maximumQuietToPulseSixteenths)
         let floorValue = Float(floor)
-        let (m0, m1, m2) = Self.magnitudes(at: samples)
-        scoreVectors.withUnsafeBufferPointer { weights in
-            pulseVectors.withUnsafeBufferPointer { pulses in
-                for phase in 0..<kernels.phaseOffsets.count {
-                    let w = weights.baseAddress! + phase * Self.chunks
-                    let total = (w[0] * m0 + w[1] * m1 + w[2] * m2).pairwiseSum
-                    guard total > Float(threshold) else { continue }
-                    if quiet < 16 {
-                        // onSum over 4 chips, offSum over 12 chips (overlaps in tenths);
-                        // score = 3·onSum − offSum. Keep the phase when
-                        // mean(off) − floor ≤ quiet/16 · (mean(on) − floor), i.e.
-                        // 16·offSum − (16 − quiet)·12·chip·floor ≤ 3·quiet·onSum.
-                        let p = pulses.baseAddress! + phase * Self.chunks
-                        let onSum = (p[0] * m0 + p[1] * m1 + p[2] * m2).pairwiseSum
-                        let offSum = 3 * onSum - total
-                        guard 16 * offSum - (16 - quiet) * 12 * chip * floorValue <= 3 * quiet * onSum else { continue }
-                    }
-                    result.insert(phase: phase, score: Int32(total))
+        // Every phase is scored and tested at once, a lane each, and only then are the
+        // passing ones ranked: whether a phase passes is as good as random, and a branch on
+        // it per phase would be mispredicted about as often as not.
+        var totals = SIMD8<Float>(), ons = SIMD8<Float>()
+        scoreColumns.withUnsafeBufferPointer { scores in
+            pulseColumns.withUnsafeBufferPointer { pulses in
+                for sample in 0..<scores.count {
+                    let m = SIMD8<Float>(repeating: Float(samples[sample]))
+                    totals += scores[sample] * m
+                    ons += pulses[sample] * m
                 }
             }
+        }
+        var passes = totals .> Float(threshold)
+        if quiet < 16 {
+            // onSum over 4 chips, offSum over 12 chips (overlaps in tenths); score = 3·onSum
+            // − offSum. Keep the phase when mean(off) − floor ≤ quiet/16 · (mean(on) − floor),
+            // i.e. 16·offSum − (16 − quiet)·12·chip·floor ≤ 3·quiet·onSum.
+            let offs = 3 * ons - totals
+            passes .&= 16 * offs - (16 - quiet) * 12 * chip * floorValue .<= 3 * quiet * ons
+        }
+        let bits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
+        var passing = UInt32(truncatingIfNeeded: SIMD8<Int32>().replacing(with: bits, where: passes).wrappedSum())
+        while passing != 0 {
+            let phase = passing.trailingZeroBitCount
+            passing &= passing - 1
+            result.insert(phase: phase, score: Int32(totals[phase]))
         }
         return result
     }
