@@ -113,6 +113,9 @@ struct GateLimits {
     @inline(__always)
     func admittedLanes(pulses: SIMD8<Int32>, quiet: SIMD8<Int32>) -> UInt8 {
         let contrast = 6 &* pulses &- 4 &* quiet &- SIMD8(repeating: threshold &+ 1)
+        // In noise the contrast alone fails all eight nearly always: the quiet test, whose
+        // multiplication is the dearer, is then not needed.
+        guard contrast.max() >= 0 else { return 0 }
         let calm = pulseWeight &* pulses &- 32 &* quiet &- SIMD8(repeating: quietOffset)
         let margin = pointwiseMin(contrast, calm)
         guard margin.max() >= 0 else { return 0 }
