@@ -41,15 +41,13 @@ struct PreambleDetector {
     }
 
     let kernels: ReplyKernels
-    /// `kernels.preambleWeights` and `pulseWeights` as float vectors of three 8-lane chunks
-    /// per phase (spans are at most 20 samples; the extra lanes weigh 0), so one candidate's
-    /// five phase scores take a few dozen vector operations. Floats hold these integer
-    /// products and sums to within a unit in the last place, far below any threshold.
-    private let scoreVectors: [SIMD8<Float>]
+    /// `kernels.pulseWeights` as float vectors of three 8-lane chunks per phase (spans are
+    /// at most 20 samples; the extra lanes weigh 0), for one phase's pulse sum.
     private let pulseVectors: [SIMD8<Float>]
-    /// The same weights by sample: per sample of the preamble's span, its weight in each
-    /// phase's score (lane = phase; the lanes past the last phase weigh 0), so `phases`
-    /// scores all phases at once.
+    /// `kernels.preambleWeights` and `pulseWeights` by sample: per sample of the preamble's
+    /// span, its weight in each phase's score (lane = phase; the lanes past the last phase
+    /// weigh 0), so that `phases` scores all phases at once. Floats hold these integer
+    /// products and their sums exactly (none reaches 2²⁴), in any order of summing.
     private let scoreColumns: [SIMD8<Float>]
     private let pulseColumns: [SIMD8<Float>]
     /// Chunks per phase.
@@ -75,7 +73,6 @@ struct PreambleDetector {
             }
             return result
         }
-        scoreVectors = vectors(kernels.preambleWeights)
         pulseVectors = vectors(kernels.pulseWeights)
         precondition(kernels.phaseOffsets.count <= 8)
         func columns(_ weights: [Int32]) -> [SIMD8<Float>] {
