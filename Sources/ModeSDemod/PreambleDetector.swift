@@ -115,7 +115,8 @@ struct PreambleDetector {
     /// strong. With 14 quiet samples, noise alone rarely trips a limit of a quarter.
     var maximumQuietToPulseSixteenths: Int32 = 8
 
-    /// How many magnitudes from a start `phases` reads.
+    /// How many magnitudes from a start the detector reads at most: `phases` reads the
+    /// preamble's span, the pulse sums three chunks of eight.
     static let samplesRead = 24
 
     /// The phases whose preamble score clears the threshold for noise `floor`, best first.
@@ -128,8 +129,9 @@ struct PreambleDetector {
         let quiet = Float(maximumQuietToPulseSixteenths)
         let floorValue = Float(floor)
         // Every phase is scored and tested at once, a lane each, and only then are the
-        // passing ones ranked: whether a phase passes is as good as random, and a branch on
-        // it per phase would be mispredicted about as often as not.
+        // passing ones ranked: at many starts whether a phase passes is close to a coin
+        // toss, and a branch on it per phase was often mispredicted (this also spares the
+        // sum across lanes that scoring one phase at a time needs for each).
         var totals = SIMD8<Float>(), ons = SIMD8<Float>()
         scoreColumns.withUnsafeBufferPointer { scores in
             pulseColumns.withUnsafeBufferPointer { pulses in
