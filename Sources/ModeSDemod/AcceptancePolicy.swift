@@ -109,7 +109,7 @@ struct AcceptancePolicy {
     /// coherent slices, which must be surer: as a rule for slicing at all a quarter turned
     /// away replies that another reply overlapped, 10 on the dense test sky.)
     static func preambleTooUneven(strong: Double, weak: Double, floor: UInt32) -> Bool {
-        strong >= 4 * Double(floor) && weak < strong / 8
+        PreambleDetector.pairsDiffer(strong: strong, weak: weak, floor: floor, by: 8)
     }
 
     /// Rule 0c: whether a start is too quiet from 27 µs on to be a reply's, and is not sliced.
@@ -125,7 +125,7 @@ struct AcceptancePolicy {
     /// slice failed are such; refusing them costs nothing but this count.
     static func tailTooQuiet(loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
                              floor: UInt32) -> Bool {
-        loudBits(tailLimit(amplitude: amplitude, floor: floor), minimumLoudTailBits) < minimumLoudTailBits
+        fewerLoud(than: minimumLoudTailBits, loudBits: loudBits, amplitude: amplitude, floor: floor)
     }
 
     /// The bits rule 0c looks at (0-based): from 27 µs after the start to the end of a short
@@ -145,13 +145,19 @@ struct AcceptancePolicy {
     /// residual, where a cancelled reply leaves stretches of near silence, it saved nothing.
     static func headTooQuiet(loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
                              floor: UInt32) -> Bool {
-        loudBits(tailLimit(amplitude: amplitude, floor: floor), minimumLoudHeadBits) < minimumLoudHeadBits
+        fewerLoud(than: minimumLoudHeadBits, loudBits: loudBits, amplitude: amplitude, floor: floor)
     }
 
     /// The bits rule 0e looks at (0-based): from the end of the preamble (8 µs) to 27 µs.
     static let headBits = 0..<19
     /// How many of `headBits` a reply leaves loud at least.
     static let minimumLoudHeadBits = 4
+
+    /// Whether `loudBits` counts fewer than `minimum` bits loud at `tailLimit` (rules 0c, 0e).
+    private static func fewerLoud(than minimum: Int, loudBits: (_ limit: Double, _ enough: Int) -> Int,
+                                  amplitude: Double, floor: UInt32) -> Bool {
+        loudBits(tailLimit(amplitude: amplitude, floor: floor), minimum) < minimum
+    }
 
     /// The level a chip of rule 0c's and 0e's bits must average above to count as loud: twice the
     /// floor, which noise alone reaches in about one chip in twenty and a weak reply beneath

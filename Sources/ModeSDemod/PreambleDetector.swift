@@ -242,7 +242,16 @@ extension PreambleDetector {
     /// above the floor, noise cannot bring the other below a quarter of it.
     func isLopsided(at samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
         let pairs = pulsePairs(at: samples, phase: phase, floor: floor)
-        return pairs.strong >= 4 * Double(floor) && pairs.weak < pairs.strong / 4
+        return Self.pairsDiffer(strong: pairs.strong, weak: pairs.weak, floor: floor, by: 4)
+    }
+
+    /// Whether the preamble's two pairs of pulses (`pulsePairs`: the louder pair's level
+    /// above the floor, `strong`, and the quieter's, `weak`) differ by more than noise can
+    /// make them: the louder stands at least 4 floors above the floor, and the quieter below
+    /// `1 / ratio` of it. `isLopsided` asks a ratio of 4, rule 0d
+    /// (`AcceptancePolicy.preambleTooUneven`) one of 8.
+    static func pairsDiffer(strong: Double, weak: Double, floor: UInt32, by ratio: Double) -> Bool {
+        strong >= 4 * Double(floor) && weak < strong / ratio
     }
 
     /// The mean levels above the floor of the preamble's two pairs of pulses at `phase` (at 0

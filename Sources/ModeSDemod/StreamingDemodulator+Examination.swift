@@ -39,20 +39,23 @@ extension StreamingDemodulator {
                 return .deferToNext
             }
         }
+        // A start refused before any slice: counted in `counter` and, in the stream, kept as
+        // a failed start for the search beneath a reply cancelled later.
+        func refused(_ counter: inout Int) -> Examination {
+            counter += 1
+            if !inResidual { failedStarts.append(position, score: phases.score(0)) }
+            return .none
+        }
         // The shadow of a stronger preamble 3.5 µs on is not sliced, but stays a failed start
         // for the search beneath that reply.
         if !inResidual, shadowsStrongerPreamble(samples, score: phases.score(0), floor: floor) {
-            statistics.shadowStarts += 1
-            failedStarts.append(position, score: phases.score(0))
-            return .none
+            return refused(&statistics.shadowStarts)
         }
         // Nor is a start whose preamble has one pair of pulses nearly empty, which stays a
         // failed start the same way.
         if !inResidual, case let pairs = detector.pulsePairs(at: samples, phase: phases.index(0), floor: floor),
            AcceptancePolicy.preambleTooUneven(strong: pairs.strong, weak: pairs.weak, floor: floor) {
-            statistics.unevenStarts += 1
-            failedStarts.append(position, score: phases.score(0))
-            return .none
+            return refused(&statistics.unevenStarts)
         }
         // The pulse amplitude at the best phase, which the plan and several attempts need.
         let bestAmplitude = detector.pulseAmplitude(at: samples, phase: phases.index(0))
@@ -62,18 +65,14 @@ extension StreamingDemodulator {
             loudBits: { slicer.loudBits(samples, phase: phases.index(0), limit: $0,
                                         bits: AcceptancePolicy.tailBits, enough: $1) },
             amplitude: bestAmplitude, floor: floor) {
-            statistics.quietTailStarts += 1
-            if !inResidual { failedStarts.append(position, score: phases.score(0)) }
-            return .none
+            return refused(&statistics.quietTailStarts)
         }
         // Nor is a stream start whose first 19 bits are nearly all quiet (a reply starts later).
         if !inResidual, AcceptancePolicy.headTooQuiet(
             loudBits: { slicer.loudBits(samples, phase: phases.index(0), limit: $0,
                                         bits: AcceptancePolicy.headBits, enough: $1) },
             amplitude: bestAmplitude, floor: floor) {
-            statistics.quietHeadStarts += 1
-            failedStarts.append(position, score: phases.score(0))
-            return .none
+            return refused(&statistics.quietHeadStarts)
         }
         let candidate = Candidate(samples: samples, position: position, floor: floor,
                                   place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
