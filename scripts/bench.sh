@@ -16,7 +16,11 @@
 #    and the instructions each executes on the sky's first 5 s (valgrind), which do not move
 #    with the machine's speed as the times do;
 #  - the demodulator's targets, each with the figure of this run that decides it
-#    (scripts/bench_targets.py).
+#    (scripts/bench_targets.py);
+#  - the same targets with techniques switched off (the public --no-cancel-overlaps, and the
+#    plain path alone), each configuration decoding every realistic stream again and timed on
+#    the dense sky with the others (scripts/bench_tradeoff.py): what meeting the CPU target by
+#    doing less would cost the other targets.
 # The tables go into docs/demodulator.md between its "make bench" markers.
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/aviator-adsb; `make bench` builds it)
 #   SHARED     where the peers are (default ../shared)
@@ -30,6 +34,9 @@ SHARED=${SHARED:-../shared}
 READSB=$SHARED/peers/readsb
 DUMP1090=$SHARED/peers/dump1090-fa
 RUNS=${BENCH_RUNS:-5}
+# `demod` with every recovery technique off: cancellation (and with it the channel fit), the
+# amplitude feedback, the sequence decisions and the coherent retry.
+PLAIN_PATH="--no-cancel-overlaps --no-feedback --no-sequence --no-coherent"
 
 [ -x "$BIN" ] || { echo "bench: $BIN not found; run 'make release' first" >&2; exit 1; }
 command -v zstd >/dev/null || { echo "bench: zstd not found (readsb's frame dump is compressed); run 'make deps'" >&2; exit 1; }
@@ -100,7 +107,9 @@ for channel in real kind; do
 done
 
 # What each technique is worth now: the realistic recordings again with one technique
-# switched off at a time (hidden `demod` options); +N: messages only that configuration found.
+# switched off at a time (hidden `demod` options), and with all four recovery techniques off
+# (the plain path: magnitude slices and their repairs alone); +N: messages only that
+# configuration found.
 echo
 echo "bench: what each technique is worth (realistic channel, one switched off at a time)..."
 techniques=(
@@ -110,6 +119,7 @@ techniques=(
     "no coherent retry|--no-coherent"
     "no sequence decisions|--no-sequence"
     "no channel fit|--no-channel-fit"
+    "plain path only|$PLAIN_PATH"
 )
 worth=()
 for entry in "${STREAMS[@]}"; do
@@ -133,13 +143,15 @@ python3 scripts/yield.py --streams --markdown "${worth[@]}" >"$WORK/worth.md"
 
 echo
 echo "bench: CPU time on the 20 s dense realistic sky, $RUNS runs each in turn, then instructions on its first 5 s..."
-python3 - "$WORK/real-dense24.cu8" "$RUNS" "$BIN" "$READSB" "$DUMP1090" "$WORK/cpu.json" >"$WORK/cpu.md" <<'PY'
+python3 - "$WORK/real-dense24.cu8" "$RUNS" "$BIN" "$READSB" "$DUMP1090" "$WORK/cpu.json" "$WORK/cpu-times.json" \
+    "$PLAIN_PATH" >"$WORK/cpu.md" <<'PY'
 import json, os, re, resource, shutil, statistics, subprocess, sys
-path, runs, ours, readsb, dump1090, ratios_path = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+path, runs, ours, readsb, dump1090, ratios_path, times_path, plain = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
 peer_input = ["--device-type", "ifile", "--ifile", path, "--iformat", "UC8", "--quiet"]
 commands = {
     "aviator-adsb": [ours, "demod", path],
     "aviator-adsb --no-cancel-overlaps": [ours, "demod", path, "--no-cancel-overlaps"],
+    "aviator-adsb, plain path only": [ours, "demod", path] + plain.split(),
     "readsb": [readsb] + peer_input,
     "dump1090-fa": [dump1090] + peer_input,
 }
@@ -153,6 +165,7 @@ for _ in range(runs):
 samples = os.path.getsize(path) // 2
 ratios = {name: statistics.median(t / o for t, o in zip(times, cpu["aviator-adsb"])) for name, times in cpu.items()}
 json.dump(ratios, open(ratios_path, "w"))
+json.dump(cpu, open(times_path, "w"))
 
 # Instructions executed, which the machine's speed does not move: counted by valgrind on the
 # sky's first 5 s. Its debug-info reader cannot read the Swift build's DWARF 5, so ours runs
@@ -209,10 +222,36 @@ fi
 python3 scripts/bench_targets.py "${measured[@]}" "${targets[@]}"
 python3 scripts/bench_targets.py --markdown "${measured[@]}" "${targets[@]}" >"$WORK/targets.md"
 
+# The same targets with techniques switched off, to show what meeting the CPU target that way
+# would cost: each configuration's frames on every realistic stream, judged beside readsb's.
+echo
+echo "bench: the targets with techniques switched off..."
+tradeoff=(--cpu-times "$WORK/cpu-times.json")
+for configuration in "defaults|aviator-adsb|" \
+    "--no-cancel-overlaps|aviator-adsb --no-cancel-overlaps|--no-cancel-overlaps" \
+    "plain path only|aviator-adsb, plain path only|$PLAIN_PATH"; do
+    IFS='|' read -r title key flags <<<"$configuration"
+    tradeoff+=(--configuration "$title=$key")
+    for entry in "${STREAMS[@]}"; do
+        IFS='|' read -r name rate seed duration options label <<<"$entry"
+        file="$WORK/real-$name.cu8"
+        out="$file.tradeoff.$(echo "$title" | tr ' /-' '___')"
+        # shellcheck disable=SC2086
+        "$BIN" demod "$file" --sample-rate "$rate" --mlat $flags >"$out" 2>/dev/null
+        decoders=("aviator-adsb=$out")
+        [ "$rate" = 2.4M ] && decoders+=("readsb=$file.readsb")
+        python3 scripts/yield.py "$file.truth.jsonl" "${decoders[@]}" --label "$label" --json >"$out.json"
+        tradeoff+=("$name=$out.json")
+    done
+done
+python3 scripts/bench_tradeoff.py "${tradeoff[@]}"
+python3 scripts/bench_tradeoff.py --markdown "${tradeoff[@]}" >"$WORK/tradeoff.md"
+
 # The figures into docs/demodulator.md, between its "make bench" markers.
-python3 - docs/demodulator.md "$WORK/real.md" "$WORK/kind.md" "$WORK/worth.md" "$WORK/cpu.md" "$WORK/targets.md" <<'PY'
+python3 - docs/demodulator.md "$WORK/real.md" "$WORK/kind.md" "$WORK/worth.md" "$WORK/cpu.md" "$WORK/targets.md" \
+    "$WORK/tradeoff.md" <<'PY'
 import datetime, sys
-doc, real_md, kind_md, worth_md, cpu_md, targets_md = sys.argv[1:]
+doc, real_md, kind_md, worth_md, cpu_md, targets_md, tradeoff_md = sys.argv[1:]
 text = open(doc).read()
 begin, end = "<!-- make bench: begin -->", "<!-- make bench: end -->"
 if begin not in text or end not in text:
@@ -231,7 +270,11 @@ figures = (f"{begin}\n_Written by `make bench` on {datetime.date.today().isoform
            "(hidden `demod` options; +N: messages only that configuration found):\n\n"
            + open(worth_md).read()
            + "\nCPU time on the dense realistic sky (about 3,400 Mode S replies a second), whole process:\n\n"
-           + open(cpu_md).read() + end)
+           + open(cpu_md).read()
+           + "\nThe demodulator's targets with techniques switched off (the realistic streams decoded "
+           "again by each configuration; CPU: readsb's time / the configuration's, median of the run pairs "
+           "above): the speed target can be had only by giving up others:\n\n"
+           + open(tradeoff_md).read() + end)
 start = text.index(begin)
 stop = text.index(end) + len(end)
 open(doc, "w").write(text[:start] + figures + text[stop:])

@@ -11,6 +11,12 @@ is removed); without timestamps, for the strongest unclaimed true message with t
 (identical copies cannot be told apart, and a decoder most likely heard the strongest).
 A frame that matches no true message is a false frame.
 
+--by-offset: instead, per decoder, the yield of the replies that overlap no other, by SNR
+bucket and by where the reply starts within a sample (its true start in samples, modulo 1,
+to the nearest fifth of a sample: the truth's times have 0.1 us steps, a fifth of a sample
+at 2.0 MS/s). At 2.0 MS/s a reply starting a whole number of samples in has every chip edge
+in the middle of a sample.
+
 Prints, per decoder, the yield per SNR bucket, overall, and for overlapping bursts, the
 messages only that decoder found (unique: none of the others named found them), plus the
 number of false frames; the tables also give, for each decoder after the first, the messages
@@ -103,6 +109,26 @@ def summarise(messages, found, unique, beyond_first):
     rows["overlapping"] = row([i for i, m in enumerate(messages) if m.get("overlap")])
     rows["all"] = row(range(len(messages)))
     return rows
+
+
+def offset_table(messages, found, rate):
+    """Rows of the yield (found, total) of the non-overlapping messages by SNR bucket (and
+    all), columns by the start within a sample in fifths (0.0 to 0.8)."""
+    fifths = [0.0, 0.2, 0.4, 0.6, 0.8]
+    rows = {}
+    buckets = [(f"{low}-{high} dB", low, high) for low, high in BUCKETS] + [("all", -99, 99)]
+    for name, low, high in buckets:
+        cells = {fifth: [0, 0] for fifth in fifths}
+        for index, message in enumerate(messages):
+            if message.get("overlap") or not low <= message.get("snr_db", -99) < high:
+                continue
+            start = message["t"] * rate
+            fifth = round(round((start - int(start)) * 5) / 5 % 1.0, 1)
+            cells[fifth][0] += found[index]
+            cells[fifth][1] += 1
+        if any(total for _, total in cells.values()):
+            rows[name] = cells
+    return fifths, rows
 
 
 def streams_table(paths, markdown=False):
@@ -222,7 +248,7 @@ def main():
         at = argv.index("--label")
         label = argv[at + 1] if at + 1 < len(argv) else None
         del argv[at:at + 2]
-    args = [a for a in argv if a != "--json"]
+    args = [a for a in argv if a not in ("--json", "--by-offset")]
     as_json = "--json" in argv
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
@@ -234,6 +260,16 @@ def main():
     for spec in args[1:]:
         name, _, path = spec.partition("=")
         matched[name] = match(messages, read_frames(path), rate)
+    if "--by-offset" in argv:
+        for name, (found, _) in matched.items():
+            fifths, rows = offset_table(messages, found, rate)
+            print(f"{name}: {args[0]} ({rate / 1e6:.1f} MS/s), replies overlapping no other, "
+                  "by their start within a sample")
+            print(f"  {'bucket':<10}" + "".join(f"{f'+{fifth:.1f}':>18}" for fifth in fifths))
+            for row, cells in rows.items():
+                text = [f"{100.0 * got / total:.1f}% ({got}/{total})" if total else "-" for got, total in cells.values()]
+                print(f"  {row:<10}" + "".join(f"{cell:>18}" for cell in text))
+        return 0
     first = next(iter(matched.values()))[0]
     for name, (found, false_frames) in matched.items():
         others = [other[0] for key, other in matched.items() if key != name]
