@@ -10,7 +10,8 @@
 #    at the same times and strengths), where the peers do not run;
 #  - per stream and decoder: yield (% of the true messages), the messages only that decoder
 #    found (+N), and false frames (frames not on air);
-#  - what each technique is worth: the realistic streams again with one switched off at a time;
+#  - what each technique is worth: the realistic streams again with one switched off at a time,
+#    and with all four recovery techniques off (the plain path);
 #  - CPU time of each peer as a share of ours on the 20 s dense realistic sky, the whole
 #    process, runs in turn (ours, readsb, dump1090-fa, ...), the median of the pairs' ratios;
 #    and the instructions each executes on the sky's first 5 s (valgrind), which do not move
@@ -111,7 +112,7 @@ done
 # (the plain path: magnitude slices and their repairs alone); +N: messages only that
 # configuration found.
 echo
-echo "bench: what each technique is worth (realistic channel, one switched off at a time)..."
+echo "bench: what each technique is worth (realistic channel, one switched off at a time, then the plain path)..."
 techniques=(
     "defaults|"
     "no known-address interrogator codes|--no-known-address-codes"
@@ -266,14 +267,15 @@ figures = (f"{begin}\n_Written by `make bench` on {datetime.date.today().isoform
            + open(real_md).read()
            + "\nKind channel (`simulate --channel kind`, the simulator's old channel), same streams and seeds:\n\n"
            + open(kind_md).read()
-           + "\nWhat each technique is worth on the realistic channel, one switched off at a time "
-           "(hidden `demod` options; +N: messages only that configuration found):\n\n"
+           + "\nWhat each technique is worth on the realistic channel, one switched off at a time, and the "
+           "plain path with all four recovery techniques off (hidden `demod` options; +N: messages only "
+           "that configuration found):\n\n"
            + open(worth_md).read()
            + "\nCPU time on the dense realistic sky (about 3,400 Mode S replies a second), whole process:\n\n"
            + open(cpu_md).read()
            + "\nThe demodulator's targets with techniques switched off (the realistic streams decoded "
            "again by each configuration; CPU: readsb's time / the configuration's, median of the run pairs "
-           "above): the speed target can be had only by giving up others:\n\n"
+           "above):\n\n"
            + open(tradeoff_md).read() + end)
 start = text.index(begin)
 stop = text.index(end) + len(end)
