@@ -99,7 +99,12 @@ public struct RectangularSignal: Sendable {
 
     /// The recording encoded as `format` bytes.
     public func bytes(_ bursts: [Burst], format: SampleFormat) -> [UInt8] {
-        let iq = samples(bursts)
+        Self.encode(samples(bursts), format: format)
+    }
+
+    /// Complex samples in cu8 LSB (I, Q interleaved, as `samples` gives them) encoded as
+    /// `format` bytes, clipped at each format's limits.
+    public static func encode(_ iq: [Double], format: SampleFormat) -> [UInt8] {
         var out = [UInt8]()
         switch format {
         case .cu8:

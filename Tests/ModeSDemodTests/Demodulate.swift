@@ -4,9 +4,11 @@ import Foundation
 import Simulator
 
 /// Runs a whole byte stream through a fresh demodulator in blocks of the given sizes
-/// (cycled), returning every frame.
+/// (cycled), returning every frame, the stray bytes of a last partial sample and the
+/// demodulator's counts.
 func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20],
-                options: StreamingDemodulator.Options = .init()) -> (frames: [Frame], leftover: Int) {
+                options: StreamingDemodulator.Options = .init())
+    -> (frames: [Frame], leftover: Int, statistics: DemodulatorStatistics) {
     let demodulator = StreamingDemodulator(format: format, sampleRate: rate, options: options)
     var frames = [Frame]()
     bytes.withUnsafeBytes { raw in
@@ -20,7 +22,7 @@ func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockS
         }
     }
     let leftover = demodulator.finish { frames.append($0) }
-    return (frames, leftover)
+    return (frames, leftover, demodulator.statistics)
 }
 
 /// The magnitudes of `sent`, transmitted cleanly (amplitude 40, cu8) at `rate` from sample

@@ -26,7 +26,7 @@ import TestSupport
     @Test(arguments: SampleRate.allCases, SampleFormat.allCases)
     func everyCleanReplyIsFoundInEveryFormat(rate: SampleRate, format: SampleFormat) {
         let (signal, bursts) = recording(rate: rate)
-        let (frames, leftover) = demodulate(signal.bytes(bursts, format: format), format: format, rate: rate)
+        let (frames, leftover, _) = demodulate(signal.bytes(bursts, format: format), format: format, rate: rate)
         #expect(leftover == 0)
         #expect(frames.map(\.bits) == bursts.map(\.bits))
         for (frame, burst) in zip(frames, bursts) {
@@ -76,7 +76,7 @@ import TestSupport
         let (signal, bursts) = recording(rate: .twoPointFourMega, count: 2)
         var bytes = signal.bytes(bursts, format: .cs16)
         bytes.append(contentsOf: [1, 2, 3])
-        let (frames, leftover) = demodulate(bytes, format: .cs16, rate: .twoPointFourMega)
+        let (frames, leftover, _) = demodulate(bytes, format: .cs16, rate: .twoPointFourMega)
         #expect(leftover == 3)
         #expect(frames.count == 2)
     }

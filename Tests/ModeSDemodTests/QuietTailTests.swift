@@ -202,12 +202,8 @@ import TestSupport
 
     /// The frames a demodulator finds in the complex samples `iq` as cu8, and its counts.
     static func demodulate(_ iq: [Double], rate: SampleRate) -> (frames: [ModeSBits], statistics: DemodulatorStatistics) {
-        let bytes = iq.map { UInt8(max(0, min(255, ($0 + 127.5).rounded()))) }
-        let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
-        var frames: [ModeSBits] = []
-        bytes.withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }
-        _ = demodulator.finish { frames.append($0.bits) }
-        return (frames, demodulator.statistics)
+        let run = ModeSDemodTests.demodulate(RectangularSignal.encode(iq, format: .cu8), format: .cu8, rate: rate)
+        return (run.frames.map(\.bits), run.statistics)
     }
 
     /// In a stream, Mode A/C replies are counted as quiet starts and hardly ever sliced

@@ -22,7 +22,7 @@ import TestSupport
         guard let url = SharedData.file("iq/\(name)"),
               let peers = try SharedData.lines("iq/\(name.split(separator: ".")[0]).peers.hex") else { return }
         let bytes = [UInt8](try Data(contentsOf: url))
-        let (frames, leftover) = demodulate(bytes, format: recording.format, rate: recording.rate)
+        let (frames, leftover, _) = demodulate(bytes, format: recording.format, rate: recording.rate)
         #expect(leftover == 0)
         // As a multiset: a frame the peers saw twice must be found twice.
         var found = [String: Int]()

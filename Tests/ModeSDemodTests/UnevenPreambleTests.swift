@@ -83,9 +83,10 @@ import TestSupport
                                     start: 2_000 + 1_000 * Double(index) + Double(index % 10) / 10,
                                     amplitude: 60)
         }
-        let iq = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 24_000, seed: 9).samples(bursts)
-        let (frames, statistics) = QuietTailTests.demodulate(iq, rate: .twoPointFourMega)
-        #expect(frames == bursts.map(\.bits))
+        let bytes = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 24_000, seed: 9)
+            .bytes(bursts, format: .cu8)
+        let (frames, _, statistics) = demodulate(bytes, format: .cu8, rate: .twoPointFourMega)
+        #expect(frames.map(\.bits) == bursts.map(\.bits))
         #expect(statistics.unevenStarts > 0)
     }
 }
