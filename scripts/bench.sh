@@ -19,8 +19,8 @@
 #  - the demodulator's targets, each with the figure of this run that decides it
 #    (scripts/bench_targets.py);
 #  - the same targets with techniques switched off (the public --no-cancel-overlaps, and the
-#    plain path alone), each configuration decoding every realistic stream again and timed on
-#    the dense sky with the others (scripts/bench_tradeoff.py): what meeting the CPU target by
+#    plain path alone), each configuration judged on its frames of every realistic stream and
+#    timed on the dense sky with the others (scripts/bench_tradeoff.py): what meeting the CPU target by
 #    doing less would cost the other targets.
 # The tables go into docs/demodulator.md between its "make bench" markers.
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/aviator-adsb; `make bench` builds it)
@@ -275,8 +275,8 @@ figures = (f"{begin}\n_Written by `make bench` on {datetime.date.today().isoform
            + open(worth_md).read()
            + "\nCPU time on the dense realistic sky (about 3,400 Mode S replies a second), whole process:\n\n"
            + open(cpu_md).read()
-           + "\nThe demodulator's targets with techniques switched off (the realistic streams decoded "
-           "again by each configuration; CPU: readsb's time / the configuration's, median of the run pairs "
+           + "\nThe demodulator's targets with techniques switched off (each configuration judged on its "
+           "frames of every realistic stream; CPU: readsb's time / the configuration's, median of the run pairs "
            "above):\n\n"
            + open(tradeoff_md).read() + end)
 start = text.index(begin)
