@@ -7,10 +7,11 @@ import PackageDescription
 // the same frames. The binary checks the processor when it starts (ProcessorCheck.swift).
 // `AVIATOR_ADSB_GENERIC_CPU=1` in the environment of the build gives a binary for any x86-64.
 #if arch(x86_64)
-let demodulatorProcessor: [SwiftSetting] = Context.environment["AVIATOR_ADSB_GENERIC_CPU"] == nil
-    ? [.unsafeFlags(["-target-cpu", "nehalem"])] : []
+    let demodulatorProcessor: [SwiftSetting] =
+        Context.environment["AVIATOR_ADSB_GENERIC_CPU"] == nil
+        ? [.unsafeFlags(["-target-cpu", "nehalem"])] : []
 #else
-let demodulatorProcessor: [SwiftSetting] = []
+    let demodulatorProcessor: [SwiftSetting] = []
 #endif
 
 // One module per stage of the data flow; a module imports only the stages before it.
@@ -22,7 +23,7 @@ let package = Package(
     products: [
         .executable(name: "aviator-adsb", targets: ["aviator-adsb"]),
         // The Mode S codec on its own: no I/O, no dependencies, no unsafe flags.
-        .library(name: "ModeS", targets: ["ModeS"]),
+        .library(name: "ModeS", targets: ["ModeS"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,7 +46,7 @@ let package = Package(
         // /metrics in Prometheus's text format. It brings swift-metrics (CoreMetrics, whose
         // handler protocols its metrics implement) and swift-atomics, which Hummingbird and
         // swift-nio already build.
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
     ],
     targets: [
         // librtlsdr, found through pkg-config; `make deps` installs it on Debian.
@@ -68,7 +69,7 @@ let package = Package(
             // (about 2% of its time) are left out.
             swiftSettings: [
                 .unsafeFlags(["-O"], .when(configuration: .debug)),
-                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+                .unsafeFlags(["-enforce-exclusivity=unchecked"])
             ] + demodulatorProcessor
         ),
         // Synthetic skies: the one signal source of tests, demos and benchmarks.
@@ -88,7 +89,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client")
             ]
         ),
         // The feed's wire types (hello, frame, aircraft, view, error), written and read by
@@ -104,7 +105,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
         // The web server: the radar app, the feed over WebSocket, /data/*.json, over HTTP(S).
@@ -127,7 +128,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus")
             ],
             resources: [.embedInCode("App")]
         ),
@@ -139,7 +140,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
         // The terminal radar: a client of the feed, nothing more.
@@ -153,15 +154,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
             ]
         ),
 
         // Fuzzing: the body of each fuzz target as a plain function, which the libFuzzer
         // executables below and FuzzTargetsTests (replaying Fuzz/Corpus) share. Built with
         // `--sanitize=fuzzer` only by `make fuzz`; in a normal build the executables do nothing.
-        .target(name: "FuzzTargets", dependencies: ["ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol", "ReceiverNetwork"]),
-        .executableTarget(name: "fuzz-message-line", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-message-line"),
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol", "ReceiverNetwork"]),
+        .executableTarget(
+            name: "fuzz-message-line", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-message-line"),
         .executableTarget(name: "fuzz-beast", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-beast"),
         .executableTarget(name: "fuzz-feed", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-feed"),
         .executableTarget(name: "fuzz-opensky", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-opensky"),
@@ -173,12 +177,15 @@ let package = Package(
         // Each test target lists every module of ours it imports, even one it could reach
         // through another: without the edge an incremental build can keep a test compiled
         // against an older layout of that module's types.
-        .target(name: "TestSupport",
-                dependencies: ["ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol",
-                               .product(name: "NIOCore", package: "swift-nio"),
-                               .product(name: "NIOPosix", package: "swift-nio"),
-                               .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
-                path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ],
+            path: "Tests/TestSupport"),
         .testTarget(name: "ModeSTests", dependencies: ["ModeS", "Tracking", "TestSupport"]),
         .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
@@ -192,43 +199,61 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ]
         ),
-        .testTarget(name: "FeedProtocolTests", dependencies: ["FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "Tracking", "TestSupport"]),
-        .testTarget(name: "SkyProjectionTests", dependencies: ["SkyProjection", "Tracking", "FeedProtocol", "FeedServer", "ModeS", "TestSupport"]),
+        .testTarget(
+            name: "FeedProtocolTests",
+            dependencies: ["FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "Tracking", "TestSupport"]),
+        .testTarget(
+            name: "SkyProjectionTests",
+            dependencies: ["SkyProjection", "Tracking", "FeedProtocol", "FeedServer", "ModeS", "TestSupport"]),
         .testTarget(
             name: "FeedServerTests",
-            dependencies: ["FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "ModeS", "TestSupport",
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: [
+                "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "ModeS", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio")
+            ]
         ),
         .testTarget(
             name: "WebTests",
-            dependencies: ["Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Outputs", "ModeS", "TestSupport",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "X509", package: "swift-certificates"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Outputs", "ModeS", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
+            ]
         ),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork",
-                                                  .product(name: "NIOCore", package: "swift-nio"),
-                                                  .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "RadarTerminalTests", dependencies: ["RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"]),
+        .testTarget(
+            name: "OutputsTests",
+            dependencies: [
+                "Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio")
+            ]),
+        .testTarget(
+            name: "RadarTerminalTests",
+            dependencies: [
+                "RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"
+            ]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ModeS", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.
-        .testTarget(name: "EndToEndTests", dependencies: [
-            "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork",
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl")
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

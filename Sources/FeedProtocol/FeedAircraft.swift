@@ -58,10 +58,12 @@ public struct FeedAircraft: Sendable, Equatable {
     public var route: FeedRoute?
 
     /// An aircraft with only its address known and any other fields given; the rest are unknown.
-    public init(icao: String, callsign: String? = nil, altitudeBaroFt: Double? = nil, altitudeGeoFt: Double? = nil,
-                groundSpeedKt: Double? = nil, onGround: Bool? = nil, stale: Bool = false, groundKm: Double? = nil,
-                bearingDeg: Double? = nil, x: Double? = nil, y: Double? = nil, rotationDeg: Double? = nil,
-                scale: Double? = nil) {
+    public init(
+        icao: String, callsign: String? = nil, altitudeBaroFt: Double? = nil, altitudeGeoFt: Double? = nil,
+        groundSpeedKt: Double? = nil, onGround: Bool? = nil, stale: Bool = false, groundKm: Double? = nil,
+        bearingDeg: Double? = nil, x: Double? = nil, y: Double? = nil, rotationDeg: Double? = nil,
+        scale: Double? = nil
+    ) {
         self.icao = icao
         self.callsign = callsign
         self.altitudeBaroFt = altitudeBaroFt

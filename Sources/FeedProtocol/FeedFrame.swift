@@ -30,7 +30,7 @@ public struct FeedFrame: Sendable, Equatable {
     public var byDistance: [FeedAircraft] {
         aircraft.sorted { a, b in
             switch (a.groundKm, b.groundKm) {
-            case let (da?, db?): return da != db ? da < db : a.icao < b.icao
+            case (let da?, let db?): return da != db ? da < db : a.icao < b.icao
             case (.some, nil): return true
             case (nil, .some): return false
             case (nil, nil): return a.icao < b.icao
@@ -72,15 +72,18 @@ public struct FeedFrame: Sendable, Equatable {
             }
             aircraft.append(try FeedAircraft(JSONFields(plane, place: "aircraft")))
         }
-        self.init(seq: try fields.requiredInteger("seq"),
-                  time: try fields.number("time") ?? 0,
-                  source: try fields.string("source") ?? "unknown",
-                  headingDeg: try fields.requiredNumber("heading_deg"),
-                  rangeKm: try fields.requiredNumber("range_km"),
-                  aircraft: aircraft)
+        self.init(
+            seq: try fields.requiredInteger("seq"),
+            time: try fields.number("time") ?? 0,
+            source: try fields.string("source") ?? "unknown",
+            headingDeg: try fields.requiredNumber("heading_deg"),
+            rangeKm: try fields.requiredNumber("range_km"),
+            aircraft: aircraft)
         // A scope of no size or an astronomical one cannot be drawn: the frame is unreadable.
         if !RadarView.isDistance(rangeKm) {
-            throw FeedParseError("frame range_km \(RadarView.show(rangeKm)) is outside \(RadarView.show(RadarView.Limits.minRangeKm))...\(RadarView.show(RadarView.Limits.maxRangeKm))")
+            throw FeedParseError(
+                "frame range_km \(RadarView.show(rangeKm)) is outside \(RadarView.show(RadarView.Limits.minRangeKm))...\(RadarView.show(RadarView.Limits.maxRangeKm))"
+            )
         }
     }
 }

@@ -29,8 +29,9 @@ public struct FeedPosition: Sendable, Equatable, Hashable {
     /// Reads a position object: `lat` and `lon` required, `alt_m` 0 when absent or null
     /// (the height of a phone's user is rarely known, and matters little).
     public init(_ fields: JSONFields) throws(FeedParseError) {
-        self.init(latitude: try fields.requiredNumber("lat"), longitude: try fields.requiredNumber("lon"),
-                  altitudeMetres: try fields.number("alt_m") ?? 0)
+        self.init(
+            latitude: try fields.requiredNumber("lat"), longitude: try fields.requiredNumber("lon"),
+            altitudeMetres: try fields.number("alt_m") ?? 0)
     }
 }
 
@@ -49,8 +50,10 @@ public struct FeedHello: Sendable, Equatable {
     public var view: RadarView
 
     /// A greeting with every field given.
-    public init(version: Int = FeedMessage.protocolVersion, receiver: FeedPosition?, source: String,
-                frameIntervalSeconds: Double, view: RadarView) {
+    public init(
+        version: Int = FeedMessage.protocolVersion, receiver: FeedPosition?, source: String,
+        frameIntervalSeconds: Double, view: RadarView
+    ) {
         self.version = version
         self.receiver = receiver
         self.source = source
@@ -75,14 +78,17 @@ public struct FeedHello: Sendable, Equatable {
     init(_ fields: JSONFields) throws(FeedParseError) {
         var receiver: FeedPosition?
         if let position = try fields.object("receiver"),
-           let latitude = try position.number("lat"), let longitude = try position.number("lon") {
-            receiver = FeedPosition(latitude: latitude, longitude: longitude,
-                                    altitudeMetres: try position.number("alt_m") ?? 0)
+            let latitude = try position.number("lat"), let longitude = try position.number("lon")
+        {
+            receiver = FeedPosition(
+                latitude: latitude, longitude: longitude,
+                altitudeMetres: try position.number("alt_m") ?? 0)
         }
         guard let view = try fields.object("view") else { throw FeedParseError("hello without a \"view\" object") }
-        self.init(version: try fields.requiredInteger("version"), receiver: receiver,
-                  source: try fields.string("source") ?? "unknown",
-                  frameIntervalSeconds: try fields.number("frame_interval_s") ?? 1,
-                  view: try RadarView(view))
+        self.init(
+            version: try fields.requiredInteger("version"), receiver: receiver,
+            source: try fields.string("source") ?? "unknown",
+            frameIntervalSeconds: try fields.number("frame_interval_s") ?? 1,
+            view: try RadarView(view))
     }
 }

@@ -32,10 +32,14 @@ public enum FeedLine: Sendable, Equatable {
         case "hello": self = .hello(try FeedHello(fields))
         case "frame": self = .frame(try FeedFrame(fields))
         case "view":
-            guard let view = try fields.object("view") else { throw FeedParseError("view reply without a \"view\" object") }
+            guard let view = try fields.object("view") else {
+                throw FeedParseError("view reply without a \"view\" object")
+            }
             self = .viewAcknowledged(try RadarView(view))
         case "error":
-            guard let message = try fields.string("message") else { throw FeedParseError("error reply without a message") }
+            guard let message = try fields.string("message") else {
+                throw FeedParseError("error reply without a message")
+            }
             self = .error(message)
         default:
             self = .other(type: type)

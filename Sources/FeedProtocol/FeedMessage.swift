@@ -47,7 +47,9 @@ public enum FeedMessage {
             return .failure(FeedCommandError("duplicate key \"\(excerpt(key))\" in command; each key may appear once"))
         }
         guard let type = fields["type"] else {
-            return .failure(FeedCommandError("command has no \"type\" field (known types: \(commandTypes.joined(separator: ", ")))"))
+            return .failure(
+                FeedCommandError("command has no \"type\" field (known types: \(commandTypes.joined(separator: ", ")))")
+            )
         }
         guard case .string(let name) = type else {
             return .failure(FeedCommandError("\"type\" must be a string, got \(type.kindName)"))
@@ -55,23 +57,31 @@ public enum FeedMessage {
         switch name {
         case "view": return applyView(fields, to: view)
         default:
-            return .failure(FeedCommandError("unknown command type \"\(excerpt(name))\" (known types: \(commandTypes.joined(separator: ", ")))"))
+            return .failure(
+                FeedCommandError(
+                    "unknown command type \"\(excerpt(name))\" (known types: \(commandTypes.joined(separator: ", ")))"))
         }
     }
 
     /// The fields a `view` command may carry.
-    public static let viewFields = ["heading_deg", "range_km", "min_alt_ft", "max_alt_ft", "max_distance_km", "hide_on_ground",
-                                    "observer"]
+    public static let viewFields = [
+        "heading_deg", "range_km", "min_alt_ft", "max_alt_ft", "max_distance_km", "hide_on_ground",
+        "observer"
+    ]
 
     /// The fields of a view's `observer` object.
     public static let observerFields = ["lat", "lon", "alt_m"]
 
     /// A `view` command changes only the fields it names; `null` clears a filter, and a
     /// `null` observer goes back to the receiver's position.
-    private static func applyView(_ values: [String: JSONValue], to current: RadarView) -> Result<RadarView, FeedCommandError> {
+    private static func applyView(_ values: [String: JSONValue], to current: RadarView) -> Result<
+        RadarView, FeedCommandError
+    > {
         var view = current
         for key in values.keys.sorted() where key != "type" && !viewFields.contains(key) {
-            return .failure(FeedCommandError("unknown field \"\(excerpt(key))\" in view command (known: \(viewFields.joined(separator: ", ")))"))
+            return .failure(
+                FeedCommandError(
+                    "unknown field \"\(excerpt(key))\" in view command (known: \(viewFields.joined(separator: ", ")))"))
         }
         let fields = JSONFields(values, place: nil)
         do throws(FeedParseError) {
@@ -89,7 +99,9 @@ public enum FeedMessage {
             if values["observer"] != nil {
                 if let position = try fields.object("observer") {
                     for key in position.values.keys.sorted() where !observerFields.contains(key) {
-                        throw FeedParseError("unknown field \"\(excerpt(key))\" in observer (known: \(observerFields.joined(separator: ", ")))")
+                        throw FeedParseError(
+                            "unknown field \"\(excerpt(key))\" in observer (known: \(observerFields.joined(separator: ", ")))"
+                        )
                     }
                     view.observer = try FeedPosition(position)
                 } else {

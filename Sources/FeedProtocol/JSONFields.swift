@@ -1,4 +1,5 @@
 import ModeS
+
 /// The fields of one JSON object read with their expected types: every mistake (a string
 /// where a number belongs, a number that is not finite) becomes a `FeedParseError` naming the
 /// field and where it was (`place`, e.g. "hello" or "aircraft 4840d6"; a client's command
@@ -35,7 +36,9 @@ public struct JSONFields: Sendable {
 
     /// A finite number that must be there.
     public func requiredNumber(_ key: String) throws(FeedParseError) -> Double {
-        guard let value = try number(key) else { throw FeedParseError("\(place ?? "command") has no \"\(key)\" number") }
+        guard let value = try number(key) else {
+            throw FeedParseError("\(place ?? "command") has no \"\(key)\" number")
+        }
         return value
     }
 

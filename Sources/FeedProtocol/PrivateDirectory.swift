@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The per-user directory that holds the default feed socket when there is no
@@ -30,17 +31,17 @@ public enum PrivateDirectory {
         /// One line naming the directory and what to do.
         public var description: String {
             switch self {
-            case let .missing(path):
+            case .missing(let path):
                 "socket directory \(path) does not exist; is aviator-adsb running?"
-            case let .symbolicLink(path):
+            case .symbolicLink(let path):
                 "refusing socket directory \(path): it is a symbolic link; remove it or use --socket"
-            case let .notADirectory(path):
+            case .notADirectory(let path):
                 "refusing socket directory \(path): it is not a directory; remove it or use --socket"
-            case let .foreignOwner(path, owner):
+            case .foreignOwner(let path, let owner):
                 "refusing socket directory \(path): it belongs to user \(owner), not to you (\(geteuid())); use --socket"
-            case let .openPermissions(path, mode):
+            case .openPermissions(let path, let mode):
                 "refusing socket directory \(path): mode \(String(mode & 0o7777, radix: 8)) lets others in; it must be 700 (chmod 700 \(path))"
-            case let .system(path, operation, message):
+            case .system(let path, let operation, let message):
                 "socket directory \(path): \(operation) failed: \(message)"
             }
         }

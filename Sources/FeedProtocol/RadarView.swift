@@ -44,9 +44,11 @@ public struct RadarView: Sendable, Hashable {
     }
 
     /// A view; by default north up, 50 km, no filters.
-    public init(headingDeg: Double = 0, rangeKm: Double = 50, minAltitudeFt: Double? = nil,
-                maxAltitudeFt: Double? = nil, maxDistanceKm: Double? = nil, hideOnGround: Bool = false,
-                observer: FeedPosition? = nil) {
+    public init(
+        headingDeg: Double = 0, rangeKm: Double = 50, minAltitudeFt: Double? = nil,
+        maxAltitudeFt: Double? = nil, maxDistanceKm: Double? = nil, hideOnGround: Bool = false,
+        observer: FeedPosition? = nil
+    ) {
         self.headingDeg = headingDeg
         self.rangeKm = rangeKm
         self.minAltitudeFt = minAltitudeFt
@@ -62,18 +64,21 @@ public struct RadarView: Sendable, Hashable {
             return "heading_deg must be between 0 and 360, got \(Self.show(headingDeg))"
         }
         if !Self.isDistance(rangeKm) {
-            return "range_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(rangeKm))"
+            return
+                "range_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(rangeKm))"
         }
         for (name, value) in [("min_alt_ft", minAltitudeFt), ("max_alt_ft", maxAltitudeFt)] {
             if let value, !value.isFinite || value < Limits.minAltitudeFt || value > Limits.maxAltitudeFt {
-                return "\(name) must be between \(Self.show(Limits.minAltitudeFt)) and \(Self.show(Limits.maxAltitudeFt)), got \(Self.show(value))"
+                return
+                    "\(name) must be between \(Self.show(Limits.minAltitudeFt)) and \(Self.show(Limits.maxAltitudeFt)), got \(Self.show(value))"
             }
         }
         if let low = minAltitudeFt, let high = maxAltitudeFt, low > high {
             return "min_alt_ft (\(Self.show(low))) is above max_alt_ft (\(Self.show(high)))"
         }
         if let distance = maxDistanceKm, !Self.isDistance(distance) {
-            return "max_distance_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(distance))"
+            return
+                "max_distance_km must be between \(Self.show(Limits.minRangeKm)) and \(Self.show(Limits.maxRangeKm)), got \(Self.show(distance))"
         }
         if let observer {
             // The values are the client's own; quoting them back to it reveals nothing.
@@ -84,8 +89,10 @@ public struct RadarView: Sendable, Hashable {
                 return "observer lon must be between -180 and 180, got \(Self.show(observer.longitude))"
             }
             if !observer.altitudeMetres.isFinite || observer.altitudeMetres < Limits.minObserverAltitudeM
-                || observer.altitudeMetres > Limits.maxObserverAltitudeM {
-                return "observer alt_m must be between \(Self.show(Limits.minObserverAltitudeM)) and \(Self.show(Limits.maxObserverAltitudeM)), got \(Self.show(observer.altitudeMetres))"
+                || observer.altitudeMetres > Limits.maxObserverAltitudeM
+            {
+                return
+                    "observer alt_m must be between \(Self.show(Limits.minObserverAltitudeM)) and \(Self.show(Limits.maxObserverAltitudeM)), got \(Self.show(observer.altitudeMetres))"
             }
         }
         return nil
@@ -111,10 +118,12 @@ public struct RadarView: Sendable, Hashable {
 
     /// Reads a whole view as the server writes it (in the hello and in acknowledgements).
     init(_ fields: JSONFields) throws(FeedParseError) {
-        self.init(headingDeg: try fields.requiredNumber("heading_deg"), rangeKm: try fields.requiredNumber("range_km"),
-                  minAltitudeFt: try fields.number("min_alt_ft"), maxAltitudeFt: try fields.number("max_alt_ft"),
-                  maxDistanceKm: try fields.number("max_distance_km"), hideOnGround: try fields.bool("hide_on_ground") ?? false,
-                  observer: try fields.object("observer").map { fields throws(FeedParseError) in try FeedPosition(fields) })
+        self.init(
+            headingDeg: try fields.requiredNumber("heading_deg"), rangeKm: try fields.requiredNumber("range_km"),
+            minAltitudeFt: try fields.number("min_alt_ft"), maxAltitudeFt: try fields.number("max_alt_ft"),
+            maxDistanceKm: try fields.number("max_distance_km"),
+            hideOnGround: try fields.bool("hide_on_ground") ?? false,
+            observer: try fields.object("observer").map { fields throws(FeedParseError) in try FeedPosition(fields) })
         // The server only ever describes a valid view; one that is not cannot be drawn.
         if let problem { throw FeedParseError("view: \(problem)") }
     }

@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the feed socket lives and how a client reaches it; the server side (claiming the
@@ -20,8 +21,10 @@ public enum SocketPath {
     /// `$XDG_RUNTIME_DIR/aviator-adsb.sock` (the per-user runtime directory, private to the
     /// user and cleaned at logout), else `radar.sock` in the user's own directory in the
     /// temporary directory (`privateDirectory`).
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                   user: UInt32 = UInt32(geteuid())) -> String {
+    public static func defaultPath(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        user: UInt32 = UInt32(geteuid())
+    ) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return PathText.appending(fileName, to: runtime)
         }
@@ -34,8 +37,10 @@ public enum SocketPath {
     /// the socket is not put there directly (another user could take its name first): the
     /// daemon creates this directory with mode 700, and it and its clients refuse one that is
     /// not theirs (`PrivateDirectory`). Nil when `XDG_RUNTIME_DIR` is set.
-    public static func privateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                        user: UInt32 = UInt32(geteuid())) -> String? {
+    public static func privateDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        user: UInt32 = UInt32(geteuid())
+    ) -> String? {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return nil }
         let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return PathText.appending("aviator-adsb-\(user)", to: temporary)

@@ -1,6 +1,6 @@
+import FeedProtocol
 import Logging
 import NIOCore
-import FeedProtocol
 
 /// One connected feed client: greets it, reads its commands line by line, and writes its
 /// frames through a bounded `FeedOutbox` so that it can never hold up the server or the other
@@ -41,7 +41,8 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
         guard hub.register(self) else {
             // One line in the feed's own format, so a client can tell the user why, then close.
             let written = context.eventLoop.makePromise(of: Void.self)
-            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: hub.refusal)), promise: written)
+            context.writeAndFlush(
+                wrapOutboundOut(context.channel.allocator.buffer(string: hub.refusal)), promise: written)
             written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }

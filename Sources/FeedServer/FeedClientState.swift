@@ -1,6 +1,6 @@
+import FeedProtocol
 import Logging
 import NIOCore
-import FeedProtocol
 
 /// What every feed client is owed, whichever transport carries it: its own view, a bounded
 /// outbox, answers to its commands, and the two rules that end a client (it stopped reading
@@ -25,8 +25,9 @@ struct FeedClientState {
 
     /// Queues the greeting.
     mutating func greet(hub: FeedHub) -> Verdict {
-        let hello = FeedHello(receiver: hub.observer, source: hub.source,
-                              frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
+        let hello = FeedHello(
+            receiver: hub.observer, source: hub.source,
+            frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
         return control(hello.jsonLine, hub: hub)
     }
 
@@ -35,7 +36,9 @@ struct FeedClientState {
     mutating func command(_ bytes: [UInt8], hub: FeedHub) -> Verdict {
         // The same limit whichever way the command came (a WebSocket message may be larger).
         guard bytes.count <= FeedMessage.maxCommandBytes else { return reject(Self.overlongCommand, hub: hub) }
-        if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+        if bytes.allSatisfy({
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+        }) {
             return .keep
         }
         switch FeedMessage.apply(commandLine: bytes, to: view) {

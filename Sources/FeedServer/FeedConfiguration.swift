@@ -29,10 +29,12 @@ public struct FeedConfiguration: Sendable {
     public static let defaultMaxClients = 256
 
     /// A configuration; `stallTimeout` defaults from the frame interval.
-    public init(socketPath: String = SocketPath.defaultPath(), radar: RadarConfiguration = RadarConfiguration(),
-                stallTimeout: Double? = nil, socketMode: UInt32 = 0o660,
-                maxClients: Int = FeedConfiguration.defaultMaxClients, privateDirectory: String? = nil,
-                logger: Logger = Logger(label: "aviator-adsb.feed")) {
+    public init(
+        socketPath: String = SocketPath.defaultPath(), radar: RadarConfiguration = RadarConfiguration(),
+        stallTimeout: Double? = nil, socketMode: UInt32 = 0o660,
+        maxClients: Int = FeedConfiguration.defaultMaxClients, privateDirectory: String? = nil,
+        logger: Logger = Logger(label: "aviator-adsb.feed")
+    ) {
         self.socketPath = socketPath
         self.radar = radar
         self.stallTimeout = stallTimeout ?? max(3, 5 * radar.frameInterval)

@@ -20,19 +20,19 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line saying what is wrong and with which path.
     public var description: String {
         switch self {
-        case let .missingDirectory(path, directory):
+        case .missingDirectory(let path, let directory):
             "cannot create feed socket \(path): directory \(directory) does not exist"
-        case let .alreadyServing(path):
+        case .alreadyServing(let path):
             "another aviator-adsb is already serving \(path)"
-        case let .notASocket(path):
+        case .notASocket(let path):
             "cannot create feed socket \(path): a file that is not a socket is in the way"
-        case let .pathTooLong(path, limit):
+        case .pathTooLong(let path, let limit):
             "feed socket path \(path) is too long (at most \(limit) bytes)"
-        case let .unsafeDirectory(problem):
+        case .unsafeDirectory(let problem):
             problem.description
-        case let .invalidConfiguration(message):
+        case .invalidConfiguration(let message):
             message
-        case let .system(operation, path, message):
+        case .system(let operation, let path, let message):
             "feed socket \(path): \(operation) failed: \(message)"
         }
     }

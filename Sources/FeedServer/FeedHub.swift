@@ -1,14 +1,15 @@
+import FeedProtocol
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 import NIOCore
-import FeedProtocol
 import SkyProjection
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The feed's shared state on its event loop: the connected clients, the latest receiver and
 /// source (for greetings), and the counters. Confined to the server's one event loop, so it

@@ -1,4 +1,3 @@
-
 /// One client's bounded queue of lines waiting to be written: short control lines (hello,
 /// acknowledgements, errors) in order, and at most one radar frame, which a newer frame
 /// replaces. At most one frame is handed to the socket at a time, so a slow reader costs the

@@ -1,8 +1,8 @@
+import FeedProtocol
 import FoundationEssentials
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import FeedProtocol
 import SkyProjection
 import Tracking
 
@@ -28,8 +28,10 @@ public final class FeedServer: Service, Sendable {
     private let hub: NIOLoopBound<FeedHub>
     private let socketIdentity: FileIdentity?
 
-    private init(configuration: FeedConfiguration, provider: any RadarSnapshotProvider, loop: any EventLoop,
-                 channel: any Channel, hub: NIOLoopBound<FeedHub>, socketIdentity: FileIdentity?) {
+    private init(
+        configuration: FeedConfiguration, provider: any RadarSnapshotProvider, loop: any EventLoop,
+        channel: any Channel, hub: NIOLoopBound<FeedHub>, socketIdentity: FileIdentity?
+    ) {
         self.configuration = configuration
         self.provider = provider
         self.loop = loop
@@ -40,11 +42,15 @@ public final class FeedServer: Service, Sendable {
 
     /// Claims the socket and starts accepting clients (they are greeted at once; frames start
     /// with `run()`). Throws a `FeedError` whose description is one line for stderr.
-    public static func bind(configuration: FeedConfiguration, provider: any RadarSnapshotProvider,
-                            group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> FeedServer {
+    public static func bind(
+        configuration: FeedConfiguration, provider: any RadarSnapshotProvider,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> FeedServer {
         if let problem = configuration.radar.problem { throw FeedError.invalidConfiguration(problem) }
         if let problem = configuration.radar.defaultView.problem { throw FeedError.invalidConfiguration(problem) }
-        if configuration.maxClients < 1 { throw FeedError.invalidConfiguration("the feed must allow at least 1 client") }
+        if configuration.maxClients < 1 {
+            throw FeedError.invalidConfiguration("the feed must allow at least 1 client")
+        }
         let path = configuration.socketPath
         if let directory = configuration.privateDirectory {
             do throws(PrivateDirectory.Problem) {
@@ -86,8 +92,9 @@ public final class FeedServer: Service, Sendable {
             SocketPath.remove(path, ifStill: identity)
             throw FeedError.system(operation: "listen", path: path, message: "\(error)")
         }
-        return FeedServer(configuration: configuration, provider: provider, loop: loop, channel: channel,
-                          hub: hub, socketIdentity: identity)
+        return FeedServer(
+            configuration: configuration, provider: provider, loop: loop, channel: channel,
+            hub: hub, socketIdentity: identity)
     }
 
     /// Sends a frame every interval until the calling task is cancelled or, inside a

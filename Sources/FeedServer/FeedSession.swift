@@ -1,6 +1,6 @@
+import FeedProtocol
 import Logging
 import NIOCore
-import FeedProtocol
 
 /// One feed client over a transport that writes asynchronously, such as a WebSocket: the
 /// transport asks for the next message, writes it, and asks again; it hands over the

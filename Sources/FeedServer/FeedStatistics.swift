@@ -1,4 +1,3 @@
-
 /// Counters of the feed server, for logs and tests.
 public struct FeedStatistics: Sendable, Equatable {
     /// Clients connected now.

@@ -1,5 +1,5 @@
-import NIOCore
 import FeedProtocol
+import NIOCore
 
 /// A client the hub sends frames to, whatever carries them: a Unix-socket connection
 /// (`FeedClientHandler`) or a session of another transport such as a WebSocket

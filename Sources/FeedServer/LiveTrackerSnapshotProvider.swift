@@ -1,5 +1,5 @@
-import Tracking
 import SkyProjection
+import Tracking
 
 /// The daemon's shared tracker as the feed's source of aircraft: each frame takes a snapshot
 /// of the tracker (expiring old aircraft) and the name of the current source.
@@ -20,6 +20,7 @@ public struct LiveTrackerSnapshotProvider: RadarSnapshotProvider {
     /// The tracker's aircraft now.
     public func radarSnapshot() async -> RadarSnapshot {
         let snapshot = tracker.snapshot()
-        return RadarSnapshot(observer: observer, source: tracker.source, now: snapshot.time, aircraft: snapshot.aircraft)
+        return RadarSnapshot(
+            observer: observer, source: tracker.source, now: snapshot.time, aircraft: snapshot.aircraft)
     }
 }

@@ -33,10 +33,12 @@ public struct RadarConfiguration: Sendable, Equatable {
             return "--heading must be between 0 and 360 degrees, got \(RadarView.show(headingDeg))"
         }
         if !RadarView.isDistance(rangeKm) {
-            return "--range-km must be between \(RadarView.show(RadarView.Limits.minRangeKm)) and \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))"
+            return
+                "--range-km must be between \(RadarView.show(RadarView.Limits.minRangeKm)) and \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))"
         }
         if !frameInterval.isFinite || frameInterval < Self.minFrameInterval || frameInterval > Self.maxFrameInterval {
-            return "--frame-interval must be between \(Self.minFrameInterval) and \(RadarView.show(Self.maxFrameInterval)) seconds, got \(frameInterval)"
+            return
+                "--frame-interval must be between \(Self.minFrameInterval) and \(RadarView.show(Self.maxFrameInterval)) seconds, got \(frameInterval)"
         }
         return nil
     }

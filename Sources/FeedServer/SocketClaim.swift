@@ -1,10 +1,11 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Getting the socket path ready before binding: a socket file left behind by a crashed run is
 /// removed, while one that a running daemon still answers on is refused, so two daemons never
@@ -31,7 +32,8 @@ extension SocketPath {
         case .refused:
             // Nobody listens: a leftover from a run that did not exit cleanly.
             if unlink(path) != 0 && errno != ENOENT {
-                throw .system(operation: "removing the stale socket", path: path, message: String(cString: strerror(errno)))
+                throw .system(
+                    operation: "removing the stale socket", path: path, message: String(cString: strerror(errno)))
             }
         case .failed(let message):
             throw .system(operation: "connect", path: path, message: message)
@@ -63,9 +65,9 @@ extension SocketPath {
     /// Tries a connection to `path`.
     static func probe(_ path: String) -> ProbeResult {
         #if os(Linux)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+            let fd = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return .failed(String(cString: strerror(errno))) }
         defer { close(fd) }

@@ -1,11 +1,12 @@
+import FeedProtocol
 import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import FeedProtocol
 
 /// Creates the feed's listening Unix socket with its final file mode. The mode is set by the
 /// process's umask while `bind(2)` creates the file, so there is no moment in which the socket
@@ -19,9 +20,9 @@ enum SocketListener {
     /// descriptor, which NIO then takes over.
     static func open(path: String, mode: UInt32, backlog: Int32) throws(FeedError) -> Int32 {
         #if os(Linux)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+            let fd = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw .system(operation: "socket", path: path, message: String(cString: strerror(errno))) }
         var address = SocketPath.address(of: path)

@@ -20,24 +20,31 @@ enum BeastTarget {
         var pieceFrames: [BeastFrameParser.Received] = []
         var cutter = BlockCutter(seed: seed)
         try cutter.cut(stream) { block throws(FuzzFailure) in pieces.parse(block) { pieceFrames.append($0) } }
-        try check(wholeFrames == pieceFrames, "cutting the stream changed the frames: \(wholeFrames.count) whole, \(pieceFrames.count) cut")
-        try check(whole.malformed == pieces.malformed && whole.modeACSkipped == pieces.modeACSkipped,
-                  "cutting the stream changed the counts: malformed \(whole.malformed) and \(pieces.malformed)")
+        try check(
+            wholeFrames == pieceFrames,
+            "cutting the stream changed the frames: \(wholeFrames.count) whole, \(pieceFrames.count) cut")
+        try check(
+            whole.malformed == pieces.malformed && whole.modeACSkipped == pieces.modeACSkipped,
+            "cutting the stream changed the counts: malformed \(whole.malformed) and \(pieces.malformed)")
 
         var strict = FrameValidator()
         var trusting = FrameValidator(trustAddressParity: true)
         var resolver = PositionResolver()
         for (index, received) in wholeFrames.enumerated() {
             let what = "frame \(index)"
-            try check(received.signalLevel.isFinite && received.signalLevel <= 0,
-                      "\(what): signal level \(received.signalLevel) dBFS")
-            let encoded = BeastEncoder.encode(Frame(bits: received.bits, address: 0, timestamp: received.timestamp,
-                                                    signalLevel: received.signalLevel))
+            try check(
+                received.signalLevel.isFinite && received.signalLevel <= 0,
+                "\(what): signal level \(received.signalLevel) dBFS")
+            let encoded = BeastEncoder.encode(
+                Frame(
+                    bits: received.bits, address: 0, timestamp: received.timestamp,
+                    signalLevel: received.signalLevel))
             var reparser = BeastFrameParser()
             var again: [BeastFrameParser.Received] = []
             encoded.withUnsafeBytes { reparser.parse($0) { again.append($0) } }
-            try check(again.count == 1 && again[0].bits == received.bits && again[0].timestamp == received.timestamp,
-                      "\(what): \(received.bits.hex) does not survive encoding again")
+            try check(
+                again.count == 1 && again[0].bits == received.bits && again[0].timestamp == received.timestamp,
+                "\(what): \(received.bits.hex) does not survive encoding again")
 
             let time = Double(received.timestamp) / 12_000_000
             if let frame = strict.validate(received.bits, time: time) {

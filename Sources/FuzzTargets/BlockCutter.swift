@@ -20,7 +20,9 @@ struct BlockCutter {
     }
 
     /// `bytes` in consecutive blocks, each handed to `body`.
-    mutating func cut(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(FuzzFailure) -> Void) throws(FuzzFailure) {
+    mutating func cut(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(FuzzFailure) -> Void)
+        throws(FuzzFailure)
+    {
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + next())

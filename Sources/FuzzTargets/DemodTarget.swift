@@ -38,15 +38,19 @@ enum DemodTarget {
         var cutter = BlockCutter(seed: input[1])
         try cutter.cut(samples) { block throws(FuzzFailure) in pieces.process(block) { pieceFrames.append($0) } }
         let piecesLeft = pieces.finish { pieceFrames.append($0) }
-        try check(piecesLeft == leftOver, "finish after cuts left \(piecesLeft) bytes of \(samples.count), not \(leftOver)")
-        try check(wholeFrames == pieceFrames,
-                  "\(format) at \(rate.hertz): cutting the stream changed the frames: \(wholeFrames.map(\.bits.hex)) whole, \(pieceFrames.map(\.bits.hex)) cut")
+        try check(
+            piecesLeft == leftOver, "finish after cuts left \(piecesLeft) bytes of \(samples.count), not \(leftOver)")
+        try check(
+            wholeFrames == pieceFrames,
+            "\(format) at \(rate.hertz): cutting the stream changed the frames: \(wholeFrames.map(\.bits.hex)) whole, \(pieceFrames.map(\.bits.hex)) cut"
+        )
 
         var resolver = PositionResolver()
         var last: UInt64 = 0
         for (index, frame) in wholeFrames.enumerated() {
             let what = "\(format) at \(rate.hertz), frame \(index)"
-            try check(frame.timestamp >= last, "\(what): timestamp \(frame.timestamp) before the previous frame's \(last)")
+            try check(
+                frame.timestamp >= last, "\(what): timestamp \(frame.timestamp) before the previous frame's \(last)")
             last = frame.timestamp
             try FrameCheck.validated(frame, what)
             try FrameCheck.decodes(frame, resolver: &resolver, time: Double(frame.timestamp) / 12_000_000, what)

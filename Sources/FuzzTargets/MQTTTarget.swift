@@ -36,44 +36,53 @@ enum MQTTTarget {
         for time in [1_700_000_000.0, 1_700_000_000.25] {
             guard let delivery = receivers.receive(topic: topic, payload: rest, at: time) else { continue }
             messages += 1
-            try FuzzTargets.check(delivery.label == ReceiverName.sourceLabel(ReceiverTopics.parse(topic)?.name ?? ""),
-                                  "label \(delivery.label) for topic \(topic)")
+            try FuzzTargets.check(
+                delivery.label == ReceiverName.sourceLabel(ReceiverTopics.parse(topic)?.name ?? ""),
+                "label \(delivery.label) for topic \(topic)")
             for frame in delivery.frames {
                 try FuzzTargets.check(frame.parityVerified, "a frame accepted on trust")
                 try FrameCheck.validated(frame, "frame from \(topic)")
             }
         }
-        if ReceiverTopics.parse(topic)?.kind == ReceiverTopics.beastLevel, let counted = receivers.counters.first?.counters {
-            try FuzzTargets.check(counted.batches + counted.malformed + counted.oversized == messages,
-                                  "\(messages) batch messages counted as \(counted)")
+        if ReceiverTopics.parse(topic)?.kind == ReceiverTopics.beastLevel,
+            let counted = receivers.counters.first?.counters
+        {
+            try FuzzTargets.check(
+                counted.batches + counted.malformed + counted.oversized == messages,
+                "\(messages) batch messages counted as \(counted)")
         }
     }
 
     private static func checkRoundTrip(_ batch: BeastBatch) throws(FuzzFailure) {
         var payload = BeastBatch.header(sequence: batch.sequence, framesBefore: batch.framesBefore)
         for received in batch.frames {
-            let frame = Frame(bits: received.bits, address: 0, timestamp: received.timestamp, signalLevel: received.signalLevel)
+            let frame = Frame(
+                bits: received.bits, address: 0, timestamp: received.timestamp, signalLevel: received.signalLevel)
             BeastEncoder.append(frame, to: &payload)
         }
         guard let again = try? BeastBatch.decode(payload) else {
             throw FuzzFailure("a batch of \(batch.frames.count) frames written again does not read back")
         }
-        try FuzzTargets.check(again.sequence == batch.sequence && again.framesBefore == batch.framesBefore,
-                              "numbers \(batch.sequence)/\(batch.framesBefore) read back as \(again.sequence)/\(again.framesBefore)")
+        try FuzzTargets.check(
+            again.sequence == batch.sequence && again.framesBefore == batch.framesBefore,
+            "numbers \(batch.sequence)/\(batch.framesBefore) read back as \(again.sequence)/\(again.framesBefore)")
         try FuzzTargets.check(again.frames.map(\.bits) == batch.frames.map(\.bits), "bits changed on the way round")
-        try FuzzTargets.check(again.frames.map(\.timestamp) == batch.frames.map(\.timestamp), "timestamps changed on the way round")
+        try FuzzTargets.check(
+            again.frames.map(\.timestamp) == batch.frames.map(\.timestamp), "timestamps changed on the way round")
     }
 
     private static func checkRoundTrip(_ announcement: ReceiverAnnouncement) throws(FuzzFailure) {
         if let position = announcement.position {
-            try FuzzTargets.check(abs(position.latitude) <= 90.05 && abs(position.longitude) <= 180.05,
-                                  "position \(position) off the globe")
+            try FuzzTargets.check(
+                abs(position.latitude) <= 90.05 && abs(position.longitude) <= 180.05,
+                "position \(position) off the globe")
         }
         guard let again = try? ReceiverAnnouncement.decode(Array(announcement.json.utf8)) else {
             throw FuzzFailure("an announcement written again does not read back: \(announcement.json)")
         }
-        try FuzzTargets.check(again.version == announcement.version && again.sources == announcement.sources,
-                              "the texts changed on the way round: \(announcement.json)")
+        try FuzzTargets.check(
+            again.version == announcement.version && again.sources == announcement.sources,
+            "the texts changed on the way round: \(announcement.json)")
         try FuzzTargets.check((again.position == nil) == (announcement.position == nil), "the position came and went")
     }
 }

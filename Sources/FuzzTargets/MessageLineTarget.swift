@@ -19,7 +19,8 @@ enum MessageLineTarget {
             guard case .success(let parsed) = MessageLine.parse(text[...]) else { continue }
             let bits = parsed.bits
             let what = "line \(number)"
-            guard case .success(let again) = MessageLine.parse(bits.hex[...]), again.bits == bits, again.time == nil else {
+            guard case .success(let again) = MessageLine.parse(bits.hex[...]), again.bits == bits, again.time == nil
+            else {
                 throw FuzzFailure("\(what): \(bits.hex) does not read back as itself")
             }
             let time = parsed.time ?? Double(number) * 0.01

@@ -31,8 +31,10 @@ enum OpenSkyTarget {
             if let longitude = vector.longitude {
                 try check((-180...180).contains(longitude), "\(what): longitude \(longitude)")
             }
-            for value in [vector.baroAltitude, vector.geoAltitude, vector.velocity, vector.trueTrack, vector.verticalRate,
-                          vector.timePosition, vector.lastContact] {
+            for value in [
+                vector.baroAltitude, vector.geoAltitude, vector.velocity, vector.trueTrack, vector.verticalRate,
+                vector.timePosition, vector.lastContact
+            ] {
                 if let value { try check(value.isFinite && abs(value) <= 4_102_444_800, "\(what): value \(value)") }
             }
             for now in [response.time, 1_700_000_000] {

@@ -11,13 +11,19 @@ import Tracking
 enum RouteTarget {
     static func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
         let callsign = "FUZZ1"
-        try check((try? RouteResponse.parse(status: 404, body: input, callsign: callsign)) == .unknown, "404 not unknown")
-        let first = Result { () throws(RouteError) in try RouteResponse.parse(status: 200, body: input, callsign: callsign) }
-        let second = Result { () throws(RouteError) in try RouteResponse.parse(status: 200, body: input, callsign: callsign) }
+        try check(
+            (try? RouteResponse.parse(status: 404, body: input, callsign: callsign)) == .unknown, "404 not unknown")
+        let first = Result { () throws(RouteError) in
+            try RouteResponse.parse(status: 200, body: input, callsign: callsign)
+        }
+        let second = Result { () throws(RouteError) in
+            try RouteResponse.parse(status: 200, body: input, callsign: callsign)
+        }
         try check(first == second, "two parses differ: \(first) and \(second)")
         switch first {
         case .failure(let error):
-            try check(!error.message.isEmpty && !error.message.contains(where: \.isNewline), "error text \(error.message)")
+            try check(
+                !error.message.isEmpty && !error.message.contains(where: \.isNewline), "error text \(error.message)")
         case .success(.unknown):
             break
         case .success(.route(let route)):
@@ -25,13 +31,20 @@ enum RouteTarget {
             for airport in [route.origin, route.destination] {
                 try check(airport.icao != nil || airport.iata != nil, "airport without a code")
                 for code in [airport.icao, airport.iata].compactMap({ $0 }) {
-                    try check((3...4).contains(code.utf8.count) && code.utf8.allSatisfy { byte in
-                        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    }, "code \(code)")
+                    try check(
+                        (3...4).contains(code.utf8.count)
+                            && code.utf8.allSatisfy { byte in
+                                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                            }, "code \(code)")
                 }
                 for text in [airport.name, airport.municipality].compactMap({ $0 }) {
-                    try check(!text.isEmpty && text.count <= RouteResponse.maximumTextLength, "text of \(text.count) characters")
-                    try check(!text.unicodeScalars.contains { $0.properties.generalCategory == .control }, "control character in \(text)")
+                    try check(
+                        !text.isEmpty && text.count <= RouteResponse.maximumTextLength,
+                        "text of \(text.count) characters")
+                    try check(
+                        !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                        "control character in \(text)")
                 }
             }
         }

@@ -40,12 +40,15 @@ public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
         }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if rest.contains("@") {
-            throw MQTTError("put the user name and password in AVIATOR_MQTT_USERNAME and AVIATOR_MQTT_PASSWORD, not in the URL (a command line is visible to every user)")
+            throw MQTTError(
+                "put the user name and password in AVIATOR_MQTT_USERNAME and AVIATOR_MQTT_PASSWORD, not in the URL (a command line is visible to every user)"
+            )
         }
         if rest.contains("/") || rest.contains("?") || rest.contains("#") {
             throw MQTTError("an MQTT URL has no path or query: mqtt://HOST[:PORT]")
         }
-        var host = rest, port = scheme ? Self.tlsPort : Self.plainPort
+        var host = rest
+        var port = scheme ? Self.tlsPort : Self.plainPort
         if rest.hasPrefix("[") {
             guard let close = rest.firstIndex(of: "]") else { throw MQTTError("unclosed [ in '\(text)'") }
             host = rest[rest.index(after: rest.startIndex)..<close]

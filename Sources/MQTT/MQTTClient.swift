@@ -2,10 +2,11 @@ import CMosquitto
 import Dispatch
 import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An MQTT client on libmosquitto: connects (plain or TLS, MQTT 3.1.1 or 5), keeps the
@@ -140,18 +141,23 @@ public final class MQTTClient: Sendable {
     /// on every connection, `onMessage` hears the subscriptions' messages and `onEvent` the
     /// connection's changes (both on libmosquitto's thread); `clock` (seconds since 1970)
     /// times the queue's expiry.
-    public init(configuration: MQTTConfiguration, birth: @escaping @Sendable () -> [MQTTMessage] = { [] },
-                onMessage: @escaping @Sendable (MQTTReceivedMessage) -> Void = { _ in },
-                onEvent: @escaping @Sendable (Event) -> Void = { _ in },
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(MQTTError) {
+    public init(
+        configuration: MQTTConfiguration, birth: @escaping @Sendable () -> [MQTTMessage] = { [] },
+        onMessage: @escaping @Sendable (MQTTReceivedMessage) -> Void = { _ in },
+        onEvent: @escaping @Sendable (Event) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws(MQTTError) {
         _ = Self.library
         guard let pointer = mosquitto_new(configuration.clientID, true, nil) else {
             throw MQTTError("cannot create an MQTT client (out of memory?)")
         }
         self.configuration = configuration
         handle = Handle(pointer: pointer)
-        state = Mutex(State(outbox: MQTTOutbox(capacity: configuration.outboxCapacity,
-                                               byteCapacity: configuration.outboxByteCapacity)))
+        state = Mutex(
+            State(
+                outbox: MQTTOutbox(
+                    capacity: configuration.outboxCapacity,
+                    byteCapacity: configuration.outboxByteCapacity)))
         self.birth = birth
         self.onMessage = onMessage
         self.onEvent = onEvent
@@ -186,13 +192,17 @@ public final class MQTTClient: Sendable {
             let directory = configuration.caFile == nil ? MQTTConfiguration.systemCertificateDirectory : nil
             let code = mosquitto_tls_set(pointer, configuration.caFile, directory, nil, nil, nil)
             if code != MOSQ_ERR_SUCCESS.rawValue {
-                throw MQTTError("TLS: cannot use the CA certificates \(configuration.caFile ?? directory ?? ""): \(Self.describe(code))")
+                throw MQTTError(
+                    "TLS: cannot use the CA certificates \(configuration.caFile ?? directory ?? ""): \(Self.describe(code))"
+                )
             }
         }
         if let will = configuration.will { try setWill(will) }
-        try check(mosquitto_reconnect_delay_set(pointer, UInt32(max(1, configuration.reconnectDelaySeconds)),
-                                                UInt32(max(1, configuration.maximumReconnectDelaySeconds)), true),
-                  "reconnect delay")
+        try check(
+            mosquitto_reconnect_delay_set(
+                pointer, UInt32(max(1, configuration.reconnectDelaySeconds)),
+                UInt32(max(1, configuration.maximumReconnectDelaySeconds)), true),
+            "reconnect delay")
         mosquitto_connect_callback_set(pointer, mqttClientConnected)
         mosquitto_disconnect_callback_set(pointer, mqttClientDisconnected)
         mosquitto_publish_callback_set(pointer, mqttClientPublished)
@@ -212,15 +222,17 @@ public final class MQTTClient: Sendable {
         while true {
             let outcome = lifecycle.withLock { lifecycle -> Int32? in
                 guard !lifecycle.stopped else { return nil }
-                let code = mosquitto_connect_async(handle.pointer, configuration.broker.host, Int32(configuration.broker.port),
-                                                   Int32(configuration.keepaliveSeconds))
+                let code = mosquitto_connect_async(
+                    handle.pointer, configuration.broker.host, Int32(configuration.broker.port),
+                    Int32(configuration.keepaliveSeconds))
                 if code == MOSQ_ERR_SUCCESS.rawValue { lifecycle.looping = true }
                 return code
             }
             guard let code = outcome else { return }
             if code == MOSQ_ERR_SUCCESS.rawValue { return runLoop() }
             state.withLock { $0.statistics.lastProblem = Self.describe(code) }
-            onEvent(.lost("cannot connect to \(configuration.broker): \(Self.describe(code)); retrying in \(Int(delay)) s"))
+            onEvent(
+                .lost("cannot connect to \(configuration.broker): \(Self.describe(code)); retrying in \(Int(delay)) s"))
             if !sleepUnlessStopped(delay) { return }
             delay = min(delay * 2, Double(max(1, configuration.maximumReconnectDelaySeconds)))
         }
@@ -266,13 +278,15 @@ public final class MQTTClient: Sendable {
             if configuration.protocolVersion == .v5, let expiry = will.expirySeconds {
                 var properties: OpaquePointer?
                 mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), expiry)
-                let code = mosquitto_will_set_v5(pointer, will.topic, Int32(bytes.count), bytes.baseAddress,
-                                                 Int32(will.qos), will.retain, properties)
+                let code = mosquitto_will_set_v5(
+                    pointer, will.topic, Int32(bytes.count), bytes.baseAddress,
+                    Int32(will.qos), will.retain, properties)
                 // On success libmosquitto owns the list; on failure it is ours to free.
                 if code != MOSQ_ERR_SUCCESS.rawValue { mosquitto_property_free_all(&properties) }
                 return code
             }
-            return mosquitto_will_set(pointer, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos), will.retain)
+            return mosquitto_will_set(
+                pointer, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos), will.retain)
         }
         if code != MOSQ_ERR_SUCCESS.rawValue { throw MQTTError("last will: \(Self.describe(code))") }
     }
@@ -339,7 +353,8 @@ public final class MQTTClient: Sendable {
             let now = clock()
             let next = state.withLock { state -> (message: MQTTMessage, queuedAt: Double)? in
                 guard state.statistics.connected, state.inFlight.count + state.sending < limit,
-                      let next = state.outbox.pop(at: now) else { return nil }
+                    let next = state.outbox.pop(at: now)
+                else { return nil }
                 state.sending += 1
                 return next
             }
@@ -375,11 +390,13 @@ public final class MQTTClient: Sendable {
                 var properties: OpaquePointer?
                 mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), expiry)
                 defer { mosquitto_property_free_all(&properties) }
-                return mosquitto_publish_v5(pointer, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
-                                            Int32(message.qos), message.retain, properties)
+                return mosquitto_publish_v5(
+                    pointer, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
+                    Int32(message.qos), message.retain, properties)
             }
-            return mosquitto_publish(pointer, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
-                                     Int32(message.qos), message.retain)
+            return mosquitto_publish(
+                pointer, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
+                Int32(message.qos), message.retain)
         }
     }
 
@@ -491,7 +508,8 @@ public final class MQTTClient: Sendable {
         guard let topicPointer = raw.topic else { return }
         let topic = String(cString: topicPointer)
         let size = Int(max(0, raw.payloadlen))
-        let payload: [UInt8] = size > 0 && size <= configuration.maximumIncomingPayload && raw.payload != nil
+        let payload: [UInt8] =
+            size > 0 && size <= configuration.maximumIncomingPayload && raw.payload != nil
             ? Array(UnsafeRawBufferPointer(start: raw.payload, count: size)) : []
         state.withLock { $0.statistics.received += 1 }
         onMessage(MQTTReceivedMessage(topic: topic, payload: payload, retained: raw.retain, size: size))
@@ -524,20 +542,26 @@ private func mqttClientPublished(_ mosq: OpaquePointer?, _ user: UnsafeMutableRa
     client(user)?.published(mid)
 }
 
-private func mqttClientSubscribed(_ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ mid: Int32,
-                                  _ count: Int32, _ granted: UnsafePointer<Int32>?) {
+private func mqttClientSubscribed(
+    _ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ mid: Int32,
+    _ count: Int32, _ granted: UnsafePointer<Int32>?
+) {
     let qos = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
     client(user)?.subscribed(mid, granted: qos)
 }
 
-private func mqttClientLogged(_ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ level: Int32,
-                              _ text: UnsafePointer<CChar>?) {
+private func mqttClientLogged(
+    _ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?, _ level: Int32,
+    _ text: UnsafePointer<CChar>?
+) {
     guard let text else { return }
     client(user)?.logged(level, String(cString: text))
 }
 
-private func mqttClientReceived(_ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?,
-                                _ message: UnsafePointer<mosquitto_message>?) {
+private func mqttClientReceived(
+    _ mosq: OpaquePointer?, _ user: UnsafeMutableRawPointer?,
+    _ message: UnsafePointer<mosquitto_message>?
+) {
     guard let message else { return }
     client(user)?.received(message)
 }

@@ -88,8 +88,10 @@ struct AcceptancePolicy {
     /// (`contrast`, `laterContrast`: 1.5 times) pick the few starts worth scoring; the
     /// preamble scores (`score`, `laterScore`: twice) decide, since near the noise the
     /// contrast alone would also turn away weak replies whose own pulses lift the later one.
-    static func shadowsStrongerPreamble(contrast: Int32, laterContrast: Int32,
-                                        scores: () -> (score: Int32, laterScore: Int32)) -> Bool {
+    static func shadowsStrongerPreamble(
+        contrast: Int32, laterContrast: Int32,
+        scores: () -> (score: Int32, laterScore: Int32)
+    ) -> Bool {
         guard Int64(laterContrast) * 16 > Int64(contrast) * 24 else { return false }
         let (score, laterScore) = scores()
         return Int64(laterScore) > 2 * Int64(score)
@@ -123,8 +125,10 @@ struct AcceptancePolicy {
     ///
     /// On a 300-aircraft sky with Mode A/C replies, about two thirds of the starts whose every
     /// slice failed are such; refusing them costs nothing but this count.
-    static func tailTooQuiet(loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
-                             floor: UInt32) -> Bool {
+    static func tailTooQuiet(
+        loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
+        floor: UInt32
+    ) -> Bool {
         fewerLoud(than: minimumLoudTailBits, loudBits: loudBits, amplitude: amplitude, floor: floor)
     }
 
@@ -143,8 +147,10 @@ struct AcceptancePolicy {
     /// `minimumLoudHeadBits` of 19 turns away about nine such starts in ten; on the simulated
     /// streams it never refused a reply's own start. Asked of the stream's starts only: in a
     /// residual, where a cancelled reply leaves stretches of near silence, it saved nothing.
-    static func headTooQuiet(loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
-                             floor: UInt32) -> Bool {
+    static func headTooQuiet(
+        loudBits: (_ limit: Double, _ enough: Int) -> Int, amplitude: Double,
+        floor: UInt32
+    ) -> Bool {
         fewerLoud(than: minimumLoudHeadBits, loudBits: loudBits, amplitude: amplitude, floor: floor)
     }
 
@@ -154,8 +160,10 @@ struct AcceptancePolicy {
     static let minimumLoudHeadBits = 4
 
     /// Whether `loudBits` counts fewer than `minimum` bits loud at `tailLimit` (rules 0c, 0e).
-    private static func fewerLoud(than minimum: Int, loudBits: (_ limit: Double, _ enough: Int) -> Int,
-                                  amplitude: Double, floor: UInt32) -> Bool {
+    private static func fewerLoud(
+        than minimum: Int, loudBits: (_ limit: Double, _ enough: Int) -> Int,
+        amplitude: Double, floor: UInt32
+    ) -> Bool {
         loudBits(tailLimit(amplitude: amplitude, floor: floor), minimum) < minimum
     }
 
@@ -200,17 +208,21 @@ struct AcceptancePolicy {
     /// stronger reply on top of it (`overlapped`): that reply's pulses decide the bits they
     /// cover firmly, wrong as often as right, and the least confident bits a repair may
     /// flip are then not where the errors are.
-    func acceptsThreeBitRepair(repairedAddressKnown: Bool, looksLikeDataWindow: @autoclosure () -> Bool,
-                               lopsided: @autoclosure () -> Bool, overlapped: @autoclosure () -> Bool) -> Bool {
+    func acceptsThreeBitRepair(
+        repairedAddressKnown: Bool, looksLikeDataWindow: @autoclosure () -> Bool,
+        lopsided: @autoclosure () -> Bool, overlapped: @autoclosure () -> Bool
+    ) -> Bool {
         repairedAddressKnown && !looksLikeDataWindow() && !lopsided() && !overlapped()
     }
 
     /// Rule 3: whether the window checks let the bits go on. A clean CRC needs none; every
     /// weakly checked reply (address parity, a repair, an interrogator code) must come from
     /// where weak checks are allowed and from a window that looks like one whole reply.
-    func passesWindowChecks(_ screening: RepairGate.Screening, place: Place,
-                            looksLikeDataWindow: @autoclosure () -> Bool,
-                            lopsided: @autoclosure () -> Bool) -> Bool {
+    func passesWindowChecks(
+        _ screening: RepairGate.Screening, place: Place,
+        looksLikeDataWindow: @autoclosure () -> Bool,
+        lopsided: @autoclosure () -> Bool
+    ) -> Bool {
         if screening == .clean { return true }
         return place.allowsWeakChecks && !looksLikeDataWindow() && !lopsided()
     }
@@ -219,8 +231,10 @@ struct AcceptancePolicy {
     /// may be an aircraft seen (`seen`), the validator can judge it. Otherwise the validator
     /// would refuse it, unless one weak bit is wrong and the parity is one bit away from a
     /// seen address (`nearSeen`).
-    func addressParityRoute(_ screening: RepairGate.Screening, place: Place, seen: @autoclosure () -> Bool,
-                            nearSeen: @autoclosure () -> Bool) -> AddressParityRoute {
+    func addressParityRoute(
+        _ screening: RepairGate.Screening, place: Place, seen: @autoclosure () -> Bool,
+        nearSeen: @autoclosure () -> Bool
+    ) -> AddressParityRoute {
         guard screening == .addressParity, !seen() else { return .asIs }
         return addressParityRepairs && nearSeen() && place.allowsWeakChecks ? .repairOneBit : .reject
     }
@@ -247,7 +261,8 @@ struct AcceptancePolicy {
         switch bits.downlinkFormat {
         case 0, 4, 16, 20:
             guard let reported = reports.altitude(of: named, at: time),
-                  let (feet, _) = AltitudeCode.decode13(UInt32(bits.field(20, 32))) else { return true }
+                let (feet, _) = AltitudeCode.decode13(UInt32(bits.field(20, 32)))
+            else { return true }
             return altitude(feet, keepsTo: reported, at: time)
         case 5, 21:
             guard let reported = reports.identity(of: named, at: time) else { return true }
@@ -280,16 +295,19 @@ struct AcceptancePolicy {
         if (5...8).contains(typeCode) { return reports.altitude(of: address, at: time) == nil }
         if (9...18).contains(typeCode) {
             guard let reported = reports.altitude(of: address, at: time),
-                  let feet = AltitudeCode.decode12(UInt32(repaired.field(41, 52))) else { return true }
+                let feet = AltitudeCode.decode12(UInt32(repaired.field(41, 52)))
+            else { return true }
             return altitude(feet, keepsTo: reported, at: time)
         }
         if typeCode == 19 {
             guard let report = VelocityReport(repaired), let last = reports.velocity(of: address, at: time),
-                  let earlier = VelocityReport(last.bits) else { return true }
+                let earlier = VelocityReport(last.bits)
+            else { return true }
             return report.couldFollow(earlier, after: time - last.time)
         }
         guard let kind = SquitterReports.Steady(typeCode: typeCode),
-              let last = reports.steady(kind, of: address, at: time) else { return true }
+            let last = reports.steady(kind, of: address, at: time)
+        else { return true }
         return repaired.field(33, 88) == last
     }
 
@@ -303,9 +321,11 @@ struct AcceptancePolicy {
     /// 28,225 ft from an aircraft at 2,600 ft), and no true frame was lost on 27 streams.
     /// Nearer the noise the wrong bits are few and the repair mostly right: there the same
     /// test cost 37 true frames over the 3–6 dB streams.
-    static func smallRepairAgreesWithSquitters(_ bits: ModeSBits, fix: (first: Int, second: Int)?,
-                                               clearOfNoise: @autoclosure () -> Bool,
-                                               reports: SquitterReports, at time: Double) -> Bool {
+    static func smallRepairAgreesWithSquitters(
+        _ bits: ModeSBits, fix: (first: Int, second: Int)?,
+        clearOfNoise: @autoclosure () -> Bool,
+        reports: SquitterReports, at time: Double
+    ) -> Bool {
         guard let fix, bits.downlinkFormat == 17 || bits.downlinkFormat == 18, clearOfNoise() else { return true }
         var repaired = bits
         repaired.flipBit(fix.first)
@@ -388,16 +408,18 @@ struct AcceptancePolicy {
     /// uses codes near one another, which an overlap turned into each other on the dense
     /// skies. On the simulated skies the two took 125 more replies over 17 streams (59 near
     /// the noise) and 48 over 5 streams of seeds no rule was tuned on, with no false one.
-    func acceptsAllCall(_ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
-                        followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
-                        plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
-                        codeDecided: @autoclosure () -> Bool = false,
-                        codeClipped: @autoclosure () -> Bool = false,
-                        codeUnderCancelledFrame: @autoclosure () -> Bool = false,
-                        confirmedByChannelFit: @autoclosure () -> Bool = false,
-                        fitAgreesBelowSixFloors: @autoclosure () -> Bool = false,
-                        clearOfNoise: @autoclosure () -> Bool = true,
-                        ownCode: @autoclosure () -> AddressCodes.Standing = .unknown) -> Bool {
+    func acceptsAllCall(
+        _ bits: ModeSBits, attempt: SliceAttempt, overlapped: @autoclosure () -> Bool,
+        followedClosely: @autoclosure () -> Bool, codeBelievable: @autoclosure () -> Bool,
+        plainAgrees: @autoclosure () -> Bool, fitsCleanly: @autoclosure () -> Bool = false,
+        codeDecided: @autoclosure () -> Bool = false,
+        codeClipped: @autoclosure () -> Bool = false,
+        codeUnderCancelledFrame: @autoclosure () -> Bool = false,
+        confirmedByChannelFit: @autoclosure () -> Bool = false,
+        fitAgreesBelowSixFloors: @autoclosure () -> Bool = false,
+        clearOfNoise: @autoclosure () -> Bool = true,
+        ownCode: @autoclosure () -> AddressCodes.Standing = .unknown
+    ) -> Bool {
         guard bits.downlinkFormat == 11 else { return true }
         let squitterCode = Self.interrogatorCode(of: bits) == 0
         // Another reply across the code is no doubt for a code this aircraft answered with
@@ -480,11 +502,13 @@ struct AcceptancePolicy {
     /// (`decidedAtRails`, see `ClippedBits.decidesCode`; asked only where `readsClipping`):
     /// at the rails the carrier's phase and the dongle's ringing make a reply's bits score
     /// unevenly with nothing else there.
-    func codeUnambiguous(_ code: Int, weakBits: Int, overstated: Bool, clearOfNoise: @autoclosure () -> Bool,
-                         strong: @autoclosure () -> Bool = true, fitAgrees: @autoclosure () -> Bool = false,
-                         decidedAtRails: @autoclosure () -> Bool = false,
-                         ownCode: @autoclosure () -> AddressCodes.Standing = .unknown,
-                         believed: (Int) -> Bool) -> Bool {
+    func codeUnambiguous(
+        _ code: Int, weakBits: Int, overstated: Bool, clearOfNoise: @autoclosure () -> Bool,
+        strong: @autoclosure () -> Bool = true, fitAgrees: @autoclosure () -> Bool = false,
+        decidedAtRails: @autoclosure () -> Bool = false,
+        ownCode: @autoclosure () -> AddressCodes.Standing = .unknown,
+        believed: (Int) -> Bool
+    ) -> Bool {
         if code != 0, overstated, ownCode() < .once { return false }
         let weakBits = weakBits != 0 && decidedAtRails() ? 0 : weakBits
         if code != 0, weakBits != 0, !clearOfNoise(), !fitAgrees(), ownCode() < .once { return false }
@@ -522,11 +546,14 @@ struct AcceptancePolicy {
     /// the channel fit decided. Code 0 is not rechecked: far more replies carry it than
     /// any station's code (see rule 6), and rechecking it lost true frames on the simulated
     /// skies without removing a false one.
-    func codeStandsAgainstChannelFit(_ bits: ModeSBits, attempt: SliceAttempt, place: Place,
-                                     strong: @autoclosure () -> Bool, fitted: () -> ModeSBits?) -> Bool {
+    func codeStandsAgainstChannelFit(
+        _ bits: ModeSBits, attempt: SliceAttempt, place: Place,
+        strong: @autoclosure () -> Bool, fitted: () -> ModeSBits?
+    ) -> Bool {
         guard bits.downlinkFormat == 11, Self.interrogatorCode(of: bits) != 0, attempt.slicer != .channelFit,
-              !place.inResidual, strong(), let fit = fitted(),
-              fit.field(1, Self.firstCodeBit - 1) == bits.field(1, Self.firstCodeBit - 1) else { return true }
+            !place.inResidual, strong(), let fit = fitted(),
+            fit.field(1, Self.firstCodeBit - 1) == bits.field(1, Self.firstCodeBit - 1)
+        else { return true }
         let changed = Int(fit.field(Self.firstCodeBit, 56) ^ bits.field(Self.firstCodeBit, 56))
         return changed == 0 || changed & ~Self.echoProneCodeBits != 0
     }
@@ -546,7 +573,8 @@ struct AcceptancePolicy {
     /// On the simulated skies, of about 2,800 repairs 6 were wrong, each refused this way;
     /// the fit vouched for 6 in 10 of the true station codes, and for the strong code-0
     /// replies the plain slice repaired two in three without it.
-    func allCallRepairNeedsChannelFit(stationCode: Bool, attempt: SliceAttempt, strong: @autoclosure () -> Bool) -> Bool {
+    func allCallRepairNeedsChannelFit(stationCode: Bool, attempt: SliceAttempt, strong: @autoclosure () -> Bool) -> Bool
+    {
         stationCode || (!(attempt.slicer == .plain && attempt.rank == 0) && strong())
     }
 
@@ -578,10 +606,13 @@ struct AcceptancePolicy {
     /// later attempt find the right one); asking the same of any code whose plain weak
     /// bits could make it another code in use lost 76 true frames, and refusing without
     /// the fit's say 42.
-    func feedbackCodeStands(_ code: Int, attempt: SliceAttempt, plainWeak: () -> Int,
-                            fitAgrees: @autoclosure () -> Bool) -> Bool {
+    func feedbackCodeStands(
+        _ code: Int, attempt: SliceAttempt, plainWeak: () -> Int,
+        fitAgrees: @autoclosure () -> Bool
+    ) -> Bool {
         guard code.nonzeroBitCount == 1,
-              attempt.slicer == .amplitudeFeedback || attempt.slicer == .smearFeedback else { return true }
+            attempt.slicer == .amplitudeFeedback || attempt.slicer == .smearFeedback
+        else { return true }
         return plainWeak() & code == 0 || fitAgrees()
     }
 
@@ -633,9 +664,11 @@ struct AcceptancePolicy {
     ///   asks of a three-bit repair).
     /// A slice with several wrong bits whose syndrome happens to read as one or two, the case
     /// the firmness test guards against, would need those very bits to carry second pulses.
-    func admitsCollisionRepair(repairedBitsBothLoud: @autoclosure () -> Bool, twoBits: Bool,
-                               bothLoudCount: @autoclosure () -> Int, addressKnown: @autoclosure () -> Bool,
-                               agreesWithSquitters: @autoclosure () -> Bool) -> Bool {
+    func admitsCollisionRepair(
+        repairedBitsBothLoud: @autoclosure () -> Bool, twoBits: Bool,
+        bothLoudCount: @autoclosure () -> Int, addressKnown: @autoclosure () -> Bool,
+        agreesWithSquitters: @autoclosure () -> Bool
+    ) -> Bool {
         repairedBitsBothLoud() && (!twoBits || bothLoudCount() < Self.maximumCollisionBits) && addressKnown()
             && agreesWithSquitters()
     }
@@ -664,8 +697,10 @@ struct AcceptancePolicy {
     /// (`codeFirm`, see `RepairGate.codeFirm`). Not for the channel fit's bits: a strong
     /// reply with an echo that its model explains well can still have one code bit firmly
     /// wrong, and nothing but a second aircraft tells.
-    func codeOfKnownAddressBelieved(attempt: SliceAttempt, addressKnown: @autoclosure () -> Bool,
-                                    codeFirm: @autoclosure () -> Bool) -> Bool {
+    func codeOfKnownAddressBelieved(
+        attempt: SliceAttempt, addressKnown: @autoclosure () -> Bool,
+        codeFirm: @autoclosure () -> Bool
+    ) -> Bool {
         knownAddressInterrogatorCodes && attempt.slicer != .channelFit && addressKnown() && codeFirm()
     }
 
@@ -681,8 +716,10 @@ struct AcceptancePolicy {
     /// Whether coherent decisions are believed: a clean CRC, or a repair whose `verdict`
     /// on the coherent confidences `admits`. Address/parity results and unrepairable bits
     /// are refused: the coherent attempt only exists to rescue DF17/18.
-    func acceptsCoherent(_ screening: RepairGate.Screening, verdict: @autoclosure () -> RepairGate.Verdict,
-                         isKnown: (UInt32) -> Bool) -> Bool {
+    func acceptsCoherent(
+        _ screening: RepairGate.Screening, verdict: @autoclosure () -> RepairGate.Verdict,
+        isKnown: (UInt32) -> Bool
+    ) -> Bool {
         switch screening {
         case .clean: true
         case .needsJudgement: admits(verdict(), isKnown: isKnown)

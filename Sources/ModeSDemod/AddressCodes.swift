@@ -1,4 +1,5 @@
 import ModeS
+
 /// The interrogator codes each aircraft has answered with in the DF11 all-call replies
 /// accepted so far: which ground stations reach it.
 ///

@@ -1,4 +1,5 @@
 import ModeS
+
 /// The few best-scoring candidate starts of a stretch of samples, kept apart from each
 /// other: the residual search of `StreamingDemodulator` examines only these.
 struct BestStarts {

@@ -1,4 +1,5 @@
 import ModeS
+
 /// Turns the samples of a candidate reply into 56 or 112 bits, at one sub-sample phase.
 ///
 /// Each bit is the sign of its matched-filter score (see `ReplyKernels`). The first five
@@ -28,7 +29,8 @@ final class BitSlicer {
     /// Downlink formats worth demodulating: the ones `FrameValidator` can check (0, 4, 5,
     /// 11, 16, 17, 18, 20, 21). A constant expression, so that reading it in the hot path
     /// costs no check that it was initialised.
-    private static let acceptedFormats: UInt32 = 1 << 0 | 1 << 4 | 1 << 5 | 1 << 11 | 1 << 16 | 1 << 17
+    private static let acceptedFormats: UInt32 =
+        1 << 0 | 1 << 4 | 1 << 5 | 1 << 11 | 1 << 16 | 1 << 17
         | 1 << 18 | 1 << 20 | 1 << 21
 
     /// The `feedback` value that selects smear feedback instead of the amplitude model:
@@ -46,9 +48,12 @@ final class BitSlicer {
             let weights = SIMD4<Float>(Float(kernel.w0), Float(kernel.w1), Float(kernel.w2), Float(kernel.w3))
             let first = weights.replacing(with: 0, where: weights .< 0)
             let second = (-weights).replacing(with: 0, where: weights .> 0)
-            let firstSum = first.pairwiseSum, secondSum = second.pairwiseSum
-            (chipMeans + index).initialize(to: SIMD8(lowHalf: firstSum > 0 ? first / firstSum : .zero,
-                                                     highHalf: secondSum > 0 ? second / secondSum : .zero))
+            let firstSum = first.pairwiseSum
+            let secondSum = second.pairwiseSum
+            (chipMeans + index).initialize(
+                to: SIMD8(
+                    lowHalf: firstSum > 0 ? first / firstSum : .zero,
+                    highHalf: secondSum > 0 ? second / secondSum : .zero))
         }
         leaks = .allocate(capacity: kernelCount)
         _ = UnsafeMutableBufferPointer(start: leaks, count: kernelCount).initialize(from: source.bitInterference)
@@ -110,13 +115,17 @@ final class BitSlicer {
     /// from another slicer (the sequence's, or with the format bit turned), whose format
     /// these decisions need not share. Only called for the rare candidates whose syndrome
     /// points at a repair or whose code must be weighed.
-    func confidence(_ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32, bitCount: Int,
-                    into confidence: UnsafeMutablePointer<Int32>) {
+    func confidence(
+        _ samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32, bitCount: Int,
+        into confidence: UnsafeMutablePointer<Int32>
+    ) {
         if feedback > 0 {
-            _ = slice(AmplitudeFeedback.self, samples, phase: phase, amplitude: feedback, confidence: confidence,
-                      scoring: bitCount)
+            _ = slice(
+                AmplitudeFeedback.self, samples, phase: phase, amplitude: feedback, confidence: confidence,
+                scoring: bitCount)
         } else if feedback < 0 {
-            _ = slice(SmearFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence, scoring: bitCount)
+            _ = slice(
+                SmearFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence, scoring: bitCount)
         } else {
             _ = slice(NoFeedback.self, samples, phase: phase, amplitude: 0, confidence: confidence, scoring: bitCount)
         }
@@ -126,8 +135,10 @@ final class BitSlicer {
     /// first of a 0) louder than `limit` on average: a clean reply has none, one overlapped
     /// by another reply has one in every few bits where the other's pulses land. Unlike a
     /// comparison of amplitudes, this works when both replies are clipped at full scale.
-    func loudOffChips(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
-                      from firstBit: Int = 0, enough: Int = Int.max) -> Int {
+    func loudOffChips(
+        _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
+        from firstBit: Int = 0, enough: Int = Int.max
+    ) -> Int {
         let base = phase * ReplyKernels.maximumBits
         let bound = Float(limit)
         var loud = 0
@@ -151,8 +162,10 @@ final class BitSlicer {
 
     /// How many of the first `count` bits at `phase` have both chips louder than `limit`
     /// (`bothChipsLoud`), counting no further than `enough`.
-    func bothChipsLoudCount(_ count: Int, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
-                            enough: Int) -> Int {
+    func bothChipsLoudCount(
+        _ count: Int, _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double,
+        enough: Int
+    ) -> Int {
         var loud = 0
         for bit in 0..<count where bothChipsLoud(bit, samples, phase: phase, limit: limit) {
             loud += 1
@@ -167,8 +180,10 @@ final class BitSlicer {
     /// whether there are `enough` is wanted: the result is `enough` when there are that
     /// many, and otherwise some number below it (the count stops as soon as the answer is
     /// known).
-    func loudBits(_ samples: UnsafePointer<UInt16>, phase: Int, limit: Double, bits: Range<Int>,
-                  enough: Int) -> Int {
+    func loudBits(
+        _ samples: UnsafePointer<UInt16>, phase: Int, limit: Double, bits: Range<Int>,
+        enough: Int
+    ) -> Int {
         let base = phase * ReplyKernels.maximumBits
         guard !bits.isEmpty else { return 0 }
         // A chip's mean passes `limit` only if one of its samples does, and a sample lies
@@ -252,9 +267,11 @@ final class BitSlicer {
     /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback. With
     /// `scoring`, that many bits are decided (and scored) whatever format they spell.
     @inline(__always)
-    private func slice<Rule: Feedback>(_ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
-                                       amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
-                                       turningFormatBit: Bool = false, scoring: Int? = nil) -> ModeSBits? {
+    private func slice<Rule: Feedback>(
+        _ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
+        amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
+        turningFormatBit: Bool = false, scoring: Int? = nil
+    ) -> ModeSBits? {
         let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
         let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
         // Whether the previous bit's decision feeds a pulse into this one: its second

@@ -1,4 +1,5 @@
 import ModeS
+
 /// A cheap test, run at every sample, of whether a reply could start there. Only samples
 /// that pass it get the full preamble scoring, so it must be fast and must rarely reject a
 /// real reply; false alarms only cost time.
@@ -40,12 +41,15 @@ extension CandidateGate {
     /// Whether the start at `samples`, whose best preamble score is `score`, is the shadow
     /// of a much stronger preamble 3.5 µs later (`AcceptancePolicy.shadowsStrongerPreamble`):
     /// the contrasts first, `detector`'s scores only where those suggest it.
-    static func shadowsStrongerPreamble(_ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32,
-                                        detector: PreambleDetector) -> Bool {
+    static func shadowsStrongerPreamble(
+        _ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32,
+        detector: PreambleDetector
+    ) -> Bool {
         let (near, far) = shadowOffsets
         return AcceptancePolicy.shadowsStrongerPreamble(
             contrast: contrast(samples),
-            laterContrast: max(contrast(samples + near), contrast(samples + far))) {
+            laterContrast: max(contrast(samples + near), contrast(samples + far))
+        ) {
             let first = detector.phases(at: samples + near, floor: floor)
             let second = detector.phases(at: samples + far, floor: floor)
             return (score, max(first.count > 0 ? first.score(0) : 0, second.count > 0 ? second.score(0) : 0))

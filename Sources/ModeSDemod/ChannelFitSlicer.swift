@@ -1,8 +1,9 @@
 import ModeS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Decides a reply's bits against a model of the reply's own channel, fitted to the reply.
@@ -113,7 +114,8 @@ final class ChannelFitSlicer {
         flipPrediction.initialize(repeating: 0, count: 2 * classes * Self.flipReach)
         stale = .allocate(capacity: 2 * ReplyKernels.maximumBits)
         stale.initialize(repeating: true, count: 2 * ReplyKernels.maximumBits)
-        sequence = kernels.sampleRate == .twoMega
+        sequence =
+            kernels.sampleRate == .twoMega
             ? FittedSequence(envelope: chipEnvelope, phases: kernels.phaseOffsets.count, length: length) : nil
     }
 
@@ -133,16 +135,20 @@ final class ChannelFitSlicer {
     /// the candidate does not look like a reply the tentative bits roughly describe, when
     /// the fit fails, or when the decided format is not one a transponder sends or changes
     /// length.
-    func slice(raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, phase: Int, tentative: ModeSBits,
-               canceller: ReplyCanceller) -> ModeSBits? {
+    func slice(
+        raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, phase: Int, tentative: ModeSBits,
+        canceller: ReplyCanceller
+    ) -> ModeSBits? {
         lastContext = nil
         let bitCount = tentative.bitCount
         let span = min(length, kernels.span(bitCount: bitCount))
         let chipBase = phase * Self.chips
         chipEnvelope.set(tentative)
         let env = envelope + Self.padding
-        guard buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes)
-                >= Self.minimumCorrelation(at: kernels.sampleRate) else {
+        guard
+            buildEnvelope(phase: phase, span: span, correlatingWith: magnitudes)
+                >= Self.minimumCorrelation(at: kernels.sampleRate)
+        else {
             return nil
         }
         // The taps read past the span's end: zeros there (the padding before it is never
@@ -152,19 +158,24 @@ final class ChannelFitSlicer {
         // `ReplyCanceller`'s estimate weighs the samples with).
         canceller.load(raw, count: span)
         canceller.envelope.update(from: env, count: span)
-        let omega = carrierStep(UnsafePointer(canceller.iq), UnsafePointer(canceller.clipped), span: span,
-                                coarse: canceller.coarseFrequency(canceller.iq, canceller.clipped, span: span))
+        let omega = carrierStep(
+            UnsafePointer(canceller.iq), UnsafePointer(canceller.clipped), span: span,
+            coarse: canceller.coarseFrequency(canceller.iq, canceller.clipped, span: span))
         canceller.derotate(canceller.iq, span: span, omega: omega)
         let samples = UnsafePointer(canceller.derotated)
         let clipped = UnsafePointer(canceller.clipped)
 
         var bits = tentative
-        var context = Context(span: span, bitCount: bitCount, samples: samples, clipped: clipped, chipBase: chipBase,
-                              firstSample: firstSample,
-                              model: ChannelTaps.Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
+        var context = Context(
+            span: span, bitCount: bitCount, samples: samples, clipped: clipped, chipBase: chipBase,
+            firstSample: firstSample,
+            model: ChannelTaps.Model(real: .init(repeating: 0), imaginary: .init(repeating: 0)))
         for round in 0..<Self.rounds {
-            guard let model = fitter.fit(envelope: envelope + Self.padding, samples: samples, clipped: clipped,
-                                         span: span) else { return nil }
+            guard
+                let model = fitter.fit(
+                    envelope: envelope + Self.padding, samples: samples, clipped: clipped,
+                    span: span)
+            else { return nil }
             context.model = model
             let unexplained = computeResidual(samples, context)
             // A fit that leaves most of the energy unexplained is not of a reply these
@@ -177,8 +188,10 @@ final class ChannelFitSlicer {
             for _ in 0..<Self.passes {
                 var flipped = false
                 for count in 1...maximumFlip {
-                    for bit in 0...(bitCount - count) where takeStale(bit, count: count)
-                        && tryFlip(bit, count: count, context) {
+                    for bit in 0...(bitCount - count)
+                    where takeStale(bit, count: count)
+                        && tryFlip(bit, count: count, context)
+                    {
                         bits.flipBit(bit + 1)
                         if count == 2 { bits.flipBit(bit + 2) }
                         flipped = true
@@ -191,8 +204,9 @@ final class ChannelFitSlicer {
         }
         // At 2.0 MS/s, runs of bits that flips cannot turn (see `FittedSequence`).
         if let sequence {
-            let decided = sequence.decide(model: context.model, samples: samples, clipped: clipped, span: span,
-                                          phase: phase, bitCount: bitCount)
+            let decided = sequence.decide(
+                model: context.model, samples: samples, clipped: clipped, span: span,
+                phase: phase, bitCount: bitCount)
             if decided != bits {
                 bits = decided
                 // The confidences read the residual of the bits returned.
@@ -237,7 +251,8 @@ final class ChannelFitSlicer {
     func codeFitsCleanly(bitCount: Int) -> Bool {
         guard let context = lastContext else { return false }
         let samples = context.samples
-        var unexplained: Float = 0, explained: Float = 0
+        var unexplained: Float = 0
+        var explained: Float = 0
         for j in max(0, context.start(bitCount - 12) - Self.precursors)..<context.span where !context.clipped[j] {
             let r = residual + 2 * (Self.padding + j)
             let (er, ei) = (r[0], r[1])
@@ -281,7 +296,11 @@ final class ChannelFitSlicer {
         @inline(__always) func value(_ j: Int) -> Float { table.value(j) }
         // Eight lanes of partial sums, magnitudes scaled to about 1 (so squares stay far
         // from a float's limits), then the few samples left over.
-        var m8 = SIMD8<Float>(), e8 = SIMD8<Float>(), mm8 = SIMD8<Float>(), ee8 = SIMD8<Float>(), me8 = SIMD8<Float>()
+        var m8 = SIMD8<Float>()
+        var e8 = SIMD8<Float>()
+        var mm8 = SIMD8<Float>()
+        var ee8 = SIMD8<Float>()
+        var me8 = SIMD8<Float>()
         let scale: Float = 1.0 / 65536
         var j = 0
         while j + 8 <= span {
@@ -291,19 +310,33 @@ final class ChannelFitSlicer {
                 env[j + lane] = e[lane]
             }
             let m = SIMD8<Float>(UnsafeRawPointer(magnitudes + j).loadUnaligned(as: SIMD8<UInt16>.self)) * scale
-            m8 += m; e8 += e; mm8 += m * m; ee8 += e * e; me8 += m * e
+            m8 += m
+            e8 += e
+            mm8 += m * m
+            ee8 += e * e
+            me8 += m * e
             j += 8
         }
-        var sm = m8.pairwiseSum, se = e8.pairwiseSum, smm = mm8.pairwiseSum, see = ee8.pairwiseSum, sme = me8.pairwiseSum
+        var sm = m8.pairwiseSum
+        var se = e8.pairwiseSum
+        var smm = mm8.pairwiseSum
+        var see = ee8.pairwiseSum
+        var sme = me8.pairwiseSum
         while j < span {
             let e = value(j)
             env[j] = e
             let m = Float(magnitudes[j]) * scale
-            sm += m; se += e; smm += m * m; see += e * e; sme += m * e
+            sm += m
+            se += e
+            smm += m * m
+            see += e * e
+            sme += m * e
             j += 1
         }
         let n = Float(span)
-        let covariance = sme - sm * se / n, vm = smm - sm * sm / n, ve = see - se * se / n
+        let covariance = sme - sm * se / n
+        let vm = smm - sm * sm / n
+        let ve = see - se * se / n
         return vm > 0 && ve > 0 ? covariance / (vm * ve).squareRoot() : 0
     }
 
@@ -312,7 +345,8 @@ final class ChannelFitSlicer {
     private func computeResidual(_ samples: UnsafePointer<Float>, _ context: Context) -> Float {
         // Zeros around the span; every sample inside it is written below.
         let padded = 2 * (length + 2 * Self.padding)
-        let before = 2 * Self.padding, after = 2 * (Self.padding + context.span)
+        let before = 2 * Self.padding
+        let after = 2 * (Self.padding + context.span)
         residual.update(repeating: 0, count: before)
         weights.update(repeating: 0, count: before)
         (residual + after).update(repeating: 0, count: padded - after)
@@ -321,7 +355,8 @@ final class ChannelFitSlicer {
         // and the sums run in four lanes, each addition not waiting for the one before.
         let env = UnsafePointer(envelope + Self.padding)
         let model = context.model
-        var unexplained4 = SIMD4<Float>(), total4 = SIMD4<Float>()
+        var unexplained4 = SIMD4<Float>()
+        var total4 = SIMD4<Float>()
         var j = 0
         while j + 4 <= context.span {
             var pr = SIMD4<Float>(repeating: model.real[Self.taps])
@@ -346,7 +381,8 @@ final class ChannelFitSlicer {
             total4 += w * (y.evenHalf * y.evenHalf + y.oddHalf * y.oddHalf)
             j += 4
         }
-        var unexplained = unexplained4.pairwiseSum, total = total4.pairwiseSum
+        var unexplained = unexplained4.pairwiseSum
+        var total = total4.pairwiseSum
         for j in j..<context.span {
             let r = residual + 2 * (Self.padding + j)
             guard !context.clipped[j] else {
@@ -377,8 +413,10 @@ final class ChannelFitSlicer {
     /// Short lags first, which are unambiguous, then longer ones for precision, each
     /// unwrapped around the previous estimate, starting from `coarse` (which may be off by
     /// a few tenths of a radian, but not by the ambiguity of the shortest lag).
-    private func carrierStep(_ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int,
-                             coarse: Double) -> Double {
+    private func carrierStep(
+        _ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int,
+        coarse: Double
+    ) -> Double {
         // The shortest shift that keeps samples on the same chip alignment and can find
         // alike surroundings in Manchester data: one bit (two samples) at 2.0 MS/s; five
         // chips (six samples) at 2.4 MS/s.
@@ -409,8 +447,10 @@ final class ChannelFitSlicer {
     /// alike over every tap's reach (see `carrierStep`), with an envelope of at least
     /// `minimumEnvelope` at n and a pulse somewhere within the taps' reach (which an
     /// envelope above 0 at n already means).
-    private func pairSum(_ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int, lag: Int,
-                         minimumEnvelope: Float) -> (Double, Double) {
+    private func pairSum(
+        _ iq: UnsafePointer<Float>, _ clipped: UnsafePointer<Bool>, span: Int, lag: Int,
+        minimumEnvelope: Float
+    ) -> (Double, Double) {
         let env = UnsafePointer(envelope + Self.padding)
         let reach = Self.reachLanes
         // An envelope above 0 at n already puts a pulse within reach.
@@ -420,7 +460,8 @@ final class ChannelFitSlicer {
         // and the products are summed in four lanes. Which pairs take part is as good as
         // random, so it is computed rather than branched on, and the others add zero.
         // Floats: the angle of a sum of a few hundred products needs no more.
-        var sumRe = SIMD4<Float>(), sumIm = SIMD4<Float>()
+        var sumRe = SIMD4<Float>()
+        var sumIm = SIMD4<Float>()
         var n = lag
         // One loop for each value of `checksReach`, so that the first pass (an envelope of
         // at least a half) does not test for pulses at all.
@@ -429,7 +470,8 @@ final class ChannelFitSlicer {
                 @inline(__always) func four(_ at: Int) -> SIMD4<Float> {
                     UnsafeRawPointer(env + at).loadUnaligned(as: SIMD4<Float>.self)
                 }
-                var refused = clippedLanes(clipped + n) .| clippedLanes(clipped + n - lag)
+                var refused =
+                    clippedLanes(clipped + n) .| clippedLanes(clipped + n - lag)
                     .| (four(n) .< minimumEnvelope)
                 var pulse = SIMDMask<SIMD4<Int32>>(repeating: false)
                 for tap in 0..<Self.taps {
@@ -448,11 +490,15 @@ final class ChannelFitSlicer {
             }
         }
         if checksReach { sumPairs(checkingReach: true) } else { sumPairs(checkingReach: false) }
-        var re = Double(sumRe.pairwiseSum), im = Double(sumIm.pairwiseSum)
+        var re = Double(sumRe.pairwiseSum)
+        var im = Double(sumIm.pairwiseSum)
         for n in n..<span {
-            let (i1, q1, i0, q0) = (Double(iq[2 * n]), Double(iq[2 * n + 1]),
-                                    Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1]))
-            let usable = Self.flag(clipped[n]) | Self.flag(clipped[n - lag]) | Self.flag(env[n] < minimumEnvelope)
+            let (i1, q1, i0, q0) = (
+                Double(iq[2 * n]), Double(iq[2 * n + 1]),
+                Double(iq[2 * (n - lag)]), Double(iq[2 * (n - lag) + 1])
+            )
+            let usable =
+                Self.flag(clipped[n]) | Self.flag(clipped[n - lag]) | Self.flag(env[n] < minimumEnvelope)
                 | Self.flag(!Self.alike(env, n, n - lag, reach: reach))
                 | Self.flag(checksReach && !Self.reachesPulse(env, n, reach: reach)) == 0
             re += usable ? i1 * i0 + q1 * q0 : 0
@@ -549,7 +595,8 @@ final class ChannelFitSlicer {
             for q in 0..<Self.flipReach {
                 // Sample start − precursors + q sees the envelope change at
                 // q − tap (relative to start), through tap `tap`.
-                var re: Float = 0, im: Float = 0
+                var re: Float = 0
+                var im: Float = 0
                 for tap in 0..<Self.taps {
                     let m = q - tap
                     guard m >= 0, m < Self.flipSamples else { continue }
@@ -571,7 +618,8 @@ final class ChannelFitSlicer {
     /// The change of the prediction at sample `j` if bits `bit` ..< `bit + count` flip.
     @inline(__always)
     private func predictionChange(at j: Int, _ flips: Flips) -> (Float, Float) {
-        var re: Float = 0, im: Float = 0
+        var re: Float = 0
+        var im: Float = 0
         for index in 0..<flips.count {
             let q = j - flips.starts[index] + Self.precursors
             guard q >= 0, q < Self.flipReach else { continue }
@@ -594,10 +642,13 @@ final class ChannelFitSlicer {
     @inline(__always)
     private func flips(_ bit: Int, count: Int, _ context: Context) -> Flips {
         let second = bit + count - 1
-        return Flips(count: count, starts: SIMD2(context.start(bit), context.start(second)),
-                     templates: (UnsafePointer(flipPrediction + 2 * Int(templateClass[bit]) * Self.flipReach),
-                                 UnsafePointer(flipPrediction + 2 * Int(templateClass[second]) * Self.flipReach)),
-                     signs: SIMD2(sign(bit), sign(second)))
+        return Flips(
+            count: count, starts: SIMD2(context.start(bit), context.start(second)),
+            templates: (
+                UnsafePointer(flipPrediction + 2 * Int(templateClass[bit]) * Self.flipReach),
+                UnsafePointer(flipPrediction + 2 * Int(templateClass[second]) * Self.flipReach)
+            ),
+            signs: SIMD2(sign(bit), sign(second)))
     }
 
     /// The samples whose prediction flipping bits `bit` ..< `bit + count` moves.
@@ -614,7 +665,8 @@ final class ChannelFitSlicer {
     /// correct bit costs without noise).
     private func trial(_ bit: Int, count: Int, _ context: Context) -> (gain: Float, energy: Float) {
         if count == 1 { return singleTrial(bit, context) }
-        var gain: Float = 0, energy: Float = 0
+        var gain: Float = 0
+        var energy: Float = 0
         let flips = flips(bit, count: count, context)
         for j in reach(bit, count: count, context) where !context.clipped[j] {
             let (pr, pi) = predictionChange(at: j, flips)
@@ -635,7 +687,8 @@ final class ChannelFitSlicer {
         let r = UnsafeRawPointer(residual + offset)
         let w = UnsafeRawPointer(weights + offset)
         let s = sign(bit)
-        var gain = SIMD8<Float>(repeating: 0), energy = SIMD8<Float>(repeating: 0)
+        var gain = SIMD8<Float>(repeating: 0)
+        var energy = SIMD8<Float>(repeating: 0)
         for chunk in 0..<(2 * Self.flipReach / 8) {
             let p = template.loadUnaligned(fromByteOffset: 32 * chunk, as: SIMD8<Float>.self)
             let e = r.loadUnaligned(fromByteOffset: 32 * chunk, as: SIMD8<Float>.self)
@@ -673,7 +726,8 @@ final class ChannelFitSlicer {
         for count in 1...maximumFlip {
             let marks = stale + (count - 1) * ReplyKernels.maximumBits
             @inline(__always) func meets(_ bit: Int) -> Bool {
-                firstSample(bit) < changed.upperBound && firstSample(bit + count - 1) + Self.flipReach > changed.lowerBound
+                firstSample(bit) < changed.upperBound
+                    && firstSample(bit + count - 1) + Self.flipReach > changed.lowerBound
             }
             let bitCount = context.bitCount
             var bit = min(first, bitCount - count)

@@ -82,8 +82,10 @@ final class ChannelTaps {
     /// Complex least squares of the derotated `samples` (I, Q interleaved) on the
     /// regressors of `envelope`, over samples 0 ..< `span` that are not `clipped`; nil
     /// when the system is singular (an envelope without variation).
-    func fit(envelope: UnsafePointer<Float>, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>,
-             span: Int) -> Model? {
+    func fit(
+        envelope: UnsafePointer<Float>, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>,
+        span: Int
+    ) -> Model? {
         let n = Self.parameters
         let width = n + 2
         // Floats hold sums of a few hundred terms of order one well enough for a fit whose
@@ -104,8 +106,9 @@ final class ChannelTaps {
         let constant = SIMD8<Float>(0, 0, 0, 0, 0, 0, 1, 0)
         let tapLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: Int32(Self.taps))
         @inline(__always) func regressors(_ j: Int) -> SIMD8<Float> {
-            constant.replacing(with: UnsafeRawPointer(backwards + (span - 1 - j)).loadUnaligned(as: SIMD8<Float>.self),
-                               where: tapLanes)
+            constant.replacing(
+                with: UnsafeRawPointer(backwards + (span - 1 - j)).loadUnaligned(as: SIMD8<Float>.self),
+                where: tapLanes)
         }
         // Σ x·xᵀ without summing its rows sample by sample: every tap's regressor is the
         // same envelope, one sample later per tap, so over every sample of the span the row
@@ -116,8 +119,10 @@ final class ChannelTaps {
         // is a third of the vector work of summing each row, for the same sums up to rounding.
         let clippedSums = accumulators
         clippedSums.update(repeating: SIMD8<Float>(repeating: 0), count: n)
-        var firstRow = SIMD8<Float>(), constantRow = SIMD8<Float>()
-        var real = SIMD8<Float>(), imaginary = SIMD8<Float>()
+        var firstRow = SIMD8<Float>()
+        var constantRow = SIMD8<Float>()
+        var real = SIMD8<Float>()
+        var imaginary = SIMD8<Float>()
         for j in 0..<span {
             let x = regressors(j)
             firstRow += x * x[0]
@@ -177,7 +182,8 @@ final class ChannelTaps {
         }
         var model = Model(real: .init(repeating: 0), imaginary: .init(repeating: 0))
         for row in stride(from: n - 1, through: 0, by: -1) {
-            var re = a[row * width + n], im = a[row * width + n + 1]
+            var re = a[row * width + n]
+            var im = a[row * width + n + 1]
             for k in (row + 1)..<n {
                 re -= a[row * width + k] * Double(model.real[k])
                 im -= a[row * width + k] * Double(model.imaginary[k])

@@ -46,7 +46,8 @@ final class ChipEnvelope {
         chipShares = .allocate(capacity: origins.count * Self.chips)
         for (row, origin) in origins.enumerated() {
             for index in 0..<Self.chips {
-                let start = origin + index * chip, end = start + chip
+                let start = origin + index * chip
+                let end = start + chip
                 // Tenths of sample `sample` the chip covers (negative: none).
                 func overlap(_ sample: Int) -> Int { min(10 * sample + 10, end) - max(10 * sample, start) }
                 var shares = SIMD4<Float>(repeating: 0)
@@ -59,8 +60,9 @@ final class ChipEnvelope {
                     let entry = row * length + sample
                     // Chips come in order, so the first one to touch a sample is the earlier.
                     let slot = sampleChips[entry] == Int32(Self.chips) ? 0 : 1
-                    precondition(slot == 0 || sampleChips[entry] == Int32(index - 1) && sampleShares[entry][1] == 0,
-                                  "a sample overlaps three chips")
+                    precondition(
+                        slot == 0 || sampleChips[entry] == Int32(index - 1) && sampleShares[entry][1] == 0,
+                        "a sample overlaps three chips")
                     if slot == 0 { sampleChips[entry] = Int32(index) }
                     sampleShares[entry][slot] = Float(overlap) / 10
                     sample += 1

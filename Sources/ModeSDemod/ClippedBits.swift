@@ -38,7 +38,8 @@ struct ClippedBits {
                 let best = (start / 10...(start + chip - 1) / 10).max { a, b in
                     Self.overlap(a, start: start, chip: chip) < Self.overlap(b, start: start, chip: chip)
                 }!
-                samples.append(Self.overlap(best, start: start, chip: chip) >= Self.minimumShareTenths ? Int16(best) : -1)
+                samples.append(
+                    Self.overlap(best, start: start, chip: chip) >= Self.minimumShareTenths ? Int16(best) : -1)
             }
         }
         self.samples = samples
@@ -51,8 +52,10 @@ struct ClippedBits {
 
     /// Whether the clipping decides bit `number` (1-based) of `bits`, decided at `phase`.
     /// `raw` and `magnitudes` are the candidate's samples from its start.
-    func decides(_ bits: ModeSBits, bit number: Int, phase: Int, raw: UnsafeRawPointer,
-                 magnitudes: UnsafePointer<UInt16>) -> Bool {
+    func decides(
+        _ bits: ModeSBits, bit number: Int, phase: Int, raw: UnsafeRawPointer,
+        magnitudes: UnsafePointer<UInt16>
+    ) -> Bool {
         let row = phase * ChipEnvelope.chips
         let first = ReplyKernels.preambleChips + 2 * (number - 1)
         let (pulse, empty) = bits.bit(number) == 1 ? (first, first + 1) : (first + 1, first)
@@ -64,8 +67,10 @@ struct ClippedBits {
 
     /// The interrogator-code bits (the last 7) of the DF11 `bits` that the clipping decides,
     /// as a mask in the code's own bit values (the last bit is 1, as in `RepairGate.codeBits`).
-    func codeBitsDecided(_ bits: ModeSBits, phase: Int, raw: UnsafeRawPointer,
-                         magnitudes: UnsafePointer<UInt16>) -> Int {
+    func codeBitsDecided(
+        _ bits: ModeSBits, phase: Int, raw: UnsafeRawPointer,
+        magnitudes: UnsafePointer<UInt16>
+    ) -> Int {
         let count = bits.bitCount
         var mask = 0
         for number in (count - 6)...count

@@ -1,4 +1,5 @@
 import ModeS
+
 /// Coherent bit decisions, on the carrier model of `ReplyCanceller`.
 ///
 /// Where a second reply of similar strength overlaps, the magnitude of a pulse that both
@@ -15,9 +16,11 @@ extension ReplyCanceller {
     ///
     /// `bits` (the magnitude decisions) are mostly right outside the overlap, which is
     /// enough for the fit; a second round refits with the coherent decisions.
-    func coherentBits(raw: UnsafeRawPointer, offsetTenths: Int, bits start: ModeSBits,
-                      kernels table: UnsafePointer<ReplyKernels.BitKernel>,
-                      confidence: UnsafeMutablePointer<Int32>) -> ModeSBits? {
+    func coherentBits(
+        raw: UnsafeRawPointer, offsetTenths: Int, bits start: ModeSBits,
+        kernels table: UnsafePointer<ReplyKernels.BitKernel>,
+        confidence: UnsafeMutablePointer<Int32>
+    ) -> ModeSBits? {
         let span = kernels.span(bitCount: start.bitCount)
         precondition(span <= maximumWindow, "reply longer than the window")
         load(raw, count: span)

@@ -1,4 +1,5 @@
 import ModeS
+
 /// Decibel arithmetic without a C math library, so `ModeS` stays free of platform imports.
 public enum Decibels {
     /// 20·log10(amplitude / fullScale): the level of an amplitude in dB relative to full

@@ -1,4 +1,5 @@
 import ModeS
+
 /// The candidate gate at 2.0 MS/s, where a chip is one sample.
 ///
 /// A reply starts somewhere in [0, 1) sample after the candidate sample, so each preamble
@@ -13,7 +14,8 @@ enum Gate2000: CandidateGate {
 
     @inline(__always)
     static func sums(_ m: UnsafePointer<UInt16>) -> (pulses: Int32, quiet: Int32) {
-        let pulses = Int32(max(m[0], m[1])) + Int32(max(m[2], m[3])) + Int32(max(m[7], m[8]))
+        let pulses =
+            Int32(max(m[0], m[1])) + Int32(max(m[2], m[3])) + Int32(max(m[7], m[8]))
             + Int32(max(m[9], m[10]))
         let quiet = Int32(m[4]) + Int32(m[5]) + Int32(m[6]) + Int32(m[11]) + Int32(m[12]) + Int32(m[13])
         return (pulses, quiet)

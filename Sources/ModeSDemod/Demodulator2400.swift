@@ -1,4 +1,5 @@
 import ModeS
+
 /// The candidate gate at 2.4 MS/s, where a chip lasts 1.2 samples.
 ///
 /// For a reply starting anywhere in [0, 1) sample after the candidate sample, the four

@@ -1,4 +1,5 @@
 import ModeS
+
 /// Counters a demodulator keeps while it runs, for the `demod` summary and for tuning.
 public struct DemodulatorStatistics: Sendable, Equatable {
     /// Complex samples consumed.

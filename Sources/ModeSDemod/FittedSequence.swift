@@ -58,8 +58,9 @@ final class FittedSequence {
                 return (earliest, latest)
             }
             // The search holds the latest bit and three before it (see `prepare`).
-            precondition((0..<length).allSatisfy { reachedBits($0).latest - reachedBits($0).earliest <= 3 },
-                         "the taps reach more bits than the search holds")
+            precondition(
+                (0..<length).allSatisfy { reachedBits($0).latest - reachedBits($0).earliest <= 3 },
+                "the taps reach more bits than the search holds")
             var sample = 0
             for bit in 0..<bits {
                 // Latest bits only grow from sample to sample.
@@ -90,8 +91,10 @@ final class FittedSequence {
     /// The `bitCount` bits that `model` explains best over the derotated `samples`
     /// (interleaved I and Q, `span` of them, `clipped` ones left out), for a candidate with
     /// phase `phase`.
-    func decide(model: ChannelTaps.Model, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>, span: Int,
-                phase: Int, bitCount: Int) -> ModeSBits {
+    func decide(
+        model: ChannelTaps.Model, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>, span: Int,
+        phase: Int, bitCount: Int
+    ) -> ModeSBits {
         let starts = phase * (ReplyKernels.maximumBits + 1)
         prepare(model: model, phase: phase, span: span, bitCount: bitCount)
         let (current, previous) = (paths, paths + Self.states)
@@ -110,7 +113,8 @@ final class FittedSequence {
             let end = bit == bitCount - 1 ? span : min(runStarts[starts + bit + 1], span)
             for state in 0..<Self.states {
                 let (before, value) = (state >> 1, state & 1)
-                var best = Float.infinity, bestFrom = 0
+                var best = Float.infinity
+                var bestFrom = 0
                 for older in 0..<2 {
                     let from = 2 * older + before
                     guard lastCost[from] < .infinity else { continue }
@@ -156,7 +160,8 @@ final class FittedSequence {
                 guard m >= 0, m < span else { continue }
                 let gain = SIMD2(model.real[tap], model.imaginary[tap])
                 for slot in 0..<2 {
-                    let chip = Int(row.chips[m]) + slot, share = row.shares[m][slot]
+                    let chip = Int(row.chips[m]) + slot
+                    let share = row.shares[m][slot]
                     guard share > 0, chip < ChipEnvelope.chips else { continue }
                     if chip < ReplyKernels.preambleChips {
                         sum += preamble[chip] * share * gain

@@ -63,12 +63,15 @@ final class FollowerCheck {
     /// `followerPhase`) cancelled: false only when a code bit comes out otherwise and not
     /// weak (see `RepairGate.codeBits`). `count`: samples readable from the DF11's start, at
     /// most `window`.
-    func codeStands(_ allCall: ModeSBits, phase: Int, follower: ModeSBits, offset: Int, followerPhase: Int,
-                    raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, count: Int) -> Bool {
+    func codeStands(
+        _ allCall: ModeSBits, phase: Int, follower: ModeSBits, offset: Int, followerPhase: Int,
+        raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, count: Int
+    ) -> Bool {
         let length = min(count, offset + kernels.span(bitCount: follower.bitCount) + 1)
         guard length > kernels.span(bitCount: 56) else { return true }
-        let residual = canceller.residual(raw: raw, magnitudes: magnitudes, count: length, replyStart: offset,
-                                          offsetTenths: kernels.phaseOffsets[followerPhase], bits: follower)
+        let residual = canceller.residual(
+            raw: raw, magnitudes: magnitudes, count: length, replyStart: offset,
+            offsetTenths: kernels.phaseOffsets[followerPhase], bits: follower)
         // The DF11's first bits are left as they were, so the slice keeps its format; without
         // one, nothing speaks against the code.
         guard let again = slicer.slice(residual, phase: phase, feedback: 0) else { return true }

@@ -29,19 +29,24 @@ struct InterferenceChecks {
     /// replies), or pulse energy in the chips its bits leave empty. `onlyFrom` (a 1-based
     /// bit): both are looked for from that bit to the end only; nil: the first over the
     /// whole span, the second over the last 10 bits.
-    func overlapped(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32,
-                    onlyFrom firstBit: Int? = nil) -> Bool {
+    func overlapped(
+        _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32,
+        onlyFrom firstBit: Int? = nil
+    ) -> Bool {
         let amplitude = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
         let limit = Double(floor) + 2 * max(0, amplitude)
         let first = firstBit.map { kernels.firstSample(ofBit: $0) } ?? 0
-        if anySample(samples + first, count: kernels.span(bitCount: bits.bitCount) - first, above: limit) { return true }
+        if anySample(samples + first, count: kernels.span(bitCount: bits.bitCount) - first, above: limit) {
+            return true
+        }
         // Also an equally strong (or clipped) overlap: pulses where the reply has none.
         // Only the last bits (the interrogator code and its neighbours) matter here, and the
         // band-limited pulses leak up to about half their level into empty chips, so a chip
         // counts as loud at three quarters of the pulse level.
         let offLimit = Double(floor) + 0.75 * max(0, amplitude)
-        return slicer.loudOffChips(bits, samples, phase: phase, limit: offLimit,
-                                   from: (firstBit ?? bits.bitCount - 9) - 1) >= 1
+        return slicer.loudOffChips(
+            bits, samples, phase: phase, limit: offLimit,
+            from: (firstBit ?? bits.bitCount - 9) - 1) >= 1
     }
 
     /// The stricter checks for a DF11 with a non-zero interrogator code (a reply to a ground
@@ -53,8 +58,10 @@ struct InterferenceChecks {
     ///   level (the general check allows 3/4, for all formats): a reply half as strong
     ///   running across the code bits reaches that, band-limited leakage of the reply's own
     ///   pulses into one empty chip now and then does too, into two rarely.
-    func nonZeroCodeBelievable(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int,
-                               floor: UInt32) -> Bool {
+    func nonZeroCodeBelievable(
+        _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int,
+        floor: UInt32
+    ) -> Bool {
         let level = max(0, detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))
         guard level >= 2 * Double(floor) else { return false }
         let offLimit = Double(floor) + 9.0 / 16.0 * level

@@ -1,4 +1,5 @@
 import ModeS
+
 /// The interrogator codes (the II/SI code a DF11 all-call reply carries in the low 7 bits
 /// of its parity) that the sky has shown to be in use.
 ///

@@ -1,4 +1,5 @@
 import ModeS
+
 /// Turns raw IQ bytes into sample magnitudes, the only thing an amplitude-modulated Mode S
 /// reply needs (its carrier phase is random and carries no information).
 ///
@@ -74,7 +75,8 @@ public struct MagnitudeConverter: Sendable {
     /// finite everywhere downstream.
     @inline(__always)
     public static func cf32Component(_ source: UnsafeRawPointer, byteOffset: Int) -> Float {
-        let value = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: byteOffset, as: UInt32.self)))
+        let value = Float(
+            bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: byteOffset, as: UInt32.self)))
         guard value.isFinite else { return 0 }
         return min(2, max(-2, value))
     }

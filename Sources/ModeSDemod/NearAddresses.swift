@@ -1,4 +1,5 @@
 import ModeS
+
 /// Every parity an address/parity reply from a seen aircraft can show with one wrong bit:
 /// the aircraft's address XOR the syndrome of a lone error at each bit (outside the
 /// downlink format), for short and long replies.

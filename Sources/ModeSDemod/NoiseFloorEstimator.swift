@@ -1,4 +1,5 @@
 import ModeS
+
 /// A running estimate of the receiver's noise floor: the mean magnitude of the samples that
 /// carry no reply.
 ///

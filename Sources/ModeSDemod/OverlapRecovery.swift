@@ -52,8 +52,10 @@ struct OverlapRecovery {
     /// thousand, so few frames are cancelled for nothing. A reply wholly inside a longer
     /// frame is not looked for: it shows at neither end, and the frame's own pulses hide
     /// it everywhere else. `before`: how many samples precede `samples` in the buffer.
-    func sidesRunningPast(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, floor: UInt32,
-                          level: Double, before: Int) -> Sides {
+    func sidesRunningPast(
+        _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, floor: UInt32,
+        level: Double, before: Int
+    ) -> Sides {
         let limit = UInt16(min(65535, Double(floor) + max(2.5 * Double(floor), level / 8)))
         let span = kernels.span(bitCount: bits.bitCount)
         var sides = Sides()
@@ -81,13 +83,16 @@ struct OverlapRecovery {
     /// itself, whose preambles were scored already: only `failedStarts` there (starts that
     /// passed and then failed) are offered again. From there on the residual is searched
     /// afresh.
-    func buriedStarts(of bits: ModeSBits, at position: Int, phase: Int, floor: UInt32, sides: Sides,
-                      windowStart: Int, windowEnd: Int, raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>,
-                      failedStarts: RecentStarts) -> Starts {
+    func buriedStarts(
+        of bits: ModeSBits, at position: Int, phase: Int, floor: UInt32, sides: Sides,
+        windowStart: Int, windowEnd: Int, raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>,
+        failedStarts: RecentStarts
+    ) -> Starts {
         let span = kernels.span(bitCount: bits.bitCount)
-        let residual = canceller.residual(raw: raw, magnitudes: magnitudes, count: windowEnd - windowStart,
-                                          replyStart: position - windowStart,
-                                          offsetTenths: kernels.phaseOffsets[phase], bits: bits)
+        let residual = canceller.residual(
+            raw: raw, magnitudes: magnitudes, count: windowEnd - windowStart,
+            replyStart: position - windowStart,
+            offsetTenths: kernels.phaseOffsets[phase], bits: bits)
         // The residual's windows inside the buried reply's data are refused by their quiet
         // samples, like the stream's.
         let limits = GateLimits(floor: floor, contrastSixteenths: gateSixteenths, quietSixteenths: gateQuietSixteenths)
@@ -103,11 +108,13 @@ struct OverlapRecovery {
         let window = (residual: residual, start: windowStart)
         switch sampleRate {
         case .twoPointFourMega:
-            offerFresh(Gate2400.self, window, from: fresh, to: last, skipping: position, floor: floor,
-                       limits: limits, to: &best)
+            offerFresh(
+                Gate2400.self, window, from: fresh, to: last, skipping: position, floor: floor,
+                limits: limits, to: &best)
         case .twoMega:
-            offerFresh(Gate2000.self, window, from: fresh, to: last, skipping: position, floor: floor,
-                       limits: limits, to: &best)
+            offerFresh(
+                Gate2000.self, window, from: fresh, to: last, skipping: position, floor: floor,
+                limits: limits, to: &best)
         }
         return Starts(residual: residual, windowStart: windowStart, best: best)
     }
@@ -116,9 +123,11 @@ struct OverlapRecovery {
     /// the stream position of the first) that passes `Gate` and scores a preamble to
     /// `best`, except `skipped` (the cancelled frame's own start, gone from the residual).
     /// Its own function, specialised per gate, so that the gate's vector code is inlined.
-    private func offerFresh<Gate: CandidateGate>(_ gate: Gate.Type, _ window: (residual: UnsafePointer<UInt16>, start: Int),
-                                                 from first: Int, to last: Int, skipping skipped: Int, floor: UInt32,
-                                                 limits: GateLimits, to best: inout BestStarts) {
+    private func offerFresh<Gate: CandidateGate>(
+        _ gate: Gate.Type, _ window: (residual: UnsafePointer<UInt16>, start: Int),
+        from first: Int, to last: Int, skipping skipped: Int, floor: UInt32,
+        limits: GateLimits, to best: inout BestStarts
+    ) {
         /// Scores the start `start` of the residual, which passed the gate.
         @inline(__always)
         func offer(_ start: Int) {

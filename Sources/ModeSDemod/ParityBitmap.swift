@@ -1,4 +1,5 @@
 import ModeS
+
 /// A set of 24-bit parities or syndromes that may answer "maybe" for one it does not hold:
 /// a bitmap of 2^21 bits (256 KiB, small enough to stay in cache on the hot path) indexed
 /// by a hash of the value. A value it holds always gets past; one it does not, as often as

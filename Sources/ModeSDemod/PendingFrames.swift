@@ -1,4 +1,5 @@
 import ModeS
+
 /// Frames held back until no earlier one can still turn up, then emitted in time order.
 ///
 /// The demodulator finds most frames in stream order, but a reply recovered from under a

@@ -1,4 +1,5 @@
 import ModeS
+
 /// Scores how well the samples at a candidate start look like a Mode S preamble, at each
 /// sub-sample phase, and picks the phases worth demodulating.
 ///
@@ -86,7 +87,8 @@ struct PreambleDetector {
         }
         scoreColumns = columns(kernels.preambleWeights)
         pulseColumns = columns(kernels.pulseWeights)
-        var squares = [Int64](), sums = [Int64]()
+        var squares = [Int64]()
+        var sums = [Int64]()
         for phase in 0..<kernels.phaseOffsets.count {
             let weights = kernels.pulseWeights[(phase * kernels.preambleSpan)..<((phase + 1) * kernels.preambleSpan)]
             squares.append(weights.reduce(0) { $0 + Int64($1) * Int64($1) })
@@ -123,8 +125,9 @@ struct PreambleDetector {
     @inline(__always)
     func phases(at samples: UnsafePointer<UInt16>, floor: UInt32) -> Phases {
         var result = Phases()
-        let threshold = Int32(truncatingIfNeeded: (Int64(floor) * Int64(minimumPulseToFloorSixteenths)
-            * Int64(kernels.preambleScale)) >> 4)
+        let threshold = Int32(
+            truncatingIfNeeded: (Int64(floor) * Int64(minimumPulseToFloorSixteenths)
+                * Int64(kernels.preambleScale)) >> 4)
         let chip = Float(kernels.sampleRate.tenthsPerChip)
         let quiet = Float(maximumQuietToPulseSixteenths)
         let floorValue = Float(floor)
@@ -132,7 +135,8 @@ struct PreambleDetector {
         // passing ones ranked: at many starts whether a phase passes is close to a coin
         // toss, and a branch on it per phase was often mispredicted (this also spares the
         // sum across lanes that scoring one phase at a time needs for each).
-        var totals = SIMD8<Float>(), ons = SIMD8<Float>()
+        var totals = SIMD8<Float>()
+        var ons = SIMD8<Float>()
         scoreColumns.withUnsafeBufferPointer { scores in
             pulseColumns.withUnsafeBufferPointer { pulses in
                 for sample in 0..<scores.count {
@@ -200,8 +204,9 @@ struct PreambleDetector {
         let raw = UnsafeRawPointer(samples)
         @inline(__always) func chunk(_ index: Int) -> SIMD8<Float> {
             let v = raw.loadUnaligned(fromByteOffset: 16 * index, as: SIMD8<UInt16>.self)
-            return SIMD8(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]),
-                         Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
+            return SIMD8(
+                Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]),
+                Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
         }
         return (chunk(0), chunk(1), chunk(2))
     }
@@ -225,7 +230,8 @@ extension PreambleDetector {
         // Indices of chips 4, 5, 10, 11, 12, 13, 14, 15 among the 12 quiet chips
         // (1, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15): pairs (2, 3), (6, 7), (8, 9), (10, 11).
         func loud(_ first: Int) -> Int {
-            max(chipMean(samples, phase: phase, quietIndex: first),
+            max(
+                chipMean(samples, phase: phase, quietIndex: first),
                 chipMean(samples, phase: phase, quietIndex: first + 1)) > midpoint ? 1 : 0
         }
         return loud(2) + loud(6) + loud(8) + loud(10) >= 3
@@ -274,7 +280,8 @@ extension PreambleDetector {
     /// The overlap-weighted mean magnitude under one chip's kernel.
     private static func kernelMean(_ samples: UnsafePointer<UInt16>, _ kernel: ReplyKernels.BitKernel) -> Double {
         let s = samples + Int(kernel.offset)
-        let sum = Int(kernel.w0) * Int(s[0]) + Int(kernel.w1) * Int(s[1])
+        let sum =
+            Int(kernel.w0) * Int(s[0]) + Int(kernel.w1) * Int(s[1])
             + Int(kernel.w2) * Int(s[2]) + Int(kernel.w3) * Int(s[3])
         let weight = Int(kernel.w0 + kernel.w1 + kernel.w2 + kernel.w3)
         return weight > 0 ? Double(sum) / Double(weight) : 0

@@ -1,4 +1,5 @@
 import ModeS
+
 /// The last few accepted frames and where they started, so that the same reply found a
 /// second time (at a neighbouring start, or again in the residual of a cancelled frame) is
 /// not emitted twice.
@@ -26,7 +27,7 @@ struct RecentFrames {
     }
 
     /// Calls `body` with each remembered frame, its start and its phase.
-    func forEach(_ body: (_ bits: ModeSBits, _ position: Int, _ phase: Int) -> Void) {
+    func visit(_ body: (_ bits: ModeSBits, _ position: Int, _ phase: Int) -> Void) {
         for index in 0..<Self.capacity where positions[index] > Int.min / 2 {
             body(bits[index], positions[index], phases[index])
         }

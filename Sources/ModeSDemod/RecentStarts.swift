@@ -1,4 +1,5 @@
 import ModeS
+
 /// The most recent candidate starts (in stream order) whose preamble passed but whose bits
 /// failed, with their preamble scores.
 ///

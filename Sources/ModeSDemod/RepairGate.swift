@@ -1,4 +1,5 @@
 import ModeS
+
 /// Decides, before `FrameValidator` sees them, whether the demodulated bits of a reply that
 /// needs error correction may be repaired at all.
 ///
@@ -118,7 +119,8 @@ struct RepairGate {
             return firstRank < knownAddressRankLimit ? .admitIfKnown(UInt32(repaired.field(9, 32))) : .reject
         }
         guard allowTwoBits, firstRank < knownAddressRankLimit,
-              rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { return .reject }
+            rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit
+        else { return .reject }
         repaired.flipBit(Int(fix.second))
         return .admitIfKnown(UInt32(repaired.field(9, 32)))
     }
@@ -138,7 +140,8 @@ struct RepairGate {
     /// 3,000, and must then name a confirmed aircraft.
     func allCallRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>) -> Int? {
         guard bits.downlinkFormat == 11, let number = loneErrorOutsideCode(CRC.syndrome(of: bits)),
-              rank(of: number, confidence, bits.bitCount) < allCallRankLimit else { return nil }
+            rank(of: number, confidence, bits.bitCount) < allCallRankLimit
+        else { return nil }
         return number
     }
 
@@ -170,7 +173,8 @@ struct RepairGate {
     /// flips make the long reply `bits` check, or nil when no such repair does.
     func repair(of bits: ModeSBits) -> (first: Int, second: Int)? {
         guard bits.bitCount == 112, let fix = longTable.correction(for: CRC.syndrome(of: bits)), fix.first > 5,
-              fix.second == 0 || fix.second > 5 else { return nil }
+            fix.second == 0 || fix.second > 5
+        else { return nil }
         return (Int(fix.first), Int(fix.second))
     }
 
@@ -198,14 +202,16 @@ struct RepairGate {
         var found: (Int, Int, Int)?
         return withUnsafeMutableBytes(of: &order) { orderBytes -> ModeSBits? in
             let weakest = orderBytes.bindMemory(to: Int.self)
-            let taken = Self.leastConfident(confidence, bits: 6...count,
-                                            into: UnsafeMutableBufferPointer(rebasing: weakest[..<Self.threeBitCandidates]))
+            let taken = Self.leastConfident(
+                confidence, bits: 6...count,
+                into: UnsafeMutableBufferPointer(rebasing: weakest[..<Self.threeBitCandidates]))
             for index in 0..<taken {
                 let first = weakest[index]
                 guard let fix = longTable.correction(for: syndrome ^ singleSyndromes[first]), fix.second != 0,
-                      Int(fix.first) != first, Int(fix.second) != first,
-                      rank(of: Int(fix.first), confidence, count) < knownAddressRankLimit,
-                      rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit else { continue }
+                    Int(fix.first) != first, Int(fix.second) != first,
+                    rank(of: Int(fix.first), confidence, count) < knownAddressRankLimit,
+                    rank(of: Int(fix.second), confidence, count) < knownAddressRankLimit
+                else { continue }
                 let candidate = Self.ordered(first, Int(fix.first), Int(fix.second))
                 if let previous = found {
                     if previous != candidate { return nil }
@@ -224,8 +230,10 @@ struct RepairGate {
 
     /// Writes the numbers (1-based) of the least confident of `bits` to `weakest`, as many as
     /// it holds, weakest first (of equal confidences the earlier bit), and returns how many.
-    static func leastConfident(_ confidence: UnsafePointer<Int32>, bits: ClosedRange<Int>,
-                               into weakest: UnsafeMutableBufferPointer<Int>) -> Int {
+    static func leastConfident(
+        _ confidence: UnsafePointer<Int32>, bits: ClosedRange<Int>,
+        into weakest: UnsafeMutableBufferPointer<Int>
+    ) -> Int {
         let limit = weakest.count
         var taken = 0
         for number in bits {
@@ -251,8 +259,10 @@ struct RepairGate {
     /// downlink format), and exactly one may fit. Each try matches one of a few hundred
     /// known addresses among 2^24 by chance, so a slice of noise is "repaired" about once
     /// in 10,000 tries before the caller's firmness check, which noise seldom passes.
-    func addressParityRepair(_ bits: ModeSBits, confidence: UnsafePointer<Int32>,
-                             isKnown: (UInt32) -> Bool) -> Int? {
+    func addressParityRepair(
+        _ bits: ModeSBits, confidence: UnsafePointer<Int32>,
+        isKnown: (UInt32) -> Bool
+    ) -> Int? {
         let count = bits.bitCount
         let syndrome = CRC.syndrome(of: bits)
         var result: Int?
@@ -292,8 +302,10 @@ struct RepairGate {
     /// half on noise and half on another reply, has far more.
     /// `decidedAtRails` (a 0-based bit index) says whether the clipping decides a bit
     /// (`ClippedBits`): such a bit is not weak, whatever its score.
-    func firmEnough(_ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32,
-                    decidedAtRails: (Int) -> Bool = { _ in false }) -> Bool {
+    func firmEnough(
+        _ confidence: UnsafePointer<Int32>, count: Int, typicalScore: Int32,
+        decidedAtRails: (Int) -> Bool = { _ in false }
+    ) -> Bool {
         let limit = typicalScore / 4
         var weak = 0
         for index in 0..<count where confidence[index] < limit && !decidedAtRails(index) { weak += 1 }
@@ -308,8 +320,10 @@ struct RepairGate {
     /// are alike, while a stronger overlapping reply lifts the bits it covers, and can flip
     /// one firmly). `firm`: a confidence that no bit at or above it counts as weak (see
     /// `squitterFirmScore`; by default every bit below half the mean does).
-    func codeBits(_ confidence: UnsafePointer<Int32>, count: Int,
-                  firm: Int32 = .max) -> (weak: Int, overstated: Bool) {
+    func codeBits(
+        _ confidence: UnsafePointer<Int32>, count: Int,
+        firm: Int32 = .max
+    ) -> (weak: Int, overstated: Bool) {
         var total = 0
         for index in 0..<count { total += Int(confidence[index]) }
         var weak = 0

@@ -1,10 +1,11 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Removes one decoded reply from the IQ signal, so that a weaker reply it overlapped can be
 /// demodulated from what is left.
@@ -89,8 +90,9 @@ final class ReplyCanceller {
         output.initialize(repeating: 0, count: outputCapacity)
         // Samples a long reply's chips can touch from a start within the first sample.
         let chip = kernels.sampleRate.tenthsPerChip
-        chipEnvelope = ChipEnvelope(tenthsPerChip: chip, origins: Array(0..<10),
-                                    length: (9 + ChipEnvelope.chips * chip) / 10 + 1)
+        chipEnvelope = ChipEnvelope(
+            tenthsPerChip: chip, origins: Array(0..<10),
+            length: (9 + ChipEnvelope.chips * chip) / 10 + 1)
     }
 
     deinit {
@@ -109,8 +111,10 @@ final class ReplyCanceller {
     /// format, `magnitudes` their magnitudes (outside the reply they are the residual). The
     /// result holds `count` samples followed by a reply span of zeros; it stays valid until
     /// the next call.
-    func residual(raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, count: Int, replyStart: Int,
-                  offsetTenths: Int, bits: ModeSBits) -> UnsafePointer<UInt16> {
+    func residual(
+        raw: UnsafeRawPointer, magnitudes: UnsafePointer<UInt16>, count: Int, replyStart: Int,
+        offsetTenths: Int, bits: ModeSBits
+    ) -> UnsafePointer<UInt16> {
         precondition(count <= maximumWindow, "cancellation window too large")
         // The model starts one sample early (when there is one) so that it can move
         // earlier as well as later: see the timing search below.
@@ -168,7 +172,8 @@ final class ReplyCanceller {
         output.update(from: magnitudes, count: count)
         let scale = Float(MagnitudeConverter.fullScale)
         for n in 0..<span {
-            let i = iq[2 * n], q = iq[2 * n + 1]
+            let i = iq[2 * n]
+            let q = iq[2 * n + 1]
             output[base + n] = MagnitudeConverter.saturate((i * i + q * q).squareRoot() * scale)
         }
         (output + count).update(repeating: 0, count: outputCapacity - count)
@@ -218,8 +223,10 @@ final class ReplyCanceller {
     /// `buildEnvelope` for the bits its last call set, at another origin.
     private func fillEnvelope(originTenths: Int, span: Int) {
         precondition(originTenths >= 0, "a reply cannot start before its span")
-        let shift = originTenths / 10, table = chipEnvelope.row(originTenths % 10)
-        let first = min(span, shift), last = min(span, shift + chipEnvelope.length)
+        let shift = originTenths / 10
+        let table = chipEnvelope.row(originTenths % 10)
+        let first = min(span, shift)
+        let last = min(span, shift + chipEnvelope.length)
         envelope.update(repeating: 0, count: first)
         for sample in first..<last { envelope[sample] = table.value(sample - shift) }
         (envelope + last).update(repeating: 0, count: span - last)
@@ -227,17 +234,21 @@ final class ReplyCanceller {
 
     /// The carrier's phase step per sample, from neighbouring samples that both lie inside
     /// pulses: r(n)·conj(r(n−1)) has the phase ω whatever the carrier's own phase.
-    func coarseFrequency(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
-                                 span: Int) -> Double {
+    func coarseFrequency(
+        _ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+        span: Int
+    ) -> Double {
         // Four pairs at a time: iq[n ... n + 3] and iq[n − 1 ... n + 2] are two loads of
         // eight floats. Which pairs take part follows the bits, as good as random to a
         // branch predictor, so the others weigh 0 rather than being skipped.
-        var sumRe = SIMD4<Float>(), sumIm = SIMD4<Float>()
+        var sumRe = SIMD4<Float>()
+        var sumIm = SIMD4<Float>()
         var n = 1
         while n + 4 <= span {
             let now = UnsafeRawPointer(reply + 2 * n).loadUnaligned(as: SIMD8<Float>.self)
             let before = UnsafeRawPointer(reply + 2 * n - 2).loadUnaligned(as: SIMD8<Float>.self)
-            let product = UnsafeRawPointer(envelope + n).loadUnaligned(as: SIMD4<Float>.self)
+            let product =
+                UnsafeRawPointer(envelope + n).loadUnaligned(as: SIMD4<Float>.self)
                 * UnsafeRawPointer(envelope + n - 1).loadUnaligned(as: SIMD4<Float>.self)
             let clipped = clippedLanes(replyClipped + n) .| clippedLanes(replyClipped + n - 1)
             let w = product.replacing(with: 0, where: product .<= 0.5 .| clipped)
@@ -259,15 +270,22 @@ final class ReplyCanceller {
 
     /// How much to add to `omega`: the slope of a weighted straight line through the
     /// carrier phases of `segments` stretches of the reply, once derotated by `omega`.
-    func frequencyCorrection(_ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
-                                     span: Int, omega: Double) -> Double {
+    func frequencyCorrection(
+        _ reply: UnsafeMutablePointer<Float>, _ replyClipped: UnsafeMutablePointer<Bool>,
+        span: Int, omega: Double
+    ) -> Double {
         let length = span / Self.segments
         guard length > 0 else { return 0 }
         fillRotation(omega: omega, span: span)
         var previous: Double?
-        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
+        var sw = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var sxx = 0.0
+        var sxy = 0.0
         for segment in 0..<Self.segments {
-            var sumRe = SIMD4<Float>(), sumIm = SIMD4<Float>()
+            var sumRe = SIMD4<Float>()
+            var sumIm = SIMD4<Float>()
             var n = segment * length
             let end = n + length
             while n + 4 <= end {
@@ -283,7 +301,9 @@ final class ReplyCanceller {
             var (re, im) = (Double(sumRe.pairwiseSum), Double(sumIm.pairwiseSum))
             for k in n..<end where !replyClipped[k] {
                 let e = Double(envelope[k])
-                let (i, q, c, s) = (Double(reply[2 * k]), Double(reply[2 * k + 1]), Double(cosines[k]), Double(sines[k]))
+                let (i, q, c, s) = (
+                    Double(reply[2 * k]), Double(reply[2 * k + 1]), Double(cosines[k]), Double(sines[k])
+                )
                 re += e * (i * c - q * s)
                 im += e * (i * s + q * c)
             }
@@ -299,8 +319,11 @@ final class ReplyCanceller {
             previous = angle
             // Weighted least squares of phase against the stretch's centre sample.
             let x = (Double(segment) + 0.5) * Double(length)
-            sw += weight; sx += weight * x; sy += weight * angle
-            sxx += weight * x * x; sxy += weight * x * angle
+            sw += weight
+            sx += weight * x
+            sy += weight * angle
+            sxx += weight * x * x
+            sxy += weight * x * angle
         }
         let denominator = sw * sxx - sx * sx
         guard denominator > 0 else { return 0 }
@@ -325,7 +348,8 @@ final class ReplyCanceller {
     /// of the unit circle.
     private func fillRotation(omega: Double, span: Int) {
         let (stepC, stepS) = (cos(omega), -sin(omega))
-        var c = SIMD8<Float>(), s = SIMD8<Float>()
+        var c = SIMD8<Float>()
+        var s = SIMD8<Float>()
         var (lc, ls) = (1.0, 0.0)
         for lane in 0..<8 {
             c[lane] = Float(lc)
@@ -347,7 +371,9 @@ final class ReplyCanceller {
     /// amplitude is their ratio.
     func projection(_ replyClipped: UnsafeMutablePointer<Bool>, span: Int) -> (Float, Float, Float) {
         // Four samples at a time, in four lanes of sums (see `weights`).
-        var re = SIMD4<Float>(), im = SIMD4<Float>(), energy = SIMD4<Float>()
+        var re = SIMD4<Float>()
+        var im = SIMD4<Float>()
+        var energy = SIMD4<Float>()
         var n = 0
         while n + 4 <= span {
             let e = weights(n, replyClipped)

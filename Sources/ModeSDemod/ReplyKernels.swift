@@ -1,4 +1,5 @@
 import ModeS
+
 /// Precomputed correlation weights that turn sample magnitudes into preamble and bit
 /// scores, for every sub-sample phase a reply can start at.
 ///
@@ -112,8 +113,9 @@ public struct ReplyKernels: Sendable {
                 let first = start / 10
                 var weights: [Int32] = [0, 0, 0, 0]
                 for k in 0..<4 { weights[k] = overlap(first + k, start, start + chip) }
-                let kernel = BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
-                                       w2: weights[2], w3: weights[3])
+                let kernel = BitKernel(
+                    offset: Int32(first), w0: weights[0], w1: weights[1],
+                    w2: weights[2], w3: weights[3])
                 if Self.preamblePulseChips.contains(chipIndex) {
                     pulseChips.append(kernel)
                 } else {
@@ -143,18 +145,23 @@ public struct ReplyKernels: Sendable {
                 var weights: [Int32] = [0, 0, 0, 0]
                 for k in 0..<4 {
                     let sample = first + k
-                    weights[k] = overlap(sample, firstStart, secondStart)
+                    weights[k] =
+                        overlap(sample, firstStart, secondStart)
                         - overlap(sample, secondStart, secondStart + chip)
                 }
-                bits.append(BitKernel(offset: Int32(first), w0: weights[0], w1: weights[1],
-                                      w2: weights[2], w3: weights[3]))
+                bits.append(
+                    BitKernel(
+                        offset: Int32(first), w0: weights[0], w1: weights[1],
+                        w2: weights[2], w3: weights[3]))
                 var leak = Interference(previous: 0, next: 0, own: 0)
                 for k in 0..<4 {
                     let sample = first + k
                     leak.previous += weights[k] * overlap(sample, firstStart - chip, firstStart)
                     leak.next += weights[k] * overlap(sample, secondStart + chip, secondStart + 2 * chip)
-                    leak.own += weights[k] * (overlap(sample, firstStart, secondStart)
-                        + overlap(sample, secondStart, secondStart + chip))
+                    leak.own +=
+                        weights[k]
+                        * (overlap(sample, firstStart, secondStart)
+                            + overlap(sample, secondStart, secondStart + chip))
                 }
                 interference.append(leak)
             }

@@ -1,4 +1,5 @@
 import ModeS
+
 /// How one complex IQ sample is laid out in a byte stream.
 ///
 /// - `cu8`: two unsigned bytes, I then Q, centred on 127.5 (what RTL-SDR dongles deliver).

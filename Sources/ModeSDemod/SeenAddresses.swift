@@ -1,4 +1,5 @@
 import ModeS
+
 /// Every transponder address the demodulator has accepted a DF11/17/18 frame from: a cheap
 /// superset of the `FrameValidator`'s address filter (nothing here ever expires).
 ///

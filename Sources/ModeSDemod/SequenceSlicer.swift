@@ -1,4 +1,5 @@
 import ModeS
+
 /// Decides all the bits of a candidate reply at once, as the most likely bit sequence
 /// (a two-state Viterbi search), instead of one bit at a time.
 ///
@@ -114,7 +115,9 @@ final class SequenceSlicer {
                 // Noise mostly ends here: the format the best path so far starts with is
                 // not one a transponder sends.
                 for bit in 0..<5 { advance(through: bit) }
-                guard BitSlicer.isAccepted(format: traceBack(decided: 5, bitCount: 56).downlinkFormat) else { return nil }
+                guard BitSlicer.isAccepted(format: traceBack(decided: 5, bitCount: 56).downlinkFormat) else {
+                    return nil
+                }
                 for bit in 5..<56 { advance(through: bit) }
                 let short = traceBack(decided: 56, bitCount: 56)
                 guard BitSlicer.isAccepted(format: short.downlinkFormat) else { return nil }

@@ -26,8 +26,9 @@ struct SlicePlan: Equatable {
         if index < plainRanks { return SliceAttempt(rank: index, slicer: .plain) }
         let feedbackIndex = index - plainRanks
         if feedbackIndex < 2 * feedbackRanks {
-            return SliceAttempt(rank: feedbackIndex / 2,
-                                slicer: feedbackIndex % 2 == 0 ? .amplitudeFeedback : .smearFeedback)
+            return SliceAttempt(
+                rank: feedbackIndex / 2,
+                slicer: feedbackIndex % 2 == 0 ? .amplitudeFeedback : .smearFeedback)
         }
         return SliceAttempt(rank: feedbackIndex - 2 * feedbackRanks, slicer: .sequence)
     }
@@ -41,8 +42,10 @@ struct SlicePlan: Equatable {
     /// - `sequenceWorthwhile`: see `sequenceWorthwhile(sampleRate:level:floor:)`.
     /// - `sequencePhases`: at how many of the phases that get feedback the sequence is tried
     ///   (see `sequencePhases(sampleRate:)`).
-    init(plainRanks: Int, feedbackRetry: Bool, sequenceRetry: Bool, looksLikeOtherReplysData: Bool,
-         sequenceWorthwhile: Bool, sequencePhases: Int = 1) {
+    init(
+        plainRanks: Int, feedbackRetry: Bool, sequenceRetry: Bool, looksLikeOtherReplysData: Bool,
+        sequenceWorthwhile: Bool, sequencePhases: Int = 1
+    ) {
         self.plainRanks = plainRanks
         // Feedback at the best two phases at most: each feedback phase costs two more
         // slices of every candidate that fails, which most candidates (noise) do.

@@ -109,7 +109,9 @@ struct SquitterReports {
     /// The last message (56 ME bits) of `kind` that `address` sent, when within
     /// `maximumAge` of `time`.
     func steady(_ kind: Steady, of address: UInt32, at time: Double) -> UInt64? {
-        guard let last = entries[address]?.steady[kind.rawValue], time - last.time <= Self.maximumAge else { return nil }
+        guard let last = entries[address]?.steady[kind.rawValue], time - last.time <= Self.maximumAge else {
+            return nil
+        }
         return last.message
     }
 

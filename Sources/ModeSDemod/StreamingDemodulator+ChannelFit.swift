@@ -1,4 +1,5 @@
 import ModeS
+
 /// Where the demodulator asks the channel fit (`ChannelFitSlicer`): for a frame once every
 /// plain slice failed, and for its word on a slice the rules doubt.
 extension StreamingDemodulator {
@@ -15,23 +16,29 @@ extension StreamingDemodulator {
     /// the fit astray. (A strong reply at 2.4 MS/s, whose first usable slice came at another
     /// phase than the best, gave 7 frames on 16 test streams this way, for 2 % of the dense
     /// sky's time: strong replies at 2.4 MS/s do not start again.)
-    func restartedFitFrame(_ candidate: Candidate, tentative: ModeSBits, fitPhase: Int,
-                           firstUsable: (bits: ModeSBits, phase: Int)?,
-                           feedback: Int32) -> (Frame, Int)? {
+    func restartedFitFrame(
+        _ candidate: Candidate, tentative: ModeSBits, fitPhase: Int,
+        firstUsable: (bits: ModeSBits, phase: Int)?,
+        feedback: Int32
+    ) -> (Frame, Int)? {
         if let first = firstUsable, first.bits != tentative || first.phase != fitPhase,
-           let frame = channelFitFrame(candidate, from: first.bits, phase: first.phase, feedback: feedback) {
+            let frame = channelFitFrame(candidate, from: first.bits, phase: first.phase, feedback: feedback)
+        {
             return (frame, first.phase)
         }
         for (index, start) in squitterSlices.enumerated() {
-            let tried = (start.bits == tentative && start.phase == fitPhase)
+            let tried =
+                (start.bits == tentative && start.phase == fitPhase)
                 || (start.bits == firstUsable?.bits && start.phase == firstUsable?.phase)
                 || squitterSlices[..<index].contains { $0.bits == start.bits && $0.phase == start.phase }
-            if !tried, let frame = channelFitFrame(candidate, from: start.bits, phase: start.phase, feedback: feedback) {
+            if !tried, let frame = channelFitFrame(candidate, from: start.bits, phase: start.phase, feedback: feedback)
+            {
                 return (frame, start.phase)
             }
         }
         if SlicePlan.isFaint(level: feedback, floor: candidate.floor), let first = squitterSlices.first,
-           let frame = turnedBitFitFrame(candidate, from: first, feedback: feedback) {
+            let frame = turnedBitFitFrame(candidate, from: first, feedback: feedback)
+        {
             return (frame, first.phase)
         }
         return nil
@@ -39,14 +46,19 @@ extension StreamingDemodulator {
 
     /// The frame the channel fit decides for `candidate` started from `tentative` at
     /// `phase`, if the acceptance rules admit it; counted in the statistics.
-    func channelFitFrame(_ candidate: Candidate, from tentative: ModeSBits, phase: Int,
-                         feedback: Int32) -> Frame? {
+    func channelFitFrame(
+        _ candidate: Candidate, from tentative: ModeSBits, phase: Int,
+        feedback: Int32
+    ) -> Frame? {
         statistics.channelFitAttempts += 1
         let attempt = SliceAttempt(rank: 0, slicer: .channelFit)
-        guard let bits = channelFitSlicer.slice(raw: rawSamples(at: candidate.position), magnitudes: candidate.samples,
-                                                phase: phase, tentative: tentative, canceller: canceller),
-              policy.usable(bits, from: attempt),
-              let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) else { return nil }
+        guard
+            let bits = channelFitSlicer.slice(
+                raw: rawSamples(at: candidate.position), magnitudes: candidate.samples,
+                phase: phase, tentative: tentative, canceller: canceller),
+            policy.usable(bits, from: attempt),
+            let frame = judge(bits, attempt: attempt, phase: phase, feedback: feedback, candidate)
+        else { return nil }
         statistics.channelFitFrames += 1
         return frame
     }
@@ -55,10 +67,13 @@ extension StreamingDemodulator {
     /// turned: each of its six least confident bits after the downlink format (by the plain
     /// decisions at its phase) in turn, weakest first; nil when none gives one. Six: on 17
     /// simulated streams three found three fifths of what six find, and ten two fifths more.
-    private func turnedBitFitFrame(_ candidate: Candidate, from slice: (bits: ModeSBits, phase: Int),
-                                   feedback: Int32) -> Frame? {
-        slicer.confidence(candidate.samples, phase: slice.phase, feedback: 0, bitCount: slice.bits.bitCount,
-                          into: confidence)
+    private func turnedBitFitFrame(
+        _ candidate: Candidate, from slice: (bits: ModeSBits, phase: Int),
+        feedback: Int32
+    ) -> Frame? {
+        slicer.confidence(
+            candidate.samples, phase: slice.phase, feedback: 0, bitCount: slice.bits.bitCount,
+            into: confidence)
         var order = (0, 0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &order) { bytes -> Frame? in
             let weakest = bytes.bindMemory(to: Int.self)
@@ -87,8 +102,9 @@ extension StreamingDemodulator {
     func channelFitDecision(of bits: ModeSBits, _ candidate: Candidate, phase: Int) -> ModeSBits? {
         guard canFit(candidate) else { return nil }
         let raw = rawSamples(at: candidate.position)
-        return channelFitSlicer.slice(raw: raw, magnitudes: candidate.samples, phase: phase, tentative: bits,
-                                      canceller: canceller)
+        return channelFitSlicer.slice(
+            raw: raw, magnitudes: candidate.samples, phase: phase, tentative: bits,
+            canceller: canceller)
     }
 
     /// Whether the channel fit confirms the DF11 `bits` sliced at `phase`: the reply stands at
@@ -96,11 +112,14 @@ extension StreamingDemodulator {
     /// the fit started from these bits decides every one the same and explains their code
     /// cleanly (`ChannelFitSlicer.codeFitsCleanly`). `fitted` runs the fit (see
     /// `channelFitDecision`).
-    func channelFitConfirms(_ bits: ModeSBits, _ candidate: Candidate, phase: Int,
-                            fitted: () -> ModeSBits?) -> Bool {
+    func channelFitConfirms(
+        _ bits: ModeSBits, _ candidate: Candidate, phase: Int,
+        fitted: () -> ModeSBits?
+    ) -> Bool {
         guard stands(6, floorsAbove: candidate.floor, candidate.samples, phase: phase),
-              fitted() == bits,
-              channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount) else { return false }
+            fitted() == bits,
+            channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
+        else { return false }
         statistics.codesConfirmedByChannelFit += 1
         return true
     }
@@ -119,6 +138,7 @@ extension StreamingDemodulator {
     /// `ChannelFitSlicer.codeFitsCleanly`): weaker replies have too many near-even bits for
     /// 7 unchecked ones to be right often enough.
     func fitsCleanly(_ bits: ModeSBits, _ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
-        stands(2, floorsAbove: floor, samples, phase: phase) && channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
+        stands(2, floorsAbove: floor, samples, phase: phase)
+            && channelFitSlicer.codeFitsCleanly(bitCount: bits.bitCount)
     }
 }

@@ -1,4 +1,5 @@
 import ModeS
+
 /// The examination of one candidate start: its preamble's phases, the plan of slicing
 /// attempts, and where each attempt goes (judgement, the channel fit, the coherent retry).
 extension StreamingDemodulator {
@@ -22,8 +23,10 @@ extension StreamingDemodulator {
     /// whose every attempt failed is finally decided coherently. `inResidual`: the samples
     /// are what is left once a frame was cancelled, where that frame's inside is no longer
     /// off limits.
-    func examine(_ samples: UnsafePointer<UInt16>, at position: Int, floor: UInt32,
-                 inResidual: Bool) -> Examination {
+    func examine(
+        _ samples: UnsafePointer<UInt16>, at position: Int, floor: UInt32,
+        inResidual: Bool
+    ) -> Examination {
         statistics.candidates += 1
         let phases: PreambleDetector.Phases
         if !inResidual, let kept = successorPhases, kept.position == position, kept.floor == floor {
@@ -35,7 +38,9 @@ extension StreamingDemodulator {
         if !inResidual, sampleRate == .twoPointFourMega {
             let next = detector.phases(at: samples + 1, floor: floor)
             successorPhases = (position + 1, floor, next)
-            if AcceptancePolicy.defersToNextStart(score: phases.score(0), nextScore: next.count > 0 ? next.score(0) : nil) {
+            if AcceptancePolicy.defersToNextStart(
+                score: phases.score(0), nextScore: next.count > 0 ? next.score(0) : nil)
+            {
                 return .deferToNext
             }
         }
@@ -54,7 +59,8 @@ extension StreamingDemodulator {
         // Nor is a start whose preamble has one pair of pulses nearly empty, which stays a
         // failed start the same way.
         if !inResidual, case let pairs = detector.pulsePairs(at: samples, phase: phases.index(0), floor: floor),
-           AcceptancePolicy.preambleTooUneven(strong: pairs.strong, weak: pairs.weak, floor: floor) {
+            AcceptancePolicy.preambleTooUneven(strong: pairs.strong, weak: pairs.weak, floor: floor)
+        {
             return refused(&statistics.unevenStarts)
         }
         // The pulse amplitude at the best phase, which the plan and several attempts need.
@@ -62,21 +68,31 @@ extension StreamingDemodulator {
         // A window that falls quiet after 27 µs (a Mode A/C reply's pulses) is not sliced
         // either, and stays a failed start the same way.
         if AcceptancePolicy.tailTooQuiet(
-            loudBits: { slicer.loudBits(samples, phase: phases.index(0), limit: $0,
-                                        bits: AcceptancePolicy.tailBits, enough: $1) },
-            amplitude: bestAmplitude, floor: floor) {
+            loudBits: {
+                slicer.loudBits(
+                    samples, phase: phases.index(0), limit: $0,
+                    bits: AcceptancePolicy.tailBits, enough: $1)
+            },
+            amplitude: bestAmplitude, floor: floor)
+        {
             return refused(&statistics.quietTailStarts)
         }
         // Nor is a stream start whose first 19 bits are nearly all quiet (a reply starts later).
-        if !inResidual, AcceptancePolicy.headTooQuiet(
-            loudBits: { slicer.loudBits(samples, phase: phases.index(0), limit: $0,
-                                        bits: AcceptancePolicy.headBits, enough: $1) },
-            amplitude: bestAmplitude, floor: floor) {
+        if !inResidual,
+            AcceptancePolicy.headTooQuiet(
+                loudBits: {
+                    slicer.loudBits(
+                        samples, phase: phases.index(0), limit: $0,
+                        bits: AcceptancePolicy.headBits, enough: $1)
+                },
+                amplitude: bestAmplitude, floor: floor)
+        {
             return refused(&statistics.quietHeadStarts)
         }
-        let candidate = Candidate(samples: samples, position: position, floor: floor,
-                                  place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
-                                  time: Double(position) / Double(sampleRate.hertz))
+        let candidate = Candidate(
+            samples: samples, position: position, floor: floor,
+            place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
+            time: Double(position) / Double(sampleRate.hertz))
         let bestLevel = max(1, Int32(bestAmplitude - Double(floor)))
         let plan = SlicePlan(
             plainRanks: SlicePlan.plainRanks(count: phases.count, maximum: options.maximumPhases, score: phases.score),
@@ -103,11 +119,13 @@ extension StreamingDemodulator {
             // format a transponder sends.
             if attempt.slicer == .sequence, firstSlice == nil { continue }
             let phase = phases.index(attempt.rank)
-            let level = attempt.slicer == .amplitudeFeedback && attempt.rank > 0
+            let level =
+                attempt.slicer == .amplitudeFeedback && attempt.rank > 0
                 ? max(1, Int32(detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))) : bestLevel
             let feedback = attempt.feedback(level: level)
             statistics.attempts += 1
-            let sliced = attempt.slicer == .sequence
+            let sliced =
+                attempt.slicer == .sequence
                 ? sequenceSlicer.slice(samples, phase: phase, level: Float(feedback), floor: Float(floor))
                 : slicer.slice(samples, phase: phase, feedback: feedback)
             guard let bits = sliced, policy.usable(bits, from: attempt) else { continue }
@@ -129,20 +147,24 @@ extension StreamingDemodulator {
         // all fits on a dense sky, nearly a third near the noise, and gave 13 frames in 79,000:
         // leaving them out lost 1 to 3 frames a stream, and 3 % of the instructions on a dense
         // sky, 9 % near the noise.)
-        let fits = options.channelFit && options.cancelOverlaps && !inResidual && plan.feedbackRanks > 0
+        let fits =
+            options.channelFit && options.cancelOverlaps && !inResidual && plan.feedbackRanks > 0
             && !candidate.place.insideFrame
         // Without any slice of a format a transponder sends, a squitter or an all-call reply
         // with one wrong format bit may still be there (`BitSlicer.sliceWithFormatBitTurned`).
         // Most such slices are noise or the inside of another reply; one naming an aircraft
         // heard (`namesHeardAircraft`) is worth a fit.
         if fits, tentative == nil, let turned = slicer.sliceWithFormatBitTurned(samples, phase: bestPhase),
-           namesHeardAircraft(turned) {
+            namesHeardAircraft(turned)
+        {
             tentative = turned
         }
         // Nor where a much louder signal shares the window (`SlicePlan.fitWorthwhile`).
         if fits, let tentative,
-           case let peak = SlicePlan.windowPeak(samples, span: kernels.span(bitCount: tentative.bitCount), floor: floor),
-           SlicePlan.fitWorthwhile(peak: peak, level: bestLevel, sampleRate: sampleRate) {
+            case let peak = SlicePlan.windowPeak(
+                samples, span: kernels.span(bitCount: tentative.bitCount), floor: floor),
+            SlicePlan.fitWorthwhile(peak: peak, level: bestLevel, sampleRate: sampleRate)
+        {
             if let frame = channelFitFrame(candidate, from: tentative, phase: fitPhase, feedback: bestLevel) {
                 return .frame(frame, phase: fitPhase)
             }
@@ -152,16 +174,21 @@ extension StreamingDemodulator {
             // where the sequence is decided at every strength, unless a louder signal shares
             // the window (`SlicePlan.restartWorthwhile`).
             if weak || sampleRate == .twoMega,
-               SlicePlan.restartWorthwhile(peak: peak, level: bestLevel, sampleRate: sampleRate),
-               let (frame, phase) = restartedFitFrame(candidate, tentative: tentative, fitPhase: fitPhase,
-                                                      firstUsable: firstUsable, feedback: bestLevel) {
+                SlicePlan.restartWorthwhile(peak: peak, level: bestLevel, sampleRate: sampleRate),
+                let (frame, phase) = restartedFitFrame(
+                    candidate, tentative: tentative, fitPhase: fitPhase,
+                    firstUsable: firstUsable, feedback: bestLevel)
+            {
                 statistics.restartedChannelFitFrames += 1
                 return .frame(frame, phase: phase)
             }
         }
         if policy.triesCoherent(firstSlice: firstSlice, place: candidate.place),
-           let plain = firstSlice, let frame = coherentAttempt(plain, phase: bestPhase,
-                                                               level: bestAmplitude - Double(floor), candidate) {
+            let plain = firstSlice,
+            let frame = coherentAttempt(
+                plain, phase: bestPhase,
+                level: bestAmplitude - Double(floor), candidate)
+        {
             return .frame(frame, phase: bestPhase)
         }
         if !inResidual { failedStarts.append(position, score: phases.score(0)) }
@@ -190,7 +217,8 @@ extension StreamingDemodulator {
     /// `CandidateGate.shadowsStrongerPreamble`), by this sample rate's gate.
     private func shadowsStrongerPreamble(_ samples: UnsafePointer<UInt16>, score: Int32, floor: UInt32) -> Bool {
         switch sampleRate {
-        case .twoPointFourMega: Gate2400.shadowsStrongerPreamble(samples, score: score, floor: floor, detector: detector)
+        case .twoPointFourMega:
+            Gate2400.shadowsStrongerPreamble(samples, score: score, floor: floor, detector: detector)
         case .twoMega: Gate2000.shadowsStrongerPreamble(samples, score: score, floor: floor, detector: detector)
         }
     }
@@ -206,17 +234,21 @@ extension StreamingDemodulator {
         // Below three floors above the floor, noise rather than an overlap breaks the bits;
         // and beneath a stronger reply the carrier cannot be fitted.
         guard level >= 3 * Double(floor),
-              !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
-              !detector.isLopsided(at: samples, phase: phase, floor: floor),
-              !interference.louderThanTwoReplies(samples, bitCount: plain.bitCount, level: level, floor: floor)
+            !detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
+            !detector.isLopsided(at: samples, phase: phase, floor: floor),
+            !interference.louderThanTwoReplies(samples, bitCount: plain.bitCount, level: level, floor: floor)
         else { return nil }
         statistics.coherentAttempts += 1
         let raw = rawSamples(at: candidate.position)
-        guard let bits = canceller.coherentBits(raw: raw, offsetTenths: kernels.phaseOffsets[phase], bits: plain,
-                                                kernels: slicer.kernels(phase: phase), confidence: confidence),
-              policy.acceptsCoherent(repairGate.screen(bits), verdict: repairGate.judge(bits, confidence: confidence),
-                                     isKnown: { isKnown($0, at: candidate.time) }),
-              let validated = validator.validate(bits, time: candidate.time) else { return nil }
+        guard
+            let bits = canceller.coherentBits(
+                raw: raw, offsetTenths: kernels.phaseOffsets[phase], bits: plain,
+                kernels: slicer.kernels(phase: phase), confidence: confidence),
+            policy.acceptsCoherent(
+                repairGate.screen(bits), verdict: repairGate.judge(bits, confidence: confidence),
+                isKnown: { isKnown($0, at: candidate.time) }),
+            let validated = validator.validate(bits, time: candidate.time)
+        else { return nil }
         statistics.coherentFrames += 1
         return validated
     }

@@ -1,12 +1,15 @@
 import ModeS
+
 /// The judgement of one slice: the screening by format and parity, the repairs, and the
 /// acceptance rules (`AcceptancePolicy`, `RepairGate`) with the measurements they ask for.
 extension StreamingDemodulator {
     /// Applies the acceptance rules, in `AcceptancePolicy`'s order, to the bits one attempt
     /// sliced at `phase` with `feedback`; returns the validated frame or nil. Bit
     /// confidences are only computed for the rules that need them.
-    func judge(_ sliced: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
-               _ candidate: Candidate) -> Frame? {
+    func judge(
+        _ sliced: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
+        _ candidate: Candidate
+    ) -> Frame? {
         let samples = candidate.samples
         let floor = candidate.floor
         let time = candidate.time
@@ -15,17 +18,22 @@ extension StreamingDemodulator {
             codeZeroReadings.record(address: UInt32(sliced.field(9, 32)), at: candidate.position)
         }
         let screening = repairGate.screen(bits)
-        if screening == .reject { return threeBitRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate) }
+        if screening == .reject {
+            return threeBitRepaired(bits, attempt: attempt, phase: phase, feedback: feedback, candidate)
+        }
         // The route takes two lookups and the window checks measure the samples: an
         // address/parity slice naming no aircraft (most noise) is dropped before measuring.
         let parity = screening == .addressParity ? CRC.syndrome(of: bits) : 0
-        let route = policy.addressParityRoute(screening, place: candidate.place, seen: seen.mayContain(parity),
-                                              nearSeen: near.mayContain(parity))
+        let route = policy.addressParityRoute(
+            screening, place: candidate.place, seen: seen.mayContain(parity),
+            nearSeen: near.mayContain(parity))
         if route == .reject { return nil }
-        guard policy.passesWindowChecks(
-            screening, place: candidate.place,
-            looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
-            lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor)) else { return nil }
+        guard
+            policy.passesWindowChecks(
+                screening, place: candidate.place,
+                looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
+                lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor))
+        else { return nil }
         // Rule 7e: an all-call reply with one wrong bit outside its code, from an aircraft
         // already confirmed. Where its code may be wrong too, the channel fit is asked last
         // (below).
@@ -42,9 +50,13 @@ extension StreamingDemodulator {
         case .reject: return nil
         case .repairOneBit:
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-            guard let number = repairGate.addressParityRepair(bits, confidence: confidence, isKnown: {
-                seen.mayContain($0) && isKnown($0, at: time)
-            }) else { return nil }
+            guard
+                let number = repairGate.addressParityRepair(
+                    bits, confidence: confidence,
+                    isKnown: {
+                        seen.mayContain($0) && isKnown($0, at: time)
+                    })
+            else { return nil }
             bits.flipBit(number)
         }
         if policy.requiresFirmness(screening) {
@@ -52,13 +64,18 @@ extension StreamingDemodulator {
             // The clipping is read from the raw samples, kept only for cancellation.
             let readsClipping = options.cancelOverlaps && policy.readsClipping(attempt: attempt, place: candidate.place)
             let raw = rawSamples(at: candidate.position)
-            guard repairGate.firmEnough(
-                confidence, count: bits.bitCount, typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor),
-                decidedAtRails: {
-                    readsClipping && clippedBits.decides(bits, bit: $0 + 1, phase: phase, raw: raw, magnitudes: samples)
-                }) else { return nil }
+            guard
+                repairGate.firmEnough(
+                    confidence, count: bits.bitCount,
+                    typicalScore: typicalScore(attempt, samples, phase: phase, floor: floor),
+                    decidedAtRails: {
+                        readsClipping
+                            && clippedBits.decides(bits, bit: $0 + 1, phase: phase, raw: raw, magnitudes: samples)
+                    })
+            else { return nil }
         }
-        if screening == .addressParity, !AcceptancePolicy.agreesWithSquitters(bits, reports: squitterReports, at: time) {
+        if screening == .addressParity, !AcceptancePolicy.agreesWithSquitters(bits, reports: squitterReports, at: time)
+        {
             statistics.squitterMismatches += 1
             return nil
         }
@@ -66,8 +83,9 @@ extension StreamingDemodulator {
         var standing: AddressCodes.Standing?
         func ownCode() -> AddressCodes.Standing {
             if let known = standing { return known }
-            let looked = addressCodes.standing(of: AcceptancePolicy.interrogatorCode(of: bits),
-                                               address: UInt32(bits.field(9, 32)), at: time)
+            let looked = addressCodes.standing(
+                of: AcceptancePolicy.interrogatorCode(of: bits),
+                address: UInt32(bits.field(9, 32)), at: time)
             standing = looked
             return looked
         }
@@ -79,88 +97,111 @@ extension StreamingDemodulator {
             fit = .some(decided)
             return decided
         }
-        guard policy.acceptsAllCall(
-            bits, attempt: attempt,
-            overlapped: interference.overlapped(bits, samples, phase: phase, floor: floor,
-                                               onlyFrom: AcceptancePolicy.overlapMattersFrom(bits)),
-            followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
-            codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
-            plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
-            fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
-            codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount),
-            codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount),
-            codeUnderCancelledFrame: cancelledFrame.overlaps(
-                (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))
-                    ..< (candidate.position + kernels.span(bitCount: bits.bitCount))),
-            confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
-            fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
-                && channelFitAgrees(bits, attempt: attempt, fitted: fitted),
-            clearOfNoise: !canFit(candidate) || stands(4, floorsAbove: floor, samples, phase: phase),
-            ownCode: ownCode()) else { return nil }
+        guard
+            policy.acceptsAllCall(
+                bits, attempt: attempt,
+                overlapped: interference.overlapped(
+                    bits, samples, phase: phase, floor: floor,
+                    onlyFrom: AcceptancePolicy.overlapMattersFrom(bits)),
+                followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
+                codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
+                plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
+                fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
+                codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount),
+                codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount),
+                codeUnderCancelledFrame: cancelledFrame.overlaps(
+                    (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))..<(candidate.position
+                        + kernels.span(bitCount: bits.bitCount))),
+                confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
+                fitAgreesBelowSixFloors: !stands(6, floorsAbove: floor, samples, phase: phase)
+                    && channelFitAgrees(bits, attempt: attempt, fitted: fitted),
+                clearOfNoise: !canFit(candidate) || stands(4, floorsAbove: floor, samples, phase: phase),
+                ownCode: ownCode())
+        else { return nil }
         if bits.downlinkFormat == 11 {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
             // The channel fit's confidences are on its own scale, which floors do not measure.
-            let firm = AcceptancePolicy.interrogatorCode(of: bits) == 0 && attempt.slicer != .channelFit
+            let firm =
+                AcceptancePolicy.interrogatorCode(of: bits) == 0 && attempt.slicer != .channelFit
                 ? RepairGate.squitterFirmScore(floor: floor, bitScale: kernels.bitScale) : .max
             let (weak, overstated) = repairGate.codeBits(confidence, count: bits.bitCount, firm: firm)
             // Near the noise, a weak bit of a station's code is weighed only when the channel
             // fit decides the same code, and below six floors the fit's agreement settles a
             // doubt of code 0 (see `codeUnambiguous`).
-            guard policy.codeUnambiguous(
-                AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
-                clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
-                strong: stands(6, floorsAbove: floor, samples, phase: phase),
-                fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted),
-                // The clipping is read from the raw samples, kept only for cancellation.
-                decidedAtRails: options.cancelOverlaps
-                    && policy.readsClipping(attempt: attempt, place: candidate.place)
-                    && clippedBits.decidesCode(bits, phase: phase, raw: rawSamples(at: candidate.position),
-                                                   magnitudes: samples),
-                ownCode: ownCode(),
-                believed: { interrogators.believes($0, at: time) }) else { return nil }
-            guard policy.codeStandsAgainstChannelFit(
-                bits, attempt: attempt, place: candidate.place,
-                strong: stands(6, floorsAbove: floor, samples, phase: phase),
-                fitted: fitted) else {
+            guard
+                policy.codeUnambiguous(
+                    AcceptancePolicy.interrogatorCode(of: bits), weakBits: weak, overstated: overstated,
+                    clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
+                    strong: stands(6, floorsAbove: floor, samples, phase: phase),
+                    fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted),
+                    // The clipping is read from the raw samples, kept only for cancellation.
+                    decidedAtRails: options.cancelOverlaps
+                        && policy.readsClipping(attempt: attempt, place: candidate.place)
+                        && clippedBits.decidesCode(
+                            bits, phase: phase, raw: rawSamples(at: candidate.position),
+                            magnitudes: samples),
+                    ownCode: ownCode(),
+                    believed: { interrogators.believes($0, at: time) })
+            else { return nil }
+            guard
+                policy.codeStandsAgainstChannelFit(
+                    bits, attempt: attempt, place: candidate.place,
+                    strong: stands(6, floorsAbove: floor, samples, phase: phase),
+                    fitted: fitted)
+            else {
                 statistics.codesOverruledByChannelFit += 1
                 return nil
             }
             // Rules 7f and 7g: doubts that the code might be 0 after all.
             let interrogatorCode = AcceptancePolicy.interrogatorCode(of: bits)
-            guard policy.stationCodeStands(interrogatorCode, codeZeroNearby: codeZeroReadings.contains(
-                    address: UInt32(bits.field(9, 32)), near: candidate.position, reach: AcceptancePolicy.codeZeroReach)),
-                  policy.feedbackCodeStands(
+            guard
+                policy.stationCodeStands(
+                    interrogatorCode,
+                    codeZeroNearby: codeZeroReadings.contains(
+                        address: UInt32(bits.field(9, 32)), near: candidate.position,
+                        reach: AcceptancePolicy.codeZeroReach)),
+                policy.feedbackCodeStands(
                     interrogatorCode, attempt: attempt,
                     plainWeak: {
                         slicer.confidence(samples, phase: phase, feedback: 0, bitCount: bits.bitCount, into: confidence)
                         return repairGate.codeBits(confidence, count: bits.bitCount).weak
                     },
-                    fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted)) else { return nil }
+                    fitAgrees: channelFitAgrees(bits, attempt: attempt, fitted: fitted))
+            else { return nil }
         } else if screening == .needsJudgement {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
-            guard policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })
-                    || repairsCollision(bits, phase: phase, candidate) else { return nil }
-            guard AcceptancePolicy.smallRepairAgreesWithSquitters(
-                bits, fix: repairGate.repair(of: bits), clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
-                reports: squitterReports, at: time) else {
+            guard
+                policy.admits(repairGate.judge(bits, confidence: confidence), isKnown: { isKnown($0, at: time) })
+                    || repairsCollision(bits, phase: phase, candidate)
+            else { return nil }
+            guard
+                AcceptancePolicy.smallRepairAgreesWithSquitters(
+                    bits, fix: repairGate.repair(of: bits),
+                    clearOfNoise: stands(4, floorsAbove: floor, samples, phase: phase),
+                    reports: squitterReports, at: time)
+            else {
                 statistics.squitterMismatches += 1
                 return nil
             }
         }
         // Rule 7e, last: the channel fit's word on a repaired reply's code, where it may be
         // wrong too (its run shared with rules 6 and 7c).
-        if repairedBits > 0, policy.allCallRepairNeedsChannelFit(
-            stationCode: AcceptancePolicy.interrogatorCode(of: bits) != 0, attempt: attempt,
-            strong: stands(6, floorsAbove: floor, samples, phase: phase)),
-           fitted()?.field(AcceptancePolicy.firstCodeBit, 56) != bits.field(AcceptancePolicy.firstCodeBit, 56) {
+        if repairedBits > 0,
+            policy.allCallRepairNeedsChannelFit(
+                stationCode: AcceptancePolicy.interrogatorCode(of: bits) != 0, attempt: attempt,
+                strong: stands(6, floorsAbove: floor, samples, phase: phase)),
+            fitted()?.field(AcceptancePolicy.firstCodeBit, 56) != bits.field(AcceptancePolicy.firstCodeBit, 56)
+        {
             return nil
         }
         // Whether the address was known before this reply (validating a DF11 confirms it).
         let code = policy.codeToVouchFor(bits)
-        let knownBefore = code != nil && policy.codeOfKnownAddressBelieved(
-            attempt: attempt,
-            addressKnown: isKnown(UInt32(bits.field(9, 32)), at: time),
-            codeFirm: codeFirm(bits, samples: samples, phase: phase, feedback: feedback, floor: floor))
+        let knownBefore =
+            code != nil
+            && policy.codeOfKnownAddressBelieved(
+                attempt: attempt,
+                addressKnown: isKnown(UInt32(bits.field(9, 32)), at: time),
+                codeFirm: codeFirm(bits, samples: samples, phase: phase, feedback: feedback, floor: floor))
         // Vouched for before validating: validating a DF11 confirms its address, which must
         // not happen for a reply whose code is then refused (a later attempt at the same
         // reply would find its address known and believe the code on that alone).
@@ -169,7 +210,8 @@ extension StreamingDemodulator {
         }
         guard var frame = validator.validate(bits, time: time) else { return nil }
         if bits.downlinkFormat == 11 {
-            addressCodes.record(AcceptancePolicy.interrogatorCode(of: bits), address: UInt32(bits.field(9, 32)), time: time)
+            addressCodes.record(
+                AcceptancePolicy.interrogatorCode(of: bits), address: UInt32(bits.field(9, 32)), time: time)
         }
         if repairedBits > 0 {
             frame.correctedBits += repairedBits
@@ -185,29 +227,38 @@ extension StreamingDemodulator {
     /// aircraft has no other check on its code; and none of its last 12 bits has its empty
     /// chip at 9/16 of the pulse level (rule 6 allows one): the first pulses of an equally
     /// strong reply starting over the code bits can flip one firmly.
-    private func codeFirm(_ bits: ModeSBits, samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
-                          floor: UInt32) -> Bool {
+    private func codeFirm(
+        _ bits: ModeSBits, samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
+        floor: UInt32
+    ) -> Bool {
         let level = detector.pulseAmplitude(at: samples, phase: phase) - Double(floor)
         guard level >= 6 * Double(floor),
-              slicer.loudOffChips(bits, samples, phase: phase, limit: Double(floor) + 9.0 / 16.0 * level,
-                                  from: bits.bitCount - 12, enough: 1) == 0 else { return false }
+            slicer.loudOffChips(
+                bits, samples, phase: phase, limit: Double(floor) + 9.0 / 16.0 * level,
+                from: bits.bitCount - 12, enough: 1) == 0
+        else { return false }
         slicer.confidence(samples, phase: phase, feedback: feedback, bitCount: bits.bitCount, into: confidence)
-        return repairGate.codeFirm(confidence, count: bits.bitCount,
-                                   typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
+        return repairGate.codeFirm(
+            confidence, count: bits.bitCount,
+            typicalScore: typicalBitScore(samples, phase: phase, floor: floor))
     }
 
     /// Whether the reply at `samples` stands at least `floors` noise floors above `floor`: its
     /// pulse amplitude at `phase`, less the floor, is `floors` times the floor or more. The
     /// rules' yardstick of a reply's strength.
-    func stands(_ floors: Double, floorsAbove floor: UInt32, _ samples: UnsafePointer<UInt16>,
-                phase: Int) -> Bool {
+    func stands(
+        _ floors: Double, floorsAbove floor: UInt32, _ samples: UnsafePointer<UInt16>,
+        phase: Int
+    ) -> Bool {
         detector.pulseAmplitude(at: samples, phase: phase) - Double(floor) >= floors * Double(floor)
     }
 
     /// Writes the confidence of each bit of `attempt`'s decisions `bits` to `confidence`: the bit
     /// slicer's scores at `phase` with `feedback`, or the channel fit's own.
-    private func measureConfidence(_ attempt: SliceAttempt, _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>,
-                                   phase: Int, feedback: Int32) {
+    private func measureConfidence(
+        _ attempt: SliceAttempt, _ bits: ModeSBits, _ samples: UnsafePointer<UInt16>,
+        phase: Int, feedback: Int32
+    ) {
         if attempt.slicer == .channelFit {
             channelFitSlicer.confidence(bitCount: bits.bitCount, into: confidence)
         } else {
@@ -216,9 +267,12 @@ extension StreamingDemodulator {
     }
 
     /// The confidence a clean bit of `attempt`'s decisions would get (see `measureConfidence`).
-    private func typicalScore(_ attempt: SliceAttempt, _ samples: UnsafePointer<UInt16>, phase: Int,
-                              floor: UInt32) -> Int32 {
-        attempt.slicer == .channelFit ? ChannelFitSlicer.typicalConfidence
+    private func typicalScore(
+        _ attempt: SliceAttempt, _ samples: UnsafePointer<UInt16>, phase: Int,
+        floor: UInt32
+    ) -> Int32 {
+        attempt.slicer == .channelFit
+            ? ChannelFitSlicer.typicalConfidence
             : typicalBitScore(samples, phase: phase, floor: floor)
     }
 
@@ -241,26 +295,34 @@ extension StreamingDemodulator {
         // Half the reply's pulse level above the floor.
         let limit = (detector.pulseAmplitude(at: samples, phase: phase) + Double(candidate.floor)) / 2
         func loud(_ bit: Int) -> Bool { slicer.bothChipsLoud(bit - 1, samples, phase: phase, limit: limit) }
-        guard limit > Double(candidate.floor), policy.admitsCollisionRepair(
-            repairedBitsBothLoud: loud(fix.first) && (fix.second == 0 || loud(fix.second)),
-            twoBits: fix.second > 0,
-            bothLoudCount: slicer.bothChipsLoudCount(bits.bitCount, samples, phase: phase, limit: limit,
-                                                     enough: AcceptancePolicy.maximumCollisionBits),
-            addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: candidate.time),
-            agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports,
-                                                                            at: candidate.time)) else { return false }
+        guard limit > Double(candidate.floor),
+            policy.admitsCollisionRepair(
+                repairedBitsBothLoud: loud(fix.first) && (fix.second == 0 || loud(fix.second)),
+                twoBits: fix.second > 0,
+                bothLoudCount: slicer.bothChipsLoudCount(
+                    bits.bitCount, samples, phase: phase, limit: limit,
+                    enough: AcceptancePolicy.maximumCollisionBits),
+                addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: candidate.time),
+                agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(
+                    repaired, reports: squitterReports,
+                    at: candidate.time))
+        else { return false }
         statistics.collisionRepairs += 1
         return true
     }
 
     /// The three-bit repair of bits that the one- and two-bit tables cannot explain
     /// (see `RepairGate.threeBitRepair`), or nil when the policy does not allow or believe it.
-    private func threeBitRepaired(_ bits: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
-                                  _ candidate: Candidate) -> Frame? {
+    private func threeBitRepaired(
+        _ bits: ModeSBits, attempt: SliceAttempt, phase: Int, feedback: Int32,
+        _ candidate: Candidate
+    ) -> Frame? {
         let samples = candidate.samples
-        guard policy.triesThreeBitRepair(bits, place: candidate.place,
-                                         addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time)),
-              repairGate.threeBitRepairPossible(bits)
+        guard
+            policy.triesThreeBitRepair(
+                bits, place: candidate.place,
+                addressKnown: isKnown(UInt32(bits.field(9, 32)), at: candidate.time)),
+            repairGate.threeBitRepairPossible(bits)
         else { return nil }
         measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
         guard let repaired = repairGate.threeBitRepair(bits, confidence: confidence) else { return nil }
@@ -268,14 +330,17 @@ extension StreamingDemodulator {
         // A stronger reply on top: a sample beyond what this reply and one as strong could
         // make. A weak reply is measured as if four floors above the floor, since noise
         // alone reaches twice its level.
-        let level = max(4 * Double(candidate.floor),
-                        detector.pulseAmplitude(at: samples, phase: phase) - Double(candidate.floor))
-        guard policy.acceptsThreeBitRepair(
-            repairedAddressKnown: isKnown(address, at: candidate.time),
-            looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: candidate.floor),
-            lopsided: detector.isLopsided(at: samples, phase: phase, floor: candidate.floor),
-            overlapped: interference.louderThanTwoReplies(samples, bitCount: repaired.bitCount, level: level,
-                                                          floor: candidate.floor))
+        let level = max(
+            4 * Double(candidate.floor),
+            detector.pulseAmplitude(at: samples, phase: phase) - Double(candidate.floor))
+        guard
+            policy.acceptsThreeBitRepair(
+                repairedAddressKnown: isKnown(address, at: candidate.time),
+                looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: candidate.floor),
+                lopsided: detector.isLopsided(at: samples, phase: phase, floor: candidate.floor),
+                overlapped: interference.louderThanTwoReplies(
+                    samples, bitCount: repaired.bitCount, level: level,
+                    floor: candidate.floor))
         else { return nil }
         guard AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports, at: candidate.time) else {
             statistics.squitterMismatches += 1

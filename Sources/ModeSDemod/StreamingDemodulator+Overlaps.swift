@@ -1,19 +1,23 @@
 import ModeS
+
 /// The search beneath a frame once it is cancelled (`OverlapRecovery`), and the check of an
 /// all-call reply's code against the reply that follows it (rule 6c, `FollowerCheck`).
 extension StreamingDemodulator {
     /// Cancels the frame `bits` found at `position` and examines the best starts of the
     /// residual (see `OverlapRecovery.buriedStarts`), recording what they give.
-    func searchWithout(_ bits: ModeSBits, at position: Int, phase: Int, floor: UInt32,
-                       sides: OverlapRecovery.Sides) {
+    func searchWithout(
+        _ bits: ModeSBits, at position: Int, phase: Int, floor: UInt32,
+        sides: OverlapRecovery.Sides
+    ) {
         let span = kernels.span(bitCount: bits.bitCount)
         let windowStart = max(position - lookback, bufferStart)
         let windowEnd = min(position + span + kernels.replySpan, bufferStart + filled + lookahead)
-        let starts = recovery.buriedStarts(of: bits, at: position, phase: phase, floor: floor, sides: sides,
-                                           windowStart: windowStart, windowEnd: windowEnd,
-                                           raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
-                                           magnitudes: magnitudes + (windowStart - bufferStart),
-                                           failedStarts: failedStarts)
+        let starts = recovery.buriedStarts(
+            of: bits, at: position, phase: phase, floor: floor, sides: sides,
+            windowStart: windowStart, windowEnd: windowEnd,
+            raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
+            magnitudes: magnitudes + (windowStart - bufferStart),
+            failedStarts: failedStarts)
         statistics.cancellations += 1
         cancelledFrame = position..<(position + span)
         defer { cancelledFrame = 0..<0 }
@@ -33,14 +37,16 @@ extension StreamingDemodulator {
     /// stand. Returns whether `bits` stands.
     func codesStandFollowers(_ bits: ModeSBits, at position: Int, phase: Int) -> Bool {
         var stands = true
-        recent.forEach { other, start, otherPhase in
+        recent.visit { other, start, otherPhase in
             if bits.downlinkFormat == 11, followerCheck.follows(offset: start - position),
-               !codeStands(bits, at: position, phase: phase, follower: other, at: start, phase: otherPhase) {
+                !codeStands(bits, at: position, phase: phase, follower: other, at: start, phase: otherPhase)
+            {
                 stands = false
             }
             if other.downlinkFormat == 11, followerCheck.follows(offset: position - start),
-               !codeStands(other, at: start, phase: otherPhase, follower: bits, at: position, phase: phase),
-               let taken = pending.remove(other, at: start) {
+                !codeStands(other, at: start, phase: otherPhase, follower: bits, at: position, phase: phase),
+                let taken = pending.remove(other, at: start)
+            {
                 statistics.codesTurnedByFollower += 1
                 tally(taken.frame, recovered: taken.recovered, by: -1)
             }
@@ -51,13 +57,16 @@ extension StreamingDemodulator {
     /// Whether the code of the DF11 `allCall` at `start` (phase `phase`) stands with the
     /// reply `follower` at `followerStart` cancelled (see `FollowerCheck`); true when the
     /// samples needed are no longer, or not yet, in the buffer.
-    private func codeStands(_ allCall: ModeSBits, at start: Int, phase: Int, follower: ModeSBits,
-                            at followerStart: Int, phase followerPhase: Int) -> Bool {
+    private func codeStands(
+        _ allCall: ModeSBits, at start: Int, phase: Int, follower: ModeSBits,
+        at followerStart: Int, phase followerPhase: Int
+    ) -> Bool {
         let readable = bufferStart + filled + lookahead - start
         guard start >= bufferStart, readable > 0 else { return true }
-        return followerCheck.codeStands(allCall, phase: phase, follower: follower, offset: followerStart - start,
-                                        followerPhase: followerPhase, raw: rawSamples(at: start),
-                                        magnitudes: UnsafePointer(magnitudes + (start - bufferStart)),
-                                        count: min(readable, FollowerCheck.window(kernels)))
+        return followerCheck.codeStands(
+            allCall, phase: phase, follower: follower, offset: followerStart - start,
+            followerPhase: followerPhase, raw: rawSamples(at: start),
+            magnitudes: UnsafePointer(magnitudes + (start - bufferStart)),
+            count: min(readable, FollowerCheck.window(kernels)))
     }
 }

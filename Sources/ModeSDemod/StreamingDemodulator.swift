@@ -1,4 +1,5 @@
 import ModeS
+
 /// Demodulates a continuous IQ stream, fed in blocks of any size, into validated `Frame`s.
 ///
 /// The stream is converted to magnitudes into one preallocated buffer. A candidate start is
@@ -153,19 +154,22 @@ public final class StreamingDemodulator {
         self.magnitudes.initialize(repeating: 0, count: capacity)
         self.raw = .allocate(byteCount: capacity * format.bytesPerSample, alignment: 8)
         self.raw.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * format.bytesPerSample)
-        self.canceller = ReplyCanceller(format: format, kernels: kernels,
-                                        maximumWindow: lookback + 2 * kernels.replySpan)
+        self.canceller = ReplyCanceller(
+            format: format, kernels: kernels,
+            maximumWindow: lookback + 2 * kernels.replySpan)
         self.confidence = .allocate(capacity: ReplyKernels.maximumBits)
         self.confidence.initialize(repeating: 0, count: ReplyKernels.maximumBits)
-        self.repairGate = RepairGate(rankLimit: options.repairRankLimit,
-                                     knownAddressRankLimit: options.knownAddressRankLimit,
-                                     allowTwoBits: options.allowTwoBitCorrection)
+        self.repairGate = RepairGate(
+            rankLimit: options.repairRankLimit,
+            knownAddressRankLimit: options.knownAddressRankLimit,
+            allowTwoBits: options.allowTwoBitCorrection)
         self.policy = AcceptancePolicy(options: options, sampleRate: sampleRate)
         self.interference = InterferenceChecks(kernels: kernels, detector: detector, slicer: slicer)
         clippedBits = ClippedBits(kernels: kernels, format: format)
-        self.recovery = OverlapRecovery(kernels: kernels, detector: detector, canceller: canceller,
-                                        sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
-                                        gateQuietSixteenths: options.gateQuietSixteenths)
+        self.recovery = OverlapRecovery(
+            kernels: kernels, detector: detector, canceller: canceller,
+            sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
+            gateQuietSixteenths: options.gateQuietSixteenths)
         self.ticksPerSample = UInt64(12_000_000 / sampleRate.hertz)
         followerCheck = FollowerCheck(format: format, kernels: kernels, slicer: slicer, repairGate: repairGate)
     }
@@ -276,8 +280,9 @@ public final class StreamingDemodulator {
             // Pad with silence so the last positions can be read like any other.
             (magnitudes + filled).update(repeating: 0, count: lookahead)
             let size = format.bytesPerSample
-            (raw + filled * size).initializeMemory(as: UInt8.self, repeating: format == .cu8 ? 128 : 0,
-                                                   count: lookahead * size)
+            (raw + filled * size).initializeMemory(
+                as: UInt8.self, repeating: format == .cu8 ? 128 : 0,
+                count: lookahead * size)
             limit = end
         } else {
             limit = min(end - lookahead, noise.completedWindows * NoiseFloorEstimator.windowLength)
@@ -298,7 +303,9 @@ public final class StreamingDemodulator {
         if keepFrom > bufferStart, kept > 0 {
             magnitudes.update(from: magnitudes + (keepFrom - bufferStart), count: kept)
             let size = format.bytesPerSample
-            if options.cancelOverlaps { raw.copyMemory(from: raw + (keepFrom - bufferStart) * size, byteCount: kept * size) }
+            if options.cancelOverlaps {
+                raw.copyMemory(from: raw + (keepFrom - bufferStart) * size, byteCount: kept * size)
+            }
         }
         bufferStart = keepFrom
         filled = kept
@@ -312,10 +319,12 @@ public final class StreamingDemodulator {
         var forced = false
         while position < limit {
             // The floor is constant within a noise window: scan window by window.
-            let windowEnd = min(limit, (position / NoiseFloorEstimator.windowLength + 1) * NoiseFloorEstimator.windowLength)
+            let windowEnd = min(
+                limit, (position / NoiseFloorEstimator.windowLength + 1) * NoiseFloorEstimator.windowLength)
             let floor = noise.floor(at: position)
-            let limits = GateLimits(floor: floor, contrastSixteenths: options.gateSixteenths,
-                                    quietSixteenths: options.gateQuietSixteenths)
+            let limits = GateLimits(
+                floor: floor, contrastSixteenths: options.gateSixteenths,
+                quietSixteenths: options.gateQuietSixteenths)
             let threshold = limits.threshold
             let base = magnitudes - bufferStart
             var scalarUntil = position
@@ -382,10 +391,12 @@ public final class StreamingDemodulator {
         // The gate measures 24 × (mean pulse − mean quiet); require that difference to
         // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
         let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
-        insideGateThreshold = Int32(min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
+        insideGateThreshold = Int32(
+            min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
         if options.cancelOverlaps {
-            let sides = recovery.sidesRunningPast(bits, samples, floor: floor, level: level,
-                                                  before: position - bufferStart)
+            let sides = recovery.sidesRunningPast(
+                bits, samples, floor: floor, level: level,
+                before: position - bufferStart)
             if sides.any { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
         }
         pending.release(before: position - lookback, emit: emit)
@@ -396,8 +407,10 @@ public final class StreamingDemodulator {
     /// frame accepted nearby. `recovered`: found beneath a cancelled reply. Returns whether
     /// it was new.
     @discardableResult
-    func record(_ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
-                recovered: Bool = false) -> Bool {
+    func record(
+        _ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
+        recovered: Bool = false
+    ) -> Bool {
         var frame = validated
         let offset = kernels.phaseOffsets[phase]
         frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10

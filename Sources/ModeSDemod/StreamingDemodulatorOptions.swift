@@ -1,4 +1,5 @@
 import ModeS
+
 extension StreamingDemodulator {
     /// Tuning knobs. The defaults were chosen on simulated recordings (yield per SNR
     /// bucket, busy traffic, false frames) and the busy-sky throughput of `make bench`;

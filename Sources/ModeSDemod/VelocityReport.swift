@@ -1,8 +1,9 @@
 import ModeS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a velocity squitter (DF17/18, type code 19) says, and whether another from the same
@@ -72,7 +73,8 @@ struct VelocityReport {
         let t = max(0, seconds)
         guard subtype == earlier.subtype else { return false }
         if let east, let north, let before = earlier.east, let beforeNorth = earlier.north {
-            let change = ((east - before) * (east - before) + (north - beforeNorth) * (north - beforeNorth)).squareRoot()
+            let change = ((east - before) * (east - before) + (north - beforeNorth) * (north - beforeNorth))
+                .squareRoot()
             guard change <= Self.velocityMargin + Self.velocityChangePerSecond * t else { return false }
         }
         if let airspeed, let before = earlier.airspeed {

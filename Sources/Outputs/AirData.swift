@@ -1,10 +1,11 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Wind and air temperature worked out from what an aircraft reports, for aircraft.json's
 /// `wd`, `ws`, `oat` and `tat`.
@@ -47,13 +48,16 @@ struct AirData: Equatable {
             return now - oldest <= Self.maximumAge && newest - oldest <= Self.maximumSpread
         }
         if let tas = plane.trueAirspeedKt, let mach = plane.mach, mach >= Self.minimumMach, tas > 0,
-           recent(.trueAirspeed, .mach) {
+            recent(.trueAirspeed, .mach)
+        {
             let kelvin = pow(Double(tas) / mach / Self.soundSpeedPerRootKelvin, 2)
             staticTemperatureC = kelvin - 273.15
             totalTemperatureC = kelvin * (1 + 0.2 * mach * mach) - 273.15
         }
         if let tas = plane.trueAirspeedKt, let heading = plane.trueHeadingDeg, let gs = plane.groundSpeedKt,
-           let track = plane.trackDeg, plane.onGround != true, recent(.trueAirspeed, .trueHeading, .groundSpeed, .track) {
+            let track = plane.trackDeg, plane.onGround != true,
+            recent(.trueAirspeed, .trueHeading, .groundSpeed, .track)
+        {
             let radians = Double.pi / 180
             // East and north components of the wind: ground velocity minus air velocity.
             let east = gs * sin(track * radians) - Double(tas) * sin(heading * radians)

@@ -22,13 +22,15 @@ public struct AircraftJSONDocuments: Sendable {
     public func aircraftJSON() -> String {
         let snapshot = tracker.snapshot()
         let levels = signals.levels(keeping: snapshot.aircraft.map(\.key))
-        return AircraftJSONWriter.aircraftJSON(now: snapshot.time, messages: tracker.counters.frames,
-                                               aircraft: snapshot.aircraft, rssi: levels, receiver: tracker.receiver)
+        return AircraftJSONWriter.aircraftJSON(
+            now: snapshot.time, messages: tracker.counters.frames,
+            aircraft: snapshot.aircraft, rssi: levels, receiver: tracker.receiver)
     }
 
     /// `receiver.json`.
     public func receiverJSON() -> String {
-        AircraftJSONWriter.receiverJSON(version: version, refreshMilliseconds: refreshMilliseconds,
-                                        receiver: tracker.receiver)
+        AircraftJSONWriter.receiverJSON(
+            version: version, refreshMilliseconds: refreshMilliseconds,
+            receiver: tracker.receiver)
     }
 }

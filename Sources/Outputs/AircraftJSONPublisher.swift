@@ -18,12 +18,15 @@ public struct AircraftJSONPublisher: Sendable {
     /// `interval` (`receiver.json` every `receiverInterval`). `onError` hears each distinct
     /// write failure once (the daemon logs it and carries on: a full disk must not stop the
     /// receiver).
-    public init(directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
-                interval: Duration = .seconds(1), receiverInterval: Duration = .seconds(60),
-                onError: @escaping @Sendable (String) -> Void) {
+    public init(
+        directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
+        interval: Duration = .seconds(1), receiverInterval: Duration = .seconds(60),
+        onError: @escaping @Sendable (String) -> Void
+    ) {
         writer = AircraftJSONWriter(directory: directory)
-        documents = AircraftJSONDocuments(tracker: tracker, signals: signals, version: version,
-                                          refreshMilliseconds: Int((interval.inSeconds * 1000).rounded()))
+        documents = AircraftJSONDocuments(
+            tracker: tracker, signals: signals, version: version,
+            refreshMilliseconds: Int((interval.inSeconds * 1000).rounded()))
         self.tracker = tracker
         self.interval = interval
         self.receiverInterval = receiverInterval
@@ -35,7 +38,8 @@ public struct AircraftJSONPublisher: Sendable {
         // The last failure of each kind of write, so each distinct one is reported once
         // (a receiver.json that cannot be written while the others can must not alternate
         // with their success into a line a second).
-        var lastError: String?, lastReceiverError: String?
+        var lastError: String?
+        var lastReceiverError: String?
         func report(_ error: any Error, _ last: inout String?) {
             let text = "\(error)"
             if text != last { onError(text) }
@@ -70,7 +74,8 @@ public struct AircraftJSONPublisher: Sendable {
 
     /// The counts stats.json is made of, now.
     func statsSnapshot() -> StatsJSON.Snapshot {
-        StatsJSON.Snapshot(time: tracker.now, statistics: tracker.statistics, processSeconds: StatsJSON.Snapshot.processSeconds())
+        StatsJSON.Snapshot(
+            time: tracker.now, statistics: tracker.statistics, processSeconds: StatsJSON.Snapshot.processSeconds())
     }
 
     /// Writes `aircraft.json` once, now.

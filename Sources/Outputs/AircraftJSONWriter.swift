@@ -1,11 +1,12 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Tracking
 import ModeS
+import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes `aircraft.json` and `receiver.json` in the layout dump1090-fa and readsb use, so
 /// tar1090, SkyAware-style pages and the scripts written for them read our aircraft as they
@@ -22,7 +23,9 @@ import ModeS
 /// renamed over the old one, so a web server never serves half a file.
 public struct AircraftJSONWriter: Sendable {
     /// Names of ADS-B emergency states 0–7, as the JSON format spells them.
-    public static let emergencyNames = ["none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"]
+    public static let emergencyNames = [
+        "none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"
+    ]
 
     /// The directory the files go to.
     public let directory: String
@@ -34,8 +37,10 @@ public struct AircraftJSONWriter: Sendable {
 
     /// The text of `aircraft.json` at `now` (seconds since 1970) after `messages` messages,
     /// with each aircraft's recent signal level from `rssi` (dBFS, by `AircraftState.key`).
-    public static func aircraftJSON(now: Double, messages: Int, aircraft: [AircraftState],
-                                    rssi: [UInt32: Double], receiver: GeoPoint? = nil) -> String {
+    public static func aircraftJSON(
+        now: Double, messages: Int, aircraft: [AircraftState],
+        rssi: [UInt32: Double], receiver: GeoPoint? = nil
+    ) -> String {
         var list: [String] = []
         list.reserveCapacity(aircraft.count)
         for plane in aircraft { list.append(object(for: plane, now: now, rssi: rssi[plane.key], receiver: receiver)) }
@@ -124,7 +129,8 @@ public struct AircraftJSONWriter: Sendable {
         let radians = Double.pi / 180
         let dLon = (b.longitude - a.longitude) * radians
         let y = sin(dLon) * cos(b.latitude * radians)
-        let x = cos(a.latitude * radians) * sin(b.latitude * radians)
+        let x =
+            cos(a.latitude * radians) * sin(b.latitude * radians)
             - sin(a.latitude * radians) * cos(b.latitude * radians) * cos(dLon)
         let degrees = atan2(y, x) / radians
         return degrees < 0 ? degrees + 360 : degrees
@@ -155,10 +161,15 @@ public struct AircraftJSONWriter: Sendable {
     }
 
     /// Writes `aircraft.json`.
-    public func writeAircraft(now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double],
-                              receiver: GeoPoint? = nil) throws {
-        try write("aircraft.json", Self.aircraftJSON(now: now, messages: messages, aircraft: aircraft, rssi: rssi,
-                                                     receiver: receiver))
+    public func writeAircraft(
+        now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double],
+        receiver: GeoPoint? = nil
+    ) throws {
+        try write(
+            "aircraft.json",
+            Self.aircraftJSON(
+                now: now, messages: messages, aircraft: aircraft, rssi: rssi,
+                receiver: receiver))
     }
 
     /// Writes `stats.json` with `text` (see `StatsJSON`).
@@ -168,8 +179,11 @@ public struct AircraftJSONWriter: Sendable {
 
     /// Writes `receiver.json`.
     public func writeReceiver(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) throws {
-        try write("receiver.json", Self.receiverJSON(version: version, refreshMilliseconds: refreshMilliseconds,
-                                                     receiver: receiver))
+        try write(
+            "receiver.json",
+            Self.receiverJSON(
+                version: version, refreshMilliseconds: refreshMilliseconds,
+                receiver: receiver))
     }
 
     /// Replaces the file `name` of the directory with `text`.
@@ -184,7 +198,9 @@ public struct AircraftJSONWriter: Sendable {
         guard stat(path, &info) == 0 else {
             throw OutputError.unusableDirectory(path: path, reason: "no such directory")
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw OutputError.unusableDirectory(path: path, reason: "not a directory") }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw OutputError.unusableDirectory(path: path, reason: "not a directory")
+        }
         guard access(path, W_OK | X_OK) == 0 else {
             throw OutputError.unusableDirectory(path: path, reason: String(cString: strerror(errno)))
         }

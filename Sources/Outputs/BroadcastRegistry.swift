@@ -1,13 +1,14 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 import NIOCore
 import Synchronization
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The clients of one `TCPBroadcastServer`, on its event loop: who is connected, and since
 /// when each one has been too far behind to take more.
@@ -42,16 +43,21 @@ final class BroadcastRegistry {
                 return statistics.clientsRefused
             }
             if let count = refusals.record(now: .now) {
-                logger.warning("\(name) output: \(count == 1 ? "a client" : "\(count) clients") refused: \(maxClients) connected, the most --max-clients allows",
-                               metadata: ["refused": "\(total)"])
+                logger.warning(
+                    "\(name) output: \(count == 1 ? "a client" : "\(count) clients") refused: \(maxClients) connected, the most --max-clients allows",
+                    metadata: ["refused": "\(total)"])
             }
             return false
         }
         clients[ObjectIdentifier(channel)] = Client(channel: channel)
         shared.connected.store(clients.count, ordering: .relaxed)
         shared.statistics.withLock { $0.clientsAccepted += 1 }
-        logger.info("\(name) output: client connected", metadata: ["peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
-                                                                 "clients": "\(clients.count)"])
+        logger.info(
+            "\(name) output: client connected",
+            metadata: [
+                "peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
+                "clients": "\(clients.count)"
+            ])
         return true
     }
 
@@ -60,8 +66,9 @@ final class BroadcastRegistry {
     func acceptPaused(_ error: IOError) {
         shared.statistics.withLock { $0.acceptsPaused += 1 }
         if let count = acceptPauses.record(now: .now) {
-            logger.warning("\(name) output: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
-                           metadata: ["times": "\(count)"])
+            logger.warning(
+                "\(name) output: cannot accept clients: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                metadata: ["times": "\(count)"])
         }
     }
 
@@ -73,7 +80,9 @@ final class BroadcastRegistry {
     /// Writes `buffer` to every client that can take it; skips it for clients over their
     /// high-water mark and disconnects those that have been over it for `stallTimeout`.
     func broadcast(_ buffer: ByteBuffer, now: NIODeadline, stallTimeout: TimeAmount) {
-        var sent = 0, skipped = 0, stalled: [any Channel] = []
+        var sent = 0
+        var skipped = 0
+        var stalled: [any Channel] = []
         // A write that fails (the client reset the connection) closes its channel before
         // `writeAndFlush` returns, and the handler removes the client then: so a client is
         // only ever updated where it is still registered, never put back after the write.
@@ -90,8 +99,9 @@ final class BroadcastRegistry {
             }
         }
         for channel in stalled {
-            logger.notice("\(name) output: client stopped reading: disconnected",
-                          metadata: ["peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")"])
+            logger.notice(
+                "\(name) output: client stopped reading: disconnected",
+                metadata: ["peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")"])
             remove(channel)
             channel.close(promise: nil)
         }

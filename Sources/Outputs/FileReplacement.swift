@@ -1,10 +1,11 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Replaces a file's content in one step without ever following a symbolic link, for a
 /// directory that someone else can write to (a web server's document root, say).
@@ -70,7 +71,8 @@ enum FileReplacement {
     }
 
     private static func failure(_ operation: String, _ path: String, code: Int32) -> OutputError {
-        OutputError.unusableDirectory(path: PathText.directory(of: path),
-                                      reason: "\(operation) \(PathText.lastComponent(of: path)): \(String(cString: strerror(code)))")
+        OutputError.unusableDirectory(
+            path: PathText.directory(of: path),
+            reason: "\(operation) \(PathText.lastComponent(of: path)): \(String(cString: strerror(code)))")
     }
 }

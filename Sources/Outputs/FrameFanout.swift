@@ -1,12 +1,13 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
 import Synchronization
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Hands every frame the tracker accepts to the outputs: Beast and AVR bytes and SBS lines
 /// into their servers' batches, the signal level into the record behind aircraft.json.
@@ -30,7 +31,8 @@ public final class FrameFanout: Sendable {
     private let queue = Mutex<(updates: [TrackUpdate], dropped: Int)>(([], 0))
 
     /// A fanout to whichever outputs are given.
-    public init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?, signals: SignalLevels?) {
+    public init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?, signals: SignalLevels?)
+    {
         self.beast = beast
         self.sbs = sbs
         self.avr = avr

@@ -28,7 +28,9 @@ public struct OutputConfiguration: Sendable, Equatable {
     public init() {}
 
     /// Whether no output is configured.
-    public var isEmpty: Bool { beastPort == nil && sbsPort == nil && avrPort == nil && jsonDirectory == nil && !servesJSON }
+    public var isEmpty: Bool {
+        beastPort == nil && sbsPort == nil && avrPort == nil && jsonDirectory == nil && !servesJSON
+    }
 
     /// A problem with the settings (a port out of range or used twice), or nil.
     public var problem: String? {

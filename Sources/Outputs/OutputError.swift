@@ -10,11 +10,12 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
     /// One line saying what went wrong and where.
     public var description: String {
         switch self {
-        case let .addressInUse(output, host, port):
-            return "cannot listen on \(Self.endpoint(host, port)) for the \(output) output: the address is already in use"
-        case let .cannotListen(output, host, port, reason):
+        case .addressInUse(let output, let host, let port):
+            return
+                "cannot listen on \(Self.endpoint(host, port)) for the \(output) output: the address is already in use"
+        case .cannotListen(let output, let host, let port, let reason):
             return "cannot listen on \(Self.endpoint(host, port)) for the \(output) output: \(reason)"
-        case let .unusableDirectory(path, reason):
+        case .unusableDirectory(let path, let reason):
             return "cannot write JSON to \(path): \(reason)"
         }
     }

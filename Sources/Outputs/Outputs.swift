@@ -1,5 +1,5 @@
-import Tracking
 import ServiceLifecycle
+import Tracking
 
 /// The ecosystem outputs of a running daemon, started together: the TCP servers, the frame
 /// fanout that feeds them, and the aircraft.json publisher.
@@ -21,8 +21,10 @@ public final class Outputs: Service, Sendable {
     /// aircraft.json and receiver.json in memory, when a directory or the web server wants them.
     public let documents: AircraftJSONDocuments?
 
-    private init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?,
-                 json: AircraftJSONPublisher?, fanout: FrameFanout, documents: AircraftJSONDocuments?) {
+    private init(
+        beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?,
+        json: AircraftJSONPublisher?, fanout: FrameFanout, documents: AircraftJSONDocuments?
+    ) {
         self.documents = documents
         self.beast = beast
         self.sbs = sbs
@@ -33,8 +35,10 @@ public final class Outputs: Service, Sendable {
 
     /// Opens the configured outputs and attaches them to `tracker`. `version` goes into
     /// receiver.json; `onError` hears JSON write failures.
-    public static func start(_ configuration: OutputConfiguration, tracker: LiveTracker, version: String,
-                             onError: @escaping @Sendable (String) -> Void) async throws -> Outputs {
+    public static func start(
+        _ configuration: OutputConfiguration, tracker: LiveTracker, version: String,
+        onError: @escaping @Sendable (String) -> Void
+    ) async throws -> Outputs {
         if let directory = configuration.jsonDirectory { try AircraftJSONWriter.checkDirectory(directory) }
         var opened: [TCPBroadcastServer] = []
         func open(_ name: String, _ port: Int?) async throws -> TCPBroadcastServer? {
@@ -55,7 +59,8 @@ public final class Outputs: Service, Sendable {
         let avr = try await open("AVR", configuration.avrPort)
         let signals = configuration.jsonDirectory == nil && !configuration.servesJSON ? nil : SignalLevels()
         let json = configuration.jsonDirectory.map {
-            AircraftJSONPublisher(directory: $0, tracker: tracker, signals: signals!, version: version, onError: onError)
+            AircraftJSONPublisher(
+                directory: $0, tracker: tracker, signals: signals!, version: version, onError: onError)
         }
         let fanout = FrameFanout(beast: beast, sbs: sbs, avr: avr, signals: signals)
         fanout.attach(to: tracker)

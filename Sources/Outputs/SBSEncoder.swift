@@ -1,5 +1,5 @@
-import Tracking
 import ModeS
+import Tracking
 
 /// Writes decoded messages as SBS/BaseStation lines, the text format of TCP port 30003 that
 /// Virtual Radar Server, PlanePlotter and many logging scripts read.
@@ -159,7 +159,8 @@ public struct SBSEncoder: Sendable {
     static func coordinate(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
         let scaled = Int((abs(value) * 100_000).rounded())
-        let whole = scaled / 100_000, fraction = String(scaled % 100_000)
+        let whole = scaled / 100_000
+        let fraction = String(scaled % 100_000)
         let sign = value < 0 && scaled != 0 ? "-" : ""
         return sign + String(whole) + "." + String(repeating: "0", count: 5 - fraction.count) + fraction
     }
@@ -176,7 +177,9 @@ public struct SBSEncoder: Sendable {
         }
         let (year, month, day) = civilDate(daysSince1970: days)
         let date = pad(year, 4) + "/" + pad(month, 2) + "/" + pad(day, 2)
-        let hour = ofDay / 3_600_000, minute = ofDay / 60_000 % 60, second = ofDay / 1000 % 60
+        let hour = ofDay / 3_600_000
+        let minute = ofDay / 60_000 % 60
+        let second = ofDay / 1000 % 60
         let time = pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(ofDay % 1000, 3)
         return (date, time)
     }

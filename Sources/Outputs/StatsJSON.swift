@@ -1,11 +1,12 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// stats.json in dump1090-fa's layout, as graphs1090 and other collectors read it: periods
 /// `latest`, `last1min`, `last5min`, `last15min` and `total`, each with `start`, `end`,
@@ -88,7 +89,8 @@ public enum StatsJSON {
     static func period(from earlier: Snapshot, to later: Snapshot) -> String {
         let local = later.statistics.local.since(earlier.statistics.local)
         let frames = later.statistics.counters.frames - earlier.statistics.counters.frames
-        let tracks = later.statistics.tracks, before = earlier.statistics.tracks
+        let tracks = later.statistics.tracks
+        let before = earlier.statistics.tracks
         var w = JSONObjectWriter()
         w.add("start", earlier.time, decimals: 1)
         w.add("end", later.time, decimals: 1)

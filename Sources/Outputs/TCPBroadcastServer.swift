@@ -93,8 +93,10 @@ public final class TCPBroadcastServer: Sendable {
     private let shared: SharedCounters
     private let flushTask = Mutex<RepeatedTask?>(nil)
 
-    private init(configuration: Configuration, port: Int, loop: any EventLoop, channel: any Channel,
-                 registry: NIOLoopBound<BroadcastRegistry>, shared: SharedCounters) {
+    private init(
+        configuration: Configuration, port: Int, loop: any EventLoop, channel: any Channel,
+        registry: NIOLoopBound<BroadcastRegistry>, shared: SharedCounters
+    ) {
         self.configuration = configuration
         self.port = port
         self.loop = loop
@@ -105,18 +107,23 @@ public final class TCPBroadcastServer: Sendable {
 
     /// Opens the listening socket. Throws an `OutputError` (one line) when the port is taken or
     /// the address cannot be listened on.
-    public static func bind(_ configuration: Configuration,
-                            group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> TCPBroadcastServer {
+    public static func bind(
+        _ configuration: Configuration,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> TCPBroadcastServer {
         let loop = group.next()
         let shared = SharedCounters()
         let registry = try await loop.submit {
-            NIOLoopBound(BroadcastRegistry(shared: shared, name: configuration.name, maxClients: configuration.maxClients,
-                                           logger: configuration.logger),
-                         eventLoop: loop)
+            NIOLoopBound(
+                BroadcastRegistry(
+                    shared: shared, name: configuration.name, maxClients: configuration.maxClients,
+                    logger: configuration.logger),
+                eventLoop: loop)
         }.get()
         if configuration.maxClients < 1 {
-            throw OutputError.cannotListen(output: configuration.name, host: configuration.host, port: configuration.port,
-                                           reason: "it must allow at least 1 client")
+            throw OutputError.cannotListen(
+                output: configuration.name, host: configuration.host, port: configuration.port,
+                reason: "it must allow at least 1 client")
         }
         var bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)
@@ -127,8 +134,9 @@ public final class TCPBroadcastServer: Sendable {
             }
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.writeBufferWaterMark,
-                                value: .init(low: configuration.highWaterMark / 2, high: configuration.highWaterMark))
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: configuration.highWaterMark / 2, high: configuration.highWaterMark))
         if let bytes = configuration.sendBufferBytes {
             bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(bytes))
         }
@@ -141,17 +149,21 @@ public final class TCPBroadcastServer: Sendable {
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw OutputError.addressInUse(output: configuration.name, host: configuration.host, port: configuration.port)
+            throw OutputError.addressInUse(
+                output: configuration.name, host: configuration.host, port: configuration.port)
         } catch let error as IOError {
-            throw OutputError.cannotListen(output: configuration.name, host: configuration.host, port: configuration.port,
-                                           reason: String(cString: strerror(error.errnoCode)))
+            throw OutputError.cannotListen(
+                output: configuration.name, host: configuration.host, port: configuration.port,
+                reason: String(cString: strerror(error.errnoCode)))
         } catch {
-            throw OutputError.cannotListen(output: configuration.name, host: configuration.host, port: configuration.port,
-                                           reason: "\(error)")
+            throw OutputError.cannotListen(
+                output: configuration.name, host: configuration.host, port: configuration.port,
+                reason: "\(error)")
         }
         let port = channel.localAddress?.port ?? configuration.port
-        return TCPBroadcastServer(configuration: configuration, port: port, loop: loop, channel: channel,
-                                  registry: registry, shared: shared)
+        return TCPBroadcastServer(
+            configuration: configuration, port: port, loop: loop, channel: channel,
+            registry: registry, shared: shared)
     }
 
     /// Whether any client is connected: callers skip encoding when nobody listens.
@@ -186,8 +198,10 @@ public final class TCPBroadcastServer: Sendable {
     /// Sends a batch every flush interval until the calling task is cancelled, then closes the
     /// listening socket and every client.
     public func run() async throws {
-        let task = loop.scheduleRepeatedTask(initialDelay: configuration.flushInterval,
-                                             delay: configuration.flushInterval) { [self] _ in
+        let task = loop.scheduleRepeatedTask(
+            initialDelay: configuration.flushInterval,
+            delay: configuration.flushInterval
+        ) { [self] _ in
             flush()
         }
         flushTask.withLock { $0 = task }

@@ -1,4 +1,3 @@
-
 /// The character an aircraft is drawn with: an arrow pointing the way it flies, in one of
 /// eight directions, and heavier the lower it is (a larger `scale`), since low aircraft are
 /// the ones you can see.

@@ -1,4 +1,3 @@
-
 /// The altitude bands the terminal radar cycles through with `f`: everything, then low,
 /// middle and high traffic. The bands split where traffic naturally separates: below
 /// 10,000 ft are arrivals, departures and light aircraft; above 30,000 ft the airliners in cruise.

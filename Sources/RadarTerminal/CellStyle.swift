@@ -1,4 +1,3 @@
-
 /// What a character cell of the radar shows, which decides its colour: the renderer says what
 /// each cell is, and only the printer knows the palette.
 public enum CellStyle: Sendable, Equatable {

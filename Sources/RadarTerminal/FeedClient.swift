@@ -1,12 +1,13 @@
 import Dispatch
+import FeedProtocol
 import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import FeedProtocol
 
 /// A client of the daemon's feed socket for the terminal radar: connects, reads its lines on a
 /// background thread and reports them, sends `view` commands, and when the daemon goes away

@@ -1,10 +1,11 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Gets one frame from the feed and hangs up, for `aviator-adsb radar --once`: connects
 /// (retrying while the daemon starts), optionally sends a view, and returns the first frame
@@ -30,10 +31,14 @@ public enum FeedFrameFetcher {
             guard Date().addingTimeInterval(0.1) < deadline else { break }
             usleep(100_000)
         }
-        throw FeedClientError("no radar frame from \(path) within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s: \(lastProblem)")
+        throw FeedClientError(
+            "no radar frame from \(path) within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s: \(lastProblem)"
+        )
     }
 
-    private static func frame(from fd: Int32, viewCommand: String?, deadline: Date) -> Result<FeedFrame, FeedClientError> {
+    private static func frame(from fd: Int32, viewCommand: String?, deadline: Date) -> Result<
+        FeedFrame, FeedClientError
+    > {
         if let viewCommand, !UnixSocket.write(fd, Array((viewCommand + "\n").utf8)) {
             return .failure(FeedClientError("the daemon closed the connection"))
         }
@@ -54,7 +59,10 @@ public enum FeedFrameFetcher {
             for line in lines where !line.isEmpty {
                 switch try? FeedLine(parsing: line) {
                 case .viewAcknowledged?: waitingForAcknowledgement = false
-                case .error(let message)?: return .failure(FeedClientError("the daemon refused the view: \(TerminalText.printable(message))", kind: .refused))
+                case .error(let message)?:
+                    return .failure(
+                        FeedClientError(
+                            "the daemon refused the view: \(TerminalText.printable(message))", kind: .refused))
                 case .frame(let frame)? where !waitingForAcknowledgement: return .success(frame)
                 default: continue
                 }

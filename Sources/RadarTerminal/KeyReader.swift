@@ -1,4 +1,3 @@
-
 /// Turns the bytes a terminal sends in raw mode into key presses. Arrow keys arrive as escape
 /// sequences (`ESC [ C`, or `ESC O C` in application cursor mode), possibly split across reads,
 /// so an incomplete sequence is kept until the next bytes arrive.

@@ -1,11 +1,12 @@
+import FeedProtocol
 import FoundationEssentials
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import FeedProtocol
 
 /// The interactive terminal radar: the feed client, the keyboard and the screen tied together
 /// in one loop that redraws about ten times a second (often enough for a smooth sweep, cheap

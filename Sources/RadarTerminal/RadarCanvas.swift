@@ -1,4 +1,3 @@
-
 /// A grid of character cells the radar is drawn on, column 0 / row 0 at the top left.
 /// Drawing outside the grid is silently clipped, so the renderer need not check bounds, and
 /// every character drawn is made printable, so a callsign or a message cannot send the

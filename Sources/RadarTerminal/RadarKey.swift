@@ -1,4 +1,3 @@
-
 /// A key press the terminal radar acts on.
 public enum RadarKey: Sendable, Equatable {
     /// Left arrow: turn the radar anticlockwise.

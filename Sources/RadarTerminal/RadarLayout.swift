@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the parts of the radar screen go for a terminal of a given size: the round scope on
@@ -49,14 +50,17 @@ public struct RadarLayout: Sendable, Equatable {
     /// off the screen, a few radii out, rather than one beyond what an `Int` holds.
     public func cell(x: Double, y: Double) -> (column: Int, row: Int) {
         func limited(_ fraction: Double) -> Double { fraction.isFinite ? min(max(fraction, -4), 4) : 4 }
-        return (centreColumn + Int((limited(x) * Double(radius) * RadarLayout.aspect).rounded()),
-                centreRow - Int((limited(y) * Double(radius)).rounded()))
+        return (
+            centreColumn + Int((limited(x) * Double(radius) * RadarLayout.aspect).rounded()),
+            centreRow - Int((limited(y) * Double(radius)).rounded())
+        )
     }
 
     /// The cell at `angleDeg` (clockwise from up) and `distance` rows from the centre.
     public func cell(angleDeg: Double, distance: Double) -> (column: Int, row: Int) {
         let angle = angleDeg * .pi / 180
-        return cell(x: sin(angle) * distance / Double(max(radius, 1)), y: cos(angle) * distance / Double(max(radius, 1)))
+        return cell(
+            x: sin(angle) * distance / Double(max(radius, 1)), y: cos(angle) * distance / Double(max(radius, 1)))
     }
 
     /// Whether a cell is in the scope area.

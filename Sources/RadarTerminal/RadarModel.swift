@@ -15,8 +15,10 @@ public struct RadarModel: Sendable, Equatable {
     public var serverError: String?
 
     /// A model with nothing received yet.
-    public init(frame: FeedFrame? = nil, connected: Bool = false, socketPath: String = "", problem: String? = nil,
-                serverError: String? = nil) {
+    public init(
+        frame: FeedFrame? = nil, connected: Bool = false, socketPath: String = "", problem: String? = nil,
+        serverError: String? = nil
+    ) {
         self.frame = frame
         self.connected = connected
         self.socketPath = socketPath

@@ -1,11 +1,12 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
 import ModeS
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Draws the radar screen: a pure function from what is known (the latest frame, the
 /// settings, the time for the sweep) and the terminal size to a canvas of cells. Nothing here
@@ -57,8 +58,12 @@ public struct RadarRenderer: Sendable {
             drawAircraft(&canvas, layout, frame.aircraft, sweepAngle: sweep ? RadarRenderer.sweepAngle(at: time) : nil)
             // Without a receiver position the daemon cannot place aircraft on the radar.
             if !frame.aircraft.isEmpty, frame.aircraft.allSatisfy({ $0.x == nil || $0.y == nil }) {
-                drawNotice(&canvas, layout, ["receiver position unknown:", "aircraft are listed, not placed",
-                                             "(aviator-adsb run --receiver LAT,LON)"])
+                drawNotice(
+                    &canvas, layout,
+                    [
+                        "receiver position unknown:", "aircraft are listed, not placed",
+                        "(aviator-adsb run --receiver LAT,LON)"
+                    ])
             }
         }
         if !model.connected { drawWaiting(&canvas, layout, model) }
@@ -84,7 +89,8 @@ public struct RadarRenderer: Sendable {
         }
         canvas.put("+", column: layout.centreColumn, row: layout.centreRow, style: .centre)
         for km in rings {
-            let (column, row) = layout.cell(angleDeg: RadarRenderer.ringLabelAngle, distance: Double(layout.radius) * km / rangeKm)
+            let (column, row) = layout.cell(
+                angleDeg: RadarRenderer.ringLabelAngle, distance: Double(layout.radius) * km / rangeKm)
             canvas.write(RadarRenderer.distanceText(km), column: column + 1, row: row, style: .ringLabel)
         }
     }
@@ -138,7 +144,9 @@ public struct RadarRenderer: Sendable {
     }
 
     func drawCompass(_ canvas: inout RadarCanvas, _ layout: RadarLayout, headingDeg: Double) {
-        let points: [(Character, Double, CellStyle)] = [("N", 0, .north), ("E", 90, .compass), ("S", 180, .compass), ("W", 270, .compass)]
+        let points: [(Character, Double, CellStyle)] = [
+            ("N", 0, .north), ("E", 90, .compass), ("S", 180, .compass), ("W", 270, .compass)
+        ]
         for (letter, azimuth, style) in points {
             let (column, row) = layout.cell(angleDeg: azimuth - headingDeg, distance: Double(layout.radius) + 1)
             canvas.put(letter, column: column, row: row, style: style)
@@ -149,7 +157,9 @@ public struct RadarRenderer: Sendable {
 
     /// Glyphs first (far ones first, so the nearest end up on top), then labels nearest
     /// first, each in the first free spot beside its glyph.
-    func drawAircraft(_ canvas: inout RadarCanvas, _ layout: RadarLayout, _ aircraft: [FeedAircraft], sweepAngle: Double?) {
+    func drawAircraft(
+        _ canvas: inout RadarCanvas, _ layout: RadarLayout, _ aircraft: [FeedAircraft], sweepAngle: Double?
+    ) {
         let placed: [(plane: FeedAircraft, column: Int, row: Int)] = aircraft.compactMap { plane in
             guard let x = plane.x, let y = plane.y, x.isFinite, y.isFinite else { return nil }
             let (column, row) = layout.cell(x: x, y: y)
@@ -167,8 +177,9 @@ public struct RadarRenderer: Sendable {
                 let behind = RadarSettings.normalised(sweepAngle - angle)
                 lit = behind < RadarRenderer.trailDeg / 3
             }
-            canvas.put(AircraftGlyph.character(rotationDeg: plane.rotationDeg, size: size), column: column, row: row,
-                       style: .aircraft(size: size, lit: lit, stale: plane.stale))
+            canvas.put(
+                AircraftGlyph.character(rotationDeg: plane.rotationDeg, size: size), column: column, row: row,
+                style: .aircraft(size: size, lit: lit, stale: plane.stale))
             taken.insert(row * canvas.width + column)
         }
         guard settings.showLabels else { return }
@@ -176,8 +187,10 @@ public struct RadarRenderer: Sendable {
             let label = plane.label
             for (start, line) in RadarRenderer.labelSpots(column: column, row: row, length: label.count) {
                 let cells = (start..<(start + label.count)).map { line * canvas.width + $0 }
-                guard layout.inScope(column: start, row: line), layout.inScope(column: start + label.count - 1, row: line),
-                      !cells.contains(where: taken.contains) else { continue }
+                guard layout.inScope(column: start, row: line),
+                    layout.inScope(column: start + label.count - 1, row: line),
+                    !cells.contains(where: taken.contains)
+                else { continue }
                 canvas.write(label, column: start, row: line, style: .label(stale: plane.stale))
                 // Keep a blank column after the label so two labels never run together.
                 taken.formUnion(cells)
@@ -191,7 +204,8 @@ public struct RadarRenderer: Sendable {
     /// Where a label of `length` may go beside a glyph at `column`, `row`, best first: to
     /// the right after one blank column, to the left, then the same one row up and down.
     public static func labelSpots(column: Int, row: Int, length: Int) -> [(column: Int, row: Int)] {
-        let right = column + 2, left = column - 1 - length
+        let right = column + 2
+        let left = column - 1 - length
         return [(right, row), (left, row), (right, row - 1), (right, row + 1), (left, row - 1), (left, row + 1)]
     }
 
@@ -209,7 +223,8 @@ public struct RadarRenderer: Sendable {
         for (offset, line) in lines.enumerated() {
             let text = String(line.prefix(max(0, layout.scopeWidth - 2)))
             let column = max(0, layout.centreColumn - text.count / 2)
-            canvas.write(text, column: column, row: layout.centreRow + 2 + offset, style: offset == 0 ? .warning : .text)
+            canvas.write(
+                text, column: column, row: layout.centreRow + 2 + offset, style: offset == 0 ? .warning : .text)
         }
     }
 
@@ -217,7 +232,8 @@ public struct RadarRenderer: Sendable {
         let row = canvas.height - 1
         var text = " ←/→ turn  +/- zoom  l labels  f filter  q quit"
         if layout.panelWidth == 0 {
-            text = " HDG \(RadarRenderer.degrees(settings.headingDeg)) \(RadarRenderer.distanceText(settings.rangeKm))"
+            text =
+                " HDG \(RadarRenderer.degrees(settings.headingDeg)) \(RadarRenderer.distanceText(settings.rangeKm))"
                 + "  ←/→ +/- l f q"
         }
         canvas.write(text, column: 0, row: row, style: .text)

@@ -1,4 +1,3 @@
-
 /// The old-CRT look: green phosphor on black, written as ANSI escape sequences with the
 /// 256-colour palette (supported by every current terminal emulator and by tmux).
 public enum RetroPalette {
@@ -13,20 +12,21 @@ public enum RetroPalette {
 
     /// The SGR parameters for a cell, e.g. "1;38;5;46;48;5;16".
     static func parameters(for cell: Cell) -> String {
-        let (foreground, bold): (Int, Bool) = switch cell.style {
-        case .blank: (greens[0], false)
-        case .ring: (greens[1], false)
-        case .ringLabel: (greens[2], false)
-        case .centre: (greens[3], false)
-        case .north: (greens[4], true)
-        case .compass: (greens[2], false)
-        case .aircraft(let size, let lit, let stale):
-            stale ? (greens[1], false) : (lit ? greens[4] : greens[min(4, 2 + size)], lit || size >= 2)
-        case .label(let stale): (stale ? greens[1] : greens[3], false)
-        case .text: (greens[3], false)
-        case .heading: (greens[4], true)
-        case .warning: (greens[4], true)
-        }
+        let (foreground, bold): (Int, Bool) =
+            switch cell.style {
+            case .blank: (greens[0], false)
+            case .ring: (greens[1], false)
+            case .ringLabel: (greens[2], false)
+            case .centre: (greens[3], false)
+            case .north: (greens[4], true)
+            case .compass: (greens[2], false)
+            case .aircraft(let size, let lit, let stale):
+                stale ? (greens[1], false) : (lit ? greens[4] : greens[min(4, 2 + size)], lit || size >= 2)
+            case .label(let stale): (stale ? greens[1] : greens[3], false)
+            case .text: (greens[3], false)
+            case .heading: (greens[4], true)
+            case .warning: (greens[4], true)
+            }
         let background = glowBackgrounds[min(max(cell.glow, 0), glowBackgrounds.count - 1)]
         return (bold ? "1;" : "0;") + "38;5;\(foreground);48;5;\(background)"
     }

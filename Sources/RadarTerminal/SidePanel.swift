@@ -1,5 +1,5 @@
-import FoundationEssentials
 import FeedProtocol
+import FoundationEssentials
 import ModeS
 
 /// The list beside the scope: the view in force, the feed's state, and the aircraft nearest

@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The terminal as a full screen: raw keyboard input (no echo, no line editing, Ctrl-C as a
@@ -69,7 +70,9 @@ public final class TerminalScreen {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                Glibc.write(output, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written

@@ -1,10 +1,11 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The few blocking POSIX socket calls a feed client needs.
 enum UnixSocket {
@@ -14,14 +15,14 @@ enum UnixSocket {
             return .failure(FeedClientError("socket path longer than \(SocketPath.maxLength) bytes: \(path)"))
         }
         #if os(Linux)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+            let fd = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return .failure(FeedClientError("socket: \(String(cString: strerror(errno)))")) }
         #if !os(Linux)
-        var on: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            var on: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
         guard SocketPath.connect(fd, to: path) == 0 else {
             let message = String(cString: strerror(errno))
@@ -37,9 +38,9 @@ enum UnixSocket {
     static func write(_ fd: Int32, _ bytes: [UInt8], waiting: Bool = true) -> Bool {
         var offset = 0
         #if os(Linux)
-        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+            let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
         #else
-        let flags = waiting ? Int32(0) : Int32(MSG_DONTWAIT)
+            let flags = waiting ? Int32(0) : Int32(MSG_DONTWAIT)
         #endif
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in

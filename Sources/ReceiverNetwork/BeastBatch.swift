@@ -48,7 +48,9 @@ public struct BeastBatch: Sendable, Equatable {
         var bytes: [UInt8] = [version]
         bytes.reserveCapacity(headerSize)
         for value in [sequence, framesBefore] {
-            for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+            }
         }
         return bytes
     }

@@ -65,7 +65,8 @@ public struct ReceiverAnnouncement: Sendable, Equatable {
         func text(_ value: String?, _ key: String) throws(NetworkPayloadError) -> String {
             guard let value else { return "" }
             guard value.utf8.count <= 200 else { throw .malformed("a receiver announcement whose \(key) is too long") }
-            return String(String.UnicodeScalarView(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            return String(
+                String.UnicodeScalarView(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
         }
         var position: GeoPoint?
         switch (fields.lat, fields.lon) {
@@ -76,7 +77,8 @@ public struct ReceiverAnnouncement: Sendable, Equatable {
         default:
             throw .malformed("a receiver announcement without a position on the globe")
         }
-        return ReceiverAnnouncement(position: position, version: try text(fields.version, "version"),
-                                    sources: try text(fields.sources, "sources"))
+        return ReceiverAnnouncement(
+            position: position, version: try text(fields.version, "version"),
+            sources: try text(fields.sources, "sources"))
     }
 }

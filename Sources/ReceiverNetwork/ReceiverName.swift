@@ -13,7 +13,8 @@ public enum ReceiverName {
         if name.isEmpty { return "a receiver name cannot be empty" }
         if name.utf8.count > maximumLength { return "a receiver name has at most \(maximumLength) characters" }
         if !name.utf8.allSatisfy(isAllowed) {
-            return "a receiver name has only letters, digits, '.', '_' and '-' (got '\(name.filter { $0.isASCII && !$0.isNewline })')"
+            return
+                "a receiver name has only letters, digits, '.', '_' and '-' (got '\(name.filter { $0.isASCII && !$0.isNewline })')"
         }
         return nil
     }
@@ -25,16 +26,18 @@ public enum ReceiverName {
     /// characters replaced by '-', cut to the longest length; "receiver" when nothing is left.
     public static func fromHostName(_ host: String) -> String {
         let label = host.split(separator: ".").first.map(String.init) ?? ""
-        let cleaned = String(String.UnicodeScalarView(label.unicodeScalars.prefix(maximumLength).map { scalar in
-            scalar.isASCII && isAllowed(UInt8(scalar.value)) ? scalar : "-"
-        }))
+        let cleaned = String(
+            String.UnicodeScalarView(
+                label.unicodeScalars.prefix(maximumLength).map { scalar in
+                    scalar.isASCII && isAllowed(UInt8(scalar.value)) ? scalar : "-"
+                }))
         return cleaned.isEmpty ? "receiver" : cleaned
     }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
             return true
         default:
             return false

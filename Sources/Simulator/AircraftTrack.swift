@@ -55,7 +55,9 @@ public struct AircraftTrack: Sendable {
         state.altitudeBaroFt = min(ceiling, max(floorFt, initial.altitudeBaroFt + climb))
         state.altitudeGeoFt = state.altitudeBaroFt + (initial.altitudeGeoFt - initial.altitudeBaroFt)
         let rate = initial.verticalRateFpm
-        if !initial.onGround, (state.altitudeBaroFt <= floorFt && rate < 0) || (state.altitudeBaroFt >= ceiling && rate > 0) {
+        if !initial.onGround,
+            (state.altitudeBaroFt <= floorFt && rate < 0) || (state.altitudeBaroFt >= ceiling && rate > 0)
+        {
             state.verticalRateFpm = 0
         }
         return state

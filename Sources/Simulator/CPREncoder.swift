@@ -30,8 +30,10 @@ public enum CPREncoder {
     private static func mod(_ x: Double, _ y: Double) -> Double { x - y * (x / y).rounded(.down) }
 
     /// The 17-bit CPR latitude and longitude of a position, even (`odd` false) or odd.
-    public static func encode(latitude: Double, longitude: Double, odd: Bool,
-                              surface: Bool = false) -> (lat: UInt64, lon: UInt64) {
+    public static func encode(
+        latitude: Double, longitude: Double, odd: Bool,
+        surface: Bool = false
+    ) -> (lat: UInt64, lon: UInt64) {
         let i = odd ? 1.0 : 0.0
         let span = surface ? 90.0 : 360.0
         let dLat = span / (60 - i)
@@ -40,7 +42,8 @@ public enum CPREncoder {
         let zones = nl(rLat) - Int(i)
         let dLon = span / Double(max(zones, 1))
         let xz = (scale * mod(longitude, dLon) / dLon + 0.5).rounded(.down)
-        let yzBits = UInt64(mod(yz, scale)), xzBits = UInt64(mod(xz, scale))
+        let yzBits = UInt64(mod(yz, scale))
+        let xzBits = UInt64(mod(xz, scale))
         return (yzBits, xzBits)
     }
 }

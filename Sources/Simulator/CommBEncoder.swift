@@ -8,8 +8,10 @@ public enum CommBEncoder {
 
     /// BDS 4,0: selected vertical intention: MCP/FCU selected altitude and FMS altitude in
     /// 16 ft steps, barometric setting in 0.1 hPa above 800 hPa.
-    public static func selectedVerticalIntention(mcpAltitudeFt: Int, fmsAltitudeFt: Int,
-                                                 baroSettingHPa: Double) -> UInt64 {
+    public static func selectedVerticalIntention(
+        mcpAltitudeFt: Int, fmsAltitudeFt: Int,
+        baroSettingHPa: Double
+    ) -> UInt64 {
         let mcp = UInt64(max(0, min(4095, (mcpAltitudeFt + 8) / 16)))
         let fms = UInt64(max(0, min(4095, (fmsAltitudeFt + 8) / 16)))
         let baro = UInt64(max(0, min(4095, ((baroSettingHPa - 800) * 10).rounded())))
@@ -19,8 +21,10 @@ public enum CommBEncoder {
 
     /// BDS 5,0: track and turn report: roll angle, true track, ground speed, track rate and
     /// true airspeed.
-    public static func trackAndTurn(rollDeg: Double, trackDeg: Double, groundSpeedKt: Double,
-                                    trackRateDegPerS: Double, trueAirspeedKt: Double) -> UInt64 {
+    public static func trackAndTurn(
+        rollDeg: Double, trackDeg: Double, groundSpeedKt: Double,
+        trackRateDegPerS: Double, trueAirspeedKt: Double
+    ) -> UInt64 {
         func signed(_ value: Double, _ lsb: Double, _ width: Int) -> UInt64 {
             let steps = Int((value / lsb).rounded())
             let limit = 1 << width

@@ -21,7 +21,7 @@ public enum DeterministicMath {
         let r = (x - k * halfPiHigh) - k * halfPiLow
         let r2 = r * r
         // Taylor series on |r| <= π/4: the terms beyond r^17 are below 1e-17.
-        var s = 1.0 / 355687428096000.0 // 1/17!
+        var s = 1.0 / 355687428096000.0  // 1/17!
         s = s * r2 - 1.0 / 1307674368000.0
         s = s * r2 + 1.0 / 6227020800.0
         s = s * r2 - 1.0 / 39916800.0
@@ -30,7 +30,7 @@ public enum DeterministicMath {
         s = s * r2 + 1.0 / 120.0
         s = s * r2 - 1.0 / 6.0
         let sinR = r + r * r2 * s
-        var c = 1.0 / 6402373705728000.0 // 1/18!
+        var c = 1.0 / 6402373705728000.0  // 1/18!
         c = c * r2 - 1.0 / 20922789888000.0
         c = c * r2 + 1.0 / 87178291200.0
         c = c * r2 - 1.0 / 479001600.0
@@ -59,7 +59,7 @@ public enum DeterministicMath {
         if x == 0 { return -.infinity }
         if x.isInfinite { return x }
         var exponent = Double(x.exponent)
-        var m = x.significand // exactly x / 2^exponent, in [1, 2)
+        var m = x.significand  // exactly x / 2^exponent, in [1, 2)
         if m > 1.4142135623730951 {
             m /= 2
             exponent += 1

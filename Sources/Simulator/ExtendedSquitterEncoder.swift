@@ -21,8 +21,10 @@ public enum ExtendedSquitterEncoder {
 
     /// Type codes 1–4: identification and category. `category` is "A0"..."D7" (set letter A
     /// is type code 4, B 3, C 2, D 1; the digit is the category within the set).
-    public static func identification(icao: UInt32, callsign: String, category: String,
-                                      capability: UInt64 = 5) -> ModeSBits {
+    public static func identification(
+        icao: UInt32, callsign: String, category: String,
+        capability: UInt64 = 5
+    ) -> ModeSBits {
         let (typeCode, number) = categoryCode(category)
         let me = typeCode << 51 | number << 48 | CallsignCode.field(callsign)
         return squitter(icao: icao, me: me, capability: capability)
@@ -32,44 +34,56 @@ public enum ExtendedSquitterEncoder {
     static func categoryCode(_ category: String) -> (UInt64, UInt64) {
         let utf8 = Array(category.uppercased().utf8)
         guard utf8.count == 2, (UInt8(ascii: "A")...UInt8(ascii: "D")).contains(utf8[0]),
-              (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(utf8[1]) else { return (4, 0) }
+            (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(utf8[1])
+        else { return (4, 0) }
         return (UInt64(4 - (utf8[0] - UInt8(ascii: "A"))), UInt64(utf8[1] - UInt8(ascii: "0")))
     }
 
     /// Type codes 9–18: airborne position with barometric altitude (12-bit field, 25 ft or
     /// Gillham code). A nil altitude sends "no altitude" (all zeros).
-    public static func airbornePosition(icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
-                                        altitudeFt: Int?, typeCode: UInt64 = 11,
-                                        surveillanceStatus: UInt64 = 0, singleAntenna: Bool = false) -> ModeSBits {
+    public static func airbornePosition(
+        icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
+        altitudeFt: Int?, typeCode: UInt64 = 11,
+        surveillanceStatus: UInt64 = 0, singleAntenna: Bool = false
+    ) -> ModeSBits {
         let alt = altitudeFt.flatMap { AltitudeCode.positionField($0) } ?? 0
-        return position(icao: icao, typeCode: typeCode, latitude: latitude, longitude: longitude,
-                        odd: odd, header: (surveillanceStatus & 3) << 1 | (singleAntenna ? 1 : 0),
-                        altitudeBits: alt)
+        return position(
+            icao: icao, typeCode: typeCode, latitude: latitude, longitude: longitude,
+            odd: odd, header: (surveillanceStatus & 3) << 1 | (singleAntenna ? 1 : 0),
+            altitudeBits: alt)
     }
 
     /// Type codes 20–22: airborne position with GNSS height (HAE). The 12-bit field holds the
     /// height in metres, unsigned.
-    public static func gnssPosition(icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
-                                    heightFt: Int, typeCode: UInt64 = 20) -> ModeSBits {
+    public static func gnssPosition(
+        icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
+        heightFt: Int, typeCode: UInt64 = 20
+    ) -> ModeSBits {
         let metres = min(max((Double(heightFt) * 0.3048).rounded(), 0), 4095)
-        return position(icao: icao, typeCode: typeCode, latitude: latitude, longitude: longitude,
-                        odd: odd, header: 0, altitudeBits: UInt64(metres))
+        return position(
+            icao: icao, typeCode: typeCode, latitude: latitude, longitude: longitude,
+            odd: odd, header: 0, altitudeBits: UInt64(metres))
     }
 
-    private static func position(icao: UInt32, typeCode: UInt64, latitude: Double, longitude: Double,
-                                 odd: Bool, header: UInt64, altitudeBits: UInt64) -> ModeSBits {
+    private static func position(
+        icao: UInt32, typeCode: UInt64, latitude: Double, longitude: Double,
+        odd: Bool, header: UInt64, altitudeBits: UInt64
+    ) -> ModeSBits {
         let cpr = CPREncoder.encode(latitude: latitude, longitude: longitude, odd: odd)
         // TC(5) SS(2) NIC-B(1) ALT(12) T(1) F(1) LAT(17) LON(17)
-        let me = typeCode << 51 | (header & 7) << 48 | altitudeBits << 36 | (odd ? 1 : 0) << 34
+        let me =
+            typeCode << 51 | (header & 7) << 48 | altitudeBits << 36 | (odd ? 1 : 0) << 34
             | cpr.lat << 17 | cpr.lon
         return squitter(icao: icao, me: me, capability: 5)
     }
 
     /// Type codes 5–8: surface position, with ground movement (quantised as the movement
     /// table requires) and ground track in 360/128° steps.
-    public static func surfacePosition(icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
-                                       groundSpeedKt: Double?, trackDeg: Double?,
-                                       typeCode: UInt64 = 6) -> ModeSBits {
+    public static func surfacePosition(
+        icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
+        groundSpeedKt: Double?, trackDeg: Double?,
+        typeCode: UInt64 = 6
+    ) -> ModeSBits {
         let cpr = CPREncoder.encode(latitude: latitude, longitude: longitude, odd: odd, surface: true)
         let movement = groundSpeedKt.map(movementCode) ?? 0
         var trackBits: UInt64 = 0
@@ -78,7 +92,8 @@ public enum ExtendedSquitterEncoder {
             trackBits = 1 << 7 | (UInt64(steps) & 0x7F)
         }
         // TC(5) MOV(7) S(1) TRK(7) T(1) F(1) LAT(17) LON(17)
-        let me = typeCode << 51 | movement << 44 | trackBits << 36 | (odd ? 1 : 0) << 34
+        let me =
+            typeCode << 51 | movement << 44 | trackBits << 36 | (odd ? 1 : 0) << 34
             | cpr.lat << 17 | cpr.lon
         return squitter(icao: icao, me: me, capability: 4)
     }
@@ -92,7 +107,7 @@ public enum ExtendedSquitterEncoder {
         // (first code, lower bound of its bin, step) for each linear segment of the table.
         let segments: [(UInt64, Double, Double, Double)] = [
             (2, 0.125, 0.125, 1), (9, 1, 0.25, 2), (13, 2, 0.5, 15),
-            (39, 15, 1, 70), (94, 70, 2, 100), (109, 100, 5, 175),
+            (39, 15, 1, 70), (94, 70, 2, 100), (109, 100, 5, 175)
         ]
         for (code, low, step, high) in segments where v < high {
             return code + UInt64(((v - low) / step).rounded(.down))
@@ -103,12 +118,15 @@ public enum ExtendedSquitterEncoder {
     /// Type code 19, subtypes 1 (subsonic) and 2 (supersonic, 4 kt units): velocity over
     /// ground as east/west and north/south components, vertical rate in 64 ft/min steps,
     /// and the GNSS-minus-baro altitude difference in 25 ft steps.
-    public static func groundVelocity(icao: UInt32, groundSpeedKt: Double, trackDeg: Double,
-                                      verticalRateFpm: Int?, geoMinusBaroFt: Int?,
-                                      verticalRateFromGNSS: Bool = true) -> ModeSBits {
+    public static func groundVelocity(
+        icao: UInt32, groundSpeedKt: Double, trackDeg: Double,
+        verticalRateFpm: Int?, geoMinusBaroFt: Int?,
+        verticalRateFromGNSS: Bool = true
+    ) -> ModeSBits {
         let angle = DeterministicMath.radians(trackDeg)
         let (s, c) = DeterministicMath.sinCos(angle)
-        let east = groundSpeedKt * s, north = groundSpeedKt * c
+        let east = groundSpeedKt * s
+        let north = groundSpeedKt * c
         let supersonic = max(abs(east), abs(north)) > 1021
         let unit = supersonic ? 4.0 : 1.0
         func component(_ value: Double) -> (UInt64, UInt64) {
@@ -120,16 +138,19 @@ public enum ExtendedSquitterEncoder {
         let (southward, ns) = component(north)
         // ST(3) IC(1) IFR(1) NUCr(3) | S-EW(1) V-EW(10) S-NS(1) V-NS(10)
         let subtype: UInt64 = supersonic ? 2 : 1
-        let me = 19 << 51 | subtype << 48 | 1 << 43 | westward << 42 | ew << 32 | southward << 31 | ns << 21
+        let me =
+            19 << 51 | subtype << 48 | 1 << 43 | westward << 42 | ew << 32 | southward << 31 | ns << 21
             | verticalAndDifference(verticalRateFpm, geoMinusBaroFt, fromGNSS: verticalRateFromGNSS)
         return squitter(icao: icao, me: me, capability: 5)
     }
 
     /// Type code 19, subtypes 3 and 4: airspeed (indicated or true) and magnetic heading,
     /// for aircraft without a GNSS velocity.
-    public static func airspeedVelocity(icao: UInt32, airspeedKt: Int, trueAirspeed: Bool,
-                                        headingDeg: Double?, verticalRateFpm: Int?,
-                                        geoMinusBaroFt: Int?) -> ModeSBits {
+    public static func airspeedVelocity(
+        icao: UInt32, airspeedKt: Int, trueAirspeed: Bool,
+        headingDeg: Double?, verticalRateFpm: Int?,
+        geoMinusBaroFt: Int?
+    ) -> ModeSBits {
         let supersonic = airspeedKt > 1021
         let unit = supersonic ? 4 : 1
         let speed = UInt64(min((airspeedKt + unit / 2) / unit, 1022) + 1)
@@ -139,7 +160,8 @@ public enum ExtendedSquitterEncoder {
         }
         let subtype: UInt64 = supersonic ? 4 : 3
         // ST(3) IC(1) IFR(1) NUCr(3) | SH(1) HDG(10) T(1) AS(10)
-        let me = 19 << 51 | subtype << 48 | 1 << 43 | heading << 32 | (trueAirspeed ? 1 : 0) << 31
+        let me =
+            19 << 51 | subtype << 48 | 1 << 43 | heading << 32 | (trueAirspeed ? 1 : 0) << 31
             | speed << 21 | verticalAndDifference(verticalRateFpm, geoMinusBaroFt, fromGNSS: false)
         return squitter(icao: icao, me: me, capability: 5)
     }
@@ -160,8 +182,10 @@ public enum ExtendedSquitterEncoder {
 
     /// Type code 28, subtype 1: emergency/priority status (0 none, 1 general, ...) and the
     /// Mode A code.
-    public static func aircraftStatus(icao: UInt32, squawk: String, emergency: UInt64 = 0,
-                                      capability: UInt64 = 5) -> ModeSBits {
+    public static func aircraftStatus(
+        icao: UInt32, squawk: String, emergency: UInt64 = 0,
+        capability: UInt64 = 5
+    ) -> ModeSBits {
         let identity = IdentityCode.encode(squawk: squawk).map(UInt64.init) ?? 0
         let me = 28 << 51 | 1 << 48 | (emergency & 7) << 45 | identity << 32
         return squitter(icao: icao, me: me, capability: capability)
@@ -170,11 +194,13 @@ public enum ExtendedSquitterEncoder {
     /// Type code 29, subtype 1 (version 2): target state and status: selected altitude
     /// (32 ft steps), barometric setting (0.8 hPa steps above 800 hPa), selected heading
     /// (180/256° steps) and the autopilot mode bits.
-    public static func targetState(icao: UInt32, selectedAltitudeFt: Int?, baroSettingHPa: Double?,
-                                   selectedHeadingDeg: Double?, autopilot: Bool, vnav: Bool,
-                                   altitudeHold: Bool, approach: Bool, lnav: Bool,
-                                   tcasOperational: Bool = true) -> ModeSBits {
-        var me: UInt64 = 29 << 51 | 1 << 49 | 1 << 48 // subtype 1, SIL supplement per sample
+    public static func targetState(
+        icao: UInt32, selectedAltitudeFt: Int?, baroSettingHPa: Double?,
+        selectedHeadingDeg: Double?, autopilot: Bool, vnav: Bool,
+        altitudeHold: Bool, approach: Bool, lnav: Bool,
+        tcasOperational: Bool = true
+    ) -> ModeSBits {
+        var me: UInt64 = 29 << 51 | 1 << 49 | 1 << 48  // subtype 1, SIL supplement per sample
         if let alt = selectedAltitudeFt {
             let steps = min(max((Double(alt) / 32).rounded(), 0), 2046)
             me |= (UInt64(steps) + 1) << 36
@@ -190,7 +216,8 @@ public enum ExtendedSquitterEncoder {
         // NACp 9, NIC baro 1, SIL 3, then the mode bits.
         me |= 9 << 13 | 1 << 12 | 3 << 10 | 1 << 9
         func flag(_ on: Bool, _ shift: UInt64) -> UInt64 { on ? 1 << shift : 0 }
-        me |= flag(autopilot, 8) | flag(vnav, 7) | flag(altitudeHold, 6) | flag(approach, 4)
+        me |=
+            flag(autopilot, 8) | flag(vnav, 7) | flag(altitudeHold, 6) | flag(approach, 4)
             | flag(tcasOperational, 3) | flag(lnav, 2)
         return squitter(icao: icao, me: me, capability: 5)
     }

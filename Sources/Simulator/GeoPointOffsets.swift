@@ -10,7 +10,8 @@ extension GeoPoint {
     public func offset(north: Double, east: Double) -> GeoPoint {
         let degreesPerRadian = 180 / DeterministicMath.pi
         let lat2 = latitude + north / Self.earthRadius * degreesPerRadian
-        let lon2 = longitude
+        let lon2 =
+            longitude
             + east / (Self.earthRadius * DeterministicMath.cos(DeterministicMath.radians(latitude))) * degreesPerRadian
         return GeoPoint(latitude: lat2, longitude: lon2)
     }
@@ -19,7 +20,8 @@ extension GeoPoint {
     public func distance(to other: GeoPoint) -> Double {
         let meanLat = DeterministicMath.radians((latitude + other.latitude) / 2)
         let dNorth = DeterministicMath.radians(other.latitude - latitude) * Self.earthRadius
-        let dEast = DeterministicMath.radians(other.longitude - longitude) * Self.earthRadius * DeterministicMath.cos(meanLat)
+        let dEast =
+            DeterministicMath.radians(other.longitude - longitude) * Self.earthRadius * DeterministicMath.cos(meanLat)
         return (dNorth * dNorth + dEast * dEast).squareRoot()
     }
 }

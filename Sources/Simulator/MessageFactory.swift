@@ -48,19 +48,23 @@ public enum MessageFactory {
         case .operationalStatus:
             return ExtendedSquitterEncoder.operationalStatus(icao: icao, onGround: state.onGround)
         case .allCall(let interrogator):
-            return ReplyEncoder.allCall(icao: icao, capability: ExtendedSquitterEncoder.capability(onGround: state.onGround),
-                                        interrogatorCode: interrogator)
+            return ReplyEncoder.allCall(
+                icao: icao, capability: ExtendedSquitterEncoder.capability(onGround: state.onGround),
+                interrogatorCode: interrogator)
         case .altitudeReply:
-            return ReplyEncoder.altitudeReply(icao: icao, altitudeFt: altitude, onGround: state.onGround,
-                                              forceGillham: track.gillhamAltitude)
+            return ReplyEncoder.altitudeReply(
+                icao: icao, altitudeFt: altitude, onGround: state.onGround,
+                forceGillham: track.gillhamAltitude)
         case .identityReply:
             return ReplyEncoder.identityReply(icao: icao, squawk: track.squawk, onGround: state.onGround)
         case .commBAltitude(let register):
-            return ReplyEncoder.commBAltitudeReply(icao: icao, altitudeFt: altitude, onGround: state.onGround,
-                                                   mb: commB(register, track, state))
+            return ReplyEncoder.commBAltitudeReply(
+                icao: icao, altitudeFt: altitude, onGround: state.onGround,
+                mb: commB(register, track, state))
         case .commBIdentity(let register):
-            return ReplyEncoder.commBIdentityReply(icao: icao, squawk: track.squawk, onGround: state.onGround,
-                                                   mb: commB(register, track, state))
+            return ReplyEncoder.commBIdentityReply(
+                icao: icao, squawk: track.squawk, onGround: state.onGround,
+                mb: commB(register, track, state))
         }
     }
 
@@ -77,11 +81,13 @@ public enum MessageFactory {
         switch register {
         case 0x40:
             let selected = selectedAltitude(track, state)
-            return CommBEncoder.selectedVerticalIntention(mcpAltitudeFt: selected, fmsAltitudeFt: selected,
-                                                   baroSettingHPa: 1013.2)
+            return CommBEncoder.selectedVerticalIntention(
+                mcpAltitudeFt: selected, fmsAltitudeFt: selected,
+                baroSettingHPa: 1013.2)
         case 0x50:
-            return CommBEncoder.trackAndTurn(rollDeg: 0, trackDeg: state.trackDeg, groundSpeedKt: state.groundSpeedKt,
-                                      trackRateDegPerS: 0, trueAirspeedKt: state.groundSpeedKt)
+            return CommBEncoder.trackAndTurn(
+                rollDeg: 0, trackDeg: state.trackDeg, groundSpeedKt: state.groundSpeedKt,
+                trackRateDegPerS: 0, trueAirspeedKt: state.groundSpeedKt)
         default:
             return CommBEncoder.identification(callsign: track.callsign)
         }

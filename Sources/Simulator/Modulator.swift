@@ -35,37 +35,48 @@ public struct Modulator: Sendable {
 
     /// Renders `totalSamples` samples of noise plus `transmissions` (sorted by time) and hands
     /// them to `consume` in blocks of interleaved I/Q values.
-    public func render(_ transmissions: [Transmission], totalSamples: Int, noise: inout SeededGenerator,
-                       blockSize: Int = 1 << 16,
-                       consume: (UnsafeBufferPointer<Double>) throws -> Void) rethrows {
+    public func render(
+        _ transmissions: [Transmission], totalSamples: Int, noise: inout SeededGenerator,
+        blockSize: Int = 1 << 16,
+        consume: (UnsafeBufferPointer<Double>) throws -> Void
+    ) rethrows {
         var chain = ChannelChain(.kind, sampleRate: sampleRate, generator: noise)
-        try render(transmissions, interference: [], totalSamples: totalSamples, noise: &noise, channel: &chain,
-                   blockSize: blockSize, consume: consume)
+        try render(
+            transmissions, interference: [], totalSamples: totalSamples, noise: &noise, channel: &chain,
+            blockSize: blockSize, consume: consume)
     }
 
     /// Renders `transmissions` and the Mode A/C replies `interference` (both sorted by time)
     /// through `channel`: the replies and their echoes, the signal stages, the receiver noise,
     /// then the stages acting on everything received. An empty chain with no interference
     /// renders exactly as the kind channel always did (noise first, then each burst added).
-    public func render(_ transmissions: [Transmission], interference: [ModeACReply], totalSamples: Int,
-                       noise: inout SeededGenerator, channel: inout ChannelChain, blockSize: Int = 1 << 16,
-                       consume: (UnsafeBufferPointer<Double>) throws -> Void) rethrows {
+    public func render(
+        _ transmissions: [Transmission], interference: [ModeACReply], totalSamples: Int,
+        noise: inout SeededGenerator, channel: inout ChannelChain, blockSize: Int = 1 << 16,
+        consume: (UnsafeBufferPointer<Double>) throws -> Void
+    ) rethrows {
         let kind = channel.isEmpty && interference.isEmpty
         let amplitudes = transmissions.map(amplitude(for:))
-        let spans = transmissions.map { shaper.sampleSpan(start: $0.time, duration: $0.duration + ($0.echo?.delay ?? 0)) }
+        let spans = transmissions.map {
+            shaper.sampleSpan(start: $0.time, duration: $0.duration + ($0.echo?.delay ?? 0))
+        }
         let modeAC = interference.map { reply in
-            (amplitude: pulseAmplitude(snrDb: reply.snrDb), starts: reply.pulseStarts,
-             span: shaper.sampleSpan(start: reply.time, duration: ModeACReplies.duration))
+            (
+                amplitude: pulseAmplitude(snrDb: reply.snrDb), starts: reply.pulseStarts,
+                span: shaper.sampleSpan(start: reply.time, duration: ModeACReplies.duration)
+            )
         }
         var block = [Double](repeating: 0, count: 2 * blockSize)
         var signal = [Double](repeating: 0, count: kind ? 0 : 2 * blockSize)
-        var active: [Int] = [], activeAC: [Int] = []
+        var active: [Int] = []
+        var activeAC: [Int] = []
         active.reserveCapacity(64)
-        var next = 0, nextAC = 0
+        var next = 0
+        var nextAC = 0
         var blockStart = 0
         while blockStart < totalSamples {
             let count = min(blockSize, totalSamples - blockStart)
-            let blockEnd = blockStart + count // exclusive
+            let blockEnd = blockStart + count  // exclusive
             // A local copy of the generator keeps its state in registers in the hot loop.
             var generator = noise
             try block.withUnsafeMutableBufferPointer { out in
@@ -82,8 +93,9 @@ public struct Modulator: Sendable {
                         next += 1
                     }
                     for id in active {
-                        addBurst(transmissions[id], amplitude: amplitudes[id], span: spans[id],
-                                 blockStart: blockStart, blockEnd: blockEnd, into: target)
+                        addBurst(
+                            transmissions[id], amplitude: amplitudes[id], span: spans[id],
+                            blockStart: blockStart, blockEnd: blockEnd, into: target)
                     }
                     active.removeAll { spans[$0].last < blockEnd }
                     while nextAC < interference.count, modeAC[nextAC].span.first < blockEnd {
@@ -91,18 +103,21 @@ public struct Modulator: Sendable {
                         nextAC += 1
                     }
                     for id in activeAC {
-                        addPulses(interference[id], amplitude: modeAC[id].amplitude, starts: modeAC[id].starts,
-                                  span: modeAC[id].span, blockStart: blockStart, blockEnd: blockEnd, into: target)
+                        addPulses(
+                            interference[id], amplitude: modeAC[id].amplitude, starts: modeAC[id].starts,
+                            span: modeAC[id].span, blockStart: blockStart, blockEnd: blockEnd, into: target)
                     }
                     activeAC.removeAll { modeAC[$0].span.last < blockEnd }
                     if !kind {
                         let part = UnsafeMutableBufferPointer(rebasing: clean[0..<(2 * count)])
                         channel.applySignal(part, firstSample: blockStart)
-                        channel.applyNoise(UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
-                                           firstSample: blockStart)
+                        channel.applyNoise(
+                            UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
+                            firstSample: blockStart)
                         for index in 0..<(2 * count) { out[index] += clean[index] }
-                        channel.applyReceived(UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
-                                              firstSample: blockStart)
+                        channel.applyReceived(
+                            UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
+                            firstSample: blockStart)
                     }
                     try consume(UnsafeBufferPointer(rebasing: out[0..<(2 * count)]))
                 }
@@ -119,8 +134,10 @@ public struct Modulator: Sendable {
     }
 
     /// Adds the pulses of one Mode A/C reply that fall inside [blockStart, blockEnd).
-    private func addPulses(_ reply: ModeACReply, amplitude: Double, starts: [Double], span: (first: Int, last: Int),
-                           blockStart: Int, blockEnd: Int, into out: UnsafeMutableBufferPointer<Double>) {
+    private func addPulses(
+        _ reply: ModeACReply, amplitude: Double, starts: [Double], span: (first: Int, last: Int),
+        blockStart: Int, blockEnd: Int, into out: UnsafeMutableBufferPointer<Double>
+    ) {
         let first = max(span.first, blockStart)
         let last = min(span.last, blockEnd - 1)
         guard first <= last else { return }
@@ -143,8 +160,10 @@ public struct Modulator: Sendable {
     }
 
     /// Adds one burst's samples that fall inside [blockStart, blockEnd).
-    private func addBurst(_ burst: Transmission, amplitude: Double, span: (first: Int, last: Int),
-                          blockStart: Int, blockEnd: Int, into out: UnsafeMutableBufferPointer<Double>) {
+    private func addBurst(
+        _ burst: Transmission, amplitude: Double, span: (first: Int, last: Int),
+        blockStart: Int, blockEnd: Int, into out: UnsafeMutableBufferPointer<Double>
+    ) {
         let first = max(span.first, blockStart)
         let last = min(span.last, blockEnd - 1)
         guard first <= last, amplitude > 0 else { return }

@@ -1,11 +1,12 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
 import ModeSDemod
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// IQ samples with Mode S replies of perfectly rectangular pulses, each at a chosen start,
 /// amplitude and carrier offset, over deterministic Gaussian noise.
@@ -58,7 +59,7 @@ public struct RectangularSignal: Sendable {
         var iq = [Double](repeating: 0, count: 2 * sampleCount)
         var state = seed
         func uniform() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return (Double(state >> 11) + 0.5) / Double(1 << 53)
         }
         for index in stride(from: 0, to: iq.count, by: 2) {
@@ -69,8 +70,10 @@ public struct RectangularSignal: Sendable {
         }
         let chip = Double(sampleRate.hertz) / 2e6  // samples per 0.5 µs chip
         for burst in bursts {
-            var chips: [Bool] = [true, false, true, false, false, false, false, true,
-                                 false, true, false, false, false, false, false, false]
+            var chips: [Bool] = [
+                true, false, true, false, false, false, false, true,
+                false, true, false, false, false, false, false, false
+            ]
             for number in 1...burst.bits.bitCount {
                 let one = burst.bits.bit(number) == 1
                 chips.append(one)

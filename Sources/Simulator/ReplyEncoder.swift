@@ -19,8 +19,10 @@ public enum ReplyEncoder {
     public static func flightStatus(onGround: Bool) -> UInt64 { onGround ? 1 : 0 }
 
     /// DF4: altitude reply (13-bit AC field, 25 ft or Gillham code).
-    public static func altitudeReply(icao: UInt32, altitudeFt: Int?, onGround: Bool,
-                                     forceGillham: Bool = false) -> ModeSBits {
+    public static func altitudeReply(
+        icao: UInt32, altitudeFt: Int?, onGround: Bool,
+        forceGillham: Bool = false
+    ) -> ModeSBits {
         let ac = altitudeFt.flatMap { AltitudeCode.acField($0, forceGillham: forceGillham) } ?? 0
         return surveillance(df: 4, icao: icao, fs: flightStatus(onGround: onGround), field: ac, mb: nil)
     }

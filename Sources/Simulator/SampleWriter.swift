@@ -1,10 +1,11 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeSDemod
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes blocks of interleaved I/Q values to a file in a given format, converting and
 /// clipping on the way. One reusable byte buffer; no allocation per block once it has grown.

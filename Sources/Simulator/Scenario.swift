@@ -1,4 +1,5 @@
 import ModeS
+
 /// A simulated sky around a receiver: a set of aircraft tracks drawn from a seed.
 ///
 /// A quiet sky is mostly cruising traffic spread over 250 km, with a few departures and
@@ -36,14 +37,18 @@ public struct Scenario: Sendable {
             repeat { callsign = Self.callsign(&generator) } while callsigns.contains(callsign)
             callsigns.insert(callsign)
             let phase = Self.phase(busy: busy, &generator)
-            tracks.append(Self.track(icao: icao, callsign: callsign, phase: phase, receiver: receiver,
-                                     airport: airport, &generator))
+            tracks.append(
+                Self.track(
+                    icao: icao, callsign: callsign, phase: phase, receiver: receiver,
+                    airport: airport, &generator))
         }
         aircraft = tracks
     }
 
-    private static let airlines = ["KLM", "EZY", "BAW", "DLH", "AFR", "RYR", "TRA", "UAE", "SAS", "IBE",
-                                   "AUA", "SWR", "TAP", "FIN", "THY", "WZZ", "EXS", "TFL", "CFE", "BEL"]
+    private static let airlines = [
+        "KLM", "EZY", "BAW", "DLH", "AFR", "RYR", "TRA", "UAE", "SAS", "IBE",
+        "AUA", "SWR", "TAP", "FIN", "THY", "WZZ", "EXS", "TFL", "CFE", "BEL"
+    ]
 
     private static func callsign(_ g: inout SeededGenerator) -> String {
         var text = g.pick(airlines)
@@ -74,13 +79,18 @@ public struct Scenario: Sendable {
         }
     }
 
-    private static func track(icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPoint,
-                              airport: GeoPoint, _ g: inout SeededGenerator) -> AircraftTrack {
+    private static func track(
+        icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPoint,
+        airport: GeoPoint, _ g: inout SeededGenerator
+    ) -> AircraftTrack {
         let bearing = g.uniform(0, 360)
         let (bs, bc) = DeterministicMath.sinCos(DeterministicMath.radians(bearing))
         var category = g.chance(0.8) ? "A3" : g.pick(["A1", "A2", "A4", "A5"])
         var position: GeoPoint
-        var altitude: Double, speed: Double, track: Double, rate: Double
+        var altitude: Double
+        var speed: Double
+        var track: Double
+        var rate: Double
         var onGround = false
         switch phase {
         case .taxiing:
@@ -98,18 +108,18 @@ public struct Scenario: Sendable {
             position = airport.offset(north: distance * bc, east: distance * bs)
             altitude = g.uniform(1_500, 24_000)
             speed = 160 + altitude / 24_000 * 200 + g.uniform(-20, 20)
-            track = bearing + g.uniform(-30, 30) // outbound
+            track = bearing + g.uniform(-30, 30)  // outbound
             rate = g.uniform(1_000, 3_200)
         case .landing:
             let distance = g.uniform(4_000, 80_000)
             position = airport.offset(north: distance * bc, east: distance * bs)
-            altitude = min(distance * 0.16, 14_000) + g.uniform(-300, 300) // about a 3° path
+            altitude = min(distance * 0.16, 14_000) + g.uniform(-300, 300)  // about a 3° path
             speed = 140 + altitude / 14_000 * 150 + g.uniform(-10, 10)
-            track = bearing + 180 + g.uniform(-20, 20) // inbound
+            track = bearing + 180 + g.uniform(-20, 20)  // inbound
             rate = -g.uniform(500, 1_600)
         case .cruising:
             // Uniform over the disc, between 15 and 250 km.
-            let distance = (g.uniform(0.0036, 1) ).squareRoot() * 250_000
+            let distance = (g.uniform(0.0036, 1)).squareRoot() * 250_000
             position = receiver.offset(north: distance * bc, east: distance * bs)
             altitude = (g.uniform(28_000, 41_000) / 1000).rounded() * 1000
             speed = g.uniform(380, 520)
@@ -118,9 +128,10 @@ public struct Scenario: Sendable {
         }
         track = ExtendedSquitterEncoder.normalized(track)
         let geoOffset = onGround ? g.uniform(-50, 50) : g.uniform(-300, 400)
-        let initial = TrueAircraftState(position: position, altitudeBaroFt: altitude,
-                                    altitudeGeoFt: altitude + geoOffset, groundSpeedKt: speed,
-                                    trackDeg: track, verticalRateFpm: rate, onGround: onGround)
+        let initial = TrueAircraftState(
+            position: position, altitudeBaroFt: altitude,
+            altitudeGeoFt: altitude + geoOffset, groundSpeedKt: speed,
+            trackDeg: track, verticalRateFpm: rate, onGround: onGround)
         let frequency = g.uniform(-60_000, 60_000)
         let level = g.gaussian() * 2.5
         // A few arriving aircraft report GNSS height positions (type codes 20-22). The height
@@ -128,9 +139,10 @@ public struct Scenario: Sendable {
         // 12,000 ft are chosen: they never leave the field's range.
         let gnss = phase == .landing && altitude < 12_000 && g.chance(0.25)
         let airspeed = !onGround && !gnss && g.chance(0.08)
-        return AircraftTrack(icao: icao, callsign: callsign, category: category, squawk: squawk(&g),
-                             phase: phase, initial: initial, floorFt: 0, gnssPositionsOnly: gnss,
-                             reportsAirspeed: airspeed, gillhamAltitude: g.chance(0.1),
-                             frequencyOffsetHz: frequency, levelOffsetDb: level)
+        return AircraftTrack(
+            icao: icao, callsign: callsign, category: category, squawk: squawk(&g),
+            phase: phase, initial: initial, floorFt: 0, gnssPositionsOnly: gnss,
+            reportsAirspeed: airspeed, gillhamAltitude: g.chance(0.1),
+            frequencyOffsetHz: frequency, levelOffsetDb: level)
     }
 }

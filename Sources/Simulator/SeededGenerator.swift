@@ -76,7 +76,7 @@ public struct SeededGenerator: Sendable {
     @inline(__always)
     public mutating func gaussianPair() -> (Double, Double) {
         while true {
-            let u = Double(Int64(bitPattern: next()) >> 11) * 0x1p-52 // [-1, 1)
+            let u = Double(Int64(bitPattern: next()) >> 11) * 0x1p-52  // [-1, 1)
             let v = Double(Int64(bitPattern: next()) >> 11) * 0x1p-52
             let s = u * u + v * v
             if s > 0, s < 1 {

@@ -1,4 +1,5 @@
 import ModeS
+
 /// How strong each message arrives.
 ///
 /// Either a fixed range (every message's SNR drawn uniformly in it: how the demodulator's
@@ -25,15 +26,18 @@ public struct SignalLevelModel: Sendable {
     }
 
     /// The SNR of one message (dB).
-    public func snr(track: AircraftTrack, state: TrueAircraftState, receiver: GeoPoint, receiverAltitudeM: Double,
-                    generator: inout SeededGenerator) -> Double {
+    public func snr(
+        track: AircraftTrack, state: TrueAircraftState, receiver: GeoPoint, receiverAltitudeM: Double,
+        generator: inout SeededGenerator
+    ) -> Double {
         if let range = fixedRange {
             return generator.uniform(range.lowerBound, range.upperBound.nextUp)
         }
         let ground = receiver.distance(to: state.position)
         let height = state.altitudeBaroFt * 0.3048 - receiverAltitudeM
         let slantKm = max((ground * ground + height * height).squareRoot(), 50) / 1000
-        var snr = snrAt100km - 20 * DeterministicMath.log10(slantKm / 100) + track.levelOffsetDb
+        var snr =
+            snrAt100km - 20 * DeterministicMath.log10(slantKm / 100) + track.levelOffsetDb
             + jitterDb * generator.gaussian()
         if state.onGround { snr -= groundLossDb }
         return min(max(snr, cap.lowerBound), cap.upperBound)

@@ -78,12 +78,14 @@ public struct Simulation {
         self.settings = settings
         let root = SeededGenerator(seed: settings.seed)
         var skyGenerator = root.stream(1)
-        scenario = Scenario(receiver: settings.receiver, count: settings.aircraftCount, busy: settings.busy,
-                            generator: &skyGenerator)
+        scenario = Scenario(
+            receiver: settings.receiver, count: settings.aircraftCount, busy: settings.busy,
+            generator: &skyGenerator)
         var levels = SignalLevelModel(fixedRange: settings.snrRange)
         levels.cap = levels.cap.lowerBound...settings.channel.strongestSnrDb
-        let schedule = TransmissionSchedule(scenario: scenario, duration: settings.duration, levels: levels,
-                                            generator: root.stream(2), channel: settings.channel)
+        let schedule = TransmissionSchedule(
+            scenario: scenario, duration: settings.duration, levels: levels,
+            generator: root.stream(2), channel: settings.channel)
         transmissions = schedule.transmissions
         modeACReplies = schedule.modeACReplies
     }
@@ -103,10 +105,13 @@ public struct Simulation {
         let total = totalSamples
         var done = 0
         var lastReported = 0.0
-        var chain = ChannelChain(settings.channel, sampleRate: Double(settings.sampleRate),
-                                 generator: SeededGenerator(seed: settings.seed).stream(4))
-        try modulator.render(transmissions, interference: modeACReplies, totalSamples: total, noise: &noise,
-                             channel: &chain) { block in
+        var chain = ChannelChain(
+            settings.channel, sampleRate: Double(settings.sampleRate),
+            generator: SeededGenerator(seed: settings.seed).stream(4))
+        try modulator.render(
+            transmissions, interference: modeACReplies, totalSamples: total, noise: &noise,
+            channel: &chain
+        ) { block in
             try writer.write(block)
             done += block.count / 2
             let fraction = Double(done) / Double(max(total, 1))
@@ -116,18 +121,21 @@ public struct Simulation {
             }
         }
         try writer.close()
-        let header = TruthWriter.Header(format: settings.format, sampleRate: settings.sampleRate,
-                                        duration: settings.duration, seed: settings.seed,
-                                        aircraft: scenario.aircraft.count, receiver: settings.receiver,
-                                        receiverAltitudeM: scenario.receiverAltitudeM,
-                                        snrRange: settings.snrRange, busy: settings.busy,
-                                        channel: settings.channel.isKind ? nil : settings.channel,
-                                        modeACReplies: modeACReplies.count)
-        try TruthWriter.write(path: path + ".truth.jsonl", header: header, scenario: scenario,
-                              transmissions: transmissions)
-        return Summary(messages: transmissions.count, overlapped: transmissions.filter(\.overlap).count,
-                       samples: total, bytes: writer.bytesWritten,
-                       clipped: writer.clippedComponents + chain.clippedComponents)
+        let header = TruthWriter.Header(
+            format: settings.format, sampleRate: settings.sampleRate,
+            duration: settings.duration, seed: settings.seed,
+            aircraft: scenario.aircraft.count, receiver: settings.receiver,
+            receiverAltitudeM: scenario.receiverAltitudeM,
+            snrRange: settings.snrRange, busy: settings.busy,
+            channel: settings.channel.isKind ? nil : settings.channel,
+            modeACReplies: modeACReplies.count)
+        try TruthWriter.write(
+            path: path + ".truth.jsonl", header: header, scenario: scenario,
+            transmissions: transmissions)
+        return Summary(
+            messages: transmissions.count, overlapped: transmissions.filter(\.overlap).count,
+            samples: total, bytes: writer.bytesWritten,
+            clipped: writer.clippedComponents + chain.clippedComponents)
     }
 }
 
@@ -140,27 +148,37 @@ extension Simulation.Settings {
         }
         if let m = c.multipath { try check((0...1).contains(m.fraction), "multipath share must be within 0...1") }
         if let f = c.filter {
-            try check(f.bandwidth > 0.01 && f.bandwidth < 0.49, "filter bandwidth must be within 0.01...0.49 of the sample rate")
+            try check(
+                f.bandwidth > 0.01 && f.bandwidth < 0.49,
+                "filter bandwidth must be within 0.01...0.49 of the sample rate")
             try check(f.damping >= 0.05 && f.damping <= 5, "filter damping must be within 0.05...5")
         }
         try check(abs(c.tuningErrorHz) <= 500_000, "tuning error must be within ±500 kHz")
         try check(c.phaseNoise >= 0 && c.phaseNoise <= 0.5, "phase noise must be within 0...0.5 rad per sample")
         if let g = c.gainSteps {
-            try check(g.rangeDb >= 0 && g.rangeDb <= 20 && g.meanIntervalS > 0, "gain steps must be within 0...20 dB, at a positive interval")
+            try check(
+                g.rangeDb >= 0 && g.rangeDb <= 20 && g.meanIntervalS > 0,
+                "gain steps must be within 0...20 dB, at a positive interval")
         }
         if let r = c.rail { try check(r >= 8 && r <= 127.5, "the rail must be within 8...127.5 LSB") }
         if let i = c.iqImbalance {
             try check(abs(i.gainDb) <= 6 && abs(i.phaseDeg) <= 30, "IQ imbalance must be within ±6 dB and ±30°")
         }
         if let d = c.dcOffset { try check(abs(d.i) <= 64 && abs(d.q) <= 64, "DC offset must be within ±64 LSB") }
-        if let a = c.modeAC { try check(a.ratePerAircraft >= 0 && a.ratePerAircraft <= 1000, "Mode A/C rate must be within 0...1000 per aircraft per second") }
+        if let a = c.modeAC {
+            try check(
+                a.ratePerAircraft >= 0 && a.ratePerAircraft <= 1000,
+                "Mode A/C rate must be within 0...1000 per aircraft per second")
+        }
         if let s = c.stations {
-            try check((0...63).contains(s.count) && s.repliesPerSecond >= 0 && s.repliesPerSecond <= 100,
-                      "ground stations must number 0...63 with 0...100 replies per second")
+            try check(
+                (0...63).contains(s.count) && s.repliesPerSecond >= 0 && s.repliesPerSecond <= 100,
+                "ground stations must number 0...63 with 0...100 replies per second")
         }
         if let t = c.trains {
-            try check((0...1).contains(t.fraction) && t.trainsPerSecond >= 0 && t.trainsPerSecond <= 100,
-                      "interrogation trains: share within 0...1, 0...100 per second")
+            try check(
+                (0...1).contains(t.fraction) && t.trainsPerSecond >= 0 && t.trainsPerSecond <= 100,
+                "interrogation trains: share within 0...1, 0...100 per second")
         }
         try check(c.strongestSnrDb >= 10 && c.strongestSnrDb <= 60, "strongest SNR must be within 10...60 dB")
     }

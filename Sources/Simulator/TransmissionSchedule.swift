@@ -25,8 +25,10 @@ public struct TransmissionSchedule: Sendable {
     /// (all-call replies to ground stations, trains of Comm-B replies, Mode A/C replies) and
     /// some aircraft's replies an echo. Those draw from generator streams of their own, so the
     /// messages of the kind channel stay exactly what they always were.
-    public init(scenario: Scenario, duration: Double, levels: SignalLevelModel, generator: SeededGenerator,
-                channel: Channel = .kind) {
+    public init(
+        scenario: Scenario, duration: Double, levels: SignalLevelModel, generator: SeededGenerator,
+        channel: Channel = .kind
+    ) {
         var all: [Transmission] = []
         var modeAC: [ModeACReply] = []
         var skyGenerator = generator.stream(0x5EED_0001)
@@ -34,18 +36,22 @@ public struct TransmissionSchedule: Sendable {
         for (index, track) in scenario.aircraft.enumerated() {
             var g = generator.stream(UInt64(index) + 1)
             var extra = generator.stream(0x5EED_0000_0000 + UInt64(index))
-            let interference = channel.isKind ? []
+            let interference =
+                channel.isKind
+                ? []
                 : Self.interferenceEvents(for: track, channel: channel, stations: stations, duration: duration, &extra)
             let echoDelay = channel.multipath?.delay(&extra)
             let events = Self.events(for: track, busy: scenario.busy, duration: duration, extra: interference, &g)
             for (time, kind) in events {
                 let state = track.state(at: time)
                 let bits = MessageFactory.message(kind, track: track, state: state)
-                let snr = levels.snr(track: track, state: state, receiver: scenario.receiver,
-                                     receiverAltitudeM: scenario.receiverAltitudeM, generator: &g)
+                let snr = levels.snr(
+                    track: track, state: state, receiver: scenario.receiver,
+                    receiverAltitudeM: scenario.receiverAltitudeM, generator: &g)
                 let phase = g.uniform(0, 2 * DeterministicMath.pi)
-                var transmission = Transmission(time: time, aircraft: index, bits: bits, snrDb: snr,
-                                                frequencyOffsetHz: track.frequencyOffsetHz, phase: phase)
+                var transmission = Transmission(
+                    time: time, aircraft: index, bits: bits, snrDb: snr,
+                    frequencyOffsetHz: track.frequencyOffsetHz, phase: phase)
                 if let multipath = channel.multipath, let echoDelay {
                     transmission.echo = multipath.echo(delay: echoDelay, &extra)
                 }
@@ -59,12 +65,16 @@ public struct TransmissionSchedule: Sendable {
                 while t + ModeACReplies.duration < duration {
                     let state = track.state(at: t)
                     let altitude = extra.chance(0.5)
-                    let code = ModeACReply.code(squawk: altitude ? nil : track.squawk,
-                                                altitudeFt: altitude ? Int(state.altitudeBaroFt.rounded()) : nil)
-                    let snr = levels.snr(track: track, state: state, receiver: scenario.receiver,
-                                         receiverAltitudeM: scenario.receiverAltitudeM, generator: &extra)
-                    modeAC.append(ModeACReply(time: t, code: code, snrDb: snr, frequencyOffsetHz: track.frequencyOffsetHz,
-                                              phase: extra.uniform(0, 2 * DeterministicMath.pi)))
+                    let code = ModeACReply.code(
+                        squawk: altitude ? nil : track.squawk,
+                        altitudeFt: altitude ? Int(state.altitudeBaroFt.rounded()) : nil)
+                    let snr = levels.snr(
+                        track: track, state: state, receiver: scenario.receiver,
+                        receiverAltitudeM: scenario.receiverAltitudeM, generator: &extra)
+                    modeAC.append(
+                        ModeACReply(
+                            time: t, code: code, snrDb: snr, frequencyOffsetHz: track.frequencyOffsetHz,
+                            phase: extra.uniform(0, 2 * DeterministicMath.pi)))
                     t += -DeterministicMath.ln(1 - extra.uniform()) / rate
                 }
             }
@@ -97,8 +107,10 @@ public struct TransmissionSchedule: Sendable {
     private static let turnaround = 2e-6
 
     /// The (time, kind) events of one aircraft, sorted and free of self-overlap.
-    static func events(for track: AircraftTrack, busy: Bool, duration: Double,
-                       extra: [(Double, MessageKind)] = [], _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
+    static func events(
+        for track: AircraftTrack, busy: Bool, duration: Double,
+        extra: [(Double, MessageKind)] = [], _ g: inout SeededGenerator
+    ) -> [(Double, MessageKind)] {
         var events: [(Double, MessageKind)] = extra
         func periodic(_ low: Double, _ high: Double, _ make: (Int) -> MessageKind) {
             var t = g.uniform(0, high)
@@ -168,20 +180,27 @@ public struct TransmissionSchedule: Sendable {
     /// The messages one aircraft sends because of the channel's ground stations: all-call
     /// replies to each station that reaches it (Poisson), and trains of Comm-B replies when
     /// it is close to a radar.
-    static func interferenceEvents(for track: AircraftTrack, channel: Channel, stations: [GroundStations.Station],
-                                   duration: Double, _ g: inout SeededGenerator) -> [(Double, MessageKind)] {
+    static func interferenceEvents(
+        for track: AircraftTrack, channel: Channel, stations: [GroundStations.Station],
+        duration: Double, _ g: inout SeededGenerator
+    ) -> [(Double, MessageKind)] {
         var events: [(Double, MessageKind)] = []
         let rate = channel.stations?.repliesPerSecond ?? 0
         for station in stations where g.chance(station.reach) {
-            for t in poissonTimes(rate: rate, until: duration, &g) { events.append((t, .allCall(interrogator: station.code))) }
+            for t in poissonTimes(rate: rate, until: duration, &g) {
+                events.append((t, .allCall(interrogator: station.code)))
+            }
         }
         if let trains = channel.trains, g.chance(trains.fraction) {
             for start in poissonTimes(rate: trains.trainsPerSecond, until: duration, &g) {
-                let length = trains.length.lowerBound
+                let length =
+                    trains.length.lowerBound
                     + g.integer(below: trains.length.upperBound - trains.length.lowerBound + 1)
                 for number in 0..<length {
                     let register = g.pick([0x20, 0x40, 0x50])
-                    let kind: MessageKind = g.chance(0.5) ? .commBAltitude(register: register)
+                    let kind: MessageKind =
+                        g.chance(0.5)
+                        ? .commBAltitude(register: register)
                         : .commBIdentity(register: register)
                     events.append((start + Double(number) * InterrogationTrains.period, kind))
                 }

@@ -1,11 +1,12 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
 import ModeSDemod
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes `FILE.truth.jsonl`: what was really on air, for tests and yield measurements.
 ///
@@ -41,8 +42,10 @@ public struct TruthWriter {
     }
 
     /// Produces the truth file line by line (each with its newline), in order.
-    public static func lines(header: Header, scenario: Scenario, transmissions: [Transmission],
-                             emit: (String) throws -> Void) rethrows {
+    public static func lines(
+        header: Header, scenario: Scenario, transmissions: [Transmission],
+        emit: (String) throws -> Void
+    ) rethrows {
         try emit(headerLine(header) + "\n")
         var nextState = 0.0
         func emitStates(upTo time: Double) throws {
@@ -96,12 +99,18 @@ public struct TruthWriter {
     static func channelObject(_ c: Channel) -> String {
         func number(_ x: Double) -> String { DecimalText.fixed(x, places: 4) }
         let multipath = c.multipath.map { number($0.fraction) } ?? "null"
-        let filter = c.filter.map { "{\"bandwidth\":\(number($0.bandwidth)),\"damping\":\(number($0.damping))}" } ?? "null"
-        let iq = c.iqImbalance.map { "{\"gain_db\":\(number($0.gainDb)),\"phase_deg\":\(number($0.phaseDeg))}" } ?? "null"
+        let filter =
+            c.filter.map { "{\"bandwidth\":\(number($0.bandwidth)),\"damping\":\(number($0.damping))}" } ?? "null"
+        let iq =
+            c.iqImbalance.map { "{\"gain_db\":\(number($0.gainDb)),\"phase_deg\":\(number($0.phaseDeg))}" } ?? "null"
         let dc = c.dcOffset.map { "{\"i\":\(number($0.i)),\"q\":\(number($0.q))}" } ?? "null"
-        let gain = c.gainSteps.map { "{\"range_db\":\(number($0.rangeDb)),\"mean_interval_s\":\(number($0.meanIntervalS))}" } ?? "null"
-        let stations = c.stations.map { "{\"count\":\($0.count),\"replies_per_s\":\(number($0.repliesPerSecond))}" } ?? "null"
-        let trains = c.trains.map { "{\"share\":\(number($0.fraction)),\"per_s\":\(number($0.trainsPerSecond))}" } ?? "null"
+        let gain =
+            c.gainSteps.map { "{\"range_db\":\(number($0.rangeDb)),\"mean_interval_s\":\(number($0.meanIntervalS))}" }
+            ?? "null"
+        let stations =
+            c.stations.map { "{\"count\":\($0.count),\"replies_per_s\":\(number($0.repliesPerSecond))}" } ?? "null"
+        let trains =
+            c.trains.map { "{\"share\":\(number($0.fraction)),\"per_s\":\(number($0.trainsPerSecond))}" } ?? "null"
         return "{\"multipath_share\":\(multipath),\"filter\":\(filter),\"tuning_error_hz\":\(number(c.tuningErrorHz)),"
             + "\"phase_noise_rad\":\(number(c.phaseNoise)),\"iq_imbalance\":\(iq),\"dc_offset\":\(dc),\"gain_steps\":\(gain),"
             + "\"rail_lsb\":\(c.rail.map(number) ?? "null"),\"mode_ac_per_s\":\(c.modeAC.map { number($0.ratePerAircraft) } ?? "null"),"
@@ -118,7 +127,8 @@ public struct TruthWriter {
 
     static func messageLine(_ m: Transmission, sampleRate: Double) -> String {
         let sample = Int((m.time * sampleRate).rounded(.down))
-        let address = m.bits.downlinkFormat == 11 || m.bits.downlinkFormat == 17
+        let address =
+            m.bits.downlinkFormat == 11 || m.bits.downlinkFormat == 17
             ? UInt32(m.bits.field(9, 32)) : CRC.syndrome(of: m.bits)
         return "{\"type\":\"message\",\"t\":\(DecimalText.fixed(m.time, places: 7)),\"sample\":\(sample),"
             + "\"hex\":\"\(m.bits.hex)\",\"df\":\(m.bits.downlinkFormat),\"icao\":\"\(icaoText(address))\","

@@ -1,6 +1,6 @@
+import FeedProtocol
 import ModeS
 import Tracking
-import FeedProtocol
 
 /// One aircraft as a radar client receives it: what the tracker knows, where it is in the
 /// observer's sky, and where and how to draw it on this client's radar.
@@ -38,12 +38,13 @@ public struct ProjectedAircraft: Sendable {
 
     /// The aircraft as the feed carries it.
     public var feedAircraft: FeedAircraft {
-        var wire = FeedAircraft(icao: state.icaoHex, callsign: state.callsign,
-                                altitudeBaroFt: state.altitudeBaroFt.map(Double.init),
-                                altitudeGeoFt: state.altitudeGeoFt.map(Double.init),
-                                groundSpeedKt: state.groundSpeedKt, onGround: state.onGround, stale: positionIsStale,
-                                groundKm: sky?.groundKm, bearingDeg: radar?.bearingDeg, x: radar?.x, y: radar?.y,
-                                rotationDeg: rotationDeg, scale: scale)
+        var wire = FeedAircraft(
+            icao: state.icaoHex, callsign: state.callsign,
+            altitudeBaroFt: state.altitudeBaroFt.map(Double.init),
+            altitudeGeoFt: state.altitudeGeoFt.map(Double.init),
+            groundSpeedKt: state.groundSpeedKt, onGround: state.onGround, stale: positionIsStale,
+            groundKm: sky?.groundKm, bearingDeg: radar?.bearingDeg, x: radar?.x, y: radar?.y,
+            rotationDeg: rotationDeg, scale: scale)
         wire.latitude = state.position?.latitude
         wire.longitude = state.position?.longitude
         wire.trackDeg = state.trackDeg

@@ -24,8 +24,9 @@ public struct RadarFrame: Sendable {
 
     /// The frame as the feed carries it.
     public var feedFrame: FeedFrame {
-        FeedFrame(seq: Int(truncatingIfNeeded: seq), time: time, source: source, headingDeg: view.headingDeg,
-                  rangeKm: view.rangeKm, aircraft: aircraft.map(\.feedAircraft))
+        FeedFrame(
+            seq: Int(truncatingIfNeeded: seq), time: time, source: source, headingDeg: view.headingDeg,
+            rangeKm: view.rangeKm, aircraft: aircraft.map(\.feedAircraft))
     }
 
     /// The frame as one line of JSON, ending in a newline.

@@ -1,5 +1,5 @@
-import Tracking
 import FeedProtocol
+import Tracking
 
 /// One aircraft of a scene: its tracked state and where it is in the observer's sky.
 public struct SceneAircraft: Sendable {

@@ -1,12 +1,13 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
 import ModeS
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where one aircraft is in the observer's sky, independent of which way the device points:
 /// the part of the projection that all clients share.
@@ -35,8 +36,9 @@ public struct SkyProjection: Sendable {
     /// A projection for `observer`.
     public init(observer: Observer) {
         self.observer = observer
-        origin = Geodesy.ecef(latitude: observer.latitude, longitude: observer.longitude,
-                              height: observer.altitudeMetres)
+        origin = Geodesy.ecef(
+            latitude: observer.latitude, longitude: observer.longitude,
+            height: observer.altitudeMetres)
     }
 
     /// Where a point at `latitude`, `longitude` (degrees) is, and, when its height in metres
@@ -45,28 +47,33 @@ public struct SkyProjection: Sendable {
         // Without a height the direction is still well defined: take the point on the
         // ellipsoid for the azimuth, and leave elevation and slant range unknown.
         let target = Geodesy.ecef(latitude: latitude, longitude: longitude, height: heightMetres ?? 0)
-        let enu = Geodesy.enu(of: target, from: origin,
-                              latitude: observer.latitude, longitude: observer.longitude)
+        let enu = Geodesy.enu(
+            of: target, from: origin,
+            latitude: observer.latitude, longitude: observer.longitude)
         let horizontal = enu.horizontalLength
         // Straight overhead the azimuth is undefined, and a horizontal offset under a
         // millimetre is rounding noise in the ECEF differences: report north.
         let azimuth = horizontal < 0.001 ? 0 : Geodesy.normalizedDegrees(atan2(enu.east, enu.north) * 180 / .pi)
-        let ground = Geodesy.surfaceDistance(latitude1: observer.latitude, longitude1: observer.longitude,
-                                             latitude2: latitude, longitude2: longitude) / 1000
+        let ground =
+            Geodesy.surfaceDistance(
+                latitude1: observer.latitude, longitude1: observer.longitude,
+                latitude2: latitude, longitude2: longitude) / 1000
         guard heightMetres != nil else {
             return SkyPlacement(azimuthDeg: azimuth, elevationDeg: nil, slantKm: nil, groundKm: ground)
         }
         let elevation = atan2(enu.up, horizontal) * 180 / .pi
-        return SkyPlacement(azimuthDeg: azimuth, elevationDeg: elevation,
-                            slantKm: enu.length / 1000, groundKm: ground)
+        return SkyPlacement(
+            azimuthDeg: azimuth, elevationDeg: elevation,
+            slantKm: enu.length / 1000, groundKm: ground)
     }
 
     /// Where an aircraft is, using its geometric height if known, else its barometric one;
     /// nil when it has no position.
     public func place(_ aircraft: AircraftState) -> SkyPlacement? {
         guard let position = aircraft.position else { return nil }
-        return place(latitude: position.latitude, longitude: position.longitude,
-                     heightMetres: AircraftHeight.metres(of: aircraft))
+        return place(
+            latitude: position.latitude, longitude: position.longitude,
+            heightMetres: AircraftHeight.metres(of: aircraft))
     }
 }
 

@@ -1,11 +1,12 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+import FoundationEssentials
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How a client's view places the aircraft of a scene: which it shows, where on the radar,
 /// and which way their icons point.
@@ -42,7 +43,6 @@ extension RadarView {
         trackDeg.map { Geodesy.normalizedDegrees($0 - headingDeg) }
     }
 }
-
 
 /// Where an aircraft is drawn on one client's radar.
 public struct RadarPlacement: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import NIOCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a listening socket of the daemon (the feed socket, the TCP outputs) puts in front of
@@ -21,16 +22,20 @@ public enum AcceptGuard {
     /// Adds the headroom check and NIO's `AcceptBackoffHandler` to a server channel's
     /// pipeline, calling `paused` with each error that pauses accepting; for
     /// `serverChannelInitializer`.
-    public static func install(on channel: any Channel,
-                               paused: @escaping @Sendable (IOError) -> Void) -> EventLoopFuture<Void> {
+    public static func install(
+        on channel: any Channel,
+        paused: @escaping @Sendable (IOError) -> Void
+    ) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(HeadroomHandler(headroom: headroom))
-            try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
-                shouldForwardIOErrorCaught: false, backoffProvider: { error in
-                    guard pauses(error) else { return nil }
-                    paused(error)
-                    return .seconds(1)
-                }))
+            try channel.pipeline.syncOperations.addHandler(
+                AcceptBackoffHandler(
+                    shouldForwardIOErrorCaught: false,
+                    backoffProvider: { error in
+                        guard pauses(error) else { return nil }
+                        paused(error)
+                        return .seconds(1)
+                    }))
         }
     }
 
@@ -45,7 +50,8 @@ public enum AcceptGuard {
     public static func isShort(headroom: Int) -> Bool {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0,
-              limit.rlim_cur < rlim_t(Int32.max) else { return false }
+            limit.rlim_cur < rlim_t(Int32.max)
+        else { return false }
         let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard probe >= 0 else { return true }
         close(probe)

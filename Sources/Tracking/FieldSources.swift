@@ -100,6 +100,7 @@ public struct FieldSources: Sendable, Equatable {
     /// The aircraft.json names of the fields whose value came by a source matching `where`,
     /// in a fixed order (`mlat` lists multilaterated fields, `tisb` relayed ones).
     public func jsonNames(where matches: (AddressType) -> Bool) -> [String] {
-        Field.allCases.flatMap { field in stamps[field.rawValue].map { matches($0.type) } == true ? field.jsonNames : [] }
+        Field.allCases.flatMap { field in stamps[field.rawValue].map { matches($0.type) } == true ? field.jsonNames : []
+        }
     }
 }

@@ -51,11 +51,13 @@ public final class LiveTracker: Sendable {
         /// merged: false, counting it as that source's duplicate, when another source
         /// delivered the same frame just before (`DuplicateFilter`).
         mutating func admit(_ frame: Frame, from source: String, at received: Double) -> Bool {
-            let index = sourceIndex[source] ?? {
-                sources.append(SourceCounts(label: source))
-                sourceIndex[source] = sources.count - 1
-                return sources.count - 1
-            }()
+            let index =
+                sourceIndex[source]
+                ?? {
+                    sources.append(SourceCounts(label: source))
+                    sourceIndex[source] = sources.count - 1
+                    return sources.count - 1
+                }()
             sources[index].lastFrame = received
             if !frame.isMultilaterated, duplicates.isDuplicate(frame.bits, from: source, at: received) {
                 sources[index].duplicates += 1
@@ -68,12 +70,15 @@ public final class LiveTracker: Sendable {
         /// Merges `message`, decoded from `frame`, into the tracker and counts it; the
         /// update for listeners when `reporting` (see `Tracker.merge`). `receiver`: this
         /// receiver's position.
-        mutating func merge(_ message: Message, frame: Frame, from source: String, at received: Double,
-                            receiver: GeoPoint?, reporting: Bool) -> TrackUpdate? {
+        mutating func merge(
+            _ message: Message, frame: Frame, from source: String, at received: Double,
+            receiver: GeoPoint?, reporting: Bool
+        ) -> TrackUpdate? {
             // Another receiver's frames are positioned from where that receiver is.
             let heardAt: GeoPoint? = sourcePositions[source] ?? receiver
-            let update = tracker.merge(message, at: received, multilaterated: frame.isMultilaterated,
-                                       heardAt: heardAt, reporting: reporting)
+            let update = tracker.merge(
+                message, at: received, multilaterated: frame.isMultilaterated,
+                heardAt: heardAt, reporting: reporting)
             counters.frames += 1
             if frame.correctedBits > 0 { counters.correctedFrames += 1 }
             counters.framesByFormat[frame.downlinkFormat] += 1
@@ -115,8 +120,10 @@ public final class LiveTracker: Sendable {
 
     /// A tracker for a receiver at `receiver`, keeping time by `clock` (the wall clock; tests
     /// pass their own).
-    public init(receiver: GeoPoint?, maxRangeKm: Double = 500,
-                clock: @escaping @Sendable () -> Double = LiveTracker.wallClock) {
+    public init(
+        receiver: GeoPoint?, maxRangeKm: Double = 500,
+        clock: @escaping @Sendable () -> Double = LiveTracker.wallClock
+    ) {
         self.receiver = receiver
         self.clock = clock
         state = Mutex(State(tracker: Tracker(receiver: receiver, maxRangeKm: maxRangeKm)))
@@ -138,8 +145,12 @@ public final class LiveTracker: Sendable {
         let listening = !listeners.withLock { $0.isEmpty }
         let outcome: (tracked: Bool, update: TrackUpdate?) = state.withLock { state in
             guard state.admit(frame, from: source, at: received) else { return (false, nil) }
-            return (true, state.merge(message, frame: frame, from: source, at: received, receiver: receiver,
-                                      reporting: listening))
+            return (
+                true,
+                state.merge(
+                    message, frame: frame, from: source, at: received, receiver: receiver,
+                    reporting: listening)
+            )
         }
         guard var update = outcome.update else { return outcome.tracked }
         update.frame = frame
@@ -227,7 +238,8 @@ public final class LiveTracker: Sendable {
     /// stale (the ones aircraft.json gives a position).
     public func aircraftCounts() -> (all: Int, withPosition: Int) {
         let snapshot = snapshot()
-        let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }.count
+        let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }
+            .count
         return (snapshot.aircraft.count, withPosition)
     }
 

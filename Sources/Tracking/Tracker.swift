@@ -52,7 +52,9 @@ public struct Tracker: Sendable {
 
     /// A tracker for a receiver at `receiver` (used for CPR references and range checks),
     /// holding at most `maximumAircraft` aircraft.
-    public init(receiver: GeoPoint? = nil, maxRangeKm: Double = 500, maximumAircraft: Int = Tracker.defaultMaximumAircraft) {
+    public init(
+        receiver: GeoPoint? = nil, maxRangeKm: Double = 500, maximumAircraft: Int = Tracker.defaultMaximumAircraft
+    ) {
         resolver = PositionResolver(receiver: receiver, maxRangeKm: maxRangeKm)
         self.maximumAircraft = max(10, maximumAircraft)
     }
@@ -76,8 +78,10 @@ public struct Tracker: Sendable {
     /// false the update is not returned (nil): it holds a copy of the aircraft's whole state,
     /// which costs a few percent of a live receiver's time when nothing reads it.
     @discardableResult
-    public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false,
-                               heardAt receiver: GeoPoint?, reporting: Bool = true) -> TrackUpdate? {
+    public mutating func merge(
+        _ message: Message, at time: Double, multilaterated: Bool = false,
+        heardAt receiver: GeoPoint?, reporting: Bool = true
+    ) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
         let source: DataSource = multilaterated ? .mlat : message.df == 17 || message.df == 18 ? .adsb : .modeS
@@ -106,14 +110,18 @@ public struct Tracker: Sendable {
     }
 
     /// Merges `message`, heard as `type` from `source` at `time`, into `state` in place.
-    private static func merge(_ message: Message, as type: AddressType, from source: DataSource, at time: Double,
-                              into state: inout AircraftState) {
+    private static func merge(
+        _ message: Message, as type: AddressType, from source: DataSource, at time: Double,
+        into state: inout AircraftState
+    ) {
         state.lastSeen = time
         state.hear(from: source, as: type, at: time, timeout: sourceTimeout)
         state.messageCount += 1
         /// Takes `value` into `path` unless a more direct source holds `field`.
         func take<Value>(_ value: Value?, _ field: FieldSources.Field, _ path: WritableKeyPath<AircraftState, Value?>) {
-            guard let value, state.fieldSources.accept(field, from: type, at: time, timeout: sourceTimeout) else { return }
+            guard let value, state.fieldSources.accept(field, from: type, at: time, timeout: sourceTimeout) else {
+                return
+            }
             state[keyPath: path] = value
         }
         if let callsign = message.callsign, !callsign.isEmpty { take(callsign, .callsign, \.callsign) }
@@ -128,14 +136,17 @@ public struct Tracker: Sendable {
         take(message.geoMinusBaroFt, .geomDelta, \.geoMinusBaroFt)
         deriveGeometricAltitude(&state, at: time)
         if let latitude = message.latitude, let longitude = message.longitude,
-           state.fieldSources.accept(.position, from: type, at: time, timeout: sourceTimeout) {
+            state.fieldSources.accept(.position, from: type, at: time, timeout: sourceTimeout)
+        {
             state.position = GeoPoint(latitude: latitude, longitude: longitude)
             state.positionTime = time
         }
         if message.cpr != nil, let typeCode = message.typeCode,
-           let integrity = NavigationIntegrity.of(typeCode: typeCode, supplementA: state.nicSupplementA ?? false,
-                                                  supplementB: message.nicSupplementB ?? false),
-           state.fieldSources.accept(.integrity, from: type, at: time, timeout: sourceTimeout) {
+            let integrity = NavigationIntegrity.of(
+                typeCode: typeCode, supplementA: state.nicSupplementA ?? false,
+                supplementB: message.nicSupplementB ?? false),
+            state.fieldSources.accept(.integrity, from: type, at: time, timeout: sourceTimeout)
+        {
             state.nic = integrity.nic
             state.radiusOfContainmentM = integrity.rcMeters
         }
@@ -150,7 +161,8 @@ public struct Tracker: Sendable {
         }
         take(message.baroVerticalRateFpm, .baroRate, \.baroRateFpm)
         take(message.inertialVerticalRateFpm, .geomRate, \.geomRateFpm)
-        let baroIsNewer = (state.fieldSources[.baroRate]?.time ?? -.infinity) >= (state.fieldSources[.geomRate]?.time ?? -.infinity)
+        let baroIsNewer =
+            (state.fieldSources[.baroRate]?.time ?? -.infinity) >= (state.fieldSources[.geomRate]?.time ?? -.infinity)
         state.verticalRateFpm = baroIsNewer ? state.baroRateFpm ?? state.geomRateFpm : state.geomRateFpm
         if let airspeed = message.airspeedKt {
             if message.airspeedType == .tas {
@@ -183,13 +195,15 @@ public struct Tracker: Sendable {
         take(message.baroSettingHpa, .navQNH, \.navQNHHpa)
         take(message.selectedHeadingDeg, .navHeading, \.navHeadingDeg)
         take(message.navModes, .navModes, \.navModes)
-        if message.adsbVersion != nil, state.fieldSources.accept(.version, from: type, at: time, timeout: sourceTimeout) {
+        if message.adsbVersion != nil, state.fieldSources.accept(.version, from: type, at: time, timeout: sourceTimeout)
+        {
             state.adsbVersion = message.adsbVersion
             state.nicSupplementA = message.nicSupplementA ?? state.nicSupplementA
             state.headingReferenceTrue = message.headingReferenceTrue ?? state.headingReferenceTrue
             // A heading the aircraft's ADS-B sent before it said its headings are true.
             if state.headingReferenceTrue == true, let heading = state.magneticHeadingDeg,
-               let stamp = state.fieldSources[.magneticHeading], stamp.type != .modeS {
+                let stamp = state.fieldSources[.magneticHeading], stamp.type != .modeS
+            {
                 state.trueHeadingDeg = heading
                 state.fieldSources.stamp(.trueHeading, as: stamp)
                 state.magneticHeadingDeg = nil
@@ -213,9 +227,10 @@ public struct Tracker: Sendable {
     /// between velocity messages. The difference must itself be recent.
     private static func deriveGeometricAltitude(_ state: inout AircraftState, at time: Double) {
         guard let baro = state.altitudeBaroFt, let difference = state.geoMinusBaroFt,
-              let baroStamp = state.fieldSources[.altitudeBaro], let differenceStamp = state.fieldSources[.geomDelta],
-              time - differenceStamp.time <= sourceTimeout,
-              baroStamp.time >= state.fieldSources[.altitudeGeom]?.time ?? -.infinity else { return }
+            let baroStamp = state.fieldSources[.altitudeBaro], let differenceStamp = state.fieldSources[.geomDelta],
+            time - differenceStamp.time <= sourceTimeout,
+            baroStamp.time >= state.fieldSources[.altitudeGeom]?.time ?? -.infinity
+        else { return }
         state.altitudeGeoFt = baro + difference
         state.fieldSources.stamp(.altitudeGeom, as: baroStamp)
     }
@@ -236,7 +251,8 @@ public struct Tracker: Sendable {
         state.category = update.category ?? state.category
         state.squawk = update.squawk ?? state.squawk
         // A position older than the one held (another source's, newer) is not taken.
-        if let position = update.position, (update.positionTime ?? update.lastSeen) >= state.positionTime ?? -.infinity {
+        if let position = update.position, (update.positionTime ?? update.lastSeen) >= state.positionTime ?? -.infinity
+        {
             state.position = position
             state.positionTime = update.positionTime ?? update.lastSeen
         }

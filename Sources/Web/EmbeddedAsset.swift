@@ -1,5 +1,5 @@
-import Crypto
 import CompressNIO
+import Crypto
 import NIOCore
 
 /// One file of the web app, held in memory as the server sends it: its type, an ETag for

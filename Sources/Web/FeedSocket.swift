@@ -20,7 +20,9 @@ struct FeedSocket: Sendable {
 
     /// Whether a request becomes a WebSocket: only for `/feed`. A page of another site is
     /// upgraded only to be told why it may not read the feed and closed (1008, policy).
-    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<
+        WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+    > {
         guard Self.isFeed(request) else { return .dontUpgrade }
         guard Self.isSameOrigin(request) else {
             return .upgrade([:]) { _, outbound, _ in
@@ -110,8 +112,10 @@ struct FeedSocket: Sendable {
 
     /// Hands the client's text messages to the session as commands, until the client closes
     /// (`.clientLeft`) or its frames break the protocol or the size limit (`.readFailed`).
-    private func read(_ inbound: WebSocketInboundStream, into session: FeedSession,
-                      outbound: WebSocketOutboundWriter) async -> Finish {
+    private func read(
+        _ inbound: WebSocketInboundStream, into session: FeedSession,
+        outbound: WebSocketOutboundWriter
+    ) async -> Finish {
         do {
             for try await message in inbound.messages(maxSize: maxMessageBytes) {
                 switch message {

@@ -25,7 +25,7 @@ enum WebApp {
             ("radar.js", PackageResources.radar_js),
             ("settings.js", PackageResources.settings_js),
             ("sky.js", PackageResources.sky_js),
-            ("words.js", PackageResources.words_js),
+            ("words.js", PackageResources.words_js)
         ]
         var table: [String: EmbeddedAsset] = [:]
         for (name, bytes) in files {

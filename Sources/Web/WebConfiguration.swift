@@ -30,10 +30,12 @@ public struct WebConfiguration: Sendable {
     public static let defaultMaxConnections = 512
 
     /// A configuration with the defaults above.
-    public init(host: String = "127.0.0.1", port: Int, corsOrigin: String? = nil,
-                maxConnections: Int = WebConfiguration.defaultMaxConnections, requestHeadTimeout: Double = 10,
-                idleTimeout: Double = 60, maxMessageBytes: Int = 64 * 1024,
-                logger: Logger = Logger(label: "aviator-adsb.web")) {
+    public init(
+        host: String = "127.0.0.1", port: Int, corsOrigin: String? = nil,
+        maxConnections: Int = WebConfiguration.defaultMaxConnections, requestHeadTimeout: Double = 10,
+        idleTimeout: Double = 60, maxMessageBytes: Int = 64 * 1024,
+        logger: Logger = Logger(label: "aviator-adsb.web")
+    ) {
         self.host = host
         self.port = port
         self.corsOrigin = corsOrigin

@@ -35,8 +35,9 @@ struct WebResponder: HTTPResponder {
         case FeedSocket.path:
             // A browser that opened the feed as a page, or a client without the upgrade.
             counters.count { $0.feedWithoutUpgrade += 1 }
-            var response = Self.text(.upgradeRequired,
-                                     "/feed is the radar feed over WebSocket: connect with ws:// or wss://\n")
+            var response = Self.text(
+                .upgradeRequired,
+                "/feed is the radar feed over WebSocket: connect with ws:// or wss://\n")
             response.headers[.upgrade] = "websocket"
             return response
         case "/data/aircraft.json":
@@ -46,8 +47,9 @@ struct WebResponder: HTTPResponder {
         case MetricsEndpoint.path:
             guard let metrics else { return notFound() }
             let text = await metrics.exposition()
-            return Response(status: .ok, headers: [.contentType: PrometheusExposition.contentType, .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+            return Response(
+                status: .ok, headers: [.contentType: PrometheusExposition.contentType, .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         default:
             guard let asset = WebApp.assets[path == "/" ? "/index.html" : path] else { return notFound() }
             return serve(asset, request: request)
@@ -66,9 +68,11 @@ struct WebResponder: HTTPResponder {
     private func serve(_ asset: EmbeddedAsset, request: Request) -> Response {
         var headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache"]
         if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingWhitespace() == asset.etag || $0.trimmingWhitespace() == "*"
-        }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: {
+                $0.trimmingWhitespace() == asset.etag || $0.trimmingWhitespace() == "*"
+            })
+        {
             return Response(status: .notModified, headers: headers)
         }
         if let packed = asset.gzipped, Self.acceptsGzip(request.headers[.acceptEncoding]) {
@@ -103,7 +107,8 @@ struct WebResponder: HTTPResponder {
 
     /// A short plain-text answer.
     static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: message)))
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: message)))
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FeedServer
 import Hummingbird
 import HummingbirdCore
@@ -11,6 +8,10 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The daemon's web server (`--http`): the radar app at `/`, the feed over WebSocket at
 /// `/feed`, `aircraft.json` / `receiver.json` under `/data` and the Prometheus metrics at
@@ -30,8 +31,10 @@ public final class WebServer: Service, Sendable {
 
     /// A server for `feed` and `documents`, over HTTPS when `tls` is given, answering
     /// `/metrics` from `metrics` when given (404 otherwise).
-    public init(configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
-                tls: TLSCredentials? = nil, metrics: MetricsSources? = nil) {
+    public init(
+        configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
+        tls: TLSCredentials? = nil, metrics: MetricsSources? = nil
+    ) {
         self.configuration = configuration
         self.feed = feed
         self.documents = documents
@@ -47,13 +50,15 @@ public final class WebServer: Service, Sendable {
         let socket = FeedSocket(feed: feed, counters: counters, maxMessageBytes: configuration.maxMessageBytes)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))),
-            ws: .init(maxFrameSize: configuration.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
-                      closeTimeout: .seconds(5)))
+            ws: .init(
+                maxFrameSize: configuration.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                closeTimeout: .seconds(5)))
         let deadline = TimeAmount.milliseconds(Int64(configuration.requestHeadTimeout * 1000))
         let tls = self.tls?.serverConfiguration()
         let server = HTTPServerBuilder { responder -> any ServerChildChannel in
             let http = DeadlineChannel(
-                base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { request, channel, _ in
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) {
+                    request, channel, _ in
                     socket.shouldUpgrade(request, channel: channel)
                 },
                 timeout: deadline, counters: counters)
@@ -63,16 +68,19 @@ public final class WebServer: Service, Sendable {
         let scheme = tls == nil ? "http" : "https"
         let logger = configuration.logger
         let application = Application(
-            responder: WebResponder(documents: documents, counters: counters, corsOrigin: configuration.corsOrigin,
-                                    metrics: metrics),
+            responder: WebResponder(
+                documents: documents, counters: counters, corsOrigin: configuration.corsOrigin,
+                metrics: metrics),
             server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
-                availableConnectionsDelegate: ConnectionLimit(maximum: configuration.maxConnections, counters: counters)),
+                availableConnectionsDelegate: ConnectionLimit(maximum: configuration.maxConnections, counters: counters)
+            ),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 configuration.onListening?(port)
-                logger.info("web: serving the radar on \(scheme)://\(WebServer.hostForURL(configuration.host)):\(port)/")
+                logger.info(
+                    "web: serving the radar on \(scheme)://\(WebServer.hostForURL(configuration.host)):\(port)/")
             },
             logger: Logger(label: logger.label) { _ in LibraryLogHandler(base: logger.handler) })
         do {

@@ -36,12 +36,14 @@ public struct WebStatistics: Sendable, Equatable {
     /// that happened, as `name count` pairs.
     public var summary: String {
         let refusals: [(String, UInt64)] = [
-            ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins), ("oversize_messages", oversizeMessages),
+            ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins),
+            ("oversize_messages", oversizeMessages),
             ("malformed_frames", malformedFrames), ("binary_messages", binaryMessages), ("slow_requests", slowRequests),
             ("feed_without_upgrade", feedWithoutUpgrade), ("bad_methods", badMethods), ("not_found", notFound),
-            ("connections_deferred", connectionsDeferred),
+            ("connections_deferred", connectionsDeferred)
         ]
-        return (["web: \(requests) requests, \(webSockets) websockets"]
+        return
+            (["web: \(requests) requests, \(webSockets) websockets"]
             + refusals.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }).joined(separator: ", ")
     }
 }

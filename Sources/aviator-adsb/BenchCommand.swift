@@ -79,8 +79,14 @@ struct BenchCommand: ParsableCommand {
         }
         let duration = Double(samples) / Double(input.rate.hertz)
         var output = LineWriter()
-        output.write(line: "bench: \(samples) samples (\(DecimalText.fixed(duration, places: 1)) s at \(DecimalText.fixed(Double(input.rate.hertz) / 1e6, places: 1)) MS/s \(input.format.rawValue)), \(frames) frames")
-        output.write(line: "bench: demodulator \(DecimalText.fixed(Double(samples) / best / 1e6, places: 1)) MS/s (best of \(runs)), \(DecimalText.fixed(duration / best, places: 1))x real time")
+        output.write(
+            line:
+                "bench: \(samples) samples (\(DecimalText.fixed(duration, places: 1)) s at \(DecimalText.fixed(Double(input.rate.hertz) / 1e6, places: 1)) MS/s \(input.format.rawValue)), \(frames) frames"
+        )
+        output.write(
+            line:
+                "bench: demodulator \(DecimalText.fixed(Double(samples) / best / 1e6, places: 1)) MS/s (best of \(runs)), \(DecimalText.fixed(duration / best, places: 1))x real time"
+        )
         try output.flush()
     }
 

@@ -1,16 +1,17 @@
 import ArgumentParser
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ModeS
 import MQTT
+import ModeS
 import ReceiverNetwork
 import Receivers
 import Simulator
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `aviator-adsb bench-network`: light synthetic receivers publishing frame batches to an MQTT
 /// broker, and a reader of an aggregator's Beast output that measures how long each frame
@@ -65,35 +66,46 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         reader.start()
         var clients: [MQTTClient] = []
         for index in 0..<publishers {
-            var settings = MQTTConfiguration(broker: try MQTTBroker(url: broker), clientID: "bench-\(index)-\(UInt32.random(in: 0...UInt32.max))")
+            var settings = MQTTConfiguration(
+                broker: try MQTTBroker(url: broker), clientID: "bench-\(index)-\(UInt32.random(in: 0...UInt32.max))")
             settings.keepaliveSeconds = 30
             let client = try MQTTClient(configuration: settings)
             try client.start()
             clients.append(client)
         }
         let deadline = Date().addingTimeInterval(10)
-        while clients.contains(where: { !$0.isConnected }), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        guard clients.allSatisfy(\.isConnected) else { throw RuntimeError("not every publisher could connect to \(broker)") }
+        while clients.contains(where: { !$0.isConnected }), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard clients.allSatisfy(\.isConnected) else {
+            throw RuntimeError("not every publisher could connect to \(broker)")
+        }
 
         // Each receiver's own 100 aircraft; identification frames pass every check.
         let aircraft = 100
         let frames: [[ModeSBits]] = (0..<publishers).map { publisher in
             (0..<aircraft).map { plane in
-                ExtendedSquitterEncoder.identification(icao: UInt32(0x100000 + publisher * 0x1000 + plane),
-                                                       callsign: "B\(publisher)X\(plane)", category: "A3")
+                ExtendedSquitterEncoder.identification(
+                    icao: UInt32(0x100000 + publisher * 0x1000 + plane),
+                    callsign: "B\(publisher)X\(plane)", category: "A3")
             }
         }
         let interval = 0.25
         let perBatch = max(1, Int((Double(rate) * interval).rounded()))
-        var sequence = [UInt32](repeating: 0, count: publishers), sent = 0, next = 0
+        var sequence = [UInt32](repeating: 0, count: publishers)
+        var sent = 0
+        var next = 0
         let start = Date().timeIntervalSince1970
         var tick = start
         while tick - start < seconds {
             for (index, client) in clients.enumerated() {
                 let now = Self.ticks()
-                var payload = BeastBatch.header(sequence: sequence[index], framesBefore: sequence[index] &* UInt32(perBatch))
+                var payload = BeastBatch.header(
+                    sequence: sequence[index], framesBefore: sequence[index] &* UInt32(perBatch))
                 for _ in 0..<perBatch {
-                    BeastEncoder.append(Frame(bits: frames[index][next % aircraft], address: 0, timestamp: now, signalLevel: -12), to: &payload)
+                    BeastEncoder.append(
+                        Frame(bits: frames[index][next % aircraft], address: 0, timestamp: now, signalLevel: -12),
+                        to: &payload)
                     next += 1
                 }
                 client.publish(MQTTMessage(topic: ReceiverTopics(name: "bench\(index)").beast, payload: payload))
@@ -110,11 +122,16 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         let result = reader.finish()
         let latencies = result.latencies.sorted()
         func percentile(_ p: Double) -> String {
-            latencies.isEmpty ? "-" : DecimalText.fixed(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000, places: 0) + " ms"
+            latencies.isEmpty
+                ? "-"
+                : DecimalText.fixed(
+                    latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000, places: 0) + " ms"
         }
-        print("publishers \(publishers), \(rate) frames/s each, \(Int(seconds)) s: sent \(sent) frames, received \(result.received), "
-              + "lost \(sent - result.received) (\(DecimalText.fixed(100 * Double(sent - result.received) / Double(max(sent, 1)), places: 2))%), "
-              + "publisher queues dropped \(dropped) messages; latency p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
+        print(
+            "publishers \(publishers), \(rate) frames/s each, \(Int(seconds)) s: sent \(sent) frames, received \(result.received), "
+                + "lost \(sent - result.received) (\(DecimalText.fixed(100 * Double(sent - result.received) / Double(max(sent, 1)), places: 2))%), "
+                + "publisher queues dropped \(dropped) messages; latency p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))"
+        )
     }
 }
 
@@ -125,7 +142,8 @@ struct BeastEndpoint {
 
     init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (1...65535).contains(port), colon > text.startIndex else { return nil }
+            (1...65535).contains(port), colon > text.startIndex
+        else { return nil }
         host = String(text[..<colon])
         self.port = port
     }
@@ -134,7 +152,8 @@ struct BeastEndpoint {
 /// Reads a Beast stream on a thread of its own and records each frame's age on arrival.
 final class LatencyReader: Sendable {
     private let descriptor: Int32
-    private let state = Mutex<(parser: BeastFrameParser, latencies: [Double], received: Int, done: Bool)>((BeastFrameParser(), [], 0, false))
+    private let state = Mutex<(parser: BeastFrameParser, latencies: [Double], received: Int, done: Bool)>(
+        (BeastFrameParser(), [], 0, false))
 
     init(host: String, port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -143,7 +162,9 @@ final class LatencyReader: Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr(host == "localhost" ? "127.0.0.1" : host)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(descriptor)

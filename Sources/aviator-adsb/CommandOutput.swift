@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every failure of a command that is not about its arguments (those are `ValidationError`,

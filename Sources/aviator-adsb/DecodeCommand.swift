@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import Receivers
 import ModeS
+import Receivers
 
 /// `aviator-adsb decode`: lines of AVR, timestamped AVR, bare hex or CSV in; one JSON object
 /// per decoded message out, with positions resolved across the stream.
@@ -26,10 +26,15 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Receiver position for local CPR decoding and range checks.", valueName: "lat,lon"))
     var receiver: ReceiverArgument?
 
-    @Option(name: .customLong("max-range-km"), help: "Reject positions farther than this from the receiver (at most 20000).")
+    @Option(
+        name: .customLong("max-range-km"), help: "Reject positions farther than this from the receiver (at most 20000)."
+    )
     var maxRangeKm: Double = 500
 
-    @Flag(help: "Accept address/parity replies (DF0/4/5/16/20/21) only from addresses already confirmed by a CRC-checked message, as a live receiver does.")
+    @Flag(
+        help:
+            "Accept address/parity replies (DF0/4/5/16/20/21) only from addresses already confirmed by a CRC-checked message, as a live receiver does."
+    )
     var strict = false
 
     func validate() throws {
@@ -63,7 +68,9 @@ struct DecodeCommand: ParsableCommand {
             case .overlong(let bytes):
                 counts.malformed += 1
                 if !overlongReported {
-                    standardError("aviator-adsb: line \(counts.lines): \(bytes) bytes, over the \(reader.maximumLineBytes)-byte limit (further overlong lines are counted only)")
+                    standardError(
+                        "aviator-adsb: line \(counts.lines): \(bytes) bytes, over the \(reader.maximumLineBytes)-byte limit (further overlong lines are counted only)"
+                    )
                     overlongReported = true
                 }
                 continue
@@ -79,7 +86,8 @@ struct DecodeCommand: ParsableCommand {
             let time = parsed.time ?? Double(counts.lines) * 0.01
             guard let frame = validator.validate(parsed.bits, time: time) else {
                 counts.failedParity += 1
-                var rejected = Message(df: parsed.bits.downlinkFormat, icao: CRC.syndrome(of: parsed.bits), crcOK: false)
+                var rejected = Message(
+                    df: parsed.bits.downlinkFormat, icao: CRC.syndrome(of: parsed.bits), crcOK: false)
                 if [11, 17, 18].contains(rejected.df) { rejected.icao = UInt32(parsed.bits.field(9, 32)) }
                 output.write(line: rejected.json(hex: parsed.bits.hex, time: parsed.time))
                 try output.check()
@@ -94,9 +102,12 @@ struct DecodeCommand: ParsableCommand {
             try output.check()
         }
         try output.flush()
-        if let failure = reader.readFailure { throw RuntimeError("reading \(file == "-" ? "standard input" : file): \(failure)") }
-        standardError("aviator-adsb: decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
-                   + "\(counts.failedParity) failed parity, \(counts.malformed) malformed")
+        if let failure = reader.readFailure {
+            throw RuntimeError("reading \(file == "-" ? "standard input" : file): \(failure)")
+        }
+        standardError(
+            "aviator-adsb: decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
+                + "\(counts.failedParity) failed parity, \(counts.malformed) malformed")
         if counts.decoded == 0 && counts.lines > 0 { throw ExitCode(1) }
     }
 }

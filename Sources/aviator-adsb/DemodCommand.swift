@@ -1,10 +1,11 @@
 import ArgumentParser
+import ModeS
 import ModeSDemod
 import Receivers
-import ModeS
 import Tracking
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `aviator-adsb demod`: frames from an IQ file as AVR lines.
@@ -45,8 +46,11 @@ struct DemodCommand: ParsableCommand {
     @Flag(help: .hidden) var noFirmness = false
     @Flag(help: .hidden) var anyInterrogatorCode = false
     @Flag(help: .hidden) var noKnownAddressCodes = false
-    @Flag(inversion: .prefixedNo,
-          help: "Subtract each frame that overlaps another signal and look for the reply beneath it (as the daemon does): about a tenth more frames in a dense sky and three times as many near the noise (the channel fit needs the samples it keeps), for about two thirds more CPU time.")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Subtract each frame that overlaps another signal and look for the reply beneath it (as the daemon does): about a tenth more frames in a dense sky and three times as many near the noise (the channel fit needs the samples it keeps), for about two thirds more CPU time."
+    )
     var cancelOverlaps = true
 
     /// The demodulator options after the hidden tuning knobs.
@@ -91,8 +95,9 @@ struct DemodCommand: ParsableCommand {
         } catch {
             throw RuntimeError(error.description)
         }
-        let demodulator = StreamingDemodulator(format: input.format, sampleRate: input.rate,
-                                               options: demodulatorOptions)
+        let demodulator = StreamingDemodulator(
+            format: input.format, sampleRate: input.rate,
+            options: demodulatorOptions)
         var output = LineWriter()
         let verbose = self.verbose
         let ticksPerSample = 12e6 / Double(input.rate.hertz)
@@ -101,7 +106,9 @@ struct DemodCommand: ParsableCommand {
             output.writeAVR(frame, timestamp: mlat)
             if verbose {
                 let sample = Double(frame.timestamp) / ticksPerSample
-                standardError("frame at sample \(DecimalText.fixed(sample, places: 1)): \(frame.bits.hex) \(DecimalText.fixed(frame.signalLevel, places: 1)) dBFS, \(frame.correctedBits) bits repaired")
+                standardError(
+                    "frame at sample \(DecimalText.fixed(sample, places: 1)): \(frame.bits.hex) \(DecimalText.fixed(frame.signalLevel, places: 1)) dBFS, \(frame.correctedBits) bits repaired"
+                )
             }
         }
         let clock = ContinuousClock()
@@ -130,7 +137,9 @@ struct DemodCommand: ParsableCommand {
         }
         printSummary(stats, rate: input.rate, elapsed: elapsed)
         if leftover > 0 {
-            standardError("error: \(file) ends with a truncated sample (\(leftover) stray byte\(leftover == 1 ? "" : "s") of a \(input.format.bytesPerSample)-byte \(input.format.rawValue) sample ignored)")
+            standardError(
+                "error: \(file) ends with a truncated sample (\(leftover) stray byte\(leftover == 1 ? "" : "s") of a \(input.format.bytesPerSample)-byte \(input.format.rawValue) sample ignored)"
+            )
         }
     }
 
@@ -144,21 +153,31 @@ struct DemodCommand: ParsableCommand {
         let seconds = elapsed.inSeconds
         let duration = Double(stats.samples) / Double(rate.hertz)
         let speed = seconds > 0 ? Double(stats.samples) / seconds / 1e6 : 0
-        standardError("demod: \(stats.samples) samples, \(DecimalText.fixed(duration, places: 3)) s at \(DecimalText.fixed(Double(rate.hertz) / 1e6, places: 1)) MS/s, processed at \(DecimalText.fixed(speed, places: 1)) MS/s")
+        standardError(
+            "demod: \(stats.samples) samples, \(DecimalText.fixed(duration, places: 3)) s at \(DecimalText.fixed(Double(rate.hertz) / 1e6, places: 1)) MS/s, processed at \(DecimalText.fixed(speed, places: 1)) MS/s"
+        )
         let perFormat = stats.framesPerFormat.enumerated().filter { $0.element > 0 }
             .map { "DF\($0.offset) \($0.element)" }.joined(separator: ", ")
         if verbose {
-            standardError("demod: \(stats.candidates) candidates, \(stats.shadowStarts) shadows of a stronger preamble, \(stats.unevenStarts) with one pair of preamble pulses nearly empty, \(stats.quietTailStarts) quiet after 27 µs, \(stats.quietHeadStarts) quiet from 8 to 27 µs, \(stats.attempts) slicing attempts, \(stats.duplicates) duplicates")
+            standardError(
+                "demod: \(stats.candidates) candidates, \(stats.shadowStarts) shadows of a stronger preamble, \(stats.unevenStarts) with one pair of preamble pulses nearly empty, \(stats.quietTailStarts) quiet after 27 µs, \(stats.quietHeadStarts) quiet from 8 to 27 µs, \(stats.attempts) slicing attempts, \(stats.duplicates) duplicates"
+            )
         }
-        standardError("demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected, \(stats.recoveredFromOverlaps) recovered from under a stronger reply")
+        standardError(
+            "demod: \(stats.frames) frames\(perFormat.isEmpty ? "" : " (\(perFormat))"), \(stats.correctedFrames) corrected, \(stats.recoveredFromOverlaps) recovered from under a stronger reply"
+        )
         if verbose {
             standardError("demod: \(stats.cancellations) frames cancelled to look beneath them")
-            standardError("demod: \(stats.squitterMismatches) replies refused for disagreeing with their aircraft's squitters")
+            standardError(
+                "demod: \(stats.squitterMismatches) replies refused for disagreeing with their aircraft's squitters")
             standardError("demod: \(stats.collisionRepairs) squitters repaired where another pulse hit a bit")
             standardError("demod: \(stats.allCallRepairs) all-call replies repaired for one wrong bit")
             standardError("demod: \(stats.coherentAttempts) coherent attempts, \(stats.coherentFrames) frames")
-            standardError("demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames (\(stats.restartedChannelFitFrames) from a later start), \(stats.codesConfirmedByChannelFit) station codes confirmed, \(stats.codesOverruledByChannelFit) overruled")
-            standardError("demod: \(stats.codesTurnedByFollower) all-call replies refused for a code the next reply turned")
+            standardError(
+                "demod: \(stats.channelFitAttempts) channel-fit attempts, \(stats.channelFitFrames) frames (\(stats.restartedChannelFitFrames) from a later start), \(stats.codesConfirmedByChannelFit) station codes confirmed, \(stats.codesOverruledByChannelFit) overruled"
+            )
+            standardError(
+                "demod: \(stats.codesTurnedByFollower) all-call replies refused for a code the next reply turned")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ModeS
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Standard output for the commands that print results (`decode`, `demod`, `bench`,

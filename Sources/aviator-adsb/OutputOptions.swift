@@ -1,29 +1,41 @@
 import ArgumentParser
 import FoundationEssentials
-import Tracking
 import Logging
 import Outputs
 import ServiceLifecycle
+import Tracking
 
 /// The options of the ecosystem outputs (Beast, SBS, AVR over TCP and aircraft.json), shared
 /// by the commands that run the daemon.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .customLong("beast-out"), help: ArgumentHelp("Serve Beast binary frames on this TCP port (conventionally 30005).", valueName: "port"))
+    @Option(
+        name: .customLong("beast-out"),
+        help: ArgumentHelp("Serve Beast binary frames on this TCP port (conventionally 30005).", valueName: "port"))
     var beastOut: Int?
 
-    @Option(name: .customLong("sbs-out"), help: ArgumentHelp("Serve SBS/BaseStation lines on this TCP port (conventionally 30003).", valueName: "port"))
+    @Option(
+        name: .customLong("sbs-out"),
+        help: ArgumentHelp("Serve SBS/BaseStation lines on this TCP port (conventionally 30003).", valueName: "port"))
     var sbsOut: Int?
 
-    @Option(name: .customLong("avr-out"), help: ArgumentHelp("Serve AVR raw lines (*HEX;) on this TCP port (conventionally 30002).", valueName: "port"))
+    @Option(
+        name: .customLong("avr-out"),
+        help: ArgumentHelp("Serve AVR raw lines (*HEX;) on this TCP port (conventionally 30002).", valueName: "port"))
     var avrOut: Int?
 
     @Flag(help: "Serve Beast, SBS and AVR on their conventional ports 30005, 30003 and 30002 (unless set otherwise).")
     var net = false
 
-    @Option(help: ArgumentHelp("Address the TCP outputs listen on; 0.0.0.0 for every interface. Default: 127.0.0.1.", valueName: "addr"))
+    @Option(
+        help: ArgumentHelp(
+            "Address the TCP outputs listen on; 0.0.0.0 for every interface. Default: 127.0.0.1.", valueName: "addr"))
     var bind: String?
 
-    @Option(name: .customLong("json-dir"), help: ArgumentHelp("Rewrite a dump1090-compatible aircraft.json (and receiver.json) in this directory once a second.", valueName: "dir"))
+    @Option(
+        name: .customLong("json-dir"),
+        help: ArgumentHelp(
+            "Rewrite a dump1090-compatible aircraft.json (and receiver.json) in this directory once a second.",
+            valueName: "dir"))
     var jsonDir: String?
 
     /// The outputs as the Radar library takes them.
@@ -48,7 +60,8 @@ struct OutputOptions: ParsableArguments {
         if let bind {
             if bind.isEmpty { throw ValidationError("--bind needs an address, e.g. 127.0.0.1 or 0.0.0.0") }
             if tcpServerCount == 0 {
-                throw ValidationError("--bind applies to the TCP outputs: add --net, --beast-out, --sbs-out or --avr-out")
+                throw ValidationError(
+                    "--bind applies to the TCP outputs: add --net, --beast-out, --sbs-out or --avr-out")
             }
         }
         if let jsonDir {
@@ -65,16 +78,21 @@ struct OutputOptions: ParsableArguments {
     /// `servesJSON` (the web server) wants them, and the TCP servers (for their client counts).
     /// A port already taken is one `RuntimeError` line.
     func services(for tracker: LiveTracker, maxClients: Int, servesJSON: Bool, logger: Logger) async throws
-        -> (services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?,
-            servers: [TCPBroadcastServer]) {
+        -> (
+            services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?,
+            servers: [TCPBroadcastServer]
+        )
+    {
         var configuration = configuration
         configuration.maxClients = maxClients
         configuration.servesJSON = servesJSON
         guard !configuration.isEmpty else { return ([], nil, []) }
         let outputs: Outputs
         do {
-            outputs = try await Outputs.start(configuration, tracker: tracker,
-                                              version: "aviator-adsb \(AviatorADSB.version)") { message in
+            outputs = try await Outputs.start(
+                configuration, tracker: tracker,
+                version: "aviator-adsb \(AviatorADSB.version)"
+            ) { message in
                 logger.warning("aircraft.json: \(message)")
             }
         } catch let error as OutputError {
@@ -85,8 +103,9 @@ struct OutputOptions: ParsableArguments {
             if let server { logger.info("\(name) output on \(host):\(server.port)") }
         }
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
-        return ([.init(service: NamedService("outputs", outputs))], outputs.documents,
-                [outputs.beast, outputs.sbs, outputs.avr].compactMap { $0 })
+        return (
+            [.init(service: NamedService("outputs", outputs))], outputs.documents,
+            [outputs.beast, outputs.sbs, outputs.avr].compactMap { $0 }
+        )
     }
 }
-

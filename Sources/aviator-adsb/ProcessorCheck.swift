@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// On x86-64 the demodulator is compiled for processors with SSE4.2 and POPCNT (see
@@ -13,20 +13,22 @@ enum ProcessorCheck {
     /// `AVIATOR_ADSB_GENERIC_CPU` carry instructions beyond the architecture's baseline,
     /// which the build cannot tell the code; it assumes the usual build.
     static var applies: Bool {
-#if arch(x86_64)
-        true
-#else
-        false
-#endif
+        #if arch(x86_64)
+            true
+        #else
+            false
+        #endif
     }
 
     /// The required flags missing from the `flags` line of `cpuinfo` (the text of
     /// `/proc/cpuinfo`); empty when every one is there or when the text names no flags at all
     /// (a kernel that hides them: nothing to go by, so the binary is given its chance).
     static func missingFlags(cpuinfo: String) -> [String] {
-        guard let line = cpuinfo.split(separator: "\n").first(where: {
-            $0.hasPrefix("flags") && $0.contains(":")
-        }) else { return [] }
+        guard
+            let line = cpuinfo.split(separator: "\n").first(where: {
+                $0.hasPrefix("flags") && $0.contains(":")
+            })
+        else { return [] }
         let present = Set(line.split(separator: ":", maxSplits: 1)[1].split(separator: " ").map(String.init))
         return requiredFlags.filter { !present.contains($0) }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FoundationEssentials
 import FeedProtocol
+import FoundationEssentials
 import RadarTerminal
 
 /// `aviator-adsb radar`: the terminal radar, a client of the daemon's feed socket.
@@ -17,7 +17,10 @@ struct RadarCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in ${TMPDIR:-/tmp}/aviator-adsb-UID, which must be yours and mode 700).")
+    @Option(
+        help:
+            "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in ${TMPDIR:-/tmp}/aviator-adsb-UID, which must be yours and mode 700)."
+    )
     var socket: String?
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours (also when NO_COLOR is set).")
@@ -29,13 +32,16 @@ struct RadarCommand: ParsableCommand {
     @Option(help: "Degrees from true north the top of the radar points to (default: the daemon's).")
     var heading: Double?
 
-    @Option(name: .customLong("range-km"), help: "Radius of the radar in kilometres, 0.1 to 1000 (default: the daemon's).")
+    @Option(
+        name: .customLong("range-km"), help: "Radius of the radar in kilometres, 0.1 to 1000 (default: the daemon's).")
     var rangeKm: Double?
 
     @Option(help: "With --once: seconds to wait for a frame before giving up.")
     var timeout: Double = 5
 
-    @Option(help: ArgumentHelp("With --once: the size of the picture (default: the terminal's, else 100x32).", valueName: "COLSxROWS"))
+    @Option(
+        help: ArgumentHelp(
+            "With --once: the size of the picture (default: the terminal's, else 100x32).", valueName: "COLSxROWS"))
     var size: String?
 
     func validate() throws {
@@ -43,7 +49,9 @@ struct RadarCommand: ParsableCommand {
             throw ValidationError("--heading must be between 0 and 360, got \(heading)")
         }
         if let rangeKm, !RadarView.isDistance(rangeKm) {
-            throw ValidationError("--range-km must be between \(RadarView.show(RadarView.Limits.minRangeKm)) and \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))")
+            throw ValidationError(
+                "--range-km must be between \(RadarView.show(RadarView.Limits.minRangeKm)) and \(RadarView.show(RadarView.Limits.maxRangeKm)), got \(RadarView.show(rangeKm))"
+            )
         }
         if !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be more than 0, got \(timeout)") }
         if let size, parsedSize(size) == nil {
@@ -76,8 +84,10 @@ struct RadarCommand: ParsableCommand {
         let colour = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
         let status: Int32
         do {
-            status = try RadarApp(socketPath: path, settings: settings, headingChosen: heading != nil,
-                                  rangeChosen: rangeKm != nil, colour: colour).run()
+            status = try RadarApp(
+                socketPath: path, settings: settings, headingChosen: heading != nil,
+                rangeChosen: rangeKm != nil, colour: colour
+            ).run()
         } catch {
             throw RuntimeError(error.message)
         }
@@ -87,8 +97,9 @@ struct RadarCommand: ParsableCommand {
     private func printOnce(path: String, settings: RadarSettings) throws {
         let frame: FeedFrame
         do {
-            frame = try FeedFrameFetcher.fetch(path: path, viewCommand: settings.viewCommand(heading: heading != nil, range: rangeKm != nil),
-                                               timeout: timeout)
+            frame = try FeedFrameFetcher.fetch(
+                path: path, viewCommand: settings.viewCommand(heading: heading != nil, range: rangeKm != nil),
+                timeout: timeout)
         } catch {
             throw RuntimeError(error.message)
         }
@@ -107,7 +118,8 @@ struct RadarCommand: ParsableCommand {
     private func parsedSize(_ text: String) -> (Int, Int)? {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
-              columns >= 20, rows >= 10, columns <= 1000, rows <= 500 else { return nil }
+            columns >= 20, rows >= 10, columns <= 1000, rows <= 500
+        else { return nil }
         return (columns, rows)
     }
 }

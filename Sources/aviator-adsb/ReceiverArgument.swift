@@ -25,9 +25,12 @@ struct ReceiverArgument: ExpressibleByArgument, Sendable {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
             .map { Double($0.trimmingWhitespace()) }
         guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1],
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
         if parts.count == 3 {
-            guard let altitude = parts[2], (RadarView.Limits.minObserverAltitudeM...RadarView.Limits.maxObserverAltitudeM).contains(altitude) else {
+            guard let altitude = parts[2],
+                (RadarView.Limits.minObserverAltitudeM...RadarView.Limits.maxObserverAltitudeM).contains(altitude)
+            else {
                 return nil
             }
             altitudeMetres = altitude

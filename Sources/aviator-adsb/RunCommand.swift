@@ -1,16 +1,16 @@
 import ArgumentParser
-import FoundationEssentials
-import ModeS
-import ModeSDemod
-import Receivers
-import Tracking
-import Logging
 import FeedProtocol
 import FeedServer
+import FoundationEssentials
+import Logging
+import ModeS
+import ModeSDemod
 import Outputs
+import Receivers
+import ServiceLifecycle
+import Tracking
 import UnixSignals
 import Web
-import ServiceLifecycle
 
 /// `aviator-adsb run` (the default): the daemon. Receives from a dongle (or a replay, or
 /// rtl_tcp) and any Beast feeds, tracks aircraft and publishes the radar.
@@ -47,36 +47,60 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sources")
     var sources: SourceOptions
 
-    @Option(help: ArgumentHelp("Receiver position: latitude, longitude and optional height in metres (-600 to 15000).", valueName: "lat,lon[,alt_m]"))
+    @Option(
+        help: ArgumentHelp(
+            "Receiver position: latitude, longitude and optional height in metres (-600 to 15000).",
+            valueName: "lat,lon[,alt_m]"))
     var receiver: ReceiverArgument?
 
-    @Option(help: ArgumentHelp("Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in a directory of your own, ${TMPDIR:-/tmp}/aviator-adsb-UID, mode 700).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Path of the feed socket (default: $XDG_RUNTIME_DIR/aviator-adsb.sock, else radar.sock in a directory of your own, ${TMPDIR:-/tmp}/aviator-adsb-UID, mode 700).",
+            valueName: "path"))
     var socket: String?
 
-    @Option(name: .customLong("max-clients"), help: ArgumentHelp("Most clients the feed and each TCP output serve at once (1 to 65536).", valueName: "n"))
+    @Option(
+        name: .customLong("max-clients"),
+        help: ArgumentHelp("Most clients the feed and each TCP output serve at once (1 to 65536).", valueName: "n"))
     var maxClients: Int = FeedConfiguration.defaultMaxClients
 
-    @Option(help: ArgumentHelp("Degrees from true north the top of the radar points to, for clients that send no view.", valueName: "deg"))
+    @Option(
+        help: ArgumentHelp(
+            "Degrees from true north the top of the radar points to, for clients that send no view.", valueName: "deg"))
     var heading: Double = 0
 
-    @Option(name: .customLong("range-km"), help: ArgumentHelp("Radius of the radar in kilometres (the zoom), 0.1 to 1000; aircraft beyond it are left out.", valueName: "km"))
+    @Option(
+        name: .customLong("range-km"),
+        help: ArgumentHelp(
+            "Radius of the radar in kilometres (the zoom), 0.1 to 1000; aircraft beyond it are left out.",
+            valueName: "km"))
     var rangeKm: Double = 50
 
-    @Option(name: .customLong("frame-interval"), help: ArgumentHelp("Seconds between radar frames on the feed.", valueName: "s"))
+    @Option(
+        name: .customLong("frame-interval"),
+        help: ArgumentHelp("Seconds between radar frames on the feed.", valueName: "s"))
     var frameInterval: Double = 1
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
     @Flag(help: "Log only warnings and errors (as --log-level warning; a stricter --log-level stays).")
     var quiet = false
 
-    @Option(name: .customLong("stats-interval"), help: ArgumentHelp("Seconds between statistics lines (0.1 to 86400).", valueName: "s"))
+    @Option(
+        name: .customLong("stats-interval"),
+        help: ArgumentHelp("Seconds between statistics lines (0.1 to 86400).", valueName: "s"))
     var statsInterval: Double = 60
 
     @OptionGroup var openSky: OpenSkyOptions
 
-    @Option(name: .customLong("route-api"), help: ArgumentHelp("Look up each callsign's origin and destination at this adsbdb-compatible service (GET URL/callsign/CALLSIGN); only the callsign is sent. Off by default.", valueName: "url"))
+    @Option(
+        name: .customLong("route-api"),
+        help: ArgumentHelp(
+            "Look up each callsign's origin and destination at this adsbdb-compatible service (GET URL/callsign/CALLSIGN); only the callsign is sent. Off by default.",
+            valueName: "url"))
     var routeAPI: String?
 
     @OptionGroup(title: "Outputs")
@@ -124,7 +148,9 @@ struct RunCommand: AsyncParsableCommand {
         let descriptors = DescriptorLimit.raise()
         let servers = 1 + outputs.tcpServerCount
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
-            logger.notice("the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait")
+            logger.notice(
+                "the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait"
+            )
         }
         // The web port is tried first, like the outputs' below: taken, it is one clear line
         // while nothing needs stopping.
@@ -140,8 +166,9 @@ struct RunCommand: AsyncParsableCommand {
 
         // The sources are made (not started) before the socket is claimed, so the first
         // clients are greeted with the sources' names.
-        let setup = try await sources.setUp(tracker: tracker, openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
-                                            logger: logger)
+        let setup = try await sources.setUp(
+            tracker: tracker, openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
+            logger: logger)
         var services = setup.services
         let details = setup.details
         var sourceDetails: @Sendable () -> String? = {
@@ -151,9 +178,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         // Claim the socket before anything starts: a bad path or a running daemon is a clear
         // error while nothing needs stopping.
-        let feedConfiguration = FeedConfiguration(socketPath: socket ?? SocketPath.defaultPath(),
-                                                  radar: radarConfiguration, maxClients: maxClients,
-                                                  privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
+        let feedConfiguration = FeedConfiguration(
+            socketPath: socket ?? SocketPath.defaultPath(),
+            radar: radarConfiguration, maxClients: maxClients,
+            privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
         let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
         let feed: FeedServer
         do {
@@ -169,7 +197,8 @@ struct RunCommand: AsyncParsableCommand {
         services.append(.init(service: NamedService("feed", feed)))
         let webServer: WebServer?
         do {
-            let metrics = MetricsSources(tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers)
+            let metrics = MetricsSources(
+                tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers)
             webServer = try web.server(feed: feed, documents: documents, metrics: metrics, logger: logger)
         } catch {
             await feed.shutdown()
@@ -185,8 +214,11 @@ struct RunCommand: AsyncParsableCommand {
             services.append(.init(service: NamedService("routes", routes)))
         }
         services.append(contentsOf: outputServices)
-        let observer = receiver.map { FeedPosition(latitude: $0.point.latitude, longitude: $0.point.longitude,
-                                                   altitudeMetres: $0.altitudeMetres ?? 0) }
+        let observer = receiver.map {
+            FeedPosition(
+                latitude: $0.point.latitude, longitude: $0.point.longitude,
+                altitudeMetres: $0.altitudeMetres ?? 0)
+        }
         let publisher: MQTTPublisher?
         do {
             publisher = try mqtt.publisher(tracker: tracker, observer: observer, rangeKm: rangeKm, logger: logger)
@@ -204,12 +236,15 @@ struct RunCommand: AsyncParsableCommand {
             droppedBytes: setup.droppedBytes, sourceDetails: sourceDetails, logger: logger)
         services.append(.init(service: NamedService("statistics", statistics)))
         let started = ContinuousClock.now
-        services.append(.init(service: SignalActions(logger: logger) {
-            statistics.line(since: LiveTracker.Counters(), elapsed: ContinuousClock.now - started, total: true)
-        }))
+        services.append(
+            .init(
+                service: SignalActions(logger: logger) {
+                    statistics.line(since: LiveTracker.Counters(), elapsed: ContinuousClock.now - started, total: true)
+                }))
 
-        let group = ServiceGroup(configuration: .init(
-            services: services, cancellationSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services, cancellationSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
         } catch let error as SourceSupervisor.NoDongle {
@@ -231,8 +266,9 @@ struct RunCommand: AsyncParsableCommand {
             throw RuntimeError("--route-api: \(error.message)")
         }
         logger.info("routes from \(configuration.host): only callsigns are sent")
-        return RouteLookup(configuration: configuration, callsigns: { tracker.callsigns() },
-                           publish: { tracker.setRoutes($0) }, logger: logger)
+        return RouteLookup(
+            configuration: configuration, callsigns: { tracker.callsigns() },
+            publish: { tracker.setRoutes($0) }, logger: logger)
     }
 
     /// The radar options as the feed takes them.

@@ -1,12 +1,13 @@
 import Dispatch
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What the daemon does on the signals that do not stop it: SIGHUP, which by default would
 /// end the process and leave its socket behind, only logs that there is nothing to reload

@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import Simulator
 import ModeS
 import ModeSDemod
+import Simulator
 
 /// `aviator-adsb simulate`: write a synthetic IQ recording and its truth.
 struct SimulateCommand: ParsableCommand {
@@ -20,7 +20,8 @@ struct SimulateCommand: ParsableCommand {
             (0 switches it off); docs/demodulator.md describes them.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The IQ file to write; its truth goes to FILE.truth.jsonl.", valueName: "FILE"))
+    @Option(
+        name: .long, help: ArgumentHelp("The IQ file to write; its truth goes to FILE.truth.jsonl.", valueName: "FILE"))
     var out: String
 
     @Option(name: .long, help: "Sample format: cu8 (RTL-SDR native), cs16 or cf32.")
@@ -38,7 +39,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Random seed; the same seed gives the same bytes.", valueName: "N"))
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("Lowest SNR in dB; with --snr-max every message's SNR is drawn in that range instead of following distance.", valueName: "DB"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Lowest SNR in dB; with --snr-max every message's SNR is drawn in that range instead of following distance.",
+            valueName: "DB"))
     var snrMin: Double?
 
     @Option(name: .long, help: ArgumentHelp("Highest SNR in dB (see --snr-min).", valueName: "DB"))
@@ -50,46 +55,86 @@ struct SimulateCommand: ParsableCommand {
     @Flag(name: .long, help: "A dense sky near an airport, where many bursts overlap.")
     var busy = false
 
-    @Option(name: .long, help: ArgumentHelp("real: a receiver's impairments and the sky's interference (the defaults below); kind: none of them, the old channel.", valueName: "real|kind"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "real: a receiver's impairments and the sky's interference (the defaults below); kind: none of them, the old channel.",
+            valueName: "real|kind"))
     var channel: ChannelChoice = .real
 
-    @Option(name: .long, help: ArgumentHelp("Share of the aircraft whose replies arrive with an echo 0.1-2 µs late, 4-25 dB weaker (real: 0.1).", valueName: "SHARE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Share of the aircraft whose replies arrive with an echo 0.1-2 µs late, 4-25 dB weaker (real: 0.1).",
+            valueName: "SHARE"))
     var multipath: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The receiver filter's natural frequency as a fraction of the sample rate, 0 for none (real: 0.35).", valueName: "FRACTION"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The receiver filter's natural frequency as a fraction of the sample rate, 0 for none (real: 0.35).",
+            valueName: "FRACTION"))
     var filterBandwidth: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The receiver filter's damping: 1 no ringing, lower rings more (real: 0.6).", valueName: "ZETA"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The receiver filter's damping: 1 no ringing, lower rings more (real: 0.6).", valueName: "ZETA"))
     var filterDamping: Double?
 
     @Option(name: .long, help: ArgumentHelp("The tuner's frequency error in Hz (real: 25000).", valueName: "HZ"))
     var tuningError: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The tuner's phase noise, radians rms per sample step (real: 0.004).", valueName: "RAD"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The tuner's phase noise, radians rms per sample step (real: 0.004).", valueName: "RAD"))
     var phaseNoise: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The converter's IQ imbalance: Q/I gain in dB and phase error in degrees (real: 0.4,2.5).", valueName: "DB,DEG"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The converter's IQ imbalance: Q/I gain in dB and phase error in degrees (real: 0.4,2.5).",
+            valueName: "DB,DEG"))
     var iqImbalance: NumberPair?
 
-    @Option(name: .long, help: ArgumentHelp("The converter's DC offset of I and Q in LSB (real: 1.2,-0.8).", valueName: "I,Q"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The converter's DC offset of I and Q in LSB (real: 1.2,-0.8).", valueName: "I,Q"))
     var dcOffset: NumberPair?
 
-    @Option(name: .long, help: ArgumentHelp("Gain steps within ±DB of nominal, every S seconds on average; 0 for none (real: 1.5,4).", valueName: "DB,S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Gain steps within ±DB of nominal, every S seconds on average; 0 for none (real: 1.5,4).", valueName: "DB,S"
+        ))
     var gainSteps: NumberPair?
 
-    @Option(name: .long, help: ArgumentHelp("The converter's rails in LSB from zero, 8-127.5 (real: 127.5, where cu8 clips).", valueName: "LSB"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The converter's rails in LSB from zero, 8-127.5 (real: 127.5, where cu8 clips).", valueName: "LSB"))
     var rail: Double?
 
     @Option(name: .long, help: ArgumentHelp("Mode A/C replies per aircraft per second (real: 5).", valueName: "RATE"))
     var modeAc: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Ground stations whose all-call replies carry their interrogator codes, and each one's replies per aircraft per second (real: 6,0.3).", valueName: "N,RATE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ground stations whose all-call replies carry their interrogator codes, and each one's replies per aircraft per second (real: 6,0.3).",
+            valueName: "N,RATE"))
     var groundStations: NumberPair?
 
-    @Option(name: .long, help: ArgumentHelp("Share of the aircraft near a radar sending trains of Comm-B replies 136.5 µs apart, and trains per second (real: 0.05,1).", valueName: "SHARE,RATE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Share of the aircraft near a radar sending trains of Comm-B replies 136.5 µs apart, and trains per second (real: 0.05,1).",
+            valueName: "SHARE,RATE"))
     var trains: NumberPair?
 
-    @Option(name: .long, help: ArgumentHelp("The strongest distance-derived SNR in dB (real: 30; kind: 25).", valueName: "DB"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The strongest distance-derived SNR in dB (real: 30; kind: 25).", valueName: "DB"))
     var strongest: Double?
 
     func validate() throws {
@@ -112,8 +157,9 @@ struct SimulateCommand: ParsableCommand {
             let announce = { [out] in
                 guard !announced else { return }
                 announced = true
-                log("simulate: \(simulation.scenario.aircraft.count) aircraft, \(simulation.transmissions.count) messages, "
-                    + "\(settings.duration) s at \(rateText) MS/s \(settings.format.rawValue) -> \(out)")
+                log(
+                    "simulate: \(simulation.scenario.aircraft.count) aircraft, \(simulation.transmissions.count) messages, "
+                        + "\(settings.duration) s at \(rateText) MS/s \(settings.format.rawValue) -> \(out)")
             }
             let summary = try simulation.write(to: out) { fraction in
                 announce()
@@ -121,10 +167,11 @@ struct SimulateCommand: ParsableCommand {
             }
             announce()
             let elapsed = Date().timeIntervalSince(started)
-            log("simulate: wrote \(summary.messages) messages (\(summary.overlapped) overlapping), "
-                + "\(settings.duration) s, \(summary.samples) samples, \(summary.bytes) bytes to \(out) "
-                + "and its truth to \(out).truth.jsonl in \(DecimalText.fixed(elapsed, places: 2)) s"
-                + (summary.clipped > 0 ? "; \(summary.clipped) I/Q values clipped" : ""))
+            log(
+                "simulate: wrote \(summary.messages) messages (\(summary.overlapped) overlapping), "
+                    + "\(settings.duration) s, \(summary.samples) samples, \(summary.bytes) bytes to \(out) "
+                    + "and its truth to \(out).truth.jsonl in \(DecimalText.fixed(elapsed, places: 2)) s"
+                    + (summary.clipped > 0 ? "; \(summary.clipped) I/Q values clipped" : ""))
         } catch SimulationError.invalidSetting(let problem) {
             throw ValidationError(problem)
         } catch let error as SimulationError {
@@ -147,7 +194,7 @@ struct SimulateCommand: ParsableCommand {
         settings.seed = seed
         switch (snrMin, snrMax) {
         case (nil, nil): break
-        case let (low?, high?):
+        case (let low?, let high?):
             guard low.isFinite, high.isFinite, low <= high else {
                 throw ValidationError("--snr-min must not exceed --snr-max")
             }
@@ -178,7 +225,8 @@ struct SimulateCommand: ParsableCommand {
         if let tuningError { c.tuningErrorHz = tuningError }
         if let phaseNoise { c.phaseNoise = phaseNoise }
         if let iqImbalance {
-            c.iqImbalance = iqImbalance.isZero ? nil : IQImbalance(gainDb: iqImbalance.first, phaseDeg: iqImbalance.second)
+            c.iqImbalance =
+                iqImbalance.isZero ? nil : IQImbalance(gainDb: iqImbalance.first, phaseDeg: iqImbalance.second)
         }
         if let dcOffset { c.dcOffset = dcOffset.isZero ? nil : DCOffset(i: dcOffset.first, q: dcOffset.second) }
         if let gainSteps {
@@ -193,7 +241,10 @@ struct SimulateCommand: ParsableCommand {
             }
             c.stations = count == 0 ? nil : GroundStations(count: Int(count), repliesPerSecond: groundStations.second)
         }
-        if let trains { c.trains = trains.first == 0 ? nil : InterrogationTrains(fraction: trains.first, trainsPerSecond: trains.second) }
+        if let trains {
+            c.trains =
+                trains.first == 0 ? nil : InterrogationTrains(fraction: trains.first, trainsPerSecond: trains.second)
+        }
         if let strongest { c.strongestSnrDb = strongest }
         return c
     }
@@ -217,7 +268,9 @@ struct NumberPair: ExpressibleByArgument {
     /// Parses `A,B` with two finite numbers; anything else is refused.
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite else { return nil }
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite else {
+            return nil
+        }
         first = a
         second = b
     }

@@ -14,16 +14,23 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("RTL-SDR device by index or serial number (default 0).", valueName: "index|serial"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Tuner gain in dB (-10 to 60; the nearest step the tuner has), or 'auto' (the dongle, or the one behind --rtltcp).", valueName: "dB|auto"))
+    @Option(
+        help: ArgumentHelp(
+            "Tuner gain in dB (-10 to 60; the nearest step the tuner has), or 'auto' (the dongle, or the one behind --rtltcp).",
+            valueName: "dB|auto"))
     var gain: String = "auto"
 
     @Option(help: "Frequency correction of the dongle in parts per million (-1000 to 1000).")
     var ppm: Int = 0
 
-    @Option(name: .customLong("sample-rate"), help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
+    @Option(
+        name: .customLong("sample-rate"),
+        help: ArgumentHelp("Sample rate: 2.4M (default) or 2.0M; also 2400000 or 2.4.", valueName: "rate"))
     var sampleRate: SampleRate = .twoPointFourMega
 
-    @Option(help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-"))
+    @Option(
+        help: ArgumentHelp("Replay an IQ recording instead of a dongle; '-' reads standard input.", valueName: "file|-")
+    )
     var replay: String?
 
     @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
@@ -35,32 +42,57 @@ struct SourceOptions: ParsableArguments {
     @Flag(help: "Start the replay again at its end.")
     var loop = false
 
-    @Option(help: ArgumentHelp("Receive from a dongle served by rtl_tcp at HOST:PORT instead of a local one.", valueName: "host:port"))
+    @Option(
+        help: ArgumentHelp(
+            "Receive from a dongle served by rtl_tcp at HOST:PORT instead of a local one.", valueName: "host:port"))
     var rtltcp: String?
 
-    @Flag(inversion: .prefixedNo,
-          help: "Subtract each frame that overlaps another signal and look for the reply beneath it: about a tenth more frames in a dense sky and three times as many near the noise (the channel fit needs the samples it keeps), for about two thirds more CPU time (docs/demodulator.md has the figures).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Subtract each frame that overlaps another signal and look for the reply beneath it: about a tenth more frames in a dense sky and three times as many near the noise (the channel fit needs the samples it keeps), for about two thirds more CPU time (docs/demodulator.md has the figures)."
+    )
     var cancelOverlaps = true
 
-    @Option(name: .customLong("beast-in"), help: ArgumentHelp("Also read frames from a Beast TCP feed (dump1090, readsb); repeatable. Alone (without --device), no dongle is opened.", valueName: "host:port"))
+    @Option(
+        name: .customLong("beast-in"),
+        help: ArgumentHelp(
+            "Also read frames from a Beast TCP feed (dump1090, readsb); repeatable. Alone (without --device), no dongle is opened.",
+            valueName: "host:port"))
     var beastIn: [String] = []
 
-    @Option(name: .customLong("beast-listen"), help: ArgumentHelp("Also accept Beast pushed in on this port, e.g. mlat-client results on 30104; repeatable. Address 127.0.0.1 unless given.", valueName: "[addr:]port"))
+    @Option(
+        name: .customLong("beast-listen"),
+        help: ArgumentHelp(
+            "Also accept Beast pushed in on this port, e.g. mlat-client results on 30104; repeatable. Address 127.0.0.1 unless given.",
+            valueName: "[addr:]port"))
     var beastListen: [ListenArgument] = []
 
-    @Option(name: .customLong("mqtt-in"), help: ArgumentHelp("Also gather the frames other receivers publish to this MQTT broker, each receiver a source of its own (docs/network.md). Alone (without --device), no dongle is opened.", valueName: "mqtt[s]://host[:port]"))
+    @Option(
+        name: .customLong("mqtt-in"),
+        help: ArgumentHelp(
+            "Also gather the frames other receivers publish to this MQTT broker, each receiver a source of its own (docs/network.md). Alone (without --device), no dongle is opened.",
+            valueName: "mqtt[s]://host[:port]"))
     var mqttIn: String?
 
-    @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("With --mqtt-in: the topic filter of the frame batches to gather; the receiver's name is the level before /beast. Default: \(ReceiverTopics.defaultBeastFilter).", valueName: "filter"))
+    @Option(
+        name: .customLong("mqtt-topic"),
+        help: ArgumentHelp(
+            "With --mqtt-in: the topic filter of the frame batches to gather; the receiver's name is the level before /beast. Default: \(ReceiverTopics.defaultBeastFilter).",
+            valueName: "filter"))
     var mqttTopic: String?
 
-    @Flag(name: .customLong("net-only"), help: "Open no dongle: only --beast-in, --beast-listen and --mqtt-in feed the radar.")
+    @Flag(
+        name: .customLong("net-only"),
+        help: "Open no dongle: only --beast-in, --beast-listen and --mqtt-in feed the radar.")
     var netOnly = false
 
     @Flag(name: .customLong("no-fallback"), help: "Exit with an error instead of falling back when there is no dongle.")
     var noFallback = false
 
-    @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Seconds between attempts to reopen a missing dongle (0.1 to 3600).", valueName: "s"))
+    @Option(
+        name: .customLong("retry-interval"),
+        help: ArgumentHelp("Seconds between attempts to reopen a missing dongle (0.1 to 3600).", valueName: "s"))
     var retryInterval: Double = 5
 
     func validate() throws {
@@ -74,7 +106,9 @@ struct SourceOptions: ParsableArguments {
             }
         }
         if !(-1_000...1_000).contains(ppm) { throw ValidationError("--ppm must be between -1000 and 1000, got \(ppm)") }
-        if loop && replay == "-" { throw ValidationError("--loop cannot start standard input again: --replay - plays once") }
+        if loop && replay == "-" {
+            throw ValidationError("--loop cannot start standard input again: --replay - plays once")
+        }
         let locals = [replay != nil, rtltcp != nil, netOnly].filter { $0 }.count
         if locals > 1 { throw ValidationError("choose one of --replay, --rtltcp and --net-only") }
         if netOnly && beastIn.isEmpty && beastListen.isEmpty && mqttIn == nil {
@@ -83,7 +117,9 @@ struct SourceOptions: ParsableArguments {
         if let mqttIn { try MQTTOptions.broker(mqttIn, option: "--mqtt-in") }
         if let mqttTopic {
             if mqttIn == nil { throw ValidationError("--mqtt-topic applies to --mqtt-in") }
-            if let problem = ReceiverTopics.problem(beastFilter: mqttTopic) { throw ValidationError("--mqtt-topic: \(problem)") }
+            if let problem = ReceiverTopics.problem(beastFilter: mqttTopic) {
+                throw ValidationError("--mqtt-topic: \(problem)")
+            }
         }
         for endpoint in beastIn where BeastInput.endpoint(endpoint) == nil {
             throw ValidationError("--beast-in takes HOST:PORT, e.g. 127.0.0.1:30005 (got '\(endpoint)')")
@@ -94,7 +130,9 @@ struct SourceOptions: ParsableArguments {
         if (throttle || loop || format != nil) && replay == nil {
             throw ValidationError("--throttle, --loop and --format apply to --replay")
         }
-        if device != nil && local != .dongle { throw ValidationError("--device applies to a local dongle, not to --replay, --rtltcp or --net-only") }
+        if device != nil && local != .dongle {
+            throw ValidationError("--device applies to a local dongle, not to --replay, --rtltcp or --net-only")
+        }
         if !(retryInterval.isFinite && (0.1...3_600).contains(retryInterval)) {
             throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
         }
@@ -130,8 +168,10 @@ struct SourceOptions: ParsableArguments {
     /// Makes the sources into `tracker` and names each among its sources (so the first feed
     /// clients are greeted with them). Listening ports are bound here: a port in use is a
     /// clear error before anything starts.
-    func setUp(tracker: LiveTracker, openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?,
-               logger: Logger) async throws -> Setup {
+    func setUp(
+        tracker: LiveTracker, openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?,
+        logger: Logger
+    ) async throws -> Setup {
         var setup = Setup()
         var demodulator = StreamingDemodulator.Options()
         demodulator.cancelOverlaps = cancelOverlaps
@@ -143,23 +183,27 @@ struct SourceOptions: ParsableArguments {
 
         func add(_ source: some Source, _ name: String, endsQuietly: Bool = false) {
             tracker.setSource(source.name, slot: source.label)
-            setup.services.append(.init(service: NamedService(name, SourceService(source, tracker: tracker)),
-                                        successTerminationBehavior: endsQuietly ? .ignore : .cancelGroup))
+            setup.services.append(
+                .init(
+                    service: NamedService(name, SourceService(source, tracker: tracker)),
+                    successTerminationBehavior: endsQuietly ? .ignore : .cancelGroup))
         }
 
         switch local {
         case .replay:
             guard let replay else { break }
-            var configuration = ReplaySource.Configuration(path: replay, format: format ?? SampleFormat(fileName: replay) ?? .cu8,
-                                                           sampleRate: sampleRate)
+            var configuration = ReplaySource.Configuration(
+                path: replay, format: format ?? SampleFormat(fileName: replay) ?? .cu8,
+                sampleRate: sampleRate)
             configuration.throttle = throttle
             configuration.loop = loop
             configuration.demodulator = demodulator
             add(ReplaySource(configuration: configuration, logger: logger), "replay", endsQuietly: true)
         case .rtltcp:
             guard let rtltcp, let endpoint = BeastInput.endpoint(rtltcp) else { break }
-            let source = RTLTCPSource(host: endpoint.host, port: endpoint.port, configuration: tuner,
-                                      demodulatorOptions: demodulator, logger: logger)
+            let source = RTLTCPSource(
+                host: endpoint.host, port: endpoint.port, configuration: tuner,
+                demodulatorOptions: demodulator, logger: logger)
             setup.droppedBytes = { source.droppedBytes }
             add(source, "rtltcp")
         case .dongle:
@@ -167,9 +211,14 @@ struct SourceOptions: ParsableArguments {
             setup.droppedBytes = { dongle.droppedBytes }
             let fallback = try openSky.source(receiver: receiver, logger: logger)
             setup.openSkyRequests = { fallback.requests.snapshot }
-            setup.services.append(.init(service: NamedService("rtl-sdr", SourceSupervisor(
-                dongle: dongle, fallback: fallback, noFallback: noFallback,
-                retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger))))
+            setup.services.append(
+                .init(
+                    service: NamedService(
+                        "rtl-sdr",
+                        SourceSupervisor(
+                            dongle: dongle, fallback: fallback, noFallback: noFallback,
+                            retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
+            )
         case .none:
             break
         }
@@ -192,8 +241,9 @@ struct SourceOptions: ParsableArguments {
         }
         if let mqttIn {
             let beastFilter = mqttTopic ?? ReceiverTopics.defaultBeastFilter
-            let input = MQTTInput(configuration: try mqtt.configuration(url: mqttIn, role: "in"), filter: beastFilter,
-                                  ownName: mqtt.url == nil ? nil : mqtt.receiverName, logger: logger)
+            let input = MQTTInput(
+                configuration: try mqtt.configuration(url: mqttIn, role: "in"), filter: beastFilter,
+                ownName: mqtt.url == nil ? nil : mqtt.receiverName, logger: logger)
             logger.info("\(input.label): gathering \(beastFilter)")
             setup.details.append { input.summary }
             add(input, "mqtt-in")

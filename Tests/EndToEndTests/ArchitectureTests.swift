@@ -12,13 +12,17 @@ extension EndToEnd {
 
         /// Modules of the platform and the toolchain, which any module may import. Not the full
         /// `Foundation` (see `noModuleImportsTheFullFoundation`).
-        static let systemModules: Set<String> = ["FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization"]
+        static let systemModules: Set<String> = [
+            "FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization"
+        ]
 
         /// The parts of Foundation the daemon must not link: the full `Foundation` module
         /// (swift-corelibs, on CoreFoundation), its internationalization (ICU, whose data tables
         /// alone are 34 MB of the binary), networking and XML.
-        static let fullFoundationModules: Set<String> = ["Foundation", "CoreFoundation", "FoundationInternationalization",
-                                                         "FoundationNetworking", "FoundationXML"]
+        static let fullFoundationModules: Set<String> = [
+            "Foundation", "CoreFoundation", "FoundationInternationalization",
+            "FoundationNetworking", "FoundationXML"
+        ]
 
         /// A target of `swift package dump-package`: its name, kind, what it depends on (project
         /// targets by name, products as "Product@package") and whether it carries unsafe flags.
@@ -34,7 +38,8 @@ extension EndToEnd {
         /// The package as `swift package dump-package` describes it. It runs with a scratch
         /// folder of its own: the default one is locked while `swift test` runs.
         static func dumpPackage() throws -> [String: Target] {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-dump-\(UUID().uuidString)")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-dump-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: scratch) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -68,8 +73,9 @@ extension EndToEnd {
                 let features = settings.compactMap {
                     (($0["kind"] as? [String: Any])?["enableUpcomingFeature"] as? [String: Any])?["_0"] as? String
                 }
-                result[name] = Target(name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
-                                      hasUnsafeFlags: unsafe, upcomingFeatures: Set(features))
+                result[name] = Target(
+                    name: name, type: target["type"] as? String ?? "", dependencies: dependencies,
+                    hasUnsafeFlags: unsafe, upcomingFeatures: Set(features))
             }
             return result
         }
@@ -83,7 +89,9 @@ extension EndToEnd {
             for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
-                let list = parts.count > 1 ? parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : []
+                let list =
+                    parts.count > 1
+                    ? parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : []
                 table[name] = Set(list.filter { !$0.isEmpty })
             }
             return table
@@ -92,15 +100,20 @@ extension EndToEnd {
         @Test func everyModuleDependsOnWhatTheArchitectureAllows() throws {
             let targets = try Self.dumpPackage()
             let documented = try Self.documentedImports()
-            let modules = targets.values.filter { $0.type == "regular" || $0.type == "executable" || $0.type == "system" }
-                .filter { $0.name != "TestSupport" }
+            let modules = targets.values.filter {
+                $0.type == "regular" || $0.type == "executable" || $0.type == "system"
+            }
+            .filter { $0.name != "TestSupport" }
             #expect(!modules.isEmpty)
             for module in modules {
                 guard let allowed = documented[module.name] else {
                     Issue.record("\(module.name) is not in the imports table of docs/architecture.md")
                     continue
                 }
-                #expect(module.dependencies == allowed, "\(module.name): Package.swift says \(module.dependencies.sorted()), docs/architecture.md \(allowed.sorted())")
+                #expect(
+                    module.dependencies == allowed,
+                    "\(module.name): Package.swift says \(module.dependencies.sorted()), docs/architecture.md \(allowed.sorted())"
+                )
             }
             for name in documented.keys where targets[name] == nil {
                 Issue.record("docs/architecture.md lists \(name), which Package.swift does not have")
@@ -114,14 +127,18 @@ extension EndToEnd {
             for (module, allowed) in documented {
                 let names = Set(allowed.map { $0.split(separator: "@").first.map(String.init) ?? $0 })
                 let folder = sources.appendingPathComponent(module)
-                guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+                guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+                    continue
+                }
                 for case let file as URL in files where file.pathExtension == "swift" {
                     let text = try String(contentsOf: file, encoding: .utf8)
-                    for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                    for line in text.split(separator: "\n")
+                    where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
                         let imported = String(line.split(separator: " ").last ?? "")
                         checked += 1
-                        #expect(Self.systemModules.contains(imported) || names.contains(imported),
-                                "\(module)/\(file.lastPathComponent) imports \(imported), which \(module) may not")
+                        #expect(
+                            Self.systemModules.contains(imported) || names.contains(imported),
+                            "\(module)/\(file.lastPathComponent) imports \(imported), which \(module) may not")
                     }
                 }
             }
@@ -143,8 +160,10 @@ extension EndToEnd {
                 checked += 1
                 for line in text.split(separator: "\n") {
                     guard let module = Self.importedModule(line) else { continue }
-                    #expect(!Self.fullFoundationModules.contains(module),
-                            "\(file.path.dropFirst(sources.path.count + 1)) imports \(module): use FoundationEssentials, the standard library or Glibc")
+                    #expect(
+                        !Self.fullFoundationModules.contains(module),
+                        "\(file.path.dropFirst(sources.path.count + 1)) imports \(module): use FoundationEssentials, the standard library or Glibc"
+                    )
                 }
             }
             #expect(checked > 200)
@@ -163,16 +182,19 @@ extension EndToEnd {
             let modules = targets.values.filter { $0.type == "regular" || $0.type == "executable" }
             #expect(modules.count > 10)
             for module in modules {
-                #expect(module.upcomingFeatures.contains("MemberImportVisibility"),
-                        "\(module.name) does not enable MemberImportVisibility (Package.swift)")
+                #expect(
+                    module.upcomingFeatures.contains("MemberImportVisibility"),
+                    "\(module.name) does not enable MemberImportVisibility (Package.swift)")
             }
         }
 
         /// The module an `import` declaration on `line` names (`Foundation` for
         /// `@testable public import struct Foundation.Date`), nil when the line is none.
         static func importedModule(_ line: Substring) -> String? {
-            let kinds: Set<Substring> = ["public", "package", "internal", "fileprivate", "private", "struct", "class", "enum",
-                                         "protocol", "typealias", "func", "let", "var"]
+            let kinds: Set<Substring> = [
+                "public", "package", "internal", "fileprivate", "private", "struct", "class", "enum",
+                "protocol", "typealias", "func", "let", "var"
+            ]
             var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })[...]
             while let first = words.first, first.hasPrefix("@") || kinds.contains(first) { words = words.dropFirst() }
             guard words.first == "import", words.count > 1 else { return nil }
@@ -198,8 +220,10 @@ extension EndToEnd {
                 }
             }
             #expect(reached.contains("FeedProtocol"))
-            for forbidden in reached where forbidden == "CRtlSdr" || forbidden == "Receivers"
-                || forbidden.hasPrefix("NIO") || forbidden.contains("AsyncHTTPClient") {
+            for forbidden in reached
+            where forbidden == "CRtlSdr" || forbidden == "Receivers"
+                || forbidden.hasPrefix("NIO") || forbidden.contains("AsyncHTTPClient")
+            {
                 Issue.record("the terminal radar reaches \(forbidden)")
             }
         }

@@ -12,14 +12,26 @@ import Testing
         let peerSky: [String: [Int]] = ["all": [60, 100, 0, 1], "overlapping": [5, 20, 0, 0]]
         let readsb = BenchTargetsTests.sweep([20, 60, 95, 98, 99], missed: [0, 1, 0, 0, 0])
         return [
-            "sweep24": BenchTargetsTests.result(label: "sweep 2.4", busy: false, decoders: [
-                "aviator-adsb": (BenchTargetsTests.sweep(ours), 0), "readsb": (readsb, 3)]),
-            "busy24": BenchTargetsTests.result(label: "busy 2.4", busy: true, decoders: [
-                "aviator-adsb": (sky, 0), "readsb": (peerSky, 9)]),
-            "dense24": BenchTargetsTests.result(label: "dense 2.4", busy: true, decoders: [
-                "aviator-adsb": (sky, falseFrames), "readsb": (peerSky, 9)]),
-            "sweep20": BenchTargetsTests.result(label: "sweep 2.0", busy: false, decoders: [
-                "aviator-adsb": (BenchTargetsTests.sweep(ours), 0)]),
+            "sweep24": BenchTargetsTests.result(
+                label: "sweep 2.4", busy: false,
+                decoders: [
+                    "aviator-adsb": (BenchTargetsTests.sweep(ours), 0), "readsb": (readsb, 3)
+                ]),
+            "busy24": BenchTargetsTests.result(
+                label: "busy 2.4", busy: true,
+                decoders: [
+                    "aviator-adsb": (sky, 0), "readsb": (peerSky, 9)
+                ]),
+            "dense24": BenchTargetsTests.result(
+                label: "dense 2.4", busy: true,
+                decoders: [
+                    "aviator-adsb": (sky, falseFrames), "readsb": (peerSky, 9)
+                ]),
+            "sweep20": BenchTargetsTests.result(
+                label: "sweep 2.0", busy: false,
+                decoders: [
+                    "aviator-adsb": (BenchTargetsTests.sweep(ours), 0)
+                ])
         ]
     }
 
@@ -32,11 +44,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let timesFile = folder.appendingPathComponent("times.json")
         try JSONSerialization.data(withJSONObject: times).write(to: timesFile)
-        var arguments = [BinaryRunner.projectRoot.appendingPathComponent("scripts/bench_tradeoff.py").path,
-                         "--markdown", "--cpu-times", timesFile.path]
+        var arguments = [
+            BinaryRunner.projectRoot.appendingPathComponent("scripts/bench_tradeoff.py").path,
+            "--markdown", "--cpu-times", timesFile.path
+        ]
         let configurations: [(label: String, key: String, streams: [String: [String: Any]])] = [
             ("thorough", "slow", streams(ours: [40, 95, 99, 100, 100], falseFrames: 0)),
-            ("lean", "fast", streams(ours: [25, 70, 96, 99, 100], falseFrames: 1)),
+            ("lean", "fast", streams(ours: [25, 70, 96, 99, 100], falseFrames: 1))
         ]
         for configuration in configurations {
             arguments += ["--configuration", "\(configuration.label)=\(configuration.key)"]
@@ -67,8 +81,10 @@ import Testing
     @Test func eachConfigurationIsJudgedOnItsOwnFigures() throws {
         // readsb 0.45 s a run; the thorough configuration 0.9 s (ratio 0.5), the lean one
         // 0.40, 0.42 and 0.50 s (ratios 1.125, 1.07 and 0.9: median 1.07).
-        let (status, lines) = try Self.table(times: ["readsb": [0.45, 0.45, 0.45], "slow": [0.9, 0.9, 0.9],
-                                                     "fast": [0.40, 0.42, 0.50]])
+        let (status, lines) = try Self.table(times: [
+            "readsb": [0.45, 0.45, 0.45], "slow": [0.9, 0.9, 0.9],
+            "fast": [0.40, 0.42, 0.50]
+        ])
         #expect(status == 0)
         #expect(lines.first == "| target | thorough | lean |", "\(lines)")
         let cpu = Self.cells(lines, "CPU")
@@ -77,8 +93,9 @@ import Testing
         #expect(clean.count == 2 && clean[0] == "yes: none" && clean[1].hasPrefix("no: dense 2.4: 1"), "\(lines)")
         // The lean sweep's 25 % at 3-6 dB is 1.25 times readsb's 20 %: too little there alone.
         let low = Self.cells(lines, "3-6 dB yield")
-        #expect(low.count == 2 && low[0].hasPrefix("yes") && low[1] == "no: 25.0 % against 20.0 % (1.2 times)",
-                "\(lines)")
+        #expect(
+            low.count == 2 && low[0].hasPrefix("yes") && low[1] == "no: 25.0 % against 20.0 % (1.2 times)",
+            "\(lines)")
         // Each configuration's 2.0 MS/s sweep is its own (here the same as its 2.4 MS/s one).
         let gap = Self.cells(lines, "2.0 MS/s")
         #expect(gap.allSatisfy { $0.hasPrefix("yes") }, "\(lines)")

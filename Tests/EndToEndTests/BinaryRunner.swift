@@ -36,16 +36,20 @@ struct BinaryRunner {
     /// `standardOutput` (a file such as /dev/full), its output goes there instead of being
     /// collected, and `stdout` is empty. A run still going after `timeout` seconds is killed
     /// and recorded as a failure, so a hang fails its test instead of stalling the suite.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                    standardOutput: FileHandle? = nil, executable: URL = binary, timeout: Double = 300,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+        standardOutput: FileHandle? = nil, executable: URL = binary, timeout: Double = 300,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let inPipe = Pipe()
         if let standardOutput {
             process.standardOutput = standardOutput
         } else {
@@ -66,9 +70,10 @@ struct BinaryRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errThread.isExecuting || !errThread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return Result(stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self),
-                      status: process.terminationStatus)
+        return Result(
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self),
+            status: process.terminationStatus)
     }
 }
 
@@ -95,8 +100,9 @@ final class Watchdog: @unchecked Sendable {
     func disarm(describing what: [String], sourceLocation: SourceLocation) {
         work?.cancel()
         if lock.withLock({ fired }) {
-            Issue.record("`\(what.joined(separator: " "))` still ran after \(Int(timeout)) s and was killed",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "`\(what.joined(separator: " "))` still ran after \(Int(timeout)) s and was killed",
+                sourceLocation: sourceLocation)
         }
     }
 }

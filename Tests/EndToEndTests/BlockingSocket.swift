@@ -36,20 +36,24 @@ final class BlockingSocket: @unchecked Sendable {
 
     /// Opens a stream socket of `domain` and calls `attempt` on it until it returns 0 or
     /// `timeout` seconds pass; `name` is the address for the error.
-    private static func connect(domain: Int32, to name: String, timeout: Double, readTimeout: Double,
-                                attempt: (Int32) -> Int32) throws -> BlockingSocket {
+    private static func connect(
+        domain: Int32, to name: String, timeout: Double, readTimeout: Double,
+        attempt: (Int32) -> Int32
+    ) throws -> BlockingSocket {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let fd = socket(domain, Int32(SOCK_STREAM.rawValue), 0)
             if attempt(fd) == 0 {
-                var wait = timeval(tv_sec: Int(readTimeout), tv_usec: Int((readTimeout - readTimeout.rounded(.down)) * 1e6))
+                var wait = timeval(
+                    tv_sec: Int(readTimeout), tv_usec: Int((readTimeout - readTimeout.rounded(.down)) * 1e6))
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
                 return BlockingSocket(descriptor: fd)
             }
             close(fd)
             guard Date() < deadline else {
-                throw NSError(domain: "BlockingSocket", code: Int(errno),
-                              userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(name)"])
+                throw NSError(
+                    domain: "BlockingSocket", code: Int(errno),
+                    userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(name)"])
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -63,7 +67,9 @@ final class BlockingSocket: @unchecked Sendable {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = loopback(port: 0)
             _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             var bound = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -95,7 +101,9 @@ final class BlockingSocket: @unchecked Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = loopback(port: 0)
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         listen(fd, 4)
         var bound = sockaddr_in()
@@ -139,8 +147,10 @@ final class BlockingSocket: @unchecked Sendable {
     /// Copies everything `source` sends into `destination` for `seconds`, and on until more
     /// than `minimumBytes` have passed, for at most `limit` seconds in all (a loaded machine
     /// sends them more slowly); returns the bytes copied.
-    static func relay(from source: BlockingSocket, to destination: BlockingSocket, for seconds: Double,
-                      minimumBytes: Int = 0, limit: Double = 0) -> Int {
+    static func relay(
+        from source: BlockingSocket, to destination: BlockingSocket, for seconds: Double,
+        minimumBytes: Int = 0, limit: Double = 0
+    ) -> Int {
         let start = Date()
         let deadline = start.addingTimeInterval(seconds)
         let end = start.addingTimeInterval(max(seconds, limit))

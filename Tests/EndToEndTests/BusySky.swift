@@ -10,18 +10,25 @@ struct BusySky {
 
     /// Simulates six seconds of 300 aircraft (the same sky every time: seed 42).
     init(label: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-\(label)-\(UUID().uuidString.prefix(8))")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aviator-\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        recording = try BinaryRunner.simulate(into: folder, file: "sky300.cu8", arguments: [
-            "--duration", "6", "--aircraft", "300", "--seed", "42", "--receiver", "52.3,4.75",
-        ]).path
+        recording = try BinaryRunner.simulate(
+            into: folder, file: "sky300.cu8",
+            arguments: [
+                "--duration", "6", "--aircraft", "300", "--seed", "42", "--receiver", "52.3,4.75"
+            ]
+        ).path
     }
 
     /// A daemon replaying the sky in real time, over and over, with a web server on a free
     /// port and a 400 km range (every aircraft), plus `arguments`.
     func daemon(_ arguments: [String] = []) throws -> Daemon {
-        try Daemon(["--replay", recording, "--throttle", "--loop", "--receiver", "52.3,4.75",
-                    "--http", "127.0.0.1:0", "--range-km", "400"] + arguments)
+        try Daemon(
+            [
+                "--replay", recording, "--throttle", "--loop", "--receiver", "52.3,4.75",
+                "--http", "127.0.0.1:0", "--range-km", "400"
+            ] + arguments)
     }
 
     func remove() {

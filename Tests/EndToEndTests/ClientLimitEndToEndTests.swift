@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Clients beyond --max-clients, and more clients than the process has file descriptors:
@@ -9,7 +9,9 @@ extension EndToEnd {
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
 
         static func temporaryPath(_ name: String) -> String {
-            FileManager.default.temporaryDirectory.appendingPathComponent("aviator-\(name)-\(UUID().uuidString.prefix(8))").path
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-\(name)-\(UUID().uuidString.prefix(8))"
+            ).path
         }
 
         /// Reads from `socket` until the peer closes (true) or `timeout` seconds pass (false).
@@ -24,9 +26,11 @@ extension EndToEnd {
         @Test func clientsBeyondTheLimitAreRefusedAndTheOthersServed() throws {
             let socket = Self.temporaryPath("limit") + ".sock"
             let port = BlockingSocket.freePorts(1)[0]
-            let daemon = try Daemon(["--replay", sample, "--loop", "--throttle", "--receiver", "52,4.4",
-                                     "--frame-interval", "0.25", "--max-clients", "3", "--beast-out", "\(port)",
-                                     "--socket", socket])
+            let daemon = try Daemon([
+                "--replay", sample, "--loop", "--throttle", "--receiver", "52,4.4",
+                "--frame-interval", "0.25", "--max-clients", "3", "--beast-out", "\(port)",
+                "--socket", socket
+            ])
             defer { _ = daemon.stop() }
 
             var held: [BlockingSocket] = []
@@ -85,10 +89,13 @@ extension EndToEnd {
             // 64 descriptors, and a client limit far above them: accept runs out first. No
             // dongle and no receiver position: the sky stays empty, aircraft.json is still
             // rewritten every second.
-            let daemon = try Daemon(["--max-clients", "1000", "--json-dir", json, "--retry-interval", "0.5",
-                                     "--frame-interval", "0.25", "--socket", socket],
-                                    environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]),
-                                    fileLimit: 64)
+            let daemon = try Daemon(
+                [
+                    "--max-clients", "1000", "--json-dir", json, "--retry-interval", "0.5",
+                    "--frame-interval", "0.25", "--socket", socket
+                ],
+                environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]),
+                fileLimit: 64)
             defer { _ = daemon.stop() }
             #expect(daemon.waitFor("radar feed on", timeout: 30))
             #expect(daemon.stderr.contains("the limit of 64 open files"))
@@ -100,7 +107,9 @@ extension EndToEnd {
             #expect(daemon.process.isRunning)
             // It stops short of the limit: the Swift runtime's thread pool aborts the process
             // when it cannot open a file, so clients never get the last 16 descriptors.
-            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd").count) ?? 0
+            let open =
+                (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd")
+                    .count) ?? 0
             #expect(open > 0 && open <= 64 - 15, "\(open) descriptors open")
 
             // Once they leave, the daemon serves again and rewrites aircraft.json.

@@ -17,15 +17,18 @@ final class Daemon: @unchecked Sendable {
     /// `fileLimit` open files when set (through `ulimit -n` in a shell that then becomes the
     /// daemon, so signals reach the daemon itself); its standard input is `standardInput`
     /// when given (else this process's).
-    init(_ arguments: [String], environment: [String: String] = [:], defaultSocket: Bool = false,
-         fileLimit: Int? = nil, standardInput: Pipe? = nil) throws {
+    init(
+        _ arguments: [String], environment: [String: String] = [:], defaultSocket: Bool = false,
+        fileLimit: Int? = nil, standardInput: Pipe? = nil
+    ) throws {
         // A socket of its own, so tests never meet each other's daemon or a real one.
         let socket = FileManager.default.temporaryDirectory
             .appendingPathComponent("aviator-test-\(UUID().uuidString.prefix(8)).sock").path
         let arguments = arguments.contains("--socket") || defaultSocket ? arguments : arguments + ["--socket", socket]
         if let fileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + arguments
+            process.arguments =
+                ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", BinaryRunner.binary.path] + arguments
         } else {
             process.executableURL = BinaryRunner.binary
             process.arguments = arguments
@@ -67,13 +70,17 @@ final class Daemon: @unchecked Sendable {
     /// seconds on a machine busy with the other tests (the web server, for one, waits up to
     /// 5 s for a WebSocket client to answer its close, and a client in the busy test process
     /// may answer late); a test that times the stop checks the seconds itself.
-    func stop(signal: Int32 = SIGINT, timeout: Double = 20,
-              sourceLocation: SourceLocation = #_sourceLocation) -> (status: Int32, seconds: Double) {
+    func stop(
+        signal: Int32 = SIGINT, timeout: Double = 20,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (status: Int32, seconds: Double) {
         let start = Date()
         if process.isRunning { kill(process.processIdentifier, signal) }
         while process.isRunning, Date().timeIntervalSince(start) < timeout { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning {
-            Issue.record("the daemon did not stop within \(timeout) s of signal \(signal); killed", sourceLocation: sourceLocation)
+            Issue.record(
+                "the daemon did not stop within \(timeout) s of signal \(signal); killed",
+                sourceLocation: sourceLocation)
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
@@ -101,14 +108,17 @@ enum FakeRTLSDR {
         let source = BinaryRunner.projectRoot.appendingPathComponent("Tests/Fixtures/fake-rtlsdr/fake_rtlsdr.c")
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = [ProcessInfo.processInfo.environment["CC"] ?? "cc", "-shared", "-fPIC", "-O2",
-                              "-Wl,-soname,librtlsdr.so.0", "-o", folder.appendingPathComponent("librtlsdr.so.0").path,
-                              source.path]
+        compiler.arguments = [
+            ProcessInfo.processInfo.environment["CC"] ?? "cc", "-shared", "-fPIC", "-O2",
+            "-Wl,-soname,librtlsdr.so.0", "-o", folder.appendingPathComponent("librtlsdr.so.0").path,
+            source.path
+        ]
         try compiler.run()
         compiler.waitUntilExit()
         guard compiler.terminationStatus == 0 else {
-            throw NSError(domain: "FakeRTLSDR", code: Int(compiler.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "cc failed to build the fake librtlsdr"])
+            throw NSError(
+                domain: "FakeRTLSDR", code: Int(compiler.terminationStatus),
+                userInfo: [NSLocalizedDescriptionKey: "cc failed to build the fake librtlsdr"])
         }
         return folder.path
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// The daemon against the fake librtlsdr: no dongle, a dongle that streams a recording, one
@@ -9,7 +9,9 @@ extension EndToEnd {
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
 
         @Test func noDongleFallsBackAndStopsCleanly() throws {
-            let daemon = try Daemon(["--retry-interval", "0.2"], environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
+            let daemon = try Daemon(
+                ["--retry-interval", "0.2"],
+                environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
             #expect(daemon.waitFor("no RTL-SDR device found"))
             #expect(daemon.waitFor("falling back to opensky"))
             // No --receiver: no box to ask OpenSky for, so nothing leaves the machine.
@@ -24,7 +26,8 @@ extension EndToEnd {
         }
 
         @Test func noFallbackMakesAMissingDongleAnError() throws {
-            let daemon = try Daemon(["--no-fallback"], environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
+            let daemon = try Daemon(
+                ["--no-fallback"], environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
             let status = daemon.waitForExit()
             #expect(status != nil && status != 0)
             #expect(daemon.stderr.contains("no RTL-SDR device found"))
@@ -52,13 +55,16 @@ extension EndToEnd {
             let replay = try Daemon(["--replay", sample, "--receiver", "52,4.4"])
             #expect(replay.waitFor("replay of"))
             #expect(replay.stop().status == 0)
-            let dongle = try Daemon(["--receiver", "52,4.4"], environment: try FakeRTLSDR.environment([
-                "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
-            ]))
+            let dongle = try Daemon(
+                ["--receiver", "52,4.4"],
+                environment: try FakeRTLSDR.environment([
+                    "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_REALTIME": "1"
+                ]))
             #expect(dongle.waitFor("streaming at 2.4 MS/s"))
             Thread.sleep(forTimeInterval: 2)  // 0.8 s of recording, then silence
             #expect(dongle.stop().status == 0)
-            let fromReplay = try totals(replay), fromDongle = try totals(dongle)
+            let fromReplay = try totals(replay)
+            let fromDongle = try totals(dongle)
             #expect(fromReplay.count == 3 && fromReplay[0] > 20)
             #expect(fromDongle == fromReplay)
             #expect(dongle.stderr.contains("source rtl-sdr"))
@@ -76,9 +82,11 @@ extension EndToEnd {
         }
 
         @Test func unplugFallsBackAndKeepsRunning() throws {
-            let daemon = try Daemon(["--retry-interval", "0.2"], environment: try FakeRTLSDR.environment([
-                "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_UNPLUG_AFTER": "1000000",
-            ]))
+            let daemon = try Daemon(
+                ["--retry-interval", "0.2"],
+                environment: try FakeRTLSDR.environment([
+                    "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_UNPLUG_AFTER": "1000000"
+                ]))
             #expect(daemon.waitFor("stopped streaming"))
             #expect(daemon.process.isRunning)
             #expect(daemon.stop().status == 0)
@@ -94,10 +102,13 @@ extension EndToEnd {
         /// is stopped, said so, and the fallback feeds the radar while it is tried again.
         @Test func aDongleThatFallsSilentIsStoppedAndTheFallbackTakesOver() throws {
             let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
-            let daemon = try Daemon([], environment: try FakeRTLSDR.environment([
-                "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_LOOP": "1", "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
-                "AVIATOR_FAKE_RTLSDR_STALL_AFTER": "2400000", "AVIATOR_FAKE_RTLSDR_STALL_SECONDS": "100000",
-            ]))
+            let daemon = try Daemon(
+                [],
+                environment: try FakeRTLSDR.environment([
+                    "AVIATOR_FAKE_RTLSDR_IQ": sample, "AVIATOR_FAKE_RTLSDR_LOOP": "1",
+                    "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
+                    "AVIATOR_FAKE_RTLSDR_STALL_AFTER": "2400000", "AVIATOR_FAKE_RTLSDR_STALL_SECONDS": "100000"
+                ]))
             #expect(daemon.waitFor("streaming at 2.4 MS/s"))
             #expect(daemon.waitFor("RTL-SDR device sent no samples for 30 s and was stopped", timeout: 50))
             #expect(daemon.waitFor("falling back to opensky"))
@@ -108,8 +119,9 @@ extension EndToEnd {
         /// A dongle that is plugged in but cannot be opened (another program has it) leaves
         /// the fallback running: it is not stopped and started again at every retry.
         @Test func aDongleThatStaysBusyLeavesTheFallbackRunning() throws {
-            let daemon = try Daemon(["--retry-interval", "0.2"],
-                                    environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_FAIL_OPEN": "1"]))
+            let daemon = try Daemon(
+                ["--retry-interval", "0.2"],
+                environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_FAIL_OPEN": "1"]))
             #expect(daemon.waitFor("falling back to opensky"))
             // About ten retries.
             Thread.sleep(forTimeInterval: 2)
@@ -120,10 +132,13 @@ extension EndToEnd {
         }
 
         @Test func aDonglePluggedInLaterIsPickedUp() throws {
-            let marker = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-dongle-\(UUID().uuidString)")
-            let daemon = try Daemon(["--retry-interval", "0.2"], environment: try FakeRTLSDR.environment([
-                "AVIATOR_FAKE_RTLSDR_PRESENT_FILE": marker.path, "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
-            ]))
+            let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-dongle-\(UUID().uuidString)")
+            let daemon = try Daemon(
+                ["--retry-interval", "0.2"],
+                environment: try FakeRTLSDR.environment([
+                    "AVIATOR_FAKE_RTLSDR_PRESENT_FILE": marker.path, "AVIATOR_FAKE_RTLSDR_REALTIME": "1"
+                ]))
             #expect(daemon.waitFor("no RTL-SDR device found"))
             #expect(FileManager.default.createFile(atPath: marker.path, contents: Data()))
             defer { try? FileManager.default.removeItem(at: marker) }

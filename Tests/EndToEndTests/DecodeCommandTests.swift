@@ -72,14 +72,18 @@ extension EndToEnd {
             #expect(result.status == 0)
             #expect(try objects(result.stdout).count == 2)
             let warnings = result.stderr.split(separator: "\n").filter { $0.contains("over the 4096-byte limit") }
-            #expect(warnings == ["aviator-adsb: line 2: 10000 bytes, over the 4096-byte limit (further overlong lines are counted only)"])
+            #expect(
+                warnings == [
+                    "aviator-adsb: line 2: 10000 bytes, over the 4096-byte limit (further overlong lines are counted only)"
+                ])
             #expect(result.stderr.contains("decoded 2 of 4 lines: 0 positions, 0 failed parity, 2 malformed"))
         }
 
         @Test func nearThePolesEveryPositionIsOnTheEarth() throws {
             // Lone frames near the south pole, decoded against a receiver there.
             let frames = (0..<400).map { index -> String in
-                let lat = (index * 331) % 131_072, lon = (index * 7919) % 131_072
+                let lat = (index * 331) % 131_072
+                let lon = (index * 7919) % 131_072
                 let odd = index % 2
                 // DF17, CA 5, address 0x40621D + index, type code 11: altitude 0, time bit 0.
                 var payload = UInt64(11) << 51 | UInt64(odd) << 34 | UInt64(lat) << 17 | UInt64(lon)
@@ -88,7 +92,8 @@ extension EndToEnd {
             }
             let input = frames.joined(separator: "\n") + "\n"
             for receiver in ["--receiver=-89.9,179.99", "--receiver=89.9,-179.99"] {
-                let result = try BinaryRunner.run(["decode", receiver, "--max-range-km", "300", "-"], input: Data(input.utf8))
+                let result = try BinaryRunner.run(
+                    ["decode", receiver, "--max-range-km", "300", "-"], input: Data(input.utf8))
                 #expect(result.status == 0)
                 var positions = 0
                 for object in try objects(result.stdout) {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `aviator-adsb demod` as a user runs it: AVR lines out, a summary and clear errors on
@@ -42,8 +42,12 @@ extension EndToEnd {
             // decisions lose, and the channel fit (off for that comparison, as it decides
             // many of the same replies) recovers more still; neither adds a frame that was
             // not sent.
-            let (path, folder) = try simulated("sky.cu8", ["--sample-rate", "2.0M", "--duration", "10",
-                                                           "--aircraft", "20", "--seed", "61", "--snr-min", "8", "--snr-max", "14"])
+            let (path, folder) = try simulated(
+                "sky.cu8",
+                [
+                    "--sample-rate", "2.0M", "--duration", "10",
+                    "--aircraft", "20", "--seed", "61", "--snr-min", "8", "--snr-max", "14"
+                ])
             defer { try? FileManager.default.removeItem(at: folder) }
             let truth = try String(contentsOfFile: path + ".truth.jsonl", encoding: .utf8)
             var sent = Set<String>()
@@ -54,13 +58,16 @@ extension EndToEnd {
             func frames(_ extra: [String]) throws -> [String] {
                 let run = try BinaryRunner.run(["demod", path, "--sample-rate", "2.0M"] + extra)
                 #expect(run.status == 0)
-                return run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "*;")) }
+                return run.stdout.split(separator: "\n").map {
+                    $0.trimmingCharacters(in: CharacterSet(charactersIn: "*;"))
+                }
             }
             let withSequences = try frames(["--no-channel-fit"])
             let bitByBit = try frames(["--no-channel-fit", "--no-sequence"])
             let everything = try frames([])
-            print("2.0 MS/s, 8-14 dB: \(withSequences.count) frames with sequence decisions, \(bitByBit.count) without, "
-                  + "\(everything.count) with the channel fit as well")
+            print(
+                "2.0 MS/s, 8-14 dB: \(withSequences.count) frames with sequence decisions, \(bitByBit.count) without, "
+                    + "\(everything.count) with the channel fit as well")
             #expect(withSequences.count >= bitByBit.count + 10)
             #expect(everything.count >= withSequences.count + 10)
             #expect(withSequences.allSatisfy { sent.contains($0) })
@@ -71,7 +78,8 @@ extension EndToEnd {
             // A float recording can hold anything. Every 997th value of a busy sky becomes, in
             // turn, the largest float (whose squares and products overflow to infinity), NaN,
             // +inf or -inf: demod and replay carry on, and find the sky's frames.
-            let (path, folder) = try simulated("sky.cf32", ["--format", "cf32", "--duration", "1", "--busy", "--seed", "5"])
+            let (path, folder) = try simulated(
+                "sky.cf32", ["--format", "cf32", "--duration", "1", "--busy", "--seed", "5"])
             defer { try? FileManager.default.removeItem(at: folder) }
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             let poison: [Float] = [3.4e38, .nan, .infinity, -.infinity]
@@ -88,7 +96,8 @@ extension EndToEnd {
 
         @Test func realRecordingGivesThePeersFramesAsAVR() throws {
             guard let file = Self.shared("\(Self.recording).sc16"),
-                  let peersFile = Self.shared("\(Self.recording).peers.hex") else { return }
+                let peersFile = Self.shared("\(Self.recording).peers.hex")
+            else { return }
             let result = try BinaryRunner.run(["demod", file.path])
             #expect(result.status == 0)
             let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -103,8 +112,9 @@ extension EndToEnd {
         @Test func standardInputWithExplicitFormatGivesTheSameFrames() throws {
             guard let file = Self.shared("\(Self.recording).sc16") else { return }
             let direct = try BinaryRunner.run(["demod", file.path])
-            let piped = try BinaryRunner.run(["demod", "-", "--format", "cs16", "--sample-rate", "2400000"],
-                                             input: try Data(contentsOf: file))
+            let piped = try BinaryRunner.run(
+                ["demod", "-", "--format", "cs16", "--sample-rate", "2400000"],
+                input: try Data(contentsOf: file))
             #expect(piped.status == 0)
             #expect(!piped.stdout.isEmpty)
             #expect(piped.stdout == direct.stdout)
@@ -113,14 +123,18 @@ extension EndToEnd {
         @Test func unknownFormatIsAUsageError() throws {
             let result = try BinaryRunner.run(["demod", "whatever.cu8", "--format", "u12"])
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("Error: The value 'u12' is invalid for '--format <format>'"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("Error: The value 'u12' is invalid for '--format <format>'"), "\(result.stderr)"
+            )
             #expect(result.stdout.isEmpty)
         }
 
         @Test func unsupportedRateIsAUsageError() throws {
             let result = try BinaryRunner.run(["demod", "whatever.cu8", "--sample-rate", "3.2M"])
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("Error: The value '3.2M' is invalid for '--sample-rate <sample-rate>'"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("Error: The value '3.2M' is invalid for '--sample-rate <sample-rate>'"),
+                "\(result.stderr)")
         }
 
         @Test func missingFileIsOneClearError() throws {

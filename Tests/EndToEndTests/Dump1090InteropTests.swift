@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Interoperability with an established decoder written by others: dump1090-mutability reads
@@ -11,37 +11,51 @@ extension EndToEnd {
         static let receiver = (52.3, 4.75)
 
         static func temporaryFolder() throws -> (root: URL, ours: URL, theirs: URL) {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString.prefix(8))")
-            let ours = root.appendingPathComponent("ours"), theirs = root.appendingPathComponent("theirs")
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "interop-\(UUID().uuidString.prefix(8))")
+            let ours = root.appendingPathComponent("ours")
+            let theirs = root.appendingPathComponent("theirs")
             try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
             return (root, ours, theirs)
         }
 
         /// Both sides must list the same aircraft, and agree on what both know about each.
-        static func expectSameSky(ours: AircraftFile, theirs: AircraftFile, sourceLocation: SourceLocation = #_sourceLocation) {
-            let ourSet = ours.confirmed, theirSet = theirs.confirmed
-            #expect(ourSet == theirSet, "only ours: \(ourSet.subtracting(theirSet).sorted()); only dump1090's: \(theirSet.subtracting(ourSet).sorted())",
-                    sourceLocation: sourceLocation)
+        static func expectSameSky(
+            ours: AircraftFile, theirs: AircraftFile, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            let ourSet = ours.confirmed
+            let theirSet = theirs.confirmed
+            #expect(
+                ourSet == theirSet,
+                "only ours: \(ourSet.subtracting(theirSet).sorted()); only dump1090's: \(theirSet.subtracting(ourSet).sorted())",
+                sourceLocation: sourceLocation)
             let common = ourSet.intersection(theirSet)
             #expect(common.count >= 100, "only \(common.count) aircraft in common", sourceLocation: sourceLocation)
 
-            var positions = 0, altitudes = 0, callsigns = 0
+            var positions = 0
+            var altitudes = 0
+            var callsigns = 0
             for hex in common.sorted() {
-                let mine = ours.aircraft[hex]!, peer = theirs.aircraft[hex]!
+                let mine = ours.aircraft[hex]!
+                let peer = theirs.aircraft[hex]!
                 if let lat = mine["lat"] as? Double, let lon = mine["lon"] as? Double,
-                   let peerLat = peer["lat"] as? Double, let peerLon = peer["lon"] as? Double {
+                    let peerLat = peer["lat"] as? Double, let peerLon = peer["lon"] as? Double
+                {
                     positions += 1
-                    #expect(abs(lat - peerLat) < 0.01 && abs(lon - peerLon) < 0.01,
-                            "\(hex): ours \(lat), \(lon); dump1090 \(peerLat), \(peerLon)", sourceLocation: sourceLocation)
+                    #expect(
+                        abs(lat - peerLat) < 0.01 && abs(lon - peerLon) < 0.01,
+                        "\(hex): ours \(lat), \(lon); dump1090 \(peerLat), \(peerLon)", sourceLocation: sourceLocation)
                 }
                 // dump1090-mutability calls the pressure altitude "altitude" (feet, or "ground").
                 switch (mine["alt_baro"], peer["altitude"]) {
-                case let (mineFeet as Int, peerFeet as Int):
+                case (let mineFeet as Int, let peerFeet as Int):
                     altitudes += 1
                     // The two may hold altitudes from different replies of the same second.
-                    #expect(abs(mineFeet - peerFeet) <= 100, "\(hex) altitude \(mineFeet) vs \(peerFeet)", sourceLocation: sourceLocation)
-                case let (mineGround as String, peerGround as String):
+                    #expect(
+                        abs(mineFeet - peerFeet) <= 100, "\(hex) altitude \(mineFeet) vs \(peerFeet)",
+                        sourceLocation: sourceLocation)
+                case (let mineGround as String, let peerGround as String):
                     altitudes += 1
                     #expect(mineGround == peerGround, sourceLocation: sourceLocation)
                 default:
@@ -49,8 +63,9 @@ extension EndToEnd {
                 }
                 if let flight = mine["flight"] as? String, let peerFlight = peer["flight"] as? String {
                     callsigns += 1
-                    #expect(flight.trimmingCharacters(in: .whitespaces) == peerFlight.trimmingCharacters(in: .whitespaces),
-                            "\(hex) callsign", sourceLocation: sourceLocation)
+                    #expect(
+                        flight.trimmingCharacters(in: .whitespaces) == peerFlight.trimmingCharacters(in: .whitespaces),
+                        "\(hex) callsign", sourceLocation: sourceLocation)
                 }
                 if let squawk = mine["squawk"] as? String, let peerSquawk = peer["squawk"] as? String {
                     #expect(squawk == peerSquawk, "\(hex) squawk", sourceLocation: sourceLocation)
@@ -59,7 +74,9 @@ extension EndToEnd {
             #expect(positions >= 20, "only \(positions) positions to compare", sourceLocation: sourceLocation)
             #expect(altitudes >= 50, "only \(altitudes) altitudes to compare", sourceLocation: sourceLocation)
             #expect(callsigns >= 20, "only \(callsigns) callsigns to compare", sourceLocation: sourceLocation)
-            print("interop: \(common.count) aircraft in common, \(positions) positions, \(altitudes) altitudes, \(callsigns) callsigns compared")
+            print(
+                "interop: \(common.count) aircraft in common, \(positions) positions, \(altitudes) altitudes, \(callsigns) callsigns compared"
+            )
         }
 
         /// dump1090 runs network-only; the test relays our Beast output into its Beast input port
@@ -70,13 +87,16 @@ extension EndToEnd {
             let folders = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folders.root) }
             let ports = BlockingSocket.freePorts(6)
-            let peer = try Dump1090Peer(["--net-only"], ports: Array(ports[0..<5]), receiver: Self.receiver,
-                                        jsonDirectory: folders.theirs)
+            let peer = try Dump1090Peer(
+                ["--net-only"], ports: Array(ports[0..<5]), receiver: Self.receiver,
+                jsonDirectory: folders.theirs)
             defer { peer.stop() }
             let beastOut = ports[5]
             let socket = folders.root.appendingPathComponent("feed.sock").path
-            let daemon = try Daemon(["--replay", Self.sample.path, "--throttle", "--loop", "--receiver", "52.3,4.75",
-                                     "--beast-out", String(beastOut), "--json-dir", folders.ours.path, "--socket", socket])
+            let daemon = try Daemon([
+                "--replay", Self.sample.path, "--throttle", "--loop", "--receiver", "52.3,4.75",
+                "--beast-out", String(beastOut), "--json-dir", folders.ours.path, "--socket", socket
+            ])
             defer { _ = daemon.stop() }
             try #require(daemon.waitFor("Beast output on 127.0.0.1:\(beastOut)"), "\(daemon.stderr)")
 
@@ -105,14 +125,17 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: folders.root) }
             // `--ifile -` with the pipe held open: a file of 0.8 s would end, and dump1090 exit,
             // before its first aircraft.json.
-            let peer = try Dump1090Peer(["--ifile", "-", "--iformat", "UC8", "--throttle", "--net"],
-                                        ports: BlockingSocket.freePorts(5), receiver: Self.receiver, jsonDirectory: folders.theirs)
+            let peer = try Dump1090Peer(
+                ["--ifile", "-", "--iformat", "UC8", "--throttle", "--net"],
+                ports: BlockingSocket.freePorts(5), receiver: Self.receiver, jsonDirectory: folders.theirs)
             defer { peer.stop() }
             _ = try BlockingSocket.connect(port: peer.beastOutPort)  // listening now
 
             let socket = folders.root.appendingPathComponent("feed.sock").path
-            let daemon = try Daemon(["--beast-in", "127.0.0.1:\(peer.beastOutPort)", "--receiver", "52.3,4.75",
-                                     "--json-dir", folders.ours.path, "--socket", socket])
+            let daemon = try Daemon([
+                "--beast-in", "127.0.0.1:\(peer.beastOutPort)", "--receiver", "52.3,4.75",
+                "--json-dir", folders.ours.path, "--socket", socket
+            ])
             defer { _ = daemon.stop() }
             try #require(daemon.waitFor(": connected"), "\(daemon.stderr)")
             // dump1090 takes new clients from its main loop, a moment after the connection is made:

@@ -39,13 +39,15 @@ final class Dump1090Peer: @unchecked Sendable {
         beastOutPort = ports[1]
         self.jsonDirectory = jsonDirectory
         process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments + [
-            "--net-bind-address", "127.0.0.1",
-            "--net-bi-port", String(ports[0]), "--net-bo-port", String(ports[1]),
-            "--net-ro-port", String(ports[2]), "--net-ri-port", String(ports[3]), "--net-sbs-port", String(ports[4]),
-            "--lat", String(receiver.0), "--lon", String(receiver.1),
-            "--write-json", jsonDirectory.path, "--quiet",
-        ]
+        process.arguments =
+            arguments + [
+                "--net-bind-address", "127.0.0.1",
+                "--net-bi-port", String(ports[0]), "--net-bo-port", String(ports[1]),
+                "--net-ro-port", String(ports[2]), "--net-ri-port", String(ports[3]), "--net-sbs-port",
+                String(ports[4]),
+                "--lat", String(receiver.0), "--lon", String(receiver.1),
+                "--write-json", jsonDirectory.path, "--quiet"
+            ]
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -81,8 +83,9 @@ struct AircraftFile {
 
     init?(_ url: URL) {
         guard let data = try? Data(contentsOf: url),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let list = root["aircraft"] as? [[String: Any]] else { return nil }
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let list = root["aircraft"] as? [[String: Any]]
+        else { return nil }
         messages = root["messages"] as? Int ?? 0
         var aircraft: [String: [String: Any]] = [:]
         for object in list {

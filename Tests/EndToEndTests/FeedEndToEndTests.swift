@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// The daemon replays a bundled recording; a client on the feed socket must see the
@@ -34,9 +34,13 @@ extension EndToEnd {
         }
 
         @Test func clientSeesTheTrueSky() throws {
-            let socket = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-e2e-\(UUID().uuidString.prefix(8)).sock").path
-            let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4",
-                                     "--range-km", "300", "--frame-interval", "0.25", "--socket", socket])
+            let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-e2e-\(UUID().uuidString.prefix(8)).sock"
+            ).path
+            let daemon = try Daemon([
+                "--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4",
+                "--range-km", "300", "--frame-interval", "0.25", "--socket", socket
+            ])
             defer { _ = daemon.stop() }
             let client = try BlockingSocket.connect(path: socket)
             let hello = try #require(client.nextObject())
@@ -76,7 +80,8 @@ extension EndToEnd {
                 #expect(abs(groundKm - distance) <= max(0.05, distance * 0.005), "\(icao) ground_km")
                 let azimuth = try #require(plane["azimuth_deg"] as? Double)
                 if distance > 1 { #expect(Self.angle(azimuth, bearing) < 0.5, "\(icao) azimuth") }
-                let x = try #require(plane["x"] as? Double), y = try #require(plane["y"] as? Double)
+                let x = try #require(plane["x"] as? Double)
+                let y = try #require(plane["y"] as? Double)
                 #expect(abs((x * x + y * y).squareRoot() * 300 - groundKm) < 0.1, "\(icao) x, y")
                 if distance > 1 {
                     let drawn = atan2(x, y) * 180 / .pi
@@ -88,7 +93,8 @@ extension EndToEnd {
         static func distanceAndBearing(from a: (Double, Double), to b: (Double, Double)) -> (Double, Double) {
             let r = Double.pi / 180
             let (lat1, lon1, lat2, lon2) = (a.0 * r, a.1 * r, b.0 * r, b.1 * r)
-            let h = sin((lat2 - lat1) / 2) * sin((lat2 - lat1) / 2)
+            let h =
+                sin((lat2 - lat1) / 2) * sin((lat2 - lat1) / 2)
                 + cos(lat1) * cos(lat2) * sin((lon2 - lon1) / 2) * sin((lon2 - lon1) / 2)
             let distance = 2 * 6371.0088 * asin(min(1, h.squareRoot()))
             let y = sin(lon2 - lon1) * cos(lat2)

@@ -13,9 +13,11 @@ enum HeadlessBrowser {
     static func available(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let names = ["chromium", "chromium-browser", "google-chrome"]
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let found = ProcessInfo.processInfo.environment["CHROMIUM"] != nil || names.contains { name in
-            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-        }
+        let found =
+            ProcessInfo.processInfo.environment["CHROMIUM"] != nil
+            || names.contains { name in
+                path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+            }
         if found { return true }
         let message = "chromium is missing: run `make deps` to install it (the web app's browser tests need it)"
         if ProcessInfo.processInfo.environment["CI"] == "true" {
@@ -79,9 +81,12 @@ final class FrameLog: @unchecked Sendable {
     /// The aircraft of frame `seq` by ICAO address, when it came.
     func aircraft(seq: Int) -> [String: [String: Any]]? {
         guard let text = lock.withLock({ frames[seq] }),
-              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let list = object["aircraft"] as? [[String: Any]] else { return nil }
-        return Dictionary(list.compactMap { plane in (plane["icao"] as? String).map { ($0, plane) } }) { first, _ in first }
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let list = object["aircraft"] as? [[String: Any]]
+        else { return nil }
+        return Dictionary(list.compactMap { plane in (plane["icao"] as? String).map { ($0, plane) } }) { first, _ in
+            first
+        }
     }
 
     var isStopped: Bool { lock.withLock { stopped } }
@@ -97,8 +102,10 @@ final class FrameLog: @unchecked Sendable {
     /// Reads the feed at `url` (ws:// or wss://, trusting what `tls` trusts) with `view` (a
     /// view command) until stopped, keeping frames made after the view was acknowledged.
     func follow(url: String, tls: TLSConfiguration? = nil, view: String) async throws {
-        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 8 << 20), tlsConfiguration: tls,
-                                          logger: Logger(label: "browser-e2e")) { inbound, outbound, _ in
+        try await WebSocketClient.connect(
+            url: url, configuration: .init(maxFrameSize: 8 << 20), tlsConfiguration: tls,
+            logger: Logger(label: "browser-e2e")
+        ) { inbound, outbound, _ in
             for try await message in inbound.messages(maxSize: 8 << 20) {
                 guard case .text(let text) = message else { continue }
                 if text.hasPrefix(#"{"type":"hello""#) { try await outbound.write(.text(view)) }

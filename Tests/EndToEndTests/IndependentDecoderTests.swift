@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// An established decoder, written by others, decodes what the simulator sends: proof that
@@ -13,12 +13,15 @@ extension EndToEnd {
                 print("skipping: dump1090-mutability is not installed (apt-get install dump1090-mutability)")
                 return
             }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("independent-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "independent-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("strong.cu8").path
-            let made = try BinaryRunner.run(["simulate", "--out", path, "--sample-rate", "2.4M", "--duration", "3",
-                                             "--aircraft", "8", "--seed", "31", "--snr-min", "16", "--snr-max", "25"])
+            let made = try BinaryRunner.run([
+                "simulate", "--out", path, "--sample-rate", "2.4M", "--duration", "3",
+                "--aircraft", "8", "--seed", "31", "--snr-min", "16", "--snr-max", "25"
+            ])
             #expect(made.status == 0, "\(made.stderr)")
             let truth = try String(contentsOfFile: path + ".truth.jsonl", encoding: .utf8)
             // Address/parity replies (DF4/5/20/21) can only be accepted once their address has been
@@ -28,7 +31,8 @@ extension EndToEnd {
             var heard = Set<String>()
             for line in truth.split(separator: "\n") where line.contains("\"type\":\"message\"") {
                 let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                let df = try #require(object["df"] as? Int), icao = try #require(object["icao"] as? String)
+                let df = try #require(object["df"] as? Int)
+                let icao = try #require(object["icao"] as? String)
                 if df == 11 || df == 17 { heard.insert(icao) } else if !heard.contains(icao) { continue }
                 expected[try #require(object["hex"] as? String), default: 0] += 1
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `make install`, `make uninstall` and `make deb` with the binary these tests run (so no
@@ -12,7 +12,7 @@ extension EndToEnd {
             "usr/local/bin/aviator-adsb": 0o755,
             "usr/local/share/man/man1/aviator-adsb.1.gz": 0o644,
             "usr/local/lib/systemd/system/aviator-adsb.service": 0o644,
-            "etc/default/aviator-adsb": 0o644,
+            "etc/default/aviator-adsb": 0o644
         ]
 
         /// Runs `make TARGET` in the project with the tests' binary as BINARY plus `variables`;
@@ -20,20 +20,26 @@ extension EndToEnd {
         static func make(_ target: String, _ variables: [String: String] = [:]) throws -> BinaryRunner.Result {
             let assignments = (["BINARY": BinaryRunner.binary.path].merging(variables) { $1 })
                 .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            return try run("make", ["-C", BinaryRunner.projectRoot.path, target] + assignments,
-                           environment: ["MAKEFLAGS": "", "MAKELEVEL": "", "MFLAGS": ""])
+            return try run(
+                "make", ["-C", BinaryRunner.projectRoot.path, target] + assignments,
+                environment: ["MAKEFLAGS": "", "MAKELEVEL": "", "MFLAGS": ""])
         }
 
         /// Runs a program found on the PATH.
-        static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> BinaryRunner.Result {
-            try BinaryRunner.run([program] + arguments, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws
+            -> BinaryRunner.Result
+        {
+            try BinaryRunner.run(
+                [program] + arguments, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"))
         }
 
         /// Whether `program` is on the PATH; when not, a failure under CI (CI=true), which
         /// `make deps` equips, and a skip with the reason elsewhere.
         static func available(_ program: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            if path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }) {
+            if path.split(separator: ":").contains(where: {
+                FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+            }) {
                 return true
             }
             SharedData.missing("\(program) is missing: run `make deps` to install it", sourceLocation: sourceLocation)
@@ -42,7 +48,8 @@ extension EndToEnd {
 
         /// A fresh folder, to be removed by the caller.
         static func folder(_ name: String) throws -> URL {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "\(name)-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             return url
         }
@@ -73,10 +80,13 @@ extension EndToEnd {
             let expected = try BinaryRunner.run(["--version"])
             #expect(version.status == 0 && version.stdout == expected.stdout, "\(version.stderr)")
             let sections = try Self.run("readelf", ["--section-headers", "--wide", binary.path])
-            #expect(sections.status == 0 && sections.stdout.contains(".text") && !sections.stdout.contains(".symtab"),
-                    "\(sections.stdout)")
+            #expect(
+                sections.status == 0 && sections.stdout.contains(".text") && !sections.stdout.contains(".symtab"),
+                "\(sections.stdout)")
 
-            let unit = try String(contentsOf: root.appendingPathComponent("usr/local/lib/systemd/system/aviator-adsb.service"), encoding: .utf8)
+            let unit = try String(
+                contentsOf: root.appendingPathComponent("usr/local/lib/systemd/system/aviator-adsb.service"),
+                encoding: .utf8)
             #expect(unit.contains("\nExecStart=/usr/local/bin/aviator-adsb run "))
             #expect(unit.contains("\nEnvironmentFile=-/etc/default/aviator-adsb\n"))
             #expect(unit.firstMatch(of: /@[A-Z]+@/) == nil, "a placeholder is left: \(unit)")
@@ -112,14 +122,18 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: root) }
             // Installed under a PREFIX of its own rather than DESTDIR, so that the unit's
             // ExecStart names a binary that is there, as systemd-analyze checks; no user is made.
-            let made = try Self.make("install", ["PREFIX": root.path + "/usr", "SYSCONFDIR": root.path + "/etc", "CREATE_USER": ""])
+            let made = try Self.make(
+                "install", ["PREFIX": root.path + "/usr", "SYSCONFDIR": root.path + "/etc", "CREATE_USER": ""])
             #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
             let unit = root.appendingPathComponent("usr/lib/systemd/system/aviator-adsb.service")
-            #expect(try String(contentsOf: unit, encoding: .utf8).contains("\nEnvironmentFile=-\(root.path)/etc/default/aviator-adsb\n"))
+            #expect(
+                try String(contentsOf: unit, encoding: .utf8).contains(
+                    "\nEnvironmentFile=-\(root.path)/etc/default/aviator-adsb\n"))
             // MANPATH lets the check of Documentation=man:aviator-adsb(1) find the installed page.
             // It exits 0 on unknown keys and bad values too, but names the unit when it warns.
-            let verified = try Self.run("systemd-analyze", ["verify", unit.path],
-                                        environment: ["MANPATH": root.path + "/usr/share/man", "SYSTEMD_LOG_COLOR": "0"])
+            let verified = try Self.run(
+                "systemd-analyze", ["verify", unit.path],
+                environment: ["MANPATH": root.path + "/usr/share/man", "SYSTEMD_LOG_COLOR": "0"])
             #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
             #expect(!verified.stderr.contains("aviator-adsb"), "\(verified.stderr)")
         }
@@ -132,8 +146,9 @@ extension EndToEnd {
             let page = root.appendingPathComponent("usr/local/share/man/man1/aviator-adsb.1.gz")
             // Plain ASCII (LC_ALL=C), wide enough that no option name is broken across lines;
             // groff's warnings (--warnings) go to standard error.
-            let rendered = try Self.run("man", ["--warnings", "-l", page.path],
-                                        environment: ["LC_ALL": "C", "MANWIDTH": "200", "MANPAGER": "cat", "PAGER": "cat"])
+            let rendered = try Self.run(
+                "man", ["--warnings", "-l", page.path],
+                environment: ["LC_ALL": "C", "MANWIDTH": "200", "MANPAGER": "cat", "PAGER": "cat"])
             #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
             let text = rendered.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             #expect(text.contains("NAME aviator-adsb - Receive Mode S / ADS-B"), "\(text.prefix(400))")
@@ -156,8 +171,12 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: output) }
             let made = try Self.make("deb", ["DEB_DIR": output.path, "DEB_COMPRESSION": "none"])
             #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
-            let version = try BinaryRunner.run(["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-            let arch = try Self.run("dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let version =
+                try BinaryRunner.run(["--version"]).stdout.split(separator: " ").last.map {
+                    $0.trimmingCharacters(in: .whitespacesAndNewlines)
+                } ?? ""
+            let arch = try Self.run("dpkg", ["--print-architecture"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             let package = output.appendingPathComponent("aviator-adsb_\(version)_\(arch).deb").path
             #expect(made.stdout.contains(package), "\(made.stdout)")
 
@@ -182,17 +201,20 @@ extension EndToEnd {
                 return (mode: String(fields[0]), owner: String(fields[1]), path: String(fields[fields.count - 1]))
             }
             let files = entries.filter { $0.mode.hasPrefix("-") }
-            #expect(Set(files.map(\.path)) == [
-                "./usr/bin/aviator-adsb", "./usr/share/man/man1/aviator-adsb.1.gz",
-                "./usr/lib/systemd/system/aviator-adsb.service", "./etc/default/aviator-adsb",
-            ], "\(contents.stdout)")
+            #expect(
+                Set(files.map(\.path)) == [
+                    "./usr/bin/aviator-adsb", "./usr/share/man/man1/aviator-adsb.1.gz",
+                    "./usr/lib/systemd/system/aviator-adsb.service", "./etc/default/aviator-adsb"
+                ], "\(contents.stdout)")
             #expect(entries.allSatisfy { $0.owner == "root/root" }, "\(contents.stdout)")
             #expect(files.first { $0.path == "./usr/bin/aviator-adsb" }?.mode == "-rwxr-xr-x")
 
             // The packaged unit starts the packaged binary; the settings file is a conffile.
             let unpacked = output.appendingPathComponent("unpacked")
             #expect(try Self.run("dpkg-deb", ["--raw-extract", package, unpacked.path]).status == 0)
-            let unit = try String(contentsOf: unpacked.appendingPathComponent("usr/lib/systemd/system/aviator-adsb.service"), encoding: .utf8)
+            let unit = try String(
+                contentsOf: unpacked.appendingPathComponent("usr/lib/systemd/system/aviator-adsb.service"),
+                encoding: .utf8)
             #expect(unit.contains("\nExecStart=/usr/bin/aviator-adsb run "))
             let listed = try String(contentsOf: unpacked.appendingPathComponent("DEBIAN/conffiles"), encoding: .utf8)
             #expect(listed == "/etc/default/aviator-adsb\n")

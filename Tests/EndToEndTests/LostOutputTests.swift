@@ -28,7 +28,9 @@ extension EndToEnd {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("sky.cu8").path
-            let made = try BinaryRunner.run(["simulate", "--out", path, "--duration", "1", "--aircraft", "5", "--seed", "3"])
+            let made = try BinaryRunner.run([
+                "simulate", "--out", path, "--duration", "1", "--aircraft", "5", "--seed", "3"
+            ])
             #expect(made.status == 0, "\(made.stderr)")
             let normal = try BinaryRunner.run(["demod", path])
             #expect(normal.status == 0 && !normal.stdout.isEmpty)

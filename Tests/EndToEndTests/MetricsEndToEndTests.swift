@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `/metrics` of the running binary, read by prometheus_client's parser and checked
@@ -21,8 +21,9 @@ extension EndToEnd {
 
         /// GET `path`: the status, the `Content-Type` and the body.
         static func get(_ port: Int, _ path: String) async throws -> (status: UInt, type: String?, body: String) {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"),
-                                                               timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"),
+                timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 8 << 20)
             return (response.status.code, response.headers["Content-Type"].first, String(buffer: body))
         }
@@ -40,7 +41,9 @@ extension EndToEnd {
             let run = Process()
             run.executableURL = python
             run.arguments = [BinaryRunner.projectRoot.appendingPathComponent("scripts/parse_metrics.py").path]
-            let input = Pipe(), output = Pipe(), errors = Pipe()
+            let input = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
             run.standardInput = input
             run.standardOutput = output
             run.standardError = errors
@@ -51,15 +54,20 @@ extension EndToEnd {
             let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             run.waitUntilExit()
             guard run.terminationStatus == 0,
-                  let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let types = object["types"] as? [String: String], let samples = object["samples"] as? [[Any]] else {
+                let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let types = object["types"] as? [String: String], let samples = object["samples"] as? [[Any]]
+            else {
                 throw EndToEndFailure("prometheus_client did not read /metrics: \(problem)\n\(text)")
             }
-            return Scrape(types: types, samples: samples.compactMap { sample in
-                guard sample.count == 3, let name = sample[0] as? String, let labels = sample[1] as? [String: String],
-                      let value = (sample[2] as? NSNumber)?.doubleValue else { return nil }
-                return (name, labels, value)
-            })
+            return Scrape(
+                types: types,
+                samples: samples.compactMap { sample in
+                    guard sample.count == 3, let name = sample[0] as? String,
+                        let labels = sample[1] as? [String: String],
+                        let value = (sample[2] as? NSNumber)?.doubleValue
+                    else { return nil }
+                    return (name, labels, value)
+                })
         }
 
         /// A JSON document's object.
@@ -74,8 +82,10 @@ extension EndToEnd {
         static func aircraftJSON(_ port: Int) async throws -> (messages: Double, aircraft: Int, withPosition: Int) {
             let document = try object(try await get(port, "/data/aircraft.json").body)
             let aircraft = document["aircraft"] as? [[String: Any]] ?? []
-            return ((document["messages"] as? NSNumber)?.doubleValue ?? -1, aircraft.count,
-                    aircraft.filter { $0["lat"] != nil }.count)
+            return (
+                (document["messages"] as? NSNumber)?.doubleValue ?? -1, aircraft.count,
+                aircraft.filter { $0["lat"] != nil }.count
+            )
         }
 
         /// stats.json's `total` period, once its `end` is at least `after` (seconds since 1970).
@@ -83,8 +93,9 @@ extension EndToEnd {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
                 if let text = try? String(contentsOfFile: directory + "/stats.json", encoding: .utf8),
-                   let total = try object(text)["total"] as? [String: Any],
-                   let end = (total["end"] as? NSNumber)?.doubleValue, end >= after {
+                    let total = try object(text)["total"] as? [String: Any],
+                    let end = (total["end"] as? NSNumber)?.doubleValue, end >= after
+                {
                     return total
                 }
                 try await Task.sleep(for: .milliseconds(200))
@@ -102,7 +113,9 @@ extension EndToEnd {
 
         @Test func noMetricsLeavesThePathUnservedAndTheRestAsItWas() async throws {
             let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
-            let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--http", "127.0.0.1:0", "--no-metrics"])
+            let daemon = try Daemon([
+                "--replay", sample, "--throttle", "--loop", "--http", "127.0.0.1:0", "--no-metrics"
+            ])
             defer { _ = daemon.stop() }
             let port = try WebEndToEndTests.webPort(of: daemon)
             #expect(try await Self.get(port, "/metrics").status == 404)
@@ -110,14 +123,21 @@ extension EndToEnd {
         }
 
         @Test func aReplaysMetricsParseGrowAndAgreeWithAircraftAndStatsJSON() async throws {
-            guard let python = WebEndToEndTests.venvPython(importing: "prometheus_client",
-                                                           makeTarget: ".venv/.prometheus-client") else { return }
+            guard
+                let python = WebEndToEndTests.venvPython(
+                    importing: "prometheus_client",
+                    makeTarget: ".venv/.prometheus-client")
+            else { return }
             let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
-            let json = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-metrics-\(UUID().uuidString.prefix(8))").path
+            let json = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-metrics-\(UUID().uuidString.prefix(8))"
+            ).path
             try FileManager.default.createDirectory(atPath: json, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: json) }
-            let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", "52.3,4.75",
-                                     "--http", "127.0.0.1:0", "--json-dir", json])
+            let daemon = try Daemon([
+                "--replay", sample, "--throttle", "--loop", "--receiver", "52.3,4.75",
+                "--http", "127.0.0.1:0", "--json-dir", json
+            ])
             defer { _ = daemon.stop() }
             let port = try WebEndToEndTests.webPort(of: daemon)
             let deadline = Date().addingTimeInterval(20)
@@ -136,16 +156,19 @@ extension EndToEnd {
             let first = try Self.parse(text, python: python)
 
             let messages = try #require(first.total("aviator_messages_total"))
-            #expect(before.messages <= messages && messages <= after.messages,
-                    "aircraft.json's messages \(before.messages)…\(after.messages) bracket /metrics' \(messages)")
+            #expect(
+                before.messages <= messages && messages <= after.messages,
+                "aircraft.json's messages \(before.messages)…\(after.messages) bracket /metrics' \(messages)")
             print("messages \(messages): aircraft.json before \(before.messages), after \(after.messages)")
             let aircraft = try #require(first.total("aviator_aircraft"))
             #expect(aircraft > 0)
-            #expect(abs(aircraft - Double(after.aircraft)) <= 2, "\(aircraft) against aircraft.json's \(after.aircraft)")
+            #expect(
+                abs(aircraft - Double(after.aircraft)) <= 2, "\(aircraft) against aircraft.json's \(after.aircraft)")
             let withPosition = try #require(first.total("aviator_aircraft_with_position"))
             #expect(withPosition > 0)
-            #expect(abs(withPosition - Double(after.withPosition)) <= 2,
-                    "\(withPosition) against aircraft.json's \(after.withPosition)")
+            #expect(
+                abs(withPosition - Double(after.withPosition)) <= 2,
+                "\(withPosition) against aircraft.json's \(after.withPosition)")
 
             // The source is named; with one source its frames are every message.
             let sources = first.samples.filter { $0.name == "aviator_source_frames_total" }
@@ -156,17 +179,20 @@ extension EndToEnd {
             // may have started: /metrics may be ahead of its totals by that first moment, one
             // second of the replay at most.
             let seconds = max(1, Self.number(statsAfter, "end") - Self.number(statsAfter, "start"))
-            for (metric, path) in [("aviator_samples_processed_total", ["local", "samples_processed"]),
-                                   ("aviator_frames_accepted_total", ["local", "accepted"]),
-                                   ("aviator_preambles_total", ["local", "modes"]),
-                                   ("aviator_positions_total", ["cpr", "global_ok"])] {
+            for (metric, path) in [
+                ("aviator_samples_processed_total", ["local", "samples_processed"]),
+                ("aviator_frames_accepted_total", ["local", "accepted"]),
+                ("aviator_preambles_total", ["local", "modes"]),
+                ("aviator_positions_total", ["cpr", "global_ok"])
+            ] {
                 let value = try #require(first.total(metric), "\(metric)")
                 let lower = Self.number(statsBefore, path[0], path[1])
                 let upper = Self.number(statsAfter, path[0], path[1])
                 print("\(metric) \(value): stats.json before \(lower), after \(upper)")
                 #expect(value > 0, "\(metric)")
-                #expect(lower <= value && value <= upper * (1 + 1 / seconds) + 1,
-                        "\(metric) \(value) against stats.json's \(lower)…\(upper)")
+                #expect(
+                    lower <= value && value <= upper * (1 + 1 / seconds) + 1,
+                    "\(metric) \(value) against stats.json's \(lower)…\(upper)")
             }
             let demodulation = try #require(first.total("aviator_demodulator_cpu_seconds_total"))
             #expect(demodulation * 1000 >= Self.number(statsBefore, "cpu", "demod") - 1)
@@ -175,8 +201,9 @@ extension EndToEnd {
             // In the first minute, the level is the mean since the start, as stats.json's total.
             let signal = try #require(first.total("aviator_signal_level_dbfs"))
             let noise = try #require(first.total("aviator_noise_level_dbfs"))
-            #expect(abs(signal - Self.number(statsAfter, "local", "signal")) <= 0.5,
-                    "signal \(signal) dBFS against stats.json's \(Self.number(statsAfter, "local", "signal"))")
+            #expect(
+                abs(signal - Self.number(statsAfter, "local", "signal")) <= 0.5,
+                "signal \(signal) dBFS against stats.json's \(Self.number(statsAfter, "local", "signal"))")
             #expect(noise < signal && signal < 0)
 
             // Every family is typed; every counter is a counter.
@@ -193,8 +220,10 @@ extension EndToEnd {
                 let later = second.samples.first { $0.name == sample.name && $0.labels == sample.labels }
                 #expect((later?.value ?? -1) >= sample.value, "\(sample.name) \(sample.labels)")
             }
-            for metric in ["aviator_messages_total", "aviator_source_frames_total", "aviator_samples_processed_total",
-                           "aviator_frames_accepted_total", "aviator_http_requests_total"] {
+            for metric in [
+                "aviator_messages_total", "aviator_source_frames_total", "aviator_samples_processed_total",
+                "aviator_frames_accepted_total", "aviator_http_requests_total"
+            ] {
                 #expect((second.total(metric) ?? 0) > (first.total(metric) ?? 0), "\(metric) grows")
             }
         }

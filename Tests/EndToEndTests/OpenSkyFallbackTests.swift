@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// The daemon with no dongle falls back to OpenSky, here a static stand-in of the API on
@@ -28,8 +28,9 @@ extension EndToEnd {
                 let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
                 guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                     kill(process.processIdentifier, SIGKILL)
-                    throw NSError(domain: "StaticServer", code: 1,
-                                  userInfo: [NSLocalizedDescriptionKey: "python3 http.server did not start: '\(line)'"])
+                    throw NSError(
+                        domain: "StaticServer", code: 1,
+                        userInfo: [NSLocalizedDescriptionKey: "python3 http.server did not start: '\(line)'"])
                 }
                 self.port = port
             }
@@ -42,7 +43,8 @@ extension EndToEnd {
         }
 
         @Test func noDongleFeedsTheTrackerFromOpenSky() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-opensky-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-opensky-\(UUID().uuidString)")
             let api = folder.appendingPathComponent("api/states")
             try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -56,10 +58,11 @@ extension EndToEnd {
             try Data(body.utf8).write(to: api.appendingPathComponent("all"))
             let server = try StaticServer(directory: folder)
 
-            let daemon = try Daemon([
-                "--retry-interval", "0.2", "--stats-interval", "0.3", "--receiver", "47.4581,8.5555",
-                "--opensky-url", "http://127.0.0.1:\(server.port)",
-            ], environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
+            let daemon = try Daemon(
+                [
+                    "--retry-interval", "0.2", "--stats-interval", "0.3", "--receiver", "47.4581,8.5555",
+                    "--opensky-url", "http://127.0.0.1:\(server.port)"
+                ], environment: try FakeRTLSDR.environment(["AVIATOR_FAKE_RTLSDR_DEVICES": "0"]))
             #expect(daemon.waitFor("falling back to opensky"))
             #expect(daemon.waitFor("lat 47.25…47.75, lon 8.1…9.1"))
             #expect(daemon.waitFor("OpenSky: 3 aircraft in the box"))
@@ -70,8 +73,10 @@ extension EndToEnd {
         }
 
         @Test func badOpenSkyOptionsAreClearErrors() throws {
-            for arguments in [["--opensky-url", "ftp://example"], ["--opensky-interval", "0"],
-                              ["--opensky-box-lat", "0"], ["--opensky-box-lon", "nan"]] {
+            for arguments in [
+                ["--opensky-url", "ftp://example"], ["--opensky-interval", "0"],
+                ["--opensky-box-lat", "0"], ["--opensky-box-lon", "nan"]
+            ] {
                 let result = try BinaryRunner.run(["run"] + arguments)
                 #expect(result.status != 0, "\(arguments)")
                 #expect(result.stderr.contains(arguments[0]), "\(arguments): \(result.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// The receiver's position is where the user lives: it goes to the feed and the files
@@ -9,14 +9,18 @@ extension EndToEnd {
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
 
         @Test func theReceiverPositionNeverReachesTheLog() throws {
-            let json = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-privacy-\(UUID().uuidString.prefix(8))").path
+            let json = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-privacy-\(UUID().uuidString.prefix(8))"
+            ).path
             try FileManager.default.createDirectory(atPath: json, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: json) }
             let socket = json + "/feed.sock"
             // Digits found nowhere else in a log line.
-            let daemon = try Daemon(["--replay", sample, "--loop", "--throttle", "--receiver", "51.98317,4.38629,12",
-                                     "--log-level", "trace", "--stats-interval", "0.5", "--json-dir", json,
-                                     "--socket", socket])
+            let daemon = try Daemon([
+                "--replay", sample, "--loop", "--throttle", "--receiver", "51.98317,4.38629,12",
+                "--log-level", "trace", "--stats-interval", "0.5", "--json-dir", json,
+                "--socket", socket
+            ])
             defer { _ = daemon.stop() }
             #expect(daemon.waitFor("replay of", timeout: 30))
             let client = try BlockingSocket.connect(path: socket)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import aviator_adsb
 
 extension EndToEnd {
@@ -12,14 +13,16 @@ extension EndToEnd {
         }
 
         @Test func aProcessorWithTheFlagsPasses() {
-            let modern = "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 "
+            let modern =
+                "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 "
                 + "ht syscall nx lm constant_tsc pni ssse3 fma cx16 sse4_1 sse4_2 popcnt aes avx avx2 lahf_lm bmi2"
             #expect(ProcessorCheck.missingFlags(cpuinfo: Self.cpuinfo(flags: modern)).isEmpty)
         }
 
         @Test func anOlderProcessorIsToldWhatItLacks() {
             // A processor of 2008: SSSE3 and SSE4.1, not SSE4.2 or POPCNT.
-            let old = "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov fxsr sse sse2 syscall nx lm pni ssse3 cx16 sse4_1 lahf_lm"
+            let old =
+                "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov fxsr sse sse2 syscall nx lm pni ssse3 cx16 sse4_1 lahf_lm"
             let missing = ProcessorCheck.missingFlags(cpuinfo: Self.cpuinfo(flags: old))
             #expect(missing == ["sse4_2", "popcnt"])
             let message = ProcessorCheck.message(missing: missing)
@@ -32,7 +35,9 @@ extension EndToEnd {
             #expect(ProcessorCheck.missingFlags(cpuinfo: "processor\t: 0\nmodel name\t: Test\n").isEmpty)
             #expect(ProcessorCheck.missingFlags(cpuinfo: "").isEmpty)
             // A word merely starting like a flag does not count as it.
-            #expect(ProcessorCheck.missingFlags(cpuinfo: Self.cpuinfo(flags: "ssse3x sse4_1 sse4_2 popcnt cx16 lahf_lm")) == ["ssse3"])
+            #expect(
+                ProcessorCheck.missingFlags(cpuinfo: Self.cpuinfo(flags: "ssse3x sse4_1 sse4_2 popcnt cx16 lahf_lm"))
+                    == ["ssse3"])
         }
 
         @Test func thisMachinePassesAndTheBinaryRuns() throws {

@@ -31,7 +31,9 @@ struct RadarScreenReading {
             for column in 0..<min(scopeWidth, row.count) where row[column] == letter {
                 let before = column > 0 ? row[column - 1] : " "
                 let after = column + 1 < row.count ? row[column + 1] : " "
-                if !before.isLetter && !before.isNumber && !after.isLetter && !after.isNumber { found.append((column, rowIndex)) }
+                if !before.isLetter && !before.isNumber && !after.isLetter && !after.isNumber {
+                    found.append((column, rowIndex))
+                }
             }
         }
         return found
@@ -41,10 +43,13 @@ struct RadarScreenReading {
     /// multiple of 90): the letters at the top and bottom are one row outside the outer ring.
     func scope(headingDeg: Int) -> (column: Int, row: Int, radius: Int)? {
         let letters: [Character] = ["N", "E", "S", "W"]
-        let top = letters[(heading(headingDeg) / 90) % 4], bottom = letters[(heading(headingDeg) / 90 + 2) % 4]
-        let left = letters[(heading(headingDeg) / 90 + 3) % 4], right = letters[(heading(headingDeg) / 90 + 1) % 4]
+        let top = letters[(heading(headingDeg) / 90) % 4]
+        let bottom = letters[(heading(headingDeg) / 90 + 2) % 4]
+        let left = letters[(heading(headingDeg) / 90 + 3) % 4]
+        let right = letters[(heading(headingDeg) / 90 + 1) % 4]
         guard let t = isolated(top).first, let b = isolated(bottom).first(where: { $0.column == t.column }),
-              let l = isolated(left).first, let r = isolated(right).first(where: { $0.row == l.row }) else { return nil }
+            let l = isolated(left).first, let r = isolated(right).first(where: { $0.row == l.row })
+        else { return nil }
         let row = (t.row + b.row) / 2
         guard l.row == row, abs((l.column + r.column) / 2 - t.column) <= 1 else { return nil }
         return (t.column, row, (b.row - t.row) / 2 - 1)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `aviator-adsb radar` as a person sees it: run in a tmux pane against the daemon replaying
@@ -18,8 +18,10 @@ extension EndToEnd {
         func socketPath() -> String { "/tmp/aviator-radar-\(UUID().uuidString.prefix(8)).sock" }
 
         func startDaemon(socket: String) throws -> Daemon {
-            try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4", "--range-km", "300",
-                        "--frame-interval", "0.25", "--socket", socket])
+            try Daemon([
+                "--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4", "--range-km", "300",
+                "--frame-interval", "0.25", "--socket", socket
+            ])
         }
 
         /// Reads frames for `seconds` and returns the latest.
@@ -37,14 +39,20 @@ extension EndToEnd {
         /// direction of its bearing. Empty when all is right.
         func problems(screen lines: [String], frame: [String: Any], headingDeg: Int, minKm: Double = 5) -> [String] {
             let screen = RadarScreenReading(lines)
-            guard let scope = screen.scope(headingDeg: headingDeg) else { return ["compass letters for heading \(headingDeg) not found"] }
-            guard (frame["heading_deg"] as? Double).map({ Int($0) }) == headingDeg else { return ["frame is for another heading"] }
+            guard let scope = screen.scope(headingDeg: headingDeg) else {
+                return ["compass letters for heading \(headingDeg) not found"]
+            }
+            guard (frame["heading_deg"] as? Double).map({ Int($0) }) == headingDeg else {
+                return ["frame is for another heading"]
+            }
             let aircraft = frame["aircraft"] as? [[String: Any]] ?? []
             var problems: [String] = []
             var checked = 0
             for plane in aircraft {
-                guard let x = plane["x"] as? Double, let y = plane["y"] as? Double, let km = plane["ground_km"] as? Double,
-                      let bearing = plane["bearing_deg"] as? Double, km >= minKm else { continue }
+                guard let x = plane["x"] as? Double, let y = plane["y"] as? Double,
+                    let km = plane["ground_km"] as? Double,
+                    let bearing = plane["bearing_deg"] as? Double, km >= minKm
+                else { continue }
                 let label = (plane["callsign"] as? String) ?? (plane["icao"] as? String ?? "").uppercased()
                 // Two columns per row: terminal cells are about twice as tall as wide.
                 let column = scope.column + Int((x * Double(scope.radius) * 2).rounded())
@@ -55,20 +63,29 @@ extension EndToEnd {
                     problems.append("\(label): no aircraft glyph at column \(column), row \(row)")
                     continue
                 }
-                let spots = [(glyph.0 + 2, glyph.1), (glyph.0 - 1 - label.count, glyph.1), (glyph.0 + 2, glyph.1 - 1),
-                             (glyph.0 + 2, glyph.1 + 1), (glyph.0 - 1 - label.count, glyph.1 - 1), (glyph.0 - 1 - label.count, glyph.1 + 1)]
+                let spots = [
+                    (glyph.0 + 2, glyph.1), (glyph.0 - 1 - label.count, glyph.1), (glyph.0 + 2, glyph.1 - 1),
+                    (glyph.0 + 2, glyph.1 + 1), (glyph.0 - 1 - label.count, glyph.1 - 1),
+                    (glyph.0 - 1 - label.count, glyph.1 + 1)
+                ]
                 let found = screen.occurrences(of: label)
-                if !found.contains(where: { spot in spots.contains { $0.1 == spot.row && abs($0.0 - spot.column) <= 1 } }) {
+                let beside = found.contains { spot in
+                    spots.contains { $0.1 == spot.row && abs($0.0 - spot.column) <= 1 }
+                }
+                if !beside {
                     problems.append("\(label): label not beside its glyph at \(glyph) (found at \(found))")
                 }
                 // The glyph's direction from the centre is the aircraft's bearing.
-                let dx = Double(glyph.0 - scope.column) / 2, dy = Double(scope.row - glyph.1)
+                let dx = Double(glyph.0 - scope.column) / 2
+                let dy = Double(scope.row - glyph.1)
                 let distance = (dx * dx + dy * dy).squareRoot()
                 if distance >= 3 {
                     let drawn = (atan2(dx, dy) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
                     let difference = abs((drawn - bearing + 540).truncatingRemainder(dividingBy: 360) - 180)
                     let allowed = max(5, atan(1.5 / distance) * 180 / .pi)
-                    if difference > allowed { problems.append("\(label): drawn at \(Int(drawn))°, bearing \(Int(bearing))°") }
+                    if difference > allowed {
+                        problems.append("\(label): drawn at \(Int(drawn))°, bearing \(Int(bearing))°")
+                    }
                 }
                 checked += 1
             }
@@ -77,7 +94,9 @@ extension EndToEnd {
         }
 
         /// Waits until the screen matches the second client's frames; the last problems found.
-        func waitForMatch(_ tmux: TmuxSession, _ client: BlockingSocket, headingDeg: Int, timeout: Double = 15) throws -> [String] {
+        func waitForMatch(_ tmux: TmuxSession, _ client: BlockingSocket, headingDeg: Int, timeout: Double = 15) throws
+            -> [String]
+        {
             let deadline = Date().addingTimeInterval(timeout)
             var last = ["no frame"]
             while Date() < deadline {
@@ -91,11 +110,14 @@ extension EndToEnd {
         @Test(.enabled(if: TmuxSession.usable, "tmux is not installed: apt-get install -y tmux"))
         func aircraftAreDrawnWhereTheirBearingsPutThem() throws {
             let socket = socketPath()
-            let tmux = try TmuxSession(command: "\(BinaryRunner.binary.path) radar --socket \(socket) --heading 90 --range-km 75;"
-                                       + " echo radar-exit=$?; stty -a; sleep 60", width: 120, height: 40)
+            let tmux = try TmuxSession(
+                command: "\(BinaryRunner.binary.path) radar --socket \(socket) --heading 90 --range-km 75;"
+                    + " echo radar-exit=$?; stty -a; sleep 60", width: 120, height: 40)
             // Started before the daemon: it waits, then connects by itself.
             let waiting = try tmux.waitForScreen { RadarScreenReading($0).contains("waiting for aviator-adsb...") }
-            #expect(RadarScreenReading(waiting).contains("waiting for aviator-adsb..."), "\(waiting.joined(separator: "\n"))")
+            #expect(
+                RadarScreenReading(waiting).contains("waiting for aviator-adsb..."),
+                "\(waiting.joined(separator: "\n"))")
 
             let daemon = try startDaemon(socket: socket)
             defer { _ = daemon.stop() }
@@ -120,16 +142,20 @@ extension EndToEnd {
                 let scope = RadarScreenReading(lines).scope(headingDeg: 0)
                 return scope != nil && scope?.radius != before?.radius
             }
-            let scope = try #require(RadarScreenReading(resized).scope(headingDeg: 0), "\(resized.joined(separator: "\n"))")
+            let scope = try #require(
+                RadarScreenReading(resized).scope(headingDeg: 0), "\(resized.joined(separator: "\n"))")
             #expect(scope.radius < (before?.radius ?? 0))
             problems = try waitForMatch(tmux, client, headingDeg: 0)
             #expect(problems.isEmpty, "\(problems)\n\(Self.text(tmux))")
 
             // q quits, and the terminal is back in its normal mode.
             try tmux.send("q")
-            let after = try tmux.waitForScreen { $0.contains { $0.contains("radar-exit=") } && $0.contains { $0.contains("icanon") } }
+            let after = try tmux.waitForScreen {
+                $0.contains { $0.contains("radar-exit=") } && $0.contains { $0.contains("icanon") }
+            }
             #expect(after.contains("radar-exit=0"))
-            let settings = after.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == ";" }).map(String.init)
+            let settings = after.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == ";" }).map(
+                String.init)
             #expect(settings.contains("icanon") && settings.contains("echo"), "\(after.joined(separator: "\n"))")
             #expect(!settings.contains("-icanon") && !settings.contains("-echo"))
         }
@@ -142,16 +168,18 @@ extension EndToEnd {
             _ = try BlockingSocket.connect(path: socket)  // the daemon is up
 
             // Colours by default: green on black.
-            let coloured = try TmuxSession(command: "\(BinaryRunner.binary.path) radar --socket \(socket); sleep 60",
-                                           width: 100, height: 30)
+            let coloured = try TmuxSession(
+                command: "\(BinaryRunner.binary.path) radar --socket \(socket); sleep 60",
+                width: 100, height: 30)
             let colourScreen = try coloured.waitForScreen { RadarScreenReading($0).contains("SRC replay") }
             #expect(RadarScreenReading(colourScreen).contains("SRC replay"))
             let colourEscapes = try coloured.capture(escapes: true).joined()
             #expect(colourEscapes.contains("38;5;46"))
 
             // NO_COLOR: none; Ctrl-C quits with the status of SIGINT and restores the terminal.
-            let plain = try TmuxSession(command: "NO_COLOR=1 \(BinaryRunner.binary.path) radar --socket \(socket);"
-                                        + " echo radar-exit=$?; stty -a; sleep 60", width: 100, height: 30)
+            let plain = try TmuxSession(
+                command: "NO_COLOR=1 \(BinaryRunner.binary.path) radar --socket \(socket);"
+                    + " echo radar-exit=$?; stty -a; sleep 60", width: 100, height: 30)
             let plainScreen = try plain.waitForScreen { RadarScreenReading($0).contains("SRC replay") }
             #expect(RadarScreenReading(plainScreen).contains("SRC replay"))
             let plainEscapes = try plain.capture(escapes: true).joined()
@@ -159,7 +187,8 @@ extension EndToEnd {
             try plain.send("C-c")
             let after = try plain.waitForScreen { $0.contains { $0.contains("icanon") } }
             #expect(after.contains("radar-exit=130"), "\(after.joined(separator: "\n"))")
-            let settings = after.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == ";" }).map(String.init)
+            let settings = after.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == ";" }).map(
+                String.init)
             #expect(settings.contains("icanon") && settings.contains("echo") && !settings.contains("-echo"))
         }
 
@@ -171,8 +200,10 @@ extension EndToEnd {
             client.sendLine(#"{"type":"view","heading_deg":90,"range_km":75}"#)
             // Let the replay position a few aircraft first.
             Thread.sleep(forTimeInterval: 2)
-            let result = try BinaryRunner.run(["radar", "--once", "--socket", socket, "--heading", "90", "--range-km", "75",
-                                               "--size", "120x40"])
+            let result = try BinaryRunner.run([
+                "radar", "--once", "--socket", socket, "--heading", "90", "--range-km", "75",
+                "--size", "120x40"
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stdout.contains("\u{1B}"))
             let lines = result.stdout.components(separatedBy: "\n")
@@ -186,7 +217,10 @@ extension EndToEnd {
             let result = try BinaryRunner.run(["radar", "--once", "--socket", socket, "--timeout", "0.5"])
             #expect(result.status != 0)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "Error: no radar frame from \(socket) within 0.5 s: cannot connect to \(socket): No such file or directory\n")
+            #expect(
+                result.stderr
+                    == "Error: no radar frame from \(socket) within 0.5 s: cannot connect to \(socket): No such file or directory\n"
+            )
             let noTerminal = try BinaryRunner.run(["radar", "--socket", socket])
             #expect(noTerminal.status != 0)
             #expect(noTerminal.stderr.contains("needs a terminal"))

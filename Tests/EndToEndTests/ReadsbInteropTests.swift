@@ -1,7 +1,7 @@
 import Foundation
 import ModeS
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Interoperability with readsb, the decoder tar1090, graphs1090 and the feeders are used
@@ -48,8 +48,9 @@ extension EndToEnd {
                 }
                 let common = wellHeard(ours).intersection(wellHeard(theirs))
                 if ours.confirmed != theirs.confirmed {
-                    problems.append("aircraft only ours: \(ours.confirmed.subtracting(theirs.confirmed).sorted()); "
-                                    + "only readsb's: \(theirs.confirmed.subtracting(ours.confirmed).sorted())")
+                    problems.append(
+                        "aircraft only ours: \(ours.confirmed.subtracting(theirs.confirmed).sorted()); "
+                            + "only readsb's: \(theirs.confirmed.subtracting(ours.confirmed).sorted())")
                 }
                 aircraft = common.count
                 for hex in common.sorted() {
@@ -70,7 +71,11 @@ extension EndToEnd {
                     let fromCommB = ["gs", "track"].contains(key) && peer["roll"] != nil && mine["roll"] == nil
                     let isCommB = inferredCommB.contains(key) || fromCommB
                     guard let mineValue = mine[key] else {
-                        if isCommB { commBMissing[key, default: 0] += 1 } else { problems.append("\(hex) lacks \(key) (readsb: \(value))") }
+                        if isCommB {
+                            commBMissing[key, default: 0] += 1
+                        } else {
+                            problems.append("\(hex) lacks \(key) (readsb: \(value))")
+                        }
                         continue
                     }
                     if isCommB { commBPresent[key, default: 0] += 1 }
@@ -88,7 +93,8 @@ extension EndToEnd {
             /// across north, surface speeds within their coarsest step), everything else exactly.
             static func same(_ key: String, _ a: Any, _ b: Any) -> Bool {
                 guard let x = (a as? NSNumber)?.doubleValue, let y = (b as? NSNumber)?.doubleValue,
-                      !(a is String), !(b is String) else {
+                    !(a is String), !(b is String)
+                else {
                     return "\(a)" == "\(b)"
                 }
                 switch key {
@@ -113,26 +119,34 @@ extension EndToEnd {
 
         /// Reads `directory`/stats.json as graphs1090 does: the keys it reads are there, and the
         /// totals count `samples` samples and `messages` messages.
-        static func expectStatsForGraphs1090(in directory: URL, samples: Int, messages: Int,
-                                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        static func expectStatsForGraphs1090(
+            in directory: URL, samples: Int, messages: Int,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
             let data = try Data(contentsOf: directory.appendingPathComponent("stats.json"))
-            let stats = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], sourceLocation: sourceLocation)
+            let stats = try #require(
+                try JSONSerialization.jsonObject(with: data) as? [String: Any], sourceLocation: sourceLocation)
             let last1min = try #require(stats["last1min"] as? [String: Any], sourceLocation: sourceLocation)
             let recent = try #require(last1min["local"] as? [String: Any], sourceLocation: sourceLocation)
-            #expect(last1min["end"] is Double && recent["signal"] is Double && recent["noise"] is Double,
-                    sourceLocation: sourceLocation)
+            #expect(
+                last1min["end"] is Double && recent["signal"] is Double && recent["noise"] is Double,
+                sourceLocation: sourceLocation)
             let total = try #require(stats["total"] as? [String: Any], sourceLocation: sourceLocation)
             let local = try #require(total["local"] as? [String: Any], sourceLocation: sourceLocation)
             #expect(local["samples_processed"] as? Int == samples, sourceLocation: sourceLocation)
             #expect((local["accepted"] as? [Int])?.reduce(0, +) == messages, sourceLocation: sourceLocation)
             #expect(local["strong_signals"] is Int && local["peak_signal"] is Double, sourceLocation: sourceLocation)
             let cpr = try #require(total["cpr"] as? [String: Any], sourceLocation: sourceLocation)
-            #expect(((cpr["global_ok"] as? Int) ?? 0) + ((cpr["local_ok"] as? Int) ?? 0) > 0, sourceLocation: sourceLocation)
+            #expect(
+                ((cpr["global_ok"] as? Int) ?? 0) + ((cpr["local_ok"] as? Int) ?? 0) > 0, sourceLocation: sourceLocation
+            )
             let tracks = try #require(total["tracks"] as? [String: Any], sourceLocation: sourceLocation)
             #expect(tracks["all"] is Int && tracks["single_message"] is Int, sourceLocation: sourceLocation)
             #expect((total["cpu"] as? [String: Int])?.isEmpty == false, sourceLocation: sourceLocation)
             #expect(total["messages"] as? Int == messages, sourceLocation: sourceLocation)
-            for period in ["last5min", "last15min"] { #expect(stats[period] is [String: Any], sourceLocation: sourceLocation) }
+            for period in ["last5min", "last15min"] {
+                #expect(stats[period] is [String: Any], sourceLocation: sourceLocation)
+            }
         }
 
         /// The addresses that sent positions with GNSS height (type codes 20–22), from the
@@ -142,7 +156,8 @@ extension EndToEnd {
             var reporters = Set<String>()
             for line in truth.split(separator: "\n") where line.hasPrefix("{\"type\":\"message\"") {
                 guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      let hex = object["hex"] as? String, let bits = ModeSBits(hex: hex) else { continue }
+                    let hex = object["hex"] as? String, let bits = ModeSBits(hex: hex)
+                else { continue }
                 let message = MessageDecoder().decode(Frame(bits: bits, address: UInt32(bits.field(9, 32))))
                 if message.df == 17, let typeCode = message.typeCode, (20...22).contains(typeCode) {
                     reporters.insert(message.icaoHex)
@@ -163,17 +178,24 @@ extension EndToEnd {
             // Eight seconds of an ordinary sky, long enough for every aircraft to send
             // positions, velocities and status several times (a looped recording would jump
             // back in time, which readsb's position checks rightly refuse).
-            let recording = try BinaryRunner.simulate(into: folder, arguments: [
-                "--duration", "8", "--aircraft", "40", "--seed", "1090", "--receiver", "52.3,4.75"])
+            let recording = try BinaryRunner.simulate(
+                into: folder,
+                arguments: [
+                    "--duration", "8", "--aircraft", "40", "--seed", "1090", "--receiver", "52.3,4.75"
+                ])
 
             let beastPort = BlockingSocket.freePorts(1)[0]
             let input = Pipe()
-            let daemon = try Daemon(["--replay", "-", "--throttle", "--receiver", "52.3,4.75", "--beast-out", String(beastPort),
-                                     "--json-dir", ours.path, "--socket", folder.appendingPathComponent("feed.sock").path],
-                                    standardInput: input)
+            let daemon = try Daemon(
+                [
+                    "--replay", "-", "--throttle", "--receiver", "52.3,4.75", "--beast-out", String(beastPort),
+                    "--json-dir", ours.path, "--socket", folder.appendingPathComponent("feed.sock").path
+                ],
+                standardInput: input)
             defer { _ = daemon.stop() }
             try #require(daemon.waitFor("Beast output on 127.0.0.1:\(beastPort)"), "\(daemon.stderr)")
-            let peer = try ReadsbPeer(path: peerPath, beastPort: beastPort, receiver: Self.receiver, jsonDirectory: theirs)
+            let peer = try ReadsbPeer(
+                path: peerPath, beastPort: beastPort, receiver: Self.receiver, jsonDirectory: theirs)
             defer { peer.stop() }
             try #require(daemon.waitFor("Beast output: client connected"), "readsb did not connect: \(daemon.stderr)")
 
@@ -188,22 +210,29 @@ extension EndToEnd {
             #expect(comparison.aircraft >= 35, "only \(comparison.aircraft) aircraft in common")
             #expect(comparison.problems.isEmpty, "\(comparison.problems.prefix(20).joined(separator: "\n"))")
             #expect(comparison.rssiDifferences.count == comparison.aircraft)
-            #expect(comparison.rssiDifferences.allSatisfy { abs($0) <= 1 },
-                    "RSSI differences \(comparison.rssiDifferences.sorted())")
+            #expect(
+                comparison.rssiDifferences.allSatisfy { abs($0) <= 1 },
+                "RSSI differences \(comparison.rssiDifferences.sorted())")
             for (key, missing) in comparison.commBMissing {
                 let present = comparison.commBPresent[key, default: 0]
-                #expect(missing <= max(1, (present + missing) / 5), "\(key): readsb has it for \(present + missing) aircraft, we for \(present)")
+                #expect(
+                    missing <= max(1, (present + missing) / 5),
+                    "\(key): readsb has it for \(present + missing) aircraft, we for \(present)")
             }
             // Fields readsb writes for this sky: each must have been compared somewhere.
-            let expected = ["alt_baro", "alt_geom", "gs", "track", "geom_rate", "squawk", "flight", "category", "emergency",
-                            "lat", "lon", "nic", "rc", "version", "nic_baro", "nac_p", "nac_v", "sil", "sil_type", "gva",
-                            "sda", "alert", "spi", "nav_qnh", "nav_altitude_mcp", "nav_heading", "nav_modes", "mlat", "tisb"]
+            let expected = [
+                "alt_baro", "alt_geom", "gs", "track", "geom_rate", "squawk", "flight", "category", "emergency",
+                "lat", "lon", "nic", "rc", "version", "nic_baro", "nac_p", "nac_v", "sil", "sil_type", "gva",
+                "sda", "alert", "spi", "nav_qnh", "nav_altitude_mcp", "nav_heading", "nav_modes", "mlat", "tisb"
+            ]
             for key in expected { #expect(comparison.matched[key, default: 0] > 0, "no \(key) compared") }
             try Self.expectStatsForGraphs1090(in: ours, samples: 8 * 2_400_000, messages: mine.messages)
-            print("readsb interop: \(comparison.aircraft) aircraft, RSSI median difference "
-                  + String(format: "%+.2f dB", comparison.rssiMedian) + ", fields matched "
-                  + comparison.matched.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                  + "; GNSS heights read differently: \(comparison.gnssHeightConvention)")
+            print(
+                "readsb interop: \(comparison.aircraft) aircraft, RSSI median difference "
+                    + String(format: "%+.2f dB", comparison.rssiMedian) + ", fields matched "
+                    + comparison.matched.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                        separator: ", ")
+                    + "; GNSS heights read differently: \(comparison.gnssHeightConvention)")
         }
 
         /// DF18 frames of every kind (non-transponder ADS-B, TIS-B, ADS-R, with and without
@@ -218,8 +247,10 @@ extension EndToEnd {
 
             let (listener, inputPort) = BlockingSocket.listener()
             let beastPort = BlockingSocket.freePorts(1)[0]
-            let daemon = try Daemon(["--beast-in", "127.0.0.1:\(inputPort)", "--beast-out", String(beastPort), "--receiver", "52.3,4.75",
-                                     "--json-dir", ours.path, "--socket", folder.appendingPathComponent("feed.sock").path])
+            let daemon = try Daemon([
+                "--beast-in", "127.0.0.1:\(inputPort)", "--beast-out", String(beastPort), "--receiver", "52.3,4.75",
+                "--json-dir", ours.path, "--socket", folder.appendingPathComponent("feed.sock").path
+            ])
             defer { _ = daemon.stop() }
             var wait = timeval(tv_sec: 15, tv_usec: 0)
             setsockopt(listener.descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
@@ -227,7 +258,8 @@ extension EndToEnd {
             try #require(connection >= 0)
             let sender = BlockingSocket.adopt(connection)
             try #require(daemon.waitFor("Beast output on 127.0.0.1:\(beastPort)"), "\(daemon.stderr)")
-            let peer = try ReadsbPeer(path: peerPath, beastPort: beastPort, receiver: Self.receiver, jsonDirectory: theirs)
+            let peer = try ReadsbPeer(
+                path: peerPath, beastPort: beastPort, receiver: Self.receiver, jsonDirectory: theirs)
             defer { peer.stop() }
             try #require(daemon.waitFor("Beast output: client connected"), "readsb did not connect: \(daemon.stderr)")
 
@@ -236,17 +268,21 @@ extension EndToEnd {
             let kinds: [(cf: UInt64, imf: Bool, address: UInt32, identified: Bool)] = [
                 (0, false, 0xA0_0001, true), (1, false, 0xA0_0002, true), (2, false, 0xA0_0003, true),
                 (2, true, 0xA0_0004, false), (5, false, 0xA0_0005, true), (6, false, 0xA0_0006, true),
-                (6, true, 0xA0_0007, false),
+                (6, true, 0xA0_0007, false)
             ]
-            let even = "8D40621D58C382D690C8AC2863A7", odd = "8D40621D58C386435CC412692AD6"
+            let even = "8D40621D58C382D690C8AC2863A7"
+            let odd = "8D40621D58C386435CC412692AD6"
             let identification = "8D4840D6202CC371C32CE0576098"
-            func frame(_ hex: String, _ kind: (cf: UInt64, imf: Bool, address: UInt32, identified: Bool), tick: UInt64) -> Frame {
+            func frame(_ hex: String, _ kind: (cf: UInt64, imf: Bool, address: UInt32, identified: Bool), tick: UInt64)
+                -> Frame
+            {
                 var bits = ModeSBits(hex: hex)!
                 bits.setField(1, 5, 18)
                 bits.setField(6, 8, kind.cf)
                 bits.setField(9, 32, UInt64(kind.address))
                 if hex != identification { bits.setBit(40, kind.imf) }  // ME bit 8 of a position
-                return Frame(bits: CRC.withParity(bits), address: kind.address, timestamp: tick * 1_200_000, signalLevel: -12)
+                return Frame(
+                    bits: CRC.withParity(bits), address: kind.address, timestamp: tick * 1_200_000, signalLevel: -12)
             }
             var tick: UInt64 = 0
             for _ in 0..<6 {
@@ -270,7 +306,10 @@ extension EndToEnd {
                 #expect(plane["flight"] as? String == peer?["flight"] as? String, "\(hex)")
                 #expect(plane["lat"] != nil && peer?["lat"] != nil, "\(hex) position")
             }
-            print("readsb interop, DF18: " + mine.aircraft.keys.sorted().map { "\($0) \(mine.aircraft[$0]?["type"] ?? "?")" }.joined(separator: ", "))
+            print(
+                "readsb interop, DF18: "
+                    + mine.aircraft.keys.sorted().map { "\($0) \(mine.aircraft[$0]?["type"] ?? "?")" }.joined(
+                        separator: ", "))
         }
     }
 }

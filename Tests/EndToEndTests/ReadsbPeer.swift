@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// readsb (../shared/peers/readsb), the decoder whose aircraft.json tar1090 and graphs1090 are
 /// written for, run network-only as an interop peer: it connects to a Beast output of ours and
@@ -24,7 +24,7 @@ final class ReadsbPeer: @unchecked Sendable {
         process.executableURL = path
         process.arguments = [
             "--net-only", "--net-connector=127.0.0.1,\(beastPort),beast_in", "--write-json=\(jsonDirectory.path)",
-            "--lat=\(receiver.0)", "--lon=\(receiver.1)", "--quiet",
+            "--lat=\(receiver.0)", "--lon=\(receiver.1)", "--quiet"
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `make bench` places readsb's frames by the 12 MHz timestamps of its Beast dump
@@ -19,14 +19,20 @@ extension EndToEnd {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
 
-            let raw = try BinaryRunner.run(["--device-type", "ifile", "--ifile", sample, "--iformat", "UC8", "--raw",
-                                            "--dump-beast=\(work.path),3600"], executable: readsb)
+            let raw = try BinaryRunner.run(
+                [
+                    "--device-type", "ifile", "--ifile", sample, "--iformat", "UC8", "--raw",
+                    "--dump-beast=\(work.path),3600"
+                ], executable: readsb)
             let printed = raw.stdout.split(separator: "\n").filter { $0.hasPrefix("*") }
             try raw.stdout.write(to: work.appendingPathComponent("raw"), atomically: true, encoding: .utf8)
             let script = "cat \"$1\"/*.zst | zstd -qdc | python3 \"$2\" \"$1/raw\""
-            let converted = try BinaryRunner.run(["-c", script, "convert", work.path,
-                                                  root.appendingPathComponent("scripts/beast_to_avr.py").path],
-                                                 executable: URL(fileURLWithPath: "/bin/bash"))
+            let converted = try BinaryRunner.run(
+                [
+                    "-c", script, "convert", work.path,
+                    root.appendingPathComponent("scripts/beast_to_avr.py").path
+                ],
+                executable: URL(fileURLWithPath: "/bin/bash"))
             #expect(converted.status == 0, "\(converted.stderr)")
             let readsbFrames = Self.frames(converted.stdout)
             // Every frame readsb printed, once; nearly all with a timestamp.
@@ -39,7 +45,8 @@ extension EndToEnd {
             // timestamps differ by the same constant (each decoder's own reference point)
             // to within a sample (5 ticks at 2.4 MS/s) or two.
             let ours = Self.frames(try BinaryRunner.run(["demod", sample, "--mlat"]).stdout)
-            let oursOnce = Self.once(ours), readsbOnce = Self.once(timed)
+            let oursOnce = Self.once(ours)
+            let readsbOnce = Self.once(timed)
             let differences = readsbOnce.compactMap { hex, ticks in oursOnce[hex].map { ticks - $0 } }.sorted()
             #expect(differences.count > 200, "\(differences.count) messages in common")
             guard let median = differences.dropFirst(differences.count / 2).first else { return }

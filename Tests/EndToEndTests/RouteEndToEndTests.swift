@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--route-api` against a stand-in route service: the feed's aircraft gain their origin and
 /// destination, and nothing but the callsign leaves the machine.
 @Suite(.serialized) struct RouteEndToEndTests {
     @Test func aircraftGainTheirRouteAndOnlyCallsignsAreSent() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-routes-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aviator-routes-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let portFile = folder.appendingPathComponent("port").path
@@ -17,8 +18,10 @@ import TestSupport
         // runner's output open.
         service.standardOutput = FileHandle.nullDevice
         service.standardError = FileHandle.nullDevice
-        service.arguments = ["python3", BinaryRunner.projectRoot.appendingPathComponent("Tests/Fixtures/fake_route_server.py").path,
-                             portFile, requestLog]
+        service.arguments = [
+            "python3", BinaryRunner.projectRoot.appendingPathComponent("Tests/Fixtures/fake_route_server.py").path,
+            portFile, requestLog
+        ]
         try service.run()
         defer { service.terminate() }
         let started = Date().addingTimeInterval(10)
@@ -29,8 +32,10 @@ import TestSupport
 
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
         let socket = "/tmp/aviator-routes-\(UUID().uuidString.prefix(8)).sock"
-        let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", "52.3,4.75", "--socket", socket,
-                                 "--route-api", "http://127.0.0.1:\(port)/api/v0", "--range-km", "400"])
+        let daemon = try Daemon([
+            "--replay", sample, "--throttle", "--loop", "--receiver", "52.3,4.75", "--socket", socket,
+            "--route-api", "http://127.0.0.1:\(port)/api/v0", "--range-km", "400"
+        ])
         defer { _ = daemon.stop() }
         #expect(daemon.waitFor("routes from 127.0.0.1"))
 
@@ -52,9 +57,12 @@ import TestSupport
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             where line.contains("\"type\":\"frame\"") {
                 guard let frame = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      let aircraft = frame["aircraft"] as? [[String: Any]] else { continue }
+                    let aircraft = frame["aircraft"] as? [[String: Any]]
+                else { continue }
                 withRoute = aircraft.filter { $0["route"] is [String: Any] }
-                withoutRoute = aircraft.filter { ($0["callsign"] as? String).map { !$0.isEmpty } == true && $0["route"] is NSNull }
+                withoutRoute = aircraft.filter {
+                    ($0["callsign"] as? String).map { !$0.isEmpty } == true && $0["route"] is NSNull
+                }
                 settled = !withRoute.isEmpty && !withoutRoute.contains(where: routeKnown)
             }
             if let last = text.lastIndex(of: "\n") { text = String(text[text.index(after: last)...]) }
@@ -70,7 +78,10 @@ import TestSupport
             #expect(origin["icao"] as? String == "EHAM")
             #expect(destination["name"] as? String == "London Heathrow Airport")
         }
-        #expect(settled, "no frame had every known route; still without one: \(withoutRoute.filter(routeKnown).compactMap { $0["callsign"] as? String })")
+        #expect(
+            settled,
+            "no frame had every known route; still without one: \(withoutRoute.filter(routeKnown).compactMap { $0["callsign"] as? String })"
+        )
 
         // Only callsigns went out: paths of the form /api/v0/callsign/CALLSIGN, no query, and
         // no header that says where the receiver is.
@@ -84,7 +95,9 @@ import TestSupport
             #expect(!headers.values.contains { $0.contains("52.3") || $0.contains("4.75") })
         }
         // Each callsign is asked once: answers (and unknowns) are kept.
-        let paths = requests.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }
+        let paths = requests.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String
+        }
         #expect(Set(paths).count == paths.count, "a callsign was looked up twice")
     }
 }

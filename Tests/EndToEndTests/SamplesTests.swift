@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `make samples` (scripts/make-samples.sh) regenerates the committed Samples/ bit for bit,
@@ -18,8 +18,9 @@ extension EndToEnd {
             let files = try Self.committedFiles()
             #expect(files.filter { !$0.hasSuffix(".truth.jsonl") }.count >= 3)
             for name in files {
-                let size = try FileManager.default.attributesOfItem(
-                    atPath: Self.samplesFolder.appendingPathComponent(name).path)[.size] as? Int ?? 0
+                let size =
+                    try FileManager.default.attributesOfItem(
+                        atPath: Self.samplesFolder.appendingPathComponent(name).path)[.size] as? Int ?? 0
                 #expect(size <= 4_000_000, "\(name) is \(size) bytes")
                 total += size
             }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Several sources into one daemon: a replay, a Beast feed it connects to and Beast pushed to
@@ -72,10 +73,12 @@ import Glibc
         let path = BinaryRunner.projectRoot.appendingPathComponent(recording).path
         let demodulated = try BinaryRunner.run(["demod", path])
         let decoded = try BinaryRunner.run(["decode", "--receiver", "52,4.4"], input: Data(demodulated.stdout.utf8))
-        var positioned = Set<String>(), frames: [String: [String]] = [:]
+        var positioned = Set<String>()
+        var frames: [String: [String]] = [:]
         for line in decoded.stdout.split(separator: "\n") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let icao = object["icao"] as? String, let hex = object["hex"] as? String, object["df"] as? Int == 17 else { continue }
+                let icao = object["icao"] as? String, let hex = object["hex"] as? String, object["df"] as? Int == 17
+            else { continue }
             if object["lat"] != nil { positioned.insert(icao) }
             frames[icao, default: []].append(hex)
         }
@@ -84,17 +87,22 @@ import Glibc
 
     @Test func aReplayAndTwoBeastInputsMakeOneSkyWithEachFrameOnce() async throws {
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-sources-\(UUID().uuidString.prefix(8)).sock").path
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aviator-sources-\(UUID().uuidString.prefix(8)).sock"
+        ).path
         let server = try BeastServer()
-        let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4", "--range-km", "300",
-                                 "--frame-interval", "0.25", "--socket", socket,
-                                 "--beast-in", "127.0.0.1:\(server.port)", "--beast-listen", "127.0.0.1:0"])
+        let daemon = try Daemon([
+            "--replay", sample, "--throttle", "--loop", "--receiver", "52,4.4", "--range-km", "300",
+            "--frame-interval", "0.25", "--socket", socket,
+            "--beast-in", "127.0.0.1:\(server.port)", "--beast-listen", "127.0.0.1:0"
+        ])
         defer { _ = daemon.stop() }
         try await server.accepted()
         guard daemon.waitFor("beast-listen 127.0.0.1:", timeout: 20),
-              let line = daemon.stderr.split(separator: "\n").first(where: { $0.contains("beast-listen 127.0.0.1:") }),
-              let range = line.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression),
-              let listenPort = Int(line[range].split(separator: ":").last ?? "") else {
+            let line = daemon.stderr.split(separator: "\n").first(where: { $0.contains("beast-listen 127.0.0.1:") }),
+            let range = line.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression),
+            let listenPort = Int(line[range].split(separator: ":").last ?? "")
+        else {
             throw EndToEndFailure("no Beast listener in:\n\(daemon.stderr)")
         }
         let pusher = try RawConnection(port: listenPort)
@@ -128,24 +136,39 @@ import Glibc
         kill(daemon.process.processIdentifier, SIGUSR1)
         #expect(daemon.waitFor("duplicates", timeout: 20), "\(daemon.stderr)")
         let totals = daemon.stderr.split(separator: "\n").last { $0.contains("totals:") }.map(String.init) ?? ""
-        let connected = "beast-in 127.0.0.1:\(server.port)", listening = "beast-listen 127.0.0.1:\(listenPort)"
+        let connected = "beast-in 127.0.0.1:\(server.port)"
+        let listening = "beast-listen 127.0.0.1:\(listenPort)"
         // C's frames reached us twice: each once tracked and once a duplicate, whichever
         // source was first.
         let counts = [connected, listening].map { label -> (frames: Int, duplicates: Int)? in
-            guard let range = totals.range(of: "\(label) (\\d+) frames( \\((\\d+) duplicates\\))?", options: .regularExpression) else { return nil }
-            let numbers = totals[range].dropFirst(label.count).split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            guard
+                let range = totals.range(
+                    of: "\(label) (\\d+) frames( \\((\\d+) duplicates\\))?", options: .regularExpression)
+            else { return nil }
+            let numbers = totals[range].dropFirst(label.count).split(whereSeparator: { !$0.isNumber }).compactMap {
+                Int($0)
+            }
             return (numbers[0], numbers.count > 1 ? numbers[1] : 0)
         }
-        let beastIn = try #require(counts[0], "\(totals)"), pushed = try #require(counts[1], "\(totals)")
+        let beastIn = try #require(counts[0], "\(totals)")
+        let pushed = try #require(counts[1], "\(totals)")
         #expect(beastIn.frames + pushed.frames == sent.a + sent.b + sent.c, "\(totals)")
         #expect(beastIn.duplicates + pushed.duplicates == sent.c, "\(totals)")
         #expect(beastIn.frames + beastIn.duplicates == sent.a + sent.c, "\(totals)")
         #expect(pushed.frames + pushed.duplicates == sent.b + sent.c, "\(totals)")
         #expect(totals.range(of: "replay \\d+ frames", options: .regularExpression) != nil, "\(totals)")
         // The inputs' own counters: every frame passed the checks, once per connection.
-        #expect(totals.contains("\(connected): \(sent.a + sent.c) frames, 0 of them mlat, 0 failed the parity check, 0 malformed, 1 connections"), "\(totals)")
-        #expect(totals.contains("\(listening): \(sent.b + sent.c) frames, 0 of them mlat, 0 failed the parity check, 0 malformed, 1 connections"), "\(totals)")
-        print("several sources: \(seen.count) aircraft on the feed; \(totals.split(separator: "(").dropFirst().joined(separator: "("))")
+        #expect(
+            totals.contains(
+                "\(connected): \(sent.a + sent.c) frames, 0 of them mlat, 0 failed the parity check, 0 malformed, 1 connections"
+            ), "\(totals)")
+        #expect(
+            totals.contains(
+                "\(listening): \(sent.b + sent.c) frames, 0 of them mlat, 0 failed the parity check, 0 malformed, 1 connections"
+            ), "\(totals)")
+        print(
+            "several sources: \(seen.count) aircraft on the feed; \(totals.split(separator: "(").dropFirst().joined(separator: "("))"
+        )
         await client.close()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Signals other than SIGINT and SIGTERM do not stop the daemon.
@@ -20,8 +20,10 @@ extension EndToEnd {
         @Test func hangUpAndUser1LogAndCarryOn() throws {
             let socket = FileManager.default.temporaryDirectory
                 .appendingPathComponent("aviator-signals-\(UUID().uuidString.prefix(8)).sock").path
-            let daemon = try Daemon(["--replay", sample, "--loop", "--throttle", "--frame-interval", "0.25",
-                                     "--socket", socket])
+            let daemon = try Daemon([
+                "--replay", sample, "--loop", "--throttle", "--frame-interval", "0.25",
+                "--socket", socket
+            ])
             defer { _ = daemon.stop() }
             #expect(daemon.waitFor("radar feed on", timeout: 30))
             #expect(signal(SIGHUP, to: daemon, until: "SIGHUP: nothing to reload"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// `aviator-adsb simulate` as a user runs it.
@@ -21,8 +21,10 @@ extension EndToEnd {
         @Test func helpDescribesEveryOption() throws {
             let result = try BinaryRunner.run(["simulate", "--help"])
             #expect(result.status == 0)
-            for option in ["--out", "--format", "--sample-rate", "--duration", "--aircraft", "--seed",
-                           "--snr-min", "--snr-max", "--receiver", "--busy"] {
+            for option in [
+                "--out", "--format", "--sample-rate", "--duration", "--aircraft", "--seed",
+                "--snr-min", "--snr-max", "--receiver", "--busy"
+            ] {
                 #expect(result.stdout.contains(option), "missing \(option)")
             }
         }
@@ -30,7 +32,8 @@ extension EndToEnd {
         @Test func writesSamplesAndTruthReproducibly() throws {
             let folder = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let a = folder.appendingPathComponent("a.cu8").path, b = folder.appendingPathComponent("b.cu8").path
+            let a = folder.appendingPathComponent("a.cu8").path
+            let b = folder.appendingPathComponent("b.cu8").path
             let arguments = ["simulate", "--duration", "0.1", "--aircraft", "30", "--seed", "7"]
             let first = try BinaryRunner.run(arguments + ["--out", a])
             #expect(first.status == 0, "\(first.stderr)")
@@ -56,7 +59,7 @@ extension EndToEnd {
             let messages = lines.filter { $0["type"] as? String == "message" }
             let states = lines.filter { $0["type"] as? String == "state" }
             #expect(messages.count > 10)
-            #expect(states.count == 30) // t = 0 only in 0.1 s
+            #expect(states.count == 30)  // t = 0 only in 0.1 s
             var previous = -1.0
             for message in messages {
                 let t = try #require(message["t"] as? Double)
@@ -71,8 +74,10 @@ extension EndToEnd {
                 #expect(message["overlap"] is Bool)
                 #expect(message["df"] is Int)
             }
-            for key in ["icao", "callsign", "category", "squawk", "lat", "lon", "alt_baro_ft", "alt_geo_ft",
-                        "ground_speed_kt", "track_deg", "vertical_rate_fpm", "on_ground"] {
+            for key in [
+                "icao", "callsign", "category", "squawk", "lat", "lon", "alt_baro_ft", "alt_geo_ft",
+                "ground_speed_kt", "track_deg", "vertical_rate_fpm", "on_ground"
+            ] {
                 #expect(states[0][key] != nil, "state without \(key)")
             }
             // Another seed, another recording.
@@ -81,14 +86,18 @@ extension EndToEnd {
             #expect(bytesA != (try Data(contentsOf: URL(fileURLWithPath: c))))
         }
 
-        @Test(arguments: [("2.4M", 2_400_000), ("2400000", 2_400_000), ("2.4", 2_400_000), ("2.0M", 2_000_000),
-                          ("2000000", 2_000_000)])
+        @Test(arguments: [
+            ("2.4M", 2_400_000), ("2400000", 2_400_000), ("2.4", 2_400_000), ("2.0M", 2_000_000),
+            ("2000000", 2_000_000)
+        ])
         func sampleRateSpellings(text: String, rate: Int) throws {
             let folder = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("r.cs16").path
-            let result = try BinaryRunner.run(["simulate", "--out", path, "--duration", "0.01", "--aircraft", "2",
-                                               "--sample-rate", text, "--format", "cs16"])
+            let result = try BinaryRunner.run([
+                "simulate", "--out", path, "--duration", "0.01", "--aircraft", "2",
+                "--sample-rate", text, "--format", "cs16"
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             let header = try #require(try Self.truthLines(path).first)
             #expect(header["sample_rate"] as? Int == rate)
@@ -99,7 +108,7 @@ extension EndToEnd {
 
         @Test(arguments: [
             ["--sample-rate", "3M"], ["--format", "cu16"], ["--snr-min", "5"], ["--snr-min", "9", "--snr-max", "3"],
-            ["--receiver", "north"], ["--duration", "-1"], ["--aircraft", "-3"],
+            ["--receiver", "north"], ["--duration", "-1"], ["--aircraft", "-3"]
         ])
         func badSettingsAreOneClearError(extra: [String]) throws {
             let folder = try Self.temporaryFolder()

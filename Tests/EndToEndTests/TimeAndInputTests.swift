@@ -1,7 +1,7 @@
 import Foundation
 import ModeS
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// The daemon's clock and its inputs: a dongle that stalls, replays that wait on a pipe,
@@ -17,15 +17,19 @@ extension EndToEnd {
         }
 
         @Test func aStalledDongleLeavesNoAircraftBehindTheClock() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-stall-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-stall-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             // The dongle streams a busy sky in real time, stops delivering for 6 s after about
             // 2 s, and the samples of those 6 s are lost without anyone counting them.
-            let daemon = try Daemon(["--receiver", "52.3,4.75", "--json-dir", folder.path], environment: try FakeRTLSDR.environment([
-                "AVIATOR_FAKE_RTLSDR_IQ": busy, "AVIATOR_FAKE_RTLSDR_LOOP": "1", "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
-                "AVIATOR_FAKE_RTLSDR_STALL_AFTER": "9600000", "AVIATOR_FAKE_RTLSDR_STALL_SECONDS": "6",
-            ]))
+            let daemon = try Daemon(
+                ["--receiver", "52.3,4.75", "--json-dir", folder.path],
+                environment: try FakeRTLSDR.environment([
+                    "AVIATOR_FAKE_RTLSDR_IQ": busy, "AVIATOR_FAKE_RTLSDR_LOOP": "1",
+                    "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
+                    "AVIATOR_FAKE_RTLSDR_STALL_AFTER": "9600000", "AVIATOR_FAKE_RTLSDR_STALL_SECONDS": "6"
+                ]))
             #expect(daemon.waitFor("streaming at 2.4 MS/s"))
             Thread.sleep(forTimeInterval: 2 + 6 + 3)
             let planes = try aircraft(in: folder)
@@ -39,7 +43,9 @@ extension EndToEnd {
         }
 
         @Test func aReplayWaitingOnAFIFOStopsOnSIGTERM() throws {
-            let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-fifo-\(UUID().uuidString)").path
+            let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-fifo-\(UUID().uuidString)"
+            ).path
             #expect(mkfifo(fifo, 0o600) == 0)
             defer { unlink(fifo) }
             let daemon = try Daemon(["--replay", fifo])
@@ -62,7 +68,8 @@ extension EndToEnd {
         }
 
         @Test func aRecordingWithoutAWholeSampleIsRefusedNotLooped() throws {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-1byte-\(UUID().uuidString).cu8")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-1byte-\(UUID().uuidString).cu8")
             try Data([0x80]).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
             let daemon = try Daemon(["--replay", file.path, "--loop"])
@@ -81,13 +88,16 @@ extension EndToEnd {
         }
 
         @Test func aHostileBeastSenderNeitherEmptiesTheMapNorGetsItsMLATResent() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-hostile-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-hostile-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let (listener, port) = BlockingSocket.listener()
             let outPort = BlockingSocket.freePorts(1)[0]
-            let daemon = try Daemon(["--beast-in", "127.0.0.1:\(port)", "--beast-out", "\(outPort)",
-                                     "--json-dir", folder.path])
+            let daemon = try Daemon([
+                "--beast-in", "127.0.0.1:\(port)", "--beast-out", "\(outPort)",
+                "--json-dir", folder.path
+            ])
             // accept waits no longer than the receive timeout: a daemon that never connects
             // fails the test instead of hanging it.
             var wait = timeval(tv_sec: 15, tv_usec: 0)
@@ -106,8 +116,9 @@ extension EndToEnd {
                 frame.timestamp = index == 200 ? 0xFFFF_FFFF_FFFF : UInt64(index) * 12_000
                 BeastEncoder.append(frame, to: &bytes)
             }
-            let result = OutputTestFrames.extendedSquitter("8D485020994409940838175B284F",
-                                                           timestamp: BeastFrameParser.multilaterationMarker)
+            let result = OutputTestFrames.extendedSquitter(
+                "8D485020994409940838175B284F",
+                timestamp: BeastFrameParser.multilaterationMarker)
             BeastEncoder.append(result, to: &bytes)
             #expect(sender.write(bytes))
             let forwarded = reader.collect(for: 3)

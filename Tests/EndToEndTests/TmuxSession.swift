@@ -25,8 +25,9 @@ final class TmuxSession {
     /// Starts `command` (run by `sh -c`) in a new `width` × `height` pane.
     init(command: String, width: Int, height: Int) throws {
         guard Self.binary != nil else {
-            throw NSError(domain: "TmuxSession", code: 1,
-                          userInfo: [NSLocalizedDescriptionKey: "tmux is not installed (apt-get install -y tmux)"])
+            throw NSError(
+                domain: "TmuxSession", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "tmux is not installed (apt-get install -y tmux)"])
         }
         try run(["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height), command])
     }
@@ -79,22 +80,25 @@ final class TmuxSession {
         environment.removeValue(forKey: "NO_COLOR")
         let argv = ([binary, "-L", server, "-f", "/dev/null", "-u"] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
 
         // Output goes to a file rather than a pipe, so no other process spawned meanwhile can
         // inherit the pipe's end and hold this read open.
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out")
+            .path
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, starts ? "/dev/null" : outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, starts ? "/dev/null" : outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -110,7 +114,8 @@ final class TmuxSession {
     }
 
     private static func failure(_ what: String) -> NSError {
-        NSError(domain: "TmuxSession", code: Int(errno),
-                userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
+        NSError(
+            domain: "TmuxSession", code: Int(errno),
+            userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
     }
 }

@@ -12,11 +12,14 @@ extension EndToEnd {
             #expect(try BinaryRunner.run(["run", "--version"]).stdout == result.stdout)
 
             // receiver.json says the same.
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("version-\(UUID().uuidString.prefix(8))")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "version-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let daemon = try Daemon(["--replay", BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path,
-                                     "--json-dir", folder.path])
+            let daemon = try Daemon([
+                "--replay", BinaryRunner.projectRoot.appendingPathComponent("Samples/quiet-sky.cu8").path,
+                "--json-dir", folder.path
+            ])
             defer { _ = daemon.stop() }
             #expect(daemon.waitFor("replay of"), "\(daemon.stderr)")
             let data = try Data(contentsOf: folder.appendingPathComponent("receiver.json"))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import NIOSSL
 import TestSupport
+import Testing
 
 /// The web radar in a real browser: headless Chromium, with the phone's position and compass
 /// emulated, against the daemon replaying a sample over HTTPS with its self-signed certificate
@@ -20,11 +20,14 @@ import TestSupport
     @Test func theRadarShowsTheFeedFromThePhonesPlaceAndTurnsWithIt() async throws {
         guard HeadlessBrowser.available() else { return }
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-browser-tls-\(UUID().uuidString.prefix(8))")
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aviator-browser-tls-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: state) }
-        let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--receiver", Self.receiver,
-                                 "--http", "127.0.0.1:0", "--frame-interval", "1",
-                                 "--tls-self-signed", "--state-dir", state.path])
+        let daemon = try Daemon([
+            "--replay", sample, "--throttle", "--loop", "--receiver", Self.receiver,
+            "--http", "127.0.0.1:0", "--frame-interval", "1",
+            "--tls-self-signed", "--state-dir", state.path
+        ])
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon, scheme: "https")
         // The browser trusts the certificate the daemon made, after the test compared it with
@@ -36,7 +39,8 @@ import TestSupport
 
         // The test's own client sees the sky from the phone's place, with the app's range.
         let frames = FrameLog()
-        let view = #"{"type":"view","range_km":\#(Self.appRangeKm),"observer":{"lat":\#(Self.phone.lat),"lon":\#(Self.phone.lon)}}"#
+        let view =
+            #"{"type":"view","range_km":\#(Self.appRangeKm),"observer":{"lat":\#(Self.phone.lat),"lon":\#(Self.phone.lon)}}"#
         let follower = Task { try await frames.follow(url: "wss://localhost:\(port)/feed", tls: tls, view: view) }
         defer { frames.stop() }
         // Generous: in the full parallel run the test's own client may wait long for a thread.
@@ -44,12 +48,15 @@ import TestSupport
         while !frames.isAcknowledged, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(frames.isAcknowledged, "the test's own feed client got no view acknowledgement")
 
-        let screenshots = ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("aviator-web-shots-\(UUID().uuidString.prefix(8))")
+        let screenshots =
+            ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aviator-web-shots-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         let report = try await HeadlessBrowser.run([
-            "check", "https://localhost:\(port)/", "--cert", certificate, "--lat", "\(Self.phone.lat)", "--lon", "\(Self.phone.lon)",
-            "--heading", "\(Self.heading)", "--screenshots", screenshots.path,
+            "check", "https://localhost:\(port)/", "--cert", certificate, "--lat", "\(Self.phone.lat)", "--lon",
+            "\(Self.phone.lon)",
+            "--heading", "\(Self.heading)", "--screenshots", screenshots.path
         ])
         frames.stop()
         _ = await follower.result
@@ -58,12 +65,14 @@ import TestSupport
         let problems = report["problems"] as? [String] ?? ["no console report"]
         #expect(problems.isEmpty, "console errors or CSP violations: \(problems)")
         let page = report["page"] as? [String: Any]
-        #expect(page?["protocol"] as? String == "https:" && page?["secure"] as? Bool == true,
-                "not a secure https page: \(page ?? [:])")
+        #expect(
+            page?["protocol"] as? String == "https:" && page?["secure"] as? Bool == true,
+            "not a secure https page: \(page ?? [:])")
         // The first reading of the list whose frame the test's own client also got.
         let snapshots = report["snapshots"] as? [[String: Any]] ?? []
-        let snapshot = try #require(snapshots.first { ($0["seq"] as? Int).flatMap(frames.aircraft(seq:)) != nil },
-                                    "none of the \(snapshots.count) readings of the list is of a frame the test's client got")
+        let snapshot = try #require(
+            snapshots.first { ($0["seq"] as? Int).flatMap(frames.aircraft(seq:)) != nil },
+            "none of the \(snapshots.count) readings of the list is of a frame the test's client got")
         try Self.checkList(snapshot, frames: frames)
         try Self.checkTurning(snapshot)
         try Self.checkCard(report, frames: frames)
@@ -77,7 +86,9 @@ import TestSupport
         let failures = try #require(report["frame_failures"] as? [String: Any], "the failing-frame step did not run")
         #expect((failures["drawnAfter"] as? Int ?? 0) > 50)
         #expect((failures["logged"] as? Int ?? 0) >= 2, "\(failures)")
-        print("browser failing frames: 2 drawings made to throw were logged, and \(failures["drawnAfter"] ?? 0) labels drawn after them")
+        print(
+            "browser failing frames: 2 drawings made to throw were logged, and \(failures["drawnAfter"] ?? 0) labels drawn after them"
+        )
         let offline = try #require(report["offline"] as? [String: Any], "the offline step did not run")
         #expect(offline["status"] as? String == "waiting for aviator-adsb…")
         #expect(offline["aircraft"] as? Int == 0)
@@ -135,9 +146,12 @@ import TestSupport
         // the drawn angle.
         let slack = 4 + radius * 0.01
         for item in items {
-            guard let x = item["x"] as? Double, let y = item["y"] as? Double, let azimuth = item["azimuthDeg"] as? Double,
-                  let km = item["distanceKm"] as? Double else { continue }
-            let dx = x - centre[0], dy = y - centre[1]
+            guard let x = item["x"] as? Double, let y = item["y"] as? Double,
+                let azimuth = item["azimuthDeg"] as? Double,
+                let km = item["distanceKm"] as? Double
+            else { continue }
+            let dx = x - centre[0]
+            let dy = y - centre[1]
             drawn.append((azimuth, dx, dy))
             let r = hypot(dx, dy)
             #expect(abs(r - km / appRangeKm * radius) <= slack, "\(item["icao"] ?? ""): drawn \(r) px from the centre")
@@ -146,26 +160,37 @@ import TestSupport
             var error = abs((drawnAngle - (azimuth - heading)).truncatingRemainder(dividingBy: 360))
             error = min(error, 360 - error)
             worst = max(worst, error)
-            #expect(error <= 2 + atan(slack / r) * 180 / .pi, "\(item["icao"] ?? ""): drawn at \(drawnAngle)°, azimuth \(azimuth)°")
+            #expect(
+                error <= 2 + atan(slack / r) * 180 / .pi,
+                "\(item["icao"] ?? ""): drawn at \(drawnAngle)°, azimuth \(azimuth)°")
         }
         #expect(drawn.count >= 5, "too few aircraft drawn: \(drawn.count)")
-        print("browser turning: \(drawn.count) aircraft drawn at azimuth − 90°, worst \(String(format: "%.2f", worst))°")
+        print(
+            "browser turning: \(drawn.count) aircraft drawn at azimuth − 90°, worst \(String(format: "%.2f", worst))°")
 
         let difference = { (a: Double, b: Double) in min(abs(a - b), 360 - abs(a - b)) }
-        let east = try #require(drawn.filter { $0.dx * $0.dx + $0.dy * $0.dy > 400 }.min { difference($0.azimuth, 90) < difference($1.azimuth, 90) })
-        let north = try #require(drawn.filter { $0.dx * $0.dx + $0.dy * $0.dy > 400 }.min { difference($0.azimuth, 0) < difference($1.azimuth, 0) })
+        let east = try #require(
+            drawn.filter { $0.dx * $0.dx + $0.dy * $0.dy > 400 }.min {
+                difference($0.azimuth, 90) < difference($1.azimuth, 90)
+            })
+        let north = try #require(
+            drawn.filter { $0.dx * $0.dx + $0.dy * $0.dy > 400 }.min {
+                difference($0.azimuth, 0) < difference($1.azimuth, 0)
+            })
         #expect(difference(east.azimuth, 90) <= 30, "no aircraft roughly east: \(east.azimuth)°")
         #expect(east.dy < 0 && abs(east.dx) < abs(east.dy), "the aircraft at \(east.azimuth)° is not drawn at the top")
         #expect(difference(north.azimuth, 0) <= 30, "no aircraft roughly north: \(north.azimuth)°")
-        #expect(north.dx < 0 && abs(north.dy) < abs(north.dx), "the aircraft at \(north.azimuth)° is not drawn on the left")
+        #expect(
+            north.dx < 0 && abs(north.dy) < abs(north.dx), "the aircraft at \(north.azimuth)° is not drawn on the left")
     }
 
     /// A tap on an aircraft opens its card, which says where to look with the feed's elevation.
     static func checkCard(_ report: [String: Any], frames: FrameLog) throws {
         let tapped = try #require(report["tapped"] as? [String: Any], "no aircraft to tap")
         let cards = report["cards"] as? [[String: Any]] ?? []
-        let card = try #require(cards.first { ($0["seq"] as? Int).flatMap(frames.aircraft(seq:)) != nil },
-                                "tapping did not open the card, or none of its readings is of a frame the test's client got")
+        let card = try #require(
+            cards.first { ($0["seq"] as? Int).flatMap(frames.aircraft(seq:)) != nil },
+            "tapping did not open the card, or none of its readings is of a frame the test's client got")
         #expect(card["icao"] as? String == tapped["icao"] as? String)
         let icao = try #require(card["icao"] as? String)
         let seq = try #require(card["seq"] as? Int)
@@ -174,11 +199,11 @@ import TestSupport
         let azimuth = try #require(plane["azimuth_deg"] as? Double)
         #expect(card["elevationDeg"] as? Double == elevation, "card \(card["elevationDeg"] ?? ""), feed \(elevation)")
         #expect(card["azimuthDeg"] as? Double == azimuth, "card \(card["azimuthDeg"] ?? ""), feed \(azimuth)")
-        let where_ = card["where"] as? String ?? ""
+        let placeText = card["where"] as? String ?? ""
         let whole = Int(elevation.rounded())
-        #expect(where_.hasPrefix("\(Int(azimuth.rounded()) % 360)°"), "\(where_)")
-        #expect(where_.contains(whole > 0 ? "\(whole)° above the horizon" : "horizon"), "\(where_)")
-        print("browser card: \(card["title"] ?? icao): \(where_); \(card["turn"] ?? "")")
+        #expect(placeText.hasPrefix("\(Int(azimuth.rounded()) % 360)°"), "\(placeText)")
+        #expect(placeText.contains(whole > 0 ? "\(whole)° above the horizon" : "horizon"), "\(placeText)")
+        print("browser card: \(card["title"] ?? icao): \(placeText); \(card["turn"] ?? "")")
     }
 
     /// No sideways scrolling, the controls on the screen, a radar that uses it, and a
@@ -189,7 +214,8 @@ import TestSupport
             let page = try #require(layout[name], "no \(name) layout")
             #expect(page["width"] as? Double == width, "\(name)")
             #expect((page["scrollWidth"] as? Double ?? .infinity) <= width, "\(name) scrolls sideways")
-            #expect((page["scrollHeight"] as? Double ?? .infinity) <= (page["height"] as? Double ?? 0), "\(name) scrolls")
+            #expect(
+                (page["scrollHeight"] as? Double ?? .infinity) <= (page["height"] as? Double ?? 0), "\(name) scrolls")
             #expect(page["buttonsInside"] as? Bool == true, "\(name): a control is off the screen")
             #expect((page["smallestButton"] as? Double ?? 0) >= 36, "\(name): a control is too small to tap")
             #expect((page["radius"] as? Double ?? 0) >= smallestRadius, "\(name): radar radius \(page["radius"] ?? 0)")
@@ -212,7 +238,9 @@ import TestSupport
 /// machine's own speed. Headless Chromium here has no GPU: it rasterises and composites in
 /// software on the main thread, which the slow-down slows as well, so the slowed frame rate
 /// measures that software path, not the app (a phone composites on its GPU).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["WEB_PERF_SECONDS"] != nil, "a benchmark: make web-perf"))
+@Suite(
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["WEB_PERF_SECONDS"] != nil, "a benchmark: make web-perf"))
 struct WebAppPerformanceTests {
     @Test func threeHundredAircraftOnASlowPhone() async throws {
         guard HeadlessBrowser.available() else { return }
@@ -223,9 +251,12 @@ struct WebAppPerformanceTests {
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon)
 
-        let report = try await HeadlessBrowser.run(["perf", "http://127.0.0.1:\(port)/", "--seconds", "\(seconds)",
-                                                    "--throttle", "4", "--aircraft", "250"],
-                                                   timeout: seconds + 120)
+        let report = try await HeadlessBrowser.run(
+            [
+                "perf", "http://127.0.0.1:\(port)/", "--seconds", "\(seconds)",
+                "--throttle", "4", "--aircraft", "250"
+            ],
+            timeout: seconds + 120)
         #expect(report["failure"] == nil, "\(report["failure"] ?? "")")
         #expect((report["problems"] as? [String])?.isEmpty == true, "\(report["problems"] ?? "")")
         let fps = try #require(report["fps"] as? Double)
@@ -233,19 +264,26 @@ struct WebAppPerformanceTests {
         let memory = try #require(report["memory"] as? [[String: Any]]).map { sample in
             sample.mapValues { ($0 as? NSNumber)?.doubleValue ?? 0 }
         }
-        let first = try #require(memory.first), last = try #require(memory.last)
+        let first = try #require(memory.first)
+        let last = try #require(memory.last)
         let unthrottled = try #require(report["unthrottled"] as? [String: Any])
         let fullSpeedFPS = try #require(unthrottled["fps"] as? Double)
-        print("web-perf: \(report["aircraft"] ?? 0) aircraft, viewport \(report["viewport"] ?? ""); at full speed "
-              + "\(fullSpeedFPS) fps, frame time median \(unthrottled["medianMs"] ?? 0) ms; CPU slowed 4x: "
-              + "\(fps) fps, frame time median \(median) ms, p95 \(report["p95Ms"] ?? 0) ms, max \(report["maxMs"] ?? 0) ms")
-        print("web-perf memory over \(report["seconds"] ?? 0) s (after GC): "
-              + memory.map { "\($0["t"] ?? 0) s \($0["heapMB"] ?? 0) MB \(Int($0["nodes"] ?? 0)) nodes" }.joined(separator: ", "))
+        print(
+            "web-perf: \(report["aircraft"] ?? 0) aircraft, viewport \(report["viewport"] ?? ""); at full speed "
+                + "\(fullSpeedFPS) fps, frame time median \(unthrottled["medianMs"] ?? 0) ms; CPU slowed 4x: "
+                + "\(fps) fps, frame time median \(median) ms, p95 \(report["p95Ms"] ?? 0) ms, max \(report["maxMs"] ?? 0) ms"
+        )
+        print(
+            "web-perf memory over \(report["seconds"] ?? 0) s (after GC): "
+                + memory.map { "\($0["t"] ?? 0) s \($0["heapMB"] ?? 0) MB \(Int($0["nodes"] ?? 0)) nodes" }.joined(
+                    separator: ", "))
         #expect((report["aircraft"] as? Int ?? 0) >= 250)
         #expect(fullSpeedFPS >= 55, "frame rate \(fullSpeedFPS) at full speed")
         #expect(fps > 0, "no frames with the CPU slowed down")
         #expect(median < 8, "median frame time \(median) ms")
-        #expect((last["heapMB"] ?? 0) - (first["heapMB"] ?? 0) < 2, "the heap grew from \(first["heapMB"] ?? 0) to \(last["heapMB"] ?? 0) MB")
+        #expect(
+            (last["heapMB"] ?? 0) - (first["heapMB"] ?? 0) < 2,
+            "the heap grew from \(first["heapMB"] ?? 0) to \(last["heapMB"] ?? 0) MB")
         #expect((last["nodes"] ?? 0) - (first["nodes"] ?? 0) < 200, "DOM nodes grew")
     }
 }
@@ -257,7 +295,8 @@ struct WebAppPerformanceTests {
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") })
         let worker = try String(contentsOf: folder.appendingPathComponent("sw.js"), encoding: .utf8)
         let list = try #require(worker.range(of: #"const FILES = \[[^\]]*\]"#, options: .regularExpression))
-        let named = Set(worker[list].split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+        let named = Set(
+            worker[list].split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
         #expect(named.contains("./"), "the page itself")
         #expect(named.subtracting(["./"]) == files.subtracting(["sw.js"]), "sw.js FILES and Sources/Web/App differ")
     }

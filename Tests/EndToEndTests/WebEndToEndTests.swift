@@ -1,8 +1,8 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// The web server of the running binary: the feed over WebSocket, and a client's own
 /// observer, checked against an independent geodesy library on both transports.
@@ -18,7 +18,8 @@ import TestSupport
         }
         let line = daemon.stderr.split(separator: "\n").first { $0.contains("serving the radar on") } ?? ""
         guard let range = line.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
-              let port = Int(line[range].dropFirst("127.0.0.1:".count).dropLast()) else {
+            let port = Int(line[range].dropFirst("127.0.0.1:".count).dropLast())
+        else {
             throw EndToEndFailure("no port in: \(line)")
         }
         return port
@@ -33,16 +34,20 @@ import TestSupport
         guard let python = Self.geodesyPython() else { return }
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
         let socket = "/tmp/aviator-web-e2e-\(UUID().uuidString.prefix(8)).sock"
-        let daemon = try Daemon(["--replay", sample, "--throttle", "--loop", "--socket", socket,
-                                 "--receiver", "\(Self.receiver.lat),\(Self.receiver.lon),\(Self.receiver.alt)",
-                                 "--http", "127.0.0.1:0", "--frame-interval", "1"])
+        let daemon = try Daemon([
+            "--replay", sample, "--throttle", "--loop", "--socket", socket,
+            "--receiver", "\(Self.receiver.lat),\(Self.receiver.lon),\(Self.receiver.alt)",
+            "--http", "127.0.0.1:0", "--frame-interval", "1"
+        ])
         defer { _ = daemon.stop() }
         let port = try Self.webPort(of: daemon)
 
         // WebSocket: wait for the acknowledgement, then for a frame with enough aircraft.
         let box = Messages()
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/feed", configuration: .init(maxFrameSize: 8 << 20),
-                                          logger: Logger(label: "e2e")) { inbound, outbound, _ in
+        try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(port)/feed", configuration: .init(maxFrameSize: 8 << 20),
+            logger: Logger(label: "e2e")
+        ) { inbound, outbound, _ in
             var acknowledged = false
             for try await message in inbound.messages(maxSize: 8 << 20) {
                 guard case .text(let text) = message else { continue }
@@ -79,7 +84,8 @@ import TestSupport
     /// The aircraft of a frame line that have elevation and slant range.
     static func placed(in frame: String) -> [[String: Any]] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(frame.utf8)) as? [String: Any],
-              let aircraft = object["aircraft"] as? [[String: Any]] else { return [] }
+            let aircraft = object["aircraft"] as? [[String: Any]]
+        else { return [] }
         return aircraft.filter { $0["elevation_deg"] is Double && $0["slant_km"] is Double }
     }
 
@@ -90,13 +96,16 @@ import TestSupport
         for plane in aircraft {
             // The radar's height: geometric when known, else barometric.
             let feet = (plane["alt_geo_ft"] as? Double) ?? (plane["alt_baro_ft"] as? Double) ?? 0
-            points.append(["lat": plane["lat"] as? Double ?? .nan, "lon": plane["lon"] as? Double ?? .nan,
-                           "h": feet * 0.3048, "lat0": observer.lat, "lon0": observer.lon, "h0": observer.alt])
+            points.append([
+                "lat": plane["lat"] as? Double ?? .nan, "lon": plane["lon"] as? Double ?? .nan,
+                "h": feet * 0.3048, "lat0": observer.lat, "lon0": observer.lon, "h0": observer.alt
+            ])
         }
         let run = Process()
         run.executableURL = python
         run.arguments = [BinaryRunner.projectRoot.appendingPathComponent("scripts/aer.py").path]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         run.standardInput = input
         run.standardOutput = output
         try run.run()
@@ -117,8 +126,11 @@ import TestSupport
             worst.elevation = max(worst.elevation, abs(elevation - reference[1]))
             worst.slant = max(worst.slant, abs(slant - reference[2]))
         }
-        print("\(transport): \(aircraft.count) aircraft from the client's observer; worst differences from pymap3d: "
-              + String(format: "azimuth %.4f°, elevation %.4f°, slant range %.1f m", worst.azimuth, worst.elevation, worst.slant))
+        print(
+            "\(transport): \(aircraft.count) aircraft from the client's observer; worst differences from pymap3d: "
+                + String(
+                    format: "azimuth %.4f°, elevation %.4f°, slant range %.1f m", worst.azimuth, worst.elevation,
+                    worst.slant))
         #expect(worst.azimuth <= 0.05, "\(transport)")
         #expect(worst.elevation <= 0.05, "\(transport)")
         #expect(worst.slant <= 50, "\(transport)")

@@ -1,16 +1,19 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// Many phones on one daemon: 200 WebSocket clients reading a 300-aircraft radar at one frame
 /// a second, and one client that never reads. Every reader must get every frame within an
 /// interval, the daemon's memory must stay flat, and the sleeper must be let go. The figures
 /// are printed. It loads both cores for its whole run, so it runs only when asked for, alone:
 /// `make web-load` (`WEB_LOAD_SECONDS`, 30 by default).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["WEB_LOAD_SECONDS"] != nil,
-                             "a load run: make web-load"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["WEB_LOAD_SECONDS"] != nil,
+        "a load run: make web-load"))
 struct WebLoadEndToEndTests {
     static let clients = 200
     static var seconds: Double {
@@ -33,15 +36,17 @@ struct WebLoadEndToEndTests {
         guard text.hasPrefix(#"{"type":"frame","seq":"#) else { return nil }
         let fields = text.prefix(80).split(separator: ",")
         guard fields.count > 2,
-              let seq = Int(fields[1].split(separator: ":").last ?? ""),
-              let time = Double(fields[2].split(separator: ":").last ?? "") else { return nil }
+            let seq = Int(fields[1].split(separator: ":").last ?? ""),
+            let time = Double(fields[2].split(separator: ":").last ?? "")
+        else { return nil }
         return (seq, time)
     }
 
     /// Resident memory and CPU seconds of a process, from /proc.
     static func usage(of pid: Int32) -> (rssMB: Double, cpuSeconds: Double) {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let rss =
+            status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         // Fields after the command name, which is in parentheses: utime and stime are 14 and 15.
@@ -59,8 +64,9 @@ struct WebLoadEndToEndTests {
         let pid = daemon.process.processIdentifier
 
         let sleeper = try RawConnection(port: port, receiveBuffer: 4096)
-        sleeper.send("GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        sleeper.send(
+            "GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 
         let readers = (0..<Self.clients).map { _ in Reader() }
         let stop = Date().addingTimeInterval(Self.seconds)
@@ -71,8 +77,10 @@ struct WebLoadEndToEndTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for reader in readers {
                 group.addTask {
-                    try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/feed",
-                                                      configuration: .init(maxFrameSize: 8 << 20), logger: logger) { inbound, _, _ in
+                    try await WebSocketClient.connect(
+                        url: "ws://127.0.0.1:\(port)/feed",
+                        configuration: .init(maxFrameSize: 8 << 20), logger: logger
+                    ) { inbound, _, _ in
                         for try await message in inbound.messages(maxSize: 8 << 20) {
                             if case .text(let text) = message, let (seq, time) = Self.header(Substring(text)) {
                                 reader.add(seq, time)
@@ -99,7 +107,9 @@ struct WebLoadEndToEndTests {
 
         // Frames every reader saw from its first to the last frame all readers were open for.
         let last = readers.compactMap { $0.frames.last?.seq }.min() ?? 0
-        var gaps = 0, late = 0, delivered = 0
+        var gaps = 0
+        var late = 0
+        var delivered = 0
         var latencies: [Double] = []
         for reader in readers {
             let frames = reader.frames.filter { $0.seq <= last }
@@ -116,13 +126,15 @@ struct WebLoadEndToEndTests {
         let p99 = latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         let warm = memory.count > 2 ? memory[memory.count / 4] : (memory.first ?? 0)
         let sleeperClosed = await sleeper.readAll(timeout: 10).closed
-        print(String(format: """
-            web load: %d WebSocket clients + 1 never reading, 300-aircraft replay, %.0f s; frames delivered %d, \
-            readers with gaps %d, frames later than 1 s %d; latency median %.1f ms, p99 %.1f ms; \
-            daemon CPU %.1f%% of one core; RSS after warm-up %.1f MB, max %.1f MB, end %.1f MB; sleeper closed: %@
-            """, Self.clients, elapsed, delivered, gaps, late, median * 1000, p99 * 1000,
-            (end.cpuSeconds - start.cpuSeconds) / elapsed * 100, warm, memory.max() ?? 0, memory.last ?? 0,
-            sleeperClosed ? "yes" : "no"))
+        print(
+            String(
+                format: """
+                    web load: %d WebSocket clients + 1 never reading, 300-aircraft replay, %.0f s; frames delivered %d, \
+                    readers with gaps %d, frames later than 1 s %d; latency median %.1f ms, p99 %.1f ms; \
+                    daemon CPU %.1f%% of one core; RSS after warm-up %.1f MB, max %.1f MB, end %.1f MB; sleeper closed: %@
+                    """, Self.clients, elapsed, delivered, gaps, late, median * 1000, p99 * 1000,
+                (end.cpuSeconds - start.cpuSeconds) / elapsed * 100, warm, memory.max() ?? 0, memory.last ?? 0,
+                sleeperClosed ? "yes" : "no"))
 
         #expect(readers.allSatisfy { !$0.frames.isEmpty }, "every client got frames")
         #expect(gaps == 0)
@@ -131,4 +143,3 @@ struct WebLoadEndToEndTests {
         #expect((memory.last ?? 0) - warm < 32, "memory flat after warm-up")
     }
 }
-

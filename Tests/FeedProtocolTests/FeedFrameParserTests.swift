@@ -1,23 +1,33 @@
 import Foundation
-import Tracking
-import Testing
-@testable import FeedProtocol
 import RadarTerminal
 import SkyProjection
 import TestSupport
+import Testing
+import Tracking
+
+@testable import FeedProtocol
 
 /// The client's reading of feed lines, checked against lines the server code writes.
 @Suite struct FeedFrameParserTests {
     @Test func readsTheServersHello() throws {
         var view = RadarView(headingDeg: 0, rangeKm: 50)
         view.headingDeg = 45
-        let line = FeedHello(receiver: TestSky.observer, source: "replay", frameIntervalSeconds: 0.5,
-                             view: view).jsonLine
+        let line = FeedHello(
+            receiver: TestSky.observer, source: "replay", frameIntervalSeconds: 0.5,
+            view: view
+        ).jsonLine
         let parsed = try FeedLine(parsing: line.trimmingCharacters(in: .newlines))
-        #expect(parsed == .hello(FeedHello(version: 1, receiver: FeedPosition(latitude: 52, longitude: 4.4, altitudeMetres: 10),
-                                           source: "replay", frameIntervalSeconds: 0.5, view: view)))
+        #expect(
+            parsed
+                == .hello(
+                    FeedHello(
+                        version: 1, receiver: FeedPosition(latitude: 52, longitude: 4.4, altitudeMetres: 10),
+                        source: "replay", frameIntervalSeconds: 0.5, view: view)))
         let noReceiver = FeedHello(receiver: nil, source: "none", frameIntervalSeconds: 1, view: view).jsonLine
-        guard case .hello(let hello) = try FeedLine(parsing: noReceiver) else { Issue.record("not a hello"); return }
+        guard case .hello(let hello) = try FeedLine(parsing: noReceiver) else {
+            Issue.record("not a hello")
+            return
+        }
         #expect(hello.receiver == nil)
     }
 
@@ -26,8 +36,9 @@ import TestSupport
         partial.callsign = nil
         partial.trackDeg = nil
         let sky = [TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685), partial]
-        let scene = RadarScene(seq: 42, time: 1_763_781_234.5,
-                               snapshot: RadarSnapshot(observer: TestSky.observer, source: "test", now: 101, aircraft: sky))
+        let scene = RadarScene(
+            seq: 42, time: 1_763_781_234.5,
+            snapshot: RadarSnapshot(observer: TestSky.observer, source: "test", now: 101, aircraft: sky))
         let view = RadarView(headingDeg: 90, rangeKm: 40)
         let server = scene.frame(for: view)
         guard case .frame(let frame) = try FeedLine(parsing: Array(server.jsonLine.utf8.dropLast())) else {
@@ -59,11 +70,17 @@ import TestSupport
     @Test func readsAcknowledgementsErrorsAndUnknownTypes() throws {
         let ack = FeedMessage.viewAcknowledgement(RadarView(headingDeg: 90, rangeKm: 30))
         #expect(try FeedLine(parsing: ack) == .viewAcknowledged(RadarView(headingDeg: 90, rangeKm: 30)))
-        #expect(try FeedLine(parsing: FeedMessage.error("range_km must be more than 0")) == .error("range_km must be more than 0"))
+        #expect(
+            try FeedLine(parsing: FeedMessage.error("range_km must be more than 0"))
+                == .error("range_km must be more than 0"))
         #expect(try FeedLine(parsing: #"{"type":"weather","wind":3}"#) == .other(type: "weather"))
         // Unknown fields are ignored, as the protocol asks.
-        let extra = #"{"type":"frame","seq":1,"time":2,"source":"x","heading_deg":0,"range_km":50,"new":true,"aircraft":[{"icao":"abc123","future":[1]}]}"#
-        guard case .frame(let frame) = try FeedLine(parsing: extra) else { Issue.record("not a frame"); return }
+        let extra =
+            #"{"type":"frame","seq":1,"time":2,"source":"x","heading_deg":0,"range_km":50,"new":true,"aircraft":[{"icao":"abc123","future":[1]}]}"#
+        guard case .frame(let frame) = try FeedLine(parsing: extra) else {
+            Issue.record("not a frame")
+            return
+        }
         #expect(frame.aircraft == [FeedAircraft(icao: "abc123")])
     }
 
@@ -73,14 +90,26 @@ import TestSupport
             ("[1,2]", "expected a JSON object, got an array"),
             (#"{"seq":1}"#, "no \"type\""),
             (#"{"type":"frame","seq":1,"range_km":50,"aircraft":[]}"#, "frame has no \"heading_deg\" number"),
-            (#"{"type":"frame","seq":1,"heading_deg":"up","range_km":50,"aircraft":[]}"#, "\"heading_deg\" must be a number, got a string"),
-            (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":[{"x":1}]}"#, "aircraft without an \"icao\""),
-            (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":[{"icao":"a","stale":1}]}"#, "\"stale\" must be true or false"),
+            (
+                #"{"type":"frame","seq":1,"heading_deg":"up","range_km":50,"aircraft":[]}"#,
+                "\"heading_deg\" must be a number, got a string"
+            ),
+            (
+                #"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":[{"x":1}]}"#,
+                "aircraft without an \"icao\""
+            ),
+            (
+                #"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":[{"icao":"a","stale":1}]}"#,
+                "\"stale\" must be true or false"
+            ),
             (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":50,"aircraft":{}}"#, "without an \"aircraft\" array"),
             (#"{"type":"error"}"#, "error reply without a message"),
             (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":1e308,"aircraft":[]}"#, "frame range_km"),
             (#"{"type":"frame","seq":1,"heading_deg":0,"range_km":1e-323,"aircraft":[]}"#, "frame range_km"),
-            (#"{"type":"hello","version":1,"receiver":null,"view":{"heading_deg":0,"range_km":-5}}"#, "view: range_km must be between"),
+            (
+                #"{"type":"hello","version":1,"receiver":null,"view":{"heading_deg":0,"range_km":-5}}"#,
+                "view: range_km must be between"
+            )
         ]
         for (line, fragment) in cases {
             do {

@@ -1,8 +1,9 @@
 import Foundation
 import ModeS
-import Testing
-@testable import FeedProtocol
 import SkyProjection
+import Testing
+
+@testable import FeedProtocol
 
 @Suite struct FeedMessageTests {
     func apply(_ line: String, to view: RadarView = RadarView()) -> Result<RadarView, FeedCommandError> {
@@ -40,12 +41,21 @@ import SkyProjection
         ("{\"type\":\"view\",\"hide_on_ground\":1}", "hide_on_ground must be true or false, got a number"),
         ("{\"type\":\"view\",\"observer\":{\"lat\":91,\"lon\":4}}", "observer lat must be between -90 and 90, got 91"),
         ("{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":-180.5}}", "observer lon must be between -180 and 180"),
-        ("{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":4,\"alt_m\":90000}}", "observer alt_m must be between -600 and 15000"),
+        (
+            "{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":4,\"alt_m\":90000}}",
+            "observer alt_m must be between -600 and 15000"
+        ),
         ("{\"type\":\"view\",\"observer\":{\"lat\":52}}", "observer has no \"lon\" number"),
-        ("{\"type\":\"view\",\"observer\":{\"lat\":\"52\",\"lon\":4}}", "observer: \"lat\" must be a number, got a string"),
-        ("{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":4,\"height\":3}}", "unknown field \"height\" in observer"),
+        (
+            "{\"type\":\"view\",\"observer\":{\"lat\":\"52\",\"lon\":4}}",
+            "observer: \"lat\" must be a number, got a string"
+        ),
+        (
+            "{\"type\":\"view\",\"observer\":{\"lat\":52,\"lon\":4,\"height\":3}}",
+            "unknown field \"height\" in observer"
+        ),
         ("{\"type\":\"view\",\"observer\":[52,4]}", "observer must be an object, got an array"),
-        ("{\"type\":\"view\",\"zoom\":2}", "unknown field \"zoom\" in view command"),
+        ("{\"type\":\"view\",\"zoom\":2}", "unknown field \"zoom\" in view command")
     ])
     func refusesBadCommandsClearly(_ line: String, _ fragment: String) {
         switch apply(line) {
@@ -74,8 +84,10 @@ import SkyProjection
     }
 
     @Test func helloAndErrorAreValidJSONLines() throws {
-        let hello = FeedHello(receiver: FeedPosition(latitude: 52, longitude: 4.4, altitudeMetres: 3),
-                              source: "rtlsdr", frameIntervalSeconds: 1, view: RadarView()).jsonLine
+        let hello = FeedHello(
+            receiver: FeedPosition(latitude: 52, longitude: 4.4, altitudeMetres: 3),
+            source: "rtlsdr", frameIntervalSeconds: 1, view: RadarView()
+        ).jsonLine
         #expect(hello.hasSuffix("\n"))
         #expect(hello.filter { $0 == "\n" }.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any])

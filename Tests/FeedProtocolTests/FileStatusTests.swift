@@ -6,7 +6,8 @@ import Testing
 /// by descriptor.
 @Suite struct FileStatusTests {
     @Test func aFileADirectoryAndALinkAsStatSeesThem() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "status-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         chmod(folder.path, 0o750)

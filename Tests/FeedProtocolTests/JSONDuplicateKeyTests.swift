@@ -1,5 +1,5 @@
-import Testing
 import FeedProtocol
+import Testing
 
 @Suite struct JSONDuplicateKeyTests {
     @Test(arguments: [
@@ -7,7 +7,7 @@ import FeedProtocol
         #"{"a":1,"b":[{"c":1},{"c":2}],"a":2}"#,
         #"{"a":{"b":1,"b":{}}}"#,
         #"{"k\"q":1,"k\u0022q":2}"#,
-        #"[1,{"x":[],"x":null}]"#,
+        #"[1,{"x":[],"x":null}]"#
     ])
     func findsAKeyGivenTwice(_ text: String) {
         #expect(JSONDuplicateKey.first(in: Array(text.utf8)) != nil, "\(text)")
@@ -19,7 +19,7 @@ import FeedProtocol
         #"{"a":{"k":1},"b":{"k":2},"c":[{"k":3},{"k":4}]}"#,
         #"{"a":"{\"a\":1,","b":"\"a\":","A":1,"a ":2}"#,
         #"{"list":["a","a"],"x":{"y":"x"}}"#,
-        "42",
+        "42"
     ])
     func acceptsDistinctKeys(_ text: String) {
         #expect(JSONDuplicateKey.first(in: Array(text.utf8)) == nil, "\(text)")

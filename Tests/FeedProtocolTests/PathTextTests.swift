@@ -11,7 +11,7 @@ import Testing
         ("/var/run//aviator/", "/var/run", "aviator"),
         ("/a//b", "/a", "b"),
         ("/", "/", "/"),
-        ("", "", ""),
+        ("", "", "")
     ])
     func directoryAndLastComponent(path: String, directory: String, last: String) {
         #expect(PathText.directory(of: path) == directory, "directory of \(path)")

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import FeedServer
 
 /// One feed client's connection, on an embedded event loop.

@@ -1,16 +1,19 @@
-import Foundation
-import Testing
-import NIOCore
-@testable import FeedServer
 import FeedProtocol
-import Tracking
+import Foundation
+import NIOCore
 import TestSupport
+import Testing
+import Tracking
+
+@testable import FeedServer
 
 @Suite struct FeedClientLimitTests {
     @Test func clientsBeyondTheLimitAreRefusedWithOneErrorLine() async throws {
-        let configuration = FeedConfiguration(socketPath: TestSky.socketPath(),
-                                              radar: RadarConfiguration(frameInterval: 0.1), maxClients: 3)
-        let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(TestSky.crowd(2)))
+        let configuration = FeedConfiguration(
+            socketPath: TestSky.socketPath(),
+            radar: RadarConfiguration(frameInterval: 0.1), maxClients: 3)
+        let server = try await FeedServer.bind(
+            configuration: configuration, provider: TestSky.provider(TestSky.crowd(2)))
         let running = Task { try await server.run() }
         defer { running.cancel() }
         let path = configuration.socketPath
@@ -38,7 +41,10 @@ import TestSupport
         // The clients already in still get frames, and a place freed is a place taken.
         for client in held {
             let before = client.objects(ofType: "frame").count
-            #expect(await client.waitFor { state in state.lines.filter { $0.line.hasPrefix("{\"type\":\"frame\"") }.count >= before + 3 })
+            #expect(
+                await client.waitFor { state in
+                    state.lines.filter { $0.line.hasPrefix("{\"type\":\"frame\"") }.count >= before + 3
+                })
             #expect(!client.isClosed)
         }
         await held[0].close()

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FeedServer
 import TestSupport
+import Testing
+
+@testable import FeedServer
 
 /// Many clients on one feed server, plus one that never reads: every reading client must get
 /// every frame, in order, within one frame interval, and the server's memory must stay flat.
@@ -46,11 +47,13 @@ import TestSupport
 
     @Test func everyReadingClientGetsEveryFrameInTime() async throws {
         let settings = Settings()
-        let configuration = FeedConfiguration(socketPath: TestSky.socketPath(),
-                                              radar: RadarConfiguration(frameInterval: settings.interval),
-                                              stallTimeout: settings.stallTimeout)
-        let server = try await FeedServer.bind(configuration: configuration,
-                                               provider: TestSky.provider(TestSky.crowd(settings.aircraft)))
+        let configuration = FeedConfiguration(
+            socketPath: TestSky.socketPath(),
+            radar: RadarConfiguration(frameInterval: settings.interval),
+            stallTimeout: settings.stallTimeout)
+        let server = try await FeedServer.bind(
+            configuration: configuration,
+            provider: TestSky.provider(TestSky.crowd(settings.aircraft)))
         var readers: [SocketTestClient] = []
         for _ in 0..<settings.clients {
             readers.append(try await SocketTestClient.connect(path: configuration.socketPath, keep: .frameHeaders))
@@ -77,8 +80,10 @@ import TestSupport
         let lastFrame = statistics.frames
         // Let the last frame arrive, then stop.
         let settle = Date().addingTimeInterval(settings.interval * 2)
-        while Date() < settle,
-              readers.contains(where: { reader in reader.state.withLockedValue { ($0.frames.last?.seq ?? 0) < lastFrame } }) {
+        func behind(_ reader: SocketTestClient) -> Bool {
+            reader.state.withLockedValue { ($0.frames.last?.seq ?? 0) < lastFrame }
+        }
+        while Date() < settle, readers.contains(where: behind) {
             try await Task.sleep(for: .milliseconds(10))
         }
         // The sleeper is found stalled when a frame arrives after its stall timeout, counted
@@ -94,7 +99,10 @@ import TestSupport
         _ = await running.result
         let final = await server.statistics()
 
-        var gaps = 0, late = 0, short = 0, delivered = 0
+        var gaps = 0
+        var late = 0
+        var short = 0
+        var delivered = 0
         var latencies: [Double] = []
         for reader in readers {
             let frames = reader.state.withLockedValue { $0.frames }
@@ -112,7 +120,8 @@ import TestSupport
         let p99 = latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
         let warm = memory[min(memory.count - 1, max(0, memory.count / 4))]
         let megabytes = { (bytes: Int) in String(format: "%.1f", Double(bytes) / 1_048_576) }
-        print("""
+        print(
+            """
             feed load: \(settings.clients) reading clients + 1 never reading, \(settings.aircraft) aircraft, \
             interval \(settings.interval) s, \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \
             frames \(lastFrame), delivered \(delivered) of \(Int(lastFrame) * settings.clients), \

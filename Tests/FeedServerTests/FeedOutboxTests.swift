@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FeedServer
 
 @Suite struct FeedOutboxTests {
@@ -6,7 +7,10 @@ import Testing
         var outbox = FeedOutbox<String>(stallTimeout: 5)
         let result1 = outbox.offerFrame("f1", now: 0)
         #expect(result1 == .queued(replaced: false))
-        guard case .frame("f1") = outbox.nextWrite(writable: true) else { Issue.record("f1 not released"); return }
+        guard case .frame("f1") = outbox.nextWrite(writable: true) else {
+            Issue.record("f1 not released")
+            return
+        }
         // f1 is still being written: f2 waits, f3 replaces it.
         let result2 = outbox.offerFrame("f2", now: 1)
         #expect(result2 == .queued(replaced: false))
@@ -15,7 +19,10 @@ import Testing
         let result4 = outbox.offerFrame("f3", now: 2)
         #expect(result4 == .queued(replaced: true))
         outbox.frameWritten()
-        guard case .frame("f3") = outbox.nextWrite(writable: true) else { Issue.record("f3 not released"); return }
+        guard case .frame("f3") = outbox.nextWrite(writable: true) else {
+            Issue.record("f3 not released")
+            return
+        }
         #expect(!outbox.hasPending)
     }
 

@@ -1,21 +1,25 @@
+import FeedProtocol
 import Foundation
+import ModeS
+import TestSupport
 import Testing
 import Tracking
-import ModeS
+
 @testable import FeedServer
-import FeedProtocol
-import TestSupport
 
 @Suite struct FeedServerTests {
     static let aircraftKeys: Set<String> = [
         "icao", "callsign", "lat", "lon", "alt_baro_ft", "alt_geo_ft", "ground_speed_kt", "track_deg",
         "vertical_rate_fpm", "squawk", "category", "on_ground", "seen_s", "seen_pos_s", "stale", "source",
-        "azimuth_deg", "elevation_deg", "slant_km", "ground_km", "bearing_deg", "x", "y", "rotation_deg", "scale", "route",
+        "azimuth_deg", "elevation_deg", "slant_km", "ground_km", "bearing_deg", "x", "y", "rotation_deg", "scale",
+        "route"
     ]
 
     /// Binds a server, runs `body` with it while frames flow, then stops it.
-    func withServer(_ aircraft: [AircraftState], interval: Double = 0.1, path: String = TestSky.socketPath(),
-                    _ body: (FeedServer, String) async throws -> Void) async throws {
+    func withServer(
+        _ aircraft: [AircraftState], interval: Double = 0.1, path: String = TestSky.socketPath(),
+        _ body: (FeedServer, String) async throws -> Void
+    ) async throws {
         let configuration = FeedConfiguration(socketPath: path, radar: RadarConfiguration(frameInterval: interval))
         let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(aircraft))
         let running = Task { try await server.run() }
@@ -83,9 +87,11 @@ import TestSupport
     }
 
     @Test func viewCommandsChangeOnlyThatClientsFrames() async throws {
-        let sky = [TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685),
-                   TestSky.aircraft(icao: 0x4840D7, latitude: 52.01, longitude: 4.41, altitudeFt: 0, onGround: true),
-                   TestSky.aircraft(icao: 0x4840D8, latitude: 52.9, longitude: 4.4, altitudeFt: 35_000)]
+        let sky = [
+            TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685),
+            TestSky.aircraft(icao: 0x4840D7, latitude: 52.01, longitude: 4.41, altitudeFt: 0, onGround: true),
+            TestSky.aircraft(icao: 0x4840D8, latitude: 52.9, longitude: 4.4, altitudeFt: 35_000)
+        ]
         try await withServer(sky) { _, path in
             let turned = try await SocketTestClient.connect(path: path)
             let plain = try await SocketTestClient.connect(path: path)
@@ -128,17 +134,19 @@ import TestSupport
                 #"{"type":"view","min_alt_ft":5000,"max_alt_ft":1000}"#,
                 #"{"type":"view","rang_km":10}"#,
                 #"{"type":"view","heading_deg":"north"}"#,
-                "{\"type\":\"view\",\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}",
+                "{\"type\":\"view\",\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}"
             ]
             for command in commands { try await client.sendLine(command) }
             try await client.sendLine(#"{"type":"view","heading_deg":180}"#)
             await client.waitForLines { lines in lines.contains { $0.hasPrefix("{\"type\":\"view\"") } }
             let errors = client.objects(ofType: "error").compactMap { $0["message"] as? String }
             #expect(errors.count == commands.count)
-            let expected = ["invalid JSON", "must be a JSON object", "no \"type\" field", "unknown command type \"zoom\"",
-                            "heading_deg must be between 0 and 360, got 400", "range_km must be between 0.1 and 1000",
-                            "is above max_alt_ft", "unknown field \"rang_km\"", "heading_deg must be a number, got a string",
-                            "command longer than 4096 bytes"]
+            let expected = [
+                "invalid JSON", "must be a JSON object", "no \"type\" field", "unknown command type \"zoom\"",
+                "heading_deg must be between 0 and 360, got 400", "range_km must be between 0.1 and 1000",
+                "is above max_alt_ft", "unknown field \"rang_km\"", "heading_deg must be a number, got a string",
+                "command longer than 4096 bytes"
+            ]
             for (message, fragment) in zip(errors, expected) {
                 #expect(message.contains(fragment), "\(message)")
             }
@@ -162,10 +170,12 @@ import TestSupport
     @Test func aLiveSocketIsRefused() async throws {
         try await withServer(TestSky.crowd(1)) { _, path in
             await #expect(throws: FeedError.alreadyServing(path: path)) {
-                _ = try await FeedServer.bind(configuration: FeedConfiguration(socketPath: path),
-                                              provider: TestSky.provider([]))
+                _ = try await FeedServer.bind(
+                    configuration: FeedConfiguration(socketPath: path),
+                    provider: TestSky.provider([]))
             }
-            #expect(FeedError.alreadyServing(path: path).description == "another aviator-adsb is already serving \(path)")
+            #expect(
+                FeedError.alreadyServing(path: path).description == "another aviator-adsb is already serving \(path)")
             // The first server is unharmed.
             let client = try await SocketTestClient.connect(path: path)
             await client.waitForLines { $0.count >= 2 }
@@ -189,7 +199,8 @@ import TestSupport
     @Test func missingDirectoryAndOtherFilesAreClearErrors() async throws {
         let missing = "/tmp/no-such-dir-\(UUID().uuidString.prefix(8))/feed.sock"
         await #expect(throws: FeedError.self) {
-            _ = try await FeedServer.bind(configuration: FeedConfiguration(socketPath: missing), provider: TestSky.provider([]))
+            _ = try await FeedServer.bind(
+                configuration: FeedConfiguration(socketPath: missing), provider: TestSky.provider([]))
         }
         do {
             try SocketPath.prepare(missing)
@@ -206,20 +217,28 @@ import TestSupport
     }
 
     @Test func defaultPathFollowsTheRuntimeDirectory() {
-        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000/aviator-adsb.sock")
+        #expect(
+            SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+                == "/run/user/1000/aviator-adsb.sock")
         #expect(SocketPath.privateDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]) == nil)
         // Without it, never directly in a directory every user can write to.
-        #expect(SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": ""], user: 1000) == "/tmp/aviator-adsb-1000/radar.sock")
-        #expect(SocketPath.defaultPath(environment: ["TMPDIR": "/var/tmp"], user: 0) == "/var/tmp/aviator-adsb-0/radar.sock")
+        #expect(
+            SocketPath.defaultPath(environment: ["XDG_RUNTIME_DIR": ""], user: 1000)
+                == "/tmp/aviator-adsb-1000/radar.sock")
+        #expect(
+            SocketPath.defaultPath(environment: ["TMPDIR": "/var/tmp"], user: 0) == "/var/tmp/aviator-adsb-0/radar.sock"
+        )
         #expect(SocketPath.privateDirectory(environment: [:], user: 7) == "/tmp/aviator-adsb-7")
     }
 
     @Test func aClientThatStopsReadingIsDisconnected() async throws {
         // Big frames fill the socket buffers within a few intervals; 2 s without reading cuts
         // the sleeper off and spares a reader that a loaded machine holds up for a moment.
-        let configuration = FeedConfiguration(socketPath: TestSky.socketPath(),
-                                              radar: RadarConfiguration(rangeKm: 200, frameInterval: 0.05), stallTimeout: 2)
-        let server = try await FeedServer.bind(configuration: configuration, provider: TestSky.provider(TestSky.crowd(300)))
+        let configuration = FeedConfiguration(
+            socketPath: TestSky.socketPath(),
+            radar: RadarConfiguration(rangeKm: 200, frameInterval: 0.05), stallTimeout: 2)
+        let server = try await FeedServer.bind(
+            configuration: configuration, provider: TestSky.provider(TestSky.crowd(300)))
         let running = Task { try await server.run() }
         let sleeper = try await SocketTestClient.connect(path: configuration.socketPath, reading: false)
         let reader = try await SocketTestClient.connect(path: configuration.socketPath, keep: .frameHeaders)
@@ -263,7 +282,9 @@ enum StaleSocket {
             raw[bytes.count] = 0
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else { throw POSIXError(.EADDRINUSE) }
     }
@@ -273,8 +294,9 @@ enum StaleSocket {
     @Test func aFailedBindIsOneClearLine() async throws {
         // Nobody, not even root, can create a socket in /proc.
         do {
-            _ = try await FeedServer.bind(configuration: FeedConfiguration(socketPath: "/proc/aviator.sock"),
-                                          provider: TestSky.provider([]))
+            _ = try await FeedServer.bind(
+                configuration: FeedConfiguration(socketPath: "/proc/aviator.sock"),
+                provider: TestSky.provider([]))
             Issue.record("bound a socket in /proc")
         } catch let error as FeedError {
             #expect(error.description.hasPrefix("feed socket /proc/aviator.sock: bind failed: "))

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import FeedServer
 import FeedProtocol
+import Foundation
 import TestSupport
+import Testing
+
+@testable import FeedServer
 
 /// The per-user directory of the default socket: made with mode 700, and refused whenever it
 /// could be someone else's.
@@ -13,8 +14,9 @@ import TestSupport
     }
 
     func configuration(in directory: String) -> FeedConfiguration {
-        FeedConfiguration(socketPath: directory + "/radar.sock", radar: RadarConfiguration(frameInterval: 0.1),
-                          privateDirectory: directory)
+        FeedConfiguration(
+            socketPath: directory + "/radar.sock", radar: RadarConfiguration(frameInterval: 0.1),
+            privateDirectory: directory)
     }
 
     func mode(_ path: String) throws -> Int {
@@ -24,7 +26,8 @@ import TestSupport
     @Test func theServerCreatesItWithMode700() async throws {
         let directory = freshPath()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await FeedServer.bind(configuration: configuration(in: directory), provider: TestSky.provider([]))
+        let server = try await FeedServer.bind(
+            configuration: configuration(in: directory), provider: TestSky.provider([]))
         #expect(try mode(directory) == 0o700)
         #expect(try mode(directory + "/radar.sock") == 0o660)
         let client = try await SocketTestClient.connect(path: directory + "/radar.sock")
@@ -33,14 +36,16 @@ import TestSupport
         await server.shutdown()
         #expect(!FileManager.default.fileExists(atPath: directory + "/radar.sock"))
         // A second start reuses the directory it made.
-        let again = try await FeedServer.bind(configuration: configuration(in: directory), provider: TestSky.provider([]))
+        let again = try await FeedServer.bind(
+            configuration: configuration(in: directory), provider: TestSky.provider([]))
         await again.shutdown()
     }
 
     @Test func aDirectoryOthersMayEnterIsRefused() async throws {
         let directory = freshPath()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         await #expect(throws: FeedError.unsafeDirectory(.openPermissions(directory, mode: UInt32(0o40755)))) {
             _ = try await FeedServer.bind(configuration: configuration(in: directory), provider: TestSky.provider([]))
@@ -48,13 +53,18 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: directory + "/radar.sock"))
         #expect(throws: PrivateDirectory.Problem.self) { try PrivateDirectory.check(directory) }
         let description = PrivateDirectory.Problem.openPermissions(directory, mode: 0o40755).description
-        #expect(description == "refusing socket directory \(directory): mode 755 lets others in; it must be 700 (chmod 700 \(directory))")
+        #expect(
+            description
+                == "refusing socket directory \(directory): mode 755 lets others in; it must be 700 (chmod 700 \(directory))"
+        )
     }
 
     @Test func aSymbolicLinkIsRefusedEvenToAPrivateDirectory() async throws {
-        let target = freshPath(), link = freshPath()
-        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        let target = freshPath()
+        let link = freshPath()
+        try FileManager.default.createDirectory(
+            atPath: target, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         defer {
             try? FileManager.default.removeItem(atPath: link)
@@ -85,14 +95,17 @@ import TestSupport
     @Test(.enabled(if: geteuid() == 0, "needs root to give a directory to another user"))
     func anotherUsersDirectoryIsRefused() async throws {
         let directory = freshPath()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let nobody: UInt32 = 65_534
         #expect(chown(directory, nobody, nobody) == 0)
         await #expect(throws: FeedError.unsafeDirectory(.foreignOwner(directory, owner: nobody))) {
             _ = try await FeedServer.bind(configuration: configuration(in: directory), provider: TestSky.provider([]))
         }
-        #expect(throws: PrivateDirectory.Problem.foreignOwner(directory, owner: nobody)) { try PrivateDirectory.check(directory) }
+        #expect(throws: PrivateDirectory.Problem.foreignOwner(directory, owner: nobody)) {
+            try PrivateDirectory.check(directory)
+        }
     }
 }

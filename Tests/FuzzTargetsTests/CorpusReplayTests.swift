@@ -1,6 +1,7 @@
 import Foundation
 import ModeS
 import Testing
+
 @testable import FuzzTargets
 
 /// The fuzz targets without a fuzzer: every seed and every saved regression input under
@@ -44,7 +45,9 @@ import Testing
     }
 
     @Test func everyTargetHasACorpusFolderAndNoOtherFolderIsThere() throws {
-        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { !$0.hasPrefix(".") }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter {
+            !$0.hasPrefix(".")
+        }
         #expect(Set(folders) == Set(FuzzTarget.allCases.map(\.rawValue)))
     }
 

@@ -3,8 +3,12 @@ import Testing
 
 @Suite struct MQTTBrokerTests {
     @Test func readsPlainAndTLSURLsWithTheirConventionalPorts() throws {
-        #expect(try MQTTBroker(url: "mqtt://broker.example") == MQTTBroker(host: "broker.example", port: 1883, usesTLS: false))
-        #expect(try MQTTBroker(url: "mqtts://broker.example/") == MQTTBroker(host: "broker.example", port: 8883, usesTLS: true))
+        #expect(
+            try MQTTBroker(url: "mqtt://broker.example")
+                == MQTTBroker(host: "broker.example", port: 1883, usesTLS: false))
+        #expect(
+            try MQTTBroker(url: "mqtts://broker.example/")
+                == MQTTBroker(host: "broker.example", port: 8883, usesTLS: true))
         #expect(try MQTTBroker(url: "mqtt://10.0.0.2:1884") == MQTTBroker(host: "10.0.0.2", port: 1884, usesTLS: false))
         #expect(try MQTTBroker(url: "mqtts://[::1]:8884") == MQTTBroker(host: "::1", port: 8884, usesTLS: true))
         #expect(try MQTTBroker(url: "mqtts://[::1]:8884").description == "mqtts://[::1]:8884")
@@ -20,7 +24,7 @@ import Testing
             ("mqtt://host:x", "bad port"),
             ("mqtt://:1883", "no host"),
             ("mqtt://[::1", "unclosed"),
-            ("mqtt://2001:db8::1883", "put an IPv6 address in brackets: mqtt://[2001:db8::1883]"),
+            ("mqtt://2001:db8::1883", "put an IPv6 address in brackets: mqtt://[2001:db8::1883]")
         ]
         for (url, words) in cases {
             #expect(throws: MQTTError.self, "\(url)") { try MQTTBroker(url: url) }
@@ -34,10 +38,12 @@ import Testing
 
     @Test func credentialsComeFromTheEnvironment() throws {
         #expect(try MQTTCredentials.from(environment: [:]) == nil)
-        #expect(try MQTTCredentials.from(environment: ["AVIATOR_MQTT_USERNAME": "feeder"])
-            == MQTTCredentials(username: "feeder", password: nil))
-        #expect(try MQTTCredentials.from(environment: ["AVIATOR_MQTT_USERNAME": "feeder", "AVIATOR_MQTT_PASSWORD": "pw"])
-            == MQTTCredentials(username: "feeder", password: "pw"))
+        #expect(
+            try MQTTCredentials.from(environment: ["AVIATOR_MQTT_USERNAME": "feeder"])
+                == MQTTCredentials(username: "feeder", password: nil))
+        #expect(
+            try MQTTCredentials.from(environment: ["AVIATOR_MQTT_USERNAME": "feeder", "AVIATOR_MQTT_PASSWORD": "pw"])
+                == MQTTCredentials(username: "feeder", password: "pw"))
         #expect(throws: MQTTError.self) { try MQTTCredentials.from(environment: ["AVIATOR_MQTT_PASSWORD": "pw"]) }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import MQTT
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The client against a real mosquitto: publish and subscribe, a queue that waits for a
 /// broker that is not there yet, birth messages again after a broker restart.
@@ -10,13 +10,18 @@ import TestSupport
     /// Messages a subscriber received, by topic (the latest payload).
     final class Inbox: Sendable {
         let messages = Mutex<[(topic: String, payload: [UInt8], retained: Bool)]>([])
-        func add(_ message: MQTTReceivedMessage) { messages.withLock { $0.append((message.topic, message.payload, message.retained)) } }
+        func add(_ message: MQTTReceivedMessage) {
+            messages.withLock { $0.append((message.topic, message.payload, message.retained)) }
+        }
         func latest(_ topic: String) -> [UInt8]? { messages.withLock { $0.last { $0.topic == topic }?.payload } }
         func count(_ topic: String) -> Int { messages.withLock { $0.filter { $0.topic == topic }.count } }
     }
 
-    func configuration(_ broker: MosquittoBroker, id: String, version: MQTTConfiguration.ProtocolVersion = .v5) throws -> MQTTConfiguration {
-        var configuration = MQTTConfiguration(broker: try MQTTBroker(url: broker.url), clientID: "\(id)-\(UInt32.random(in: 0...UInt32.max))")
+    func configuration(_ broker: MosquittoBroker, id: String, version: MQTTConfiguration.ProtocolVersion = .v5) throws
+        -> MQTTConfiguration
+    {
+        var configuration = MQTTConfiguration(
+            broker: try MQTTBroker(url: broker.url), clientID: "\(id)-\(UInt32.random(in: 0...UInt32.max))")
         configuration.protocolVersion = version
         configuration.keepaliveSeconds = 5
         configuration.maximumReconnectDelaySeconds = 1
@@ -37,7 +42,8 @@ import TestSupport
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         let inbox = Inbox()
-        let subscriber = try MQTTClient(configuration: configuration(broker, id: "sub", version: version), onMessage: inbox.add)
+        let subscriber = try MQTTClient(
+            configuration: configuration(broker, id: "sub", version: version), onMessage: inbox.add)
         subscriber.subscribe("test/#")
         try subscriber.start()
         defer { subscriber.stop() }
@@ -49,9 +55,13 @@ import TestSupport
         // Subscriptions take effect asynchronously: a retained marker says when they do.
         publisher.publish(MQTTMessage(topic: "test/ready", text: "1", retain: true))
         #expect(await waitUntil { inbox.count("test/ready") > 0 })
-        for index in 0..<500 { publisher.publish(MQTTMessage(topic: "test/seq", payload: [UInt8(index % 256), UInt8(index / 256)])) }
+        for index in 0..<500 {
+            publisher.publish(MQTTMessage(topic: "test/seq", payload: [UInt8(index % 256), UInt8(index / 256)]))
+        }
         #expect(await waitUntil { inbox.count("test/seq") == 500 }, "received \(inbox.count("test/seq"))")
-        let order = inbox.messages.withLock { $0.filter { $0.topic == "test/seq" }.map { Int($0.payload[0]) + 256 * Int($0.payload[1]) } }
+        let order = inbox.messages.withLock {
+            $0.filter { $0.topic == "test/seq" }.map { Int($0.payload[0]) + 256 * Int($0.payload[1]) }
+        }
         #expect(order == Array(0..<500))
         #expect(await waitUntil { publisher.statistics.published >= 501 })
         #expect(publisher.statistics.outbox.dropped == 0)
@@ -81,9 +91,11 @@ import TestSupport
     @Test func birthMessagesAreRepublishedAfterTheBrokerForgotThem() async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
-        let publisher = try MQTTClient(configuration: configuration(broker, id: "born"), birth: {
-            [MQTTMessage(topic: "test/status", text: "online", qos: 1, retain: true)]
-        })
+        let publisher = try MQTTClient(
+            configuration: configuration(broker, id: "born"),
+            birth: {
+                [MQTTMessage(topic: "test/status", text: "online", qos: 1, retain: true)]
+            })
         try publisher.start()
         defer { publisher.stop() }
         #expect(await waitUntil { publisher.statistics.connections == 1 })
@@ -106,23 +118,30 @@ import TestSupport
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker(extraConfiguration: ["allow_anonymous false"])
         let events = Mutex<[MQTTClient.Event]>([])
-        let client = try MQTTClient(configuration: configuration(broker, id: "refused"),
-                                    onEvent: { event in events.withLock { $0.append(event) } })
+        let client = try MQTTClient(
+            configuration: configuration(broker, id: "refused"),
+            onEvent: { event in events.withLock { $0.append(event) } })
         try client.start()
         defer { client.stop() }
-        #expect(await waitUntil { events.withLock { $0.contains { if case .refused = $0 { true } else { false } } } },
-                "\(events.withLock { $0 })")
-        let refusal = events.withLock { $0.compactMap { if case .refused(let reason) = $0 { reason } else { nil } } }.first
+        #expect(
+            await waitUntil { events.withLock { $0.contains { if case .refused = $0 { true } else { false } } } },
+            "\(events.withLock { $0 })")
+        let refusal = events.withLock { $0.compactMap { if case .refused(let reason) = $0 { reason } else { nil } } }
+            .first
         #expect(refusal?.lowercased().contains("not authorized") == true, "\(refusal ?? "none")")
         #expect(!client.isConnected)
         // The broker is set to admit the client, and restarted.
         broker.stop()
         let file = broker.directory.appendingPathComponent("mosquitto.conf")
-        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "allow_anonymous false\n", with: "")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "allow_anonymous false\n", with: "")
         try text.write(to: file, atomically: true, encoding: .utf8)
         try broker.start()
         #expect(await waitUntil(15) { client.isConnected }, "\(client.statistics) \(events.withLock { $0 })")
-        #expect(events.withLock { $0.contains { if case .lost(let text) = $0 { text.contains("reconnecting in") } else { false } } })
+        #expect(
+            events.withLock {
+                $0.contains { if case .lost(let text) = $0 { text.contains("reconnecting in") } else { false } }
+            })
     }
 
     /// A filter libmosquitto cannot send is said so, by the subscription, rather than the
@@ -133,13 +152,20 @@ import TestSupport
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         let events = Mutex<[MQTTClient.Event]>([])
-        let client = try MQTTClient(configuration: configuration(broker, id: "filters"),
-                                    onEvent: { event in events.withLock { $0.append(event) } })
+        let client = try MQTTClient(
+            configuration: configuration(broker, id: "filters"),
+            onEvent: { event in events.withLock { $0.append(event) } })
         client.subscribe("good/#")
         client.subscribe("bad/#/filter")
         try client.start()
         defer { client.stop() }
-        let refused = { events.withLock { $0.compactMap { if case .subscriptionRefused(let filter, let reason) = $0 { "\(filter): \(reason)" } else { nil } } } }
+        let refused = {
+            events.withLock {
+                $0.compactMap {
+                    if case .subscriptionRefused(let filter, let reason) = $0 { "\(filter): \(reason)" } else { nil }
+                }
+            }
+        }
         #expect(await waitUntil { !refused().isEmpty }, "\(events.withLock { $0 })")
         #expect(refused() == ["bad/#/filter: invalid function arguments provided."], "\(refused())")
         #expect(client.statistics.lastProblem?.hasPrefix("subscribe to bad/#/filter") == true)
@@ -150,7 +176,8 @@ import TestSupport
     @Test func aSubscriptionTheBrokerRefusesIsSaidSo() async throws {
         let broker = try RefusingBroker()
         defer { broker.stop() }
-        var settings = MQTTConfiguration(broker: try MQTTBroker(url: "mqtt://127.0.0.1:\(broker.port)"), clientID: "refused")
+        var settings = MQTTConfiguration(
+            broker: try MQTTBroker(url: "mqtt://127.0.0.1:\(broker.port)"), clientID: "refused")
         settings.protocolVersion = .v311
         settings.maximumReconnectDelaySeconds = 1
         let events = Mutex<[MQTTClient.Event]>([])
@@ -158,7 +185,13 @@ import TestSupport
         client.subscribe("secret/#")
         try client.start()
         defer { client.stop() }
-        let refused = { events.withLock { $0.compactMap { if case .subscriptionRefused(let filter, let reason) = $0 { "\(filter): \(reason)" } else { nil } } } }
+        let refused = {
+            events.withLock {
+                $0.compactMap {
+                    if case .subscriptionRefused(let filter, let reason) = $0 { "\(filter): \(reason)" } else { nil }
+                }
+            }
+        }
         #expect(await waitUntil { !refused().isEmpty }, "\(events.withLock { $0 })")
         #expect(broker.refused == 1)
         #expect(refused() == ["secret/#: the broker refused it (unspecified error)"], "\(refused())")
@@ -172,7 +205,8 @@ import TestSupport
         let received = Mutex<[MQTTReceivedMessage]>([])
         var settings = try configuration(broker, id: "small")
         settings.maximumIncomingPayload = 1_000
-        let subscriber = try MQTTClient(configuration: settings, onMessage: { message in received.withLock { $0.append(message) } })
+        let subscriber = try MQTTClient(
+            configuration: settings, onMessage: { message in received.withLock { $0.append(message) } })
         subscriber.subscribe("test/size")
         try subscriber.start()
         defer { subscriber.stop() }
@@ -182,10 +216,13 @@ import TestSupport
         defer { publisher.stop() }
         #expect(await waitUntil { publisher.isConnected })
         // Until the subscription is in place, the probe is sent again.
-        #expect(await waitUntil {
-            if received.withLock({ $0.isEmpty }) { publisher.publish(MQTTMessage(topic: "test/size", payload: [1])) }
-            return !received.withLock { $0.isEmpty }
-        })
+        #expect(
+            await waitUntil {
+                if received.withLock({ $0.isEmpty }) {
+                    publisher.publish(MQTTMessage(topic: "test/size", payload: [1]))
+                }
+                return !received.withLock { $0.isEmpty }
+            })
         publisher.publish(MQTTMessage(topic: "test/size", payload: [UInt8](repeating: 7, count: 1_000)))
         publisher.publish(MQTTMessage(topic: "test/size", payload: [UInt8](repeating: 7, count: 5_000_000)))
         #expect(await waitUntil { received.withLock { $0.contains { $0.size == 5_000_000 } } })

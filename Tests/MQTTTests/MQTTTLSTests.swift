@@ -1,7 +1,7 @@
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 /// mqtts:// against a mosquitto listener with a certificate of a test CA: trusted through
 /// --mqtt-ca-file, refused through the system's CAs.
@@ -12,14 +12,23 @@ import TestSupport
             SharedData.missing("openssl missing: `make deps` installs it")
             return false
         }
-        try "subjectAltName=IP:127.0.0.1\n".write(to: folder.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        try "subjectAltName=IP:127.0.0.1\n".write(
+            to: folder.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
         let steps = [
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "ca.key",
-             "-out", "ca.pem", "-days", "2", "-subj", "/CN=aviator test CA"],
-            ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "server.key",
-             "-out", "server.csr", "-subj", "/CN=127.0.0.1"],
-            ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
-             "-days", "2", "-extfile", "san.ext"],
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                "ca.key",
+                "-out", "ca.pem", "-days", "2", "-subj", "/CN=aviator test CA"
+            ],
+            [
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "server.key",
+                "-out", "server.csr", "-subj", "/CN=127.0.0.1"
+            ],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "server.pem",
+                "-days", "2", "-extfile", "san.ext"
+            ]
         ]
         for arguments in steps {
             let process = Process()
@@ -34,25 +43,31 @@ import TestSupport
         }
         // Started as root, mosquitto reads its files as the user it drops to: a test key
         // may be readable by all.
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.appendingPathComponent("server.key").path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o644], ofItemAtPath: folder.appendingPathComponent("server.key").path)
         return true
     }
 
     @Test func aBrokerCertifiedByTheGivenCAIsTrustedAndOtherwiseRefused() async throws {
         guard MosquittoBroker.isAvailable() else { return }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-tls-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aviator-tls-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         guard try Self.makeCertificates(in: folder) else { return }
         let broker = try MosquittoBroker(extraConfiguration: [
             "cafile \(folder.appendingPathComponent("ca.pem").path)",
             "certfile \(folder.appendingPathComponent("server.pem").path)",
-            "keyfile \(folder.appendingPathComponent("server.key").path)",
+            "keyfile \(folder.appendingPathComponent("server.key").path)"
         ])
-        func client(_ id: String, caFile: String?, onMessage: @escaping @Sendable (MQTTReceivedMessage) -> Void = { _ in })
-            throws -> MQTTClient {
-            var settings = MQTTConfiguration(broker: MQTTBroker(host: "127.0.0.1", port: broker.port, usesTLS: true),
-                                             clientID: "\(id)-\(UInt32.random(in: 0...UInt32.max))")
+        func client(
+            _ id: String, caFile: String?, onMessage: @escaping @Sendable (MQTTReceivedMessage) -> Void = { _ in }
+        )
+            throws -> MQTTClient
+        {
+            var settings = MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: broker.port, usesTLS: true),
+                clientID: "\(id)-\(UInt32.random(in: 0...UInt32.max))")
             settings.caFile = caFile
             settings.keepaliveSeconds = 5
             settings.maximumReconnectDelaySeconds = 1

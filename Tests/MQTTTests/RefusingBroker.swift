@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A broker of the fewest MQTT 3.1.1 packets that answers every subscription with a refusal
 /// (return code 0x80 in its SUBACK), as brokers whose access rules deny a filter do;
@@ -30,7 +31,10 @@ final class RefusingBroker: Sendable {
                     && getsockname(descriptor, socketAddress, &length) == 0
             }
         }
-        guard bound else { close(descriptor); throw POSIXError(.EADDRNOTAVAIL) }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in serve() }
@@ -62,10 +66,13 @@ final class RefusingBroker: Sendable {
             }
             return bytes
         }
-        func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, 0) } }
+        func send(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, 0) }
+        }
         while let header = read(1) {
             // The remaining length: seven bits a byte, least significant first.
-            var length = 0, shift = 0
+            var length = 0
+            var shift = 0
             while let byte = read(1)?.first {
                 length |= Int(byte & 0x7F) << shift
                 shift += 7
@@ -76,7 +83,8 @@ final class RefusingBroker: Sendable {
             case 1: send([0x20, 0x02, 0x00, 0x00])  // CONNECT: accepted
             case 8:  // SUBSCRIBE: refuse every filter of it
                 guard body.count >= 2 else { return }
-                var filters = 0, at = 2
+                var filters = 0
+                var at = 2
                 while at + 2 <= body.count {
                     at += 2 + (Int(body[at]) << 8 | Int(body[at + 1])) + 1
                     filters += 1

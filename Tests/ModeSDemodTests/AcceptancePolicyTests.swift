@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct AcceptancePolicyTests {
     let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
@@ -58,13 +59,20 @@ import TestSupport
         #expect(policy.feedbackCodeStands(8, attempt: smear, plainWeak: { 8 }, fitAgrees: true))
         #expect(policy.feedbackCodeStands(8, attempt: smear, plainWeak: { 32 }, fitAgrees: false))
         var measured = 0
-        let counting = { () -> Int in measured += 1; return 0x7F }
+        let counting = { () -> Int in
+            measured += 1
+            return 0x7F
+        }
         #expect(policy.feedbackCodeStands(0x0A, attempt: smear, plainWeak: counting, fitAgrees: false))
         #expect(policy.feedbackCodeStands(0, attempt: smear, plainWeak: counting, fitAgrees: false))
-        #expect(policy.feedbackCodeStands(8, attempt: SliceAttempt(rank: 0, slicer: .plain), plainWeak: counting,
-                                          fitAgrees: false))
-        #expect(policy.feedbackCodeStands(8, attempt: SliceAttempt(rank: 0, slicer: .channelFit),
-                                          plainWeak: counting, fitAgrees: false))
+        #expect(
+            policy.feedbackCodeStands(
+                8, attempt: SliceAttempt(rank: 0, slicer: .plain), plainWeak: counting,
+                fitAgrees: false))
+        #expect(
+            policy.feedbackCodeStands(
+                8, attempt: SliceAttempt(rank: 0, slicer: .channelFit),
+                plainWeak: counting, fitAgrees: false))
         #expect(measured == 0)
     }
 
@@ -83,8 +91,10 @@ import TestSupport
     @Test func weakChecksNeverComeFromInsideAFrameJustDecoded() {
         #expect(policy.passesWindowChecks(.clean, place: inside, looksLikeDataWindow: true, lopsided: true))
         #expect(!policy.passesWindowChecks(.needsJudgement, place: inside, looksLikeDataWindow: false, lopsided: false))
-        #expect(policy.passesWindowChecks(.needsJudgement, place: residualInside, looksLikeDataWindow: false,
-                                          lopsided: false))
+        #expect(
+            policy.passesWindowChecks(
+                .needsJudgement, place: residualInside, looksLikeDataWindow: false,
+                lopsided: false))
         #expect(!policy.passesWindowChecks(.addressParity, place: outside, looksLikeDataWindow: true, lopsided: false))
         #expect(!policy.passesWindowChecks(.addressParity, place: outside, looksLikeDataWindow: false, lopsided: true))
     }
@@ -96,11 +106,13 @@ import TestSupport
             return false
         }
         _ = policy.passesWindowChecks(.clean, place: outside, looksLikeDataWindow: measure(), lopsided: measure())
-        _ = policy.passesWindowChecks(.needsJudgement, place: inside, looksLikeDataWindow: measure(),
-                                      lopsided: measure())
+        _ = policy.passesWindowChecks(
+            .needsJudgement, place: inside, looksLikeDataWindow: measure(),
+            lopsided: measure())
         #expect(measured == 0)
-        _ = policy.passesWindowChecks(.needsJudgement, place: outside, looksLikeDataWindow: measure(),
-                                      lopsided: measure())
+        _ = policy.passesWindowChecks(
+            .needsJudgement, place: outside, looksLikeDataWindow: measure(),
+            lopsided: measure())
         #expect(measured == 2)
     }
 
@@ -130,58 +142,96 @@ import TestSupport
         let plainAttempt = SliceAttempt(rank: 0, slicer: .plain)
         let coded = allCall(address: 0x4840D6, code: 0x15)
         let clean = allCall(address: 0x4840D6, code: 0)
-        #expect(policy.acceptsAllCall(clean, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                      codeBelievable: false, plainAgrees: false))
-        #expect(!policy.acceptsAllCall(clean, attempt: plainAttempt, overlapped: true, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true))
-        #expect(!policy.acceptsAllCall(clean, attempt: plainAttempt, overlapped: false, followedClosely: true,
-                                       codeBelievable: true, plainAgrees: true))
-        #expect(!policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                       codeBelievable: false, plainAgrees: true))
-        #expect(policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: false))
+        #expect(
+            policy.acceptsAllCall(
+                clean, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                codeBelievable: false, plainAgrees: false))
+        #expect(
+            !policy.acceptsAllCall(
+                clean, attempt: plainAttempt, overlapped: true, followedClosely: false,
+                codeBelievable: true, plainAgrees: true))
+        #expect(
+            !policy.acceptsAllCall(
+                clean, attempt: plainAttempt, overlapped: false, followedClosely: true,
+                codeBelievable: true, plainAgrees: true))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                codeBelievable: false, plainAgrees: true))
+        #expect(
+            policy.acceptsAllCall(
+                coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: false))
         let feedbackBest = SliceAttempt(rank: 0, slicer: .smearFeedback)
         let feedbackSecond = SliceAttempt(rank: 1, slicer: .amplitudeFeedback)
-        #expect(policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: true))
-        #expect(!policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: false))
-        #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true))
+        #expect(
+            policy.acceptsAllCall(
+                clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true))
+        #expect(
+            !policy.acceptsAllCall(
+                clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: false))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true))
         // Below six floors the channel fit deciding the same code stands in for the best
         // phase and the plain decisions; not for interference, nor for loud empty chips.
-        #expect(policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
-        #expect(policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
-        #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: true, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
-        #expect(!policy.acceptsAllCall(coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
-                                       codeBelievable: false, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(
+            policy.acceptsAllCall(
+                coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(
+            policy.acceptsAllCall(
+                clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: feedbackSecond, overlapped: true, followedClosely: false,
+                codeBelievable: true, plainAgrees: false, fitAgreesBelowSixFloors: true))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
+                codeBelievable: false, plainAgrees: false, fitAgreesBelowSixFloors: true))
         // Near the noise a station's code from feedback needs the fit whatever the plain
         // decisions say; code 0 does not.
-        #expect(!policy.acceptsAllCall(coded, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
-                                       clearOfNoise: false))
-        #expect(policy.acceptsAllCall(coded, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: true,
-                                      clearOfNoise: false))
-        #expect(policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
-                                      clearOfNoise: false))
-        #expect(policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                      codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
-                                      clearOfNoise: false))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
+                clearOfNoise: false))
+        #expect(
+            policy.acceptsAllCall(
+                coded, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: true,
+                clearOfNoise: false))
+        #expect(
+            policy.acceptsAllCall(
+                clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
+                clearOfNoise: false))
+        #expect(
+            policy.acceptsAllCall(
+                coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitAgreesBelowSixFloors: false,
+                clearOfNoise: false))
         // The fit is asked only where the plain decisions do not settle it (outside #expect,
         // which evaluates each argument to show it).
         var fitAsked = false
-        let settled = policy.acceptsAllCall(clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
-                                            codeBelievable: true, plainAgrees: true,
-                                            fitAgreesBelowSixFloors: { fitAsked = true; return false }())
+        let settled = policy.acceptsAllCall(
+            clean, attempt: feedbackBest, overlapped: false, followedClosely: false,
+            codeBelievable: true, plainAgrees: true,
+            fitAgreesBelowSixFloors: {
+                fitAsked = true
+                return false
+            }())
         #expect(settled && !fitAsked)
         // Other formats are not all-calls: the rule does not apply.
-        #expect(policy.acceptsAllCall(squitter, attempt: feedbackSecond, overlapped: true, followedClosely: true,
-                                      codeBelievable: false, plainAgrees: false))
+        #expect(
+            policy.acceptsAllCall(
+                squitter, attempt: feedbackSecond, overlapped: true, followedClosely: true,
+                codeBelievable: false, plainAgrees: false))
     }
 
     @Test func aCodeTheAircraftAnsweredWithBeforeIsDoubtedLess() {
@@ -190,25 +240,34 @@ import TestSupport
         let plain = SliceAttempt(rank: 0, slicer: .plain)
         let fit = SliceAttempt(rank: 0, slicer: .channelFit)
         let feedback = SliceAttempt(rank: 0, slicer: .smearFeedback)
-        func accepts(_ bits: ModeSBits, _ attempt: SliceAttempt, overlapped: Bool = false,
-                     followedClosely: Bool = false, codeBelievable: Bool = true,
-                     underCancelledFrame: Bool = false, clearOfNoise: Bool = true,
-                     _ ownCode: AddressCodes.Standing) -> Bool {
-            policy.acceptsAllCall(bits, attempt: attempt, overlapped: overlapped, followedClosely: followedClosely,
-                                  codeBelievable: codeBelievable, plainAgrees: true, fitsCleanly: true,
-                                  codeUnderCancelledFrame: underCancelledFrame, clearOfNoise: clearOfNoise,
-                                  ownCode: ownCode)
+        func accepts(
+            _ bits: ModeSBits, _ attempt: SliceAttempt, overlapped: Bool = false,
+            followedClosely: Bool = false, codeBelievable: Bool = true,
+            underCancelledFrame: Bool = false, clearOfNoise: Bool = true,
+            _ ownCode: AddressCodes.Standing
+        ) -> Bool {
+            policy.acceptsAllCall(
+                bits, attempt: attempt, overlapped: overlapped, followedClosely: followedClosely,
+                codeBelievable: codeBelievable, plainAgrees: true, fitsCleanly: true,
+                codeUnderCancelledFrame: underCancelledFrame, clearOfNoise: clearOfNoise,
+                ownCode: ownCode)
         }
         // Another reply across the code: no doubt for a code heard repeatedly, still one for
         // a code heard once, and always for code 0 (which every aircraft answers with).
         for interference in [(true, false, false), (false, true, false), (false, false, true)] {
             let (overlapped, followed, under) = interference
-            #expect(!accepts(coded, plain, overlapped: overlapped, followedClosely: followed,
-                             underCancelledFrame: under, .unknown))
-            #expect(!accepts(coded, plain, overlapped: overlapped, followedClosely: followed,
-                             underCancelledFrame: under, .once))
-            #expect(accepts(coded, plain, overlapped: overlapped, followedClosely: followed,
-                            underCancelledFrame: under, .repeated))
+            #expect(
+                !accepts(
+                    coded, plain, overlapped: overlapped, followedClosely: followed,
+                    underCancelledFrame: under, .unknown))
+            #expect(
+                !accepts(
+                    coded, plain, overlapped: overlapped, followedClosely: followed,
+                    underCancelledFrame: under, .once))
+            #expect(
+                accepts(
+                    coded, plain, overlapped: overlapped, followedClosely: followed,
+                    underCancelledFrame: under, .repeated))
         }
         #expect(!accepts(clean, plain, overlapped: true, .repeated))
         #expect(accepts(coded, fit, followedClosely: true, .repeated))
@@ -222,17 +281,27 @@ import TestSupport
         #expect(accepts(coded, feedback, clearOfNoise: false, .once))
         // Rule 7b: an overstated bit, and weak bits near the noise without the fit.
         let believed: (Int) -> Bool = { [0, 0x15, 0x05].contains($0) }
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true,
-                                        ownCode: .unknown, believed: believed))
-        #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true,
-                                       ownCode: .once, believed: believed))
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x02, overstated: false, clearOfNoise: false,
-                                        ownCode: .unknown, believed: believed))
-        #expect(policy.codeUnambiguous(0x15, weakBits: 0x02, overstated: false, clearOfNoise: false,
-                                       ownCode: .once, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 0, overstated: true, clearOfNoise: true,
+                ownCode: .unknown, believed: believed))
+        #expect(
+            policy.codeUnambiguous(
+                0x15, weakBits: 0, overstated: true, clearOfNoise: true,
+                ownCode: .once, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 0x02, overstated: false, clearOfNoise: false,
+                ownCode: .unknown, believed: believed))
+        #expect(
+            policy.codeUnambiguous(
+                0x15, weakBits: 0x02, overstated: false, clearOfNoise: false,
+                ownCode: .once, believed: believed))
         // A weak bit whose turning gives another code in use stays a doubt.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x10, overstated: false, clearOfNoise: false,
-                                        ownCode: .repeated, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 0x10, overstated: false, clearOfNoise: false,
+                ownCode: .repeated, believed: believed))
     }
 
     @Test func theChannelFitCanVouchForAStationsCodeWithLoudEmptyChips() {
@@ -244,31 +313,37 @@ import TestSupport
             return answer
         }
         // (Outside #expect, which would evaluate the measurement itself.)
-        let vouched = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                            codeBelievable: false, plainAgrees: true,
-                                            confirmedByChannelFit: confirmed(true))
-        let notVouched = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                               codeBelievable: false, plainAgrees: true,
-                                               confirmedByChannelFit: confirmed(false))
+        let vouched = policy.acceptsAllCall(
+            coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+            codeBelievable: false, plainAgrees: true,
+            confirmedByChannelFit: confirmed(true))
+        let notVouched = policy.acceptsAllCall(
+            coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+            codeBelievable: false, plainAgrees: true,
+            confirmedByChannelFit: confirmed(false))
         #expect(vouched)
         #expect(!notVouched)
         #expect(asked == 2)
         // Feedback decisions at the best phase, with the plain ones agreeing, can be vouched for.
-        let feedback = policy.acceptsAllCall(coded, attempt: SliceAttempt(rank: 0, slicer: .smearFeedback),
-                                             overlapped: false, followedClosely: false, codeBelievable: false,
-                                             plainAgrees: true, confirmedByChannelFit: confirmed(true))
+        let feedback = policy.acceptsAllCall(
+            coded, attempt: SliceAttempt(rank: 0, slicer: .smearFeedback),
+            overlapped: false, followedClosely: false, codeBelievable: false,
+            plainAgrees: true, confirmedByChannelFit: confirmed(true))
         #expect(feedback)
         #expect(asked == 3)
         // Not those at another phase, nor past an overlap; and only asked when the code is in doubt.
-        let secondPhase = policy.acceptsAllCall(coded, attempt: SliceAttempt(rank: 1, slicer: .smearFeedback),
-                                                overlapped: false, followedClosely: false, codeBelievable: false,
-                                                plainAgrees: true, confirmedByChannelFit: confirmed(true))
-        let overlapped = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: true, followedClosely: false,
-                                               codeBelievable: false, plainAgrees: true,
-                                               confirmedByChannelFit: confirmed(true))
-        let believable = policy.acceptsAllCall(coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
-                                               codeBelievable: true, plainAgrees: true,
-                                               confirmedByChannelFit: confirmed(false))
+        let secondPhase = policy.acceptsAllCall(
+            coded, attempt: SliceAttempt(rank: 1, slicer: .smearFeedback),
+            overlapped: false, followedClosely: false, codeBelievable: false,
+            plainAgrees: true, confirmedByChannelFit: confirmed(true))
+        let overlapped = policy.acceptsAllCall(
+            coded, attempt: plainAttempt, overlapped: true, followedClosely: false,
+            codeBelievable: false, plainAgrees: true,
+            confirmedByChannelFit: confirmed(true))
+        let believable = policy.acceptsAllCall(
+            coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
+            codeBelievable: true, plainAgrees: true,
+            confirmedByChannelFit: confirmed(false))
         #expect(!secondPhase)
         #expect(!overlapped)
         #expect(believable)
@@ -296,10 +371,14 @@ import TestSupport
         var damaged = squitter
         damaged.flipBit(61)
         #expect(policy.acceptsCoherent(.clean, verdict: .reject, isKnown: { _ in false }))
-        #expect(policy.acceptsCoherent(.needsJudgement, verdict: verdict(damaged, confidences(112, weak: [61])),
-                                       isKnown: { _ in false }))
-        #expect(!policy.acceptsCoherent(.needsJudgement, verdict: verdict(damaged, confidences(112, weak: Array(6...40))),
-                                        isKnown: { _ in true }))
+        #expect(
+            policy.acceptsCoherent(
+                .needsJudgement, verdict: verdict(damaged, confidences(112, weak: [61])),
+                isKnown: { _ in false }))
+        #expect(
+            !policy.acceptsCoherent(
+                .needsJudgement, verdict: verdict(damaged, confidences(112, weak: Array(6...40))),
+                isKnown: { _ in true }))
         #expect(!policy.acceptsCoherent(.addressParity, verdict: .admit, isKnown: { _ in true }))
         #expect(policy.triesCoherent(firstSlice: squitter, place: outside))
         #expect(!policy.triesCoherent(firstSlice: squitter, place: inside))
@@ -312,14 +391,22 @@ import TestSupport
         #expect(!policy.triesThreeBitRepair(squitter, place: outside, addressKnown: false))
         #expect(!policy.triesThreeBitRepair(squitter, place: inside, addressKnown: true))
         #expect(!policy.triesThreeBitRepair(allCall(address: 0x4840D6, code: 0), place: outside, addressKnown: true))
-        #expect(policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false,
-                                             overlapped: false))
-        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: false, looksLikeDataWindow: false, lopsided: false,
-                                              overlapped: false))
-        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: true, lopsided: false,
-                                              overlapped: false))
-        #expect(!policy.acceptsThreeBitRepair(repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false,
-                                              overlapped: true))
+        #expect(
+            policy.acceptsThreeBitRepair(
+                repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false,
+                overlapped: false))
+        #expect(
+            !policy.acceptsThreeBitRepair(
+                repairedAddressKnown: false, looksLikeDataWindow: false, lopsided: false,
+                overlapped: false))
+        #expect(
+            !policy.acceptsThreeBitRepair(
+                repairedAddressKnown: true, looksLikeDataWindow: true, lopsided: false,
+                overlapped: false))
+        #expect(
+            !policy.acceptsThreeBitRepair(
+                repairedAddressKnown: true, looksLikeDataWindow: false, lopsided: false,
+                overlapped: true))
     }
 
     @Test func theFitAgreesWhenItDecidesTheSameCode() {
@@ -355,12 +442,16 @@ import TestSupport
         #expect(!policy.codeOfKnownAddressBelieved(attempt: plain, addressKnown: false, codeFirm: true))
         #expect(!policy.codeOfKnownAddressBelieved(attempt: plain, addressKnown: true, codeFirm: false))
         // The channel fit's codes always need a second aircraft.
-        #expect(!policy.codeOfKnownAddressBelieved(attempt: SliceAttempt(rank: 0, slicer: .channelFit),
-                                                   addressKnown: true, codeFirm: true))
+        #expect(
+            !policy.codeOfKnownAddressBelieved(
+                attempt: SliceAttempt(rank: 0, slicer: .channelFit),
+                addressKnown: true, codeFirm: true))
         var options = StreamingDemodulator.Options()
         options.knownAddressInterrogatorCodes = false
-        #expect(!AcceptancePolicy(options: options).codeOfKnownAddressBelieved(attempt: plain, addressKnown: true,
-                                                                                codeFirm: true))
+        #expect(
+            !AcceptancePolicy(options: options).codeOfKnownAddressBelieved(
+                attempt: plain, addressKnown: true,
+                codeFirm: true))
     }
 
     @Test func theChannelFitsAllCallStandsOnItsModel() {
@@ -369,12 +460,18 @@ import TestSupport
         // Usable (unlike the sequence's), judged by the model rather than the magnitudes.
         #expect(policy.usable(coded, from: fitted))
         #expect(!policy.usable(coded, from: SliceAttempt(rank: 0, slicer: .sequence)))
-        #expect(policy.acceptsAllCall(coded, attempt: fitted, overlapped: true, followedClosely: false,
-                                      codeBelievable: false, plainAgrees: false, fitsCleanly: true))
-        #expect(!policy.acceptsAllCall(coded, attempt: fitted, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true, fitsCleanly: false))
-        #expect(!policy.acceptsAllCall(coded, attempt: fitted, overlapped: false, followedClosely: true,
-                                       codeBelievable: true, plainAgrees: true, fitsCleanly: true))
+        #expect(
+            policy.acceptsAllCall(
+                coded, attempt: fitted, overlapped: true, followedClosely: false,
+                codeBelievable: false, plainAgrees: false, fitsCleanly: true))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: fitted, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitsCleanly: false))
+        #expect(
+            !policy.acceptsAllCall(
+                coded, attempt: fitted, overlapped: false, followedClosely: true,
+                codeBelievable: true, plainAgrees: true, fitsCleanly: true))
     }
 
     @Test func theSquitterCodeNeedsLessThanAStationsCode() {
@@ -382,25 +479,41 @@ import TestSupport
         let stationCode = allCall(address: 0x4840D6, code: 0x15)
         // From the channel fit, code bits that are not near-even are enough for code 0 ...
         let fitted = SliceAttempt(rank: 0, slicer: .channelFit)
-        #expect(policy.acceptsAllCall(squitterCode, attempt: fitted, overlapped: false, followedClosely: false,
-                                      codeBelievable: false, plainAgrees: false, fitsCleanly: false, codeDecided: true))
-        #expect(!policy.acceptsAllCall(squitterCode, attempt: fitted, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true, fitsCleanly: true, codeDecided: false))
-        #expect(!policy.acceptsAllCall(squitterCode, attempt: fitted, overlapped: false, followedClosely: true,
-                                       codeBelievable: true, plainAgrees: true, fitsCleanly: true, codeDecided: true))
+        #expect(
+            policy.acceptsAllCall(
+                squitterCode, attempt: fitted, overlapped: false, followedClosely: false,
+                codeBelievable: false, plainAgrees: false, fitsCleanly: false, codeDecided: true))
+        #expect(
+            !policy.acceptsAllCall(
+                squitterCode, attempt: fitted, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitsCleanly: true, codeDecided: false))
+        #expect(
+            !policy.acceptsAllCall(
+                squitterCode, attempt: fitted, overlapped: false, followedClosely: true,
+                codeBelievable: true, plainAgrees: true, fitsCleanly: true, codeDecided: true))
         // ... but not for a station's code, which must fit cleanly.
-        #expect(!policy.acceptsAllCall(stationCode, attempt: fitted, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true, fitsCleanly: false, codeDecided: true))
+        #expect(
+            !policy.acceptsAllCall(
+                stationCode, attempt: fitted, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitsCleanly: false, codeDecided: true))
         // Feedback decisions at the second-best phase: code 0 where the plain decisions agree.
         let second = SliceAttempt(rank: 1, slicer: .amplitudeFeedback)
-        #expect(policy.acceptsAllCall(squitterCode, attempt: second, overlapped: false, followedClosely: false,
-                                      codeBelievable: false, plainAgrees: true))
-        #expect(!policy.acceptsAllCall(squitterCode, attempt: second, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: false))
-        #expect(!policy.acceptsAllCall(stationCode, attempt: second, overlapped: false, followedClosely: false,
-                                       codeBelievable: true, plainAgrees: true))
-        #expect(policy.acceptsAllCall(stationCode, attempt: SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
-                                      overlapped: false, followedClosely: false, codeBelievable: true, plainAgrees: true))
+        #expect(
+            policy.acceptsAllCall(
+                squitterCode, attempt: second, overlapped: false, followedClosely: false,
+                codeBelievable: false, plainAgrees: true))
+        #expect(
+            !policy.acceptsAllCall(
+                squitterCode, attempt: second, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: false))
+        #expect(
+            !policy.acceptsAllCall(
+                stationCode, attempt: second, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true))
+        #expect(
+            policy.acceptsAllCall(
+                stationCode, attempt: SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
+                overlapped: false, followedClosely: false, codeBelievable: true, plainAgrees: true))
     }
 
     @Test func codeBitsMustEachScoreHalfACleanBit() {
@@ -411,8 +524,8 @@ import TestSupport
             return scores.withUnsafeBufferPointer { gate.codeFirm($0.baseAddress!, count: 56, typicalScore: typical) }
         }
         #expect(firm([], score: 0))
-        #expect(firm([49, 10], score: 0))          // outside the code's 7 bits
-        #expect(firm([50, 56], score: 500))        // exactly half
+        #expect(firm([49, 10], score: 0))  // outside the code's 7 bits
+        #expect(firm([50, 56], score: 500))  // exactly half
         #expect(!firm([50], score: 499))
         #expect(!firm([56], score: 100))
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ModeSDemod
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// The interrogator codes each aircraft has answered with: how far a code stands as its
 /// own, what a code one bit away does to that, and what the table forgets.

@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// All-call replies (DF11) repaired for one wrong bit outside their interrogator code (rule
 /// 7e, `RepairGate.allCallRepair`, `AcceptancePolicy.allCallRepairNeedsChannelFit`).
@@ -29,8 +30,12 @@ import TestSupport
                 var sliced = reply
                 sliced.flipBit(bit)
                 let scores = confidences(weak: [bit])
-                guard let number = scores.withUnsafeBufferPointer({ gate.allCallRepair(sliced, confidence: $0.baseAddress!) }),
-                      number == bit else {
+                guard
+                    let number = scores.withUnsafeBufferPointer({
+                        gate.allCallRepair(sliced, confidence: $0.baseAddress!)
+                    }),
+                    number == bit
+                else {
                     wrongReadings += 1
                     continue
                 }
@@ -90,9 +95,11 @@ import TestSupport
     func stream(rate: SampleRate, code: UInt32, confirmed: Bool) -> (bytes: [UInt8], reply: ModeSBits) {
         let perMicrosecond = Double(rate.hertz) / 1e6
         let reply = allCall(address: Self.address, code: code)
-        let squitters = confirmed ? (0..<6).map {
-            RectangularSignal.extendedSquitter(address: Self.address, payload: 0x58_1234_5678_9000 &+ UInt64($0))
-        } : []
+        let squitters =
+            confirmed
+            ? (0..<6).map {
+                RectangularSignal.extendedSquitter(address: Self.address, payload: 0x58_1234_5678_9000 &+ UInt64($0))
+            } : []
         let replies = squitters + [ModeSBits](repeating: reply, count: 6)
         let starts = replies.indices.map { 200 + Double($0) * 400 * perMicrosecond }
         let count = Int((Double(replies.count) * 400 + 200) * perMicrosecond)

@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// `BitSlicer.confidence`: every bit the judged reply has is scored, whatever format the
 /// slicer's own decisions spell. The bits judged may come from another slicer (the

@@ -1,6 +1,7 @@
-import Testing
-@testable import ModeSDemod
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// The candidate gates' two tests (`GateLimits`): what they pass and refuse, and that the
 /// eight-at-once form agrees with the one-start form.
@@ -48,11 +49,13 @@ import TestSupport
     @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
     func aCleanPreamblePassesAtEveryOffset(rate: SampleRate) {
         let floor: UInt32 = 1500
-        let limits = GateLimits(floor: floor, contrastSixteenths: 18,
-                                quietSixteenths: StreamingDemodulator.Options().gateQuietSixteenths)
+        let limits = GateLimits(
+            floor: floor, contrastSixteenths: 18,
+            quietSixteenths: StreamingDemodulator.Options().gateQuietSixteenths)
         for tenth in 0..<10 {
-            let samples = Self.reply(bits: Array(repeating: 1, count: 8), offset: Double(tenth) / 10, rate: rate,
-                                     amplitude: 3 * Double(floor), floor: Double(floor))
+            let samples = Self.reply(
+                bits: Array(repeating: 1, count: 8), offset: Double(tenth) / 10, rate: rate,
+                amplitude: 3 * Double(floor), floor: Double(floor))
             #expect(Self.passes(rate, samples, at: 8, limits), "offset \(tenth)/10")
         }
     }
@@ -73,8 +76,9 @@ import TestSupport
     func filledQuietSamplesAreRefused(rate: SampleRate) {
         let floor: UInt32 = 1500
         let plain = GateLimits(floor: floor, contrastSixteenths: 18, quietSixteenths: nil)
-        let quiet = GateLimits(floor: floor, contrastSixteenths: 18,
-                               quietSixteenths: StreamingDemodulator.Options().gateQuietSixteenths)
+        let quiet = GateLimits(
+            floor: floor, contrastSixteenths: 18,
+            quietSixteenths: StreamingDemodulator.Options().gateQuietSixteenths)
         let (pulses, calm) = Self.layout(rate)
         // Strong enough that the contrast passes even with every quiet sample at 15/16.
         let above = 20 * Double(floor)

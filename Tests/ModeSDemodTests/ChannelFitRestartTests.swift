@@ -1,9 +1,10 @@
 import Foundation
 import ModeS
-@testable import ModeSDemod
 import Simulator
-import Testing
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// The channel fit's later starts (`StreamingDemodulator.examine`): where a fit from the
 /// sequence's bits finds nothing, one from the first usable slice or, on a weak reply, from
@@ -11,8 +12,10 @@ import TestSupport
 @Suite(.computeBound) struct ChannelFitRestartTests {
     /// A realistic simulated sky of 20 aircraft whose every message arrives at 3-6 dB: the
     /// frames and statistics of the demodulator, and the messages on air.
-    static func weakSky(seconds: Double) throws -> (frames: [Frame], statistics: DemodulatorStatistics,
-                                                     sent: Set<ModeSBits>) {
+    static func weakSky(seconds: Double) throws -> (
+        frames: [Frame], statistics: DemodulatorStatistics,
+        sent: Set<ModeSBits>
+    ) {
         var settings = Simulation.Settings()
         settings.duration = seconds
         settings.seed = 7311

@@ -1,21 +1,26 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct ChannelFitSlicerTests {
     /// `replies` 400 µs apart, each followed by an echo `gain` times as strong `delay` µs
     /// later, at a phase of its own.
-    func echoed(_ replies: [ModeSBits], rate: SampleRate, gain: Double, delay: Double, amplitude: Double = 50,
-                seed: UInt64 = 11) -> [UInt8] {
+    func echoed(
+        _ replies: [ModeSBits], rate: SampleRate, gain: Double, delay: Double, amplitude: Double = 50,
+        seed: UInt64 = 11
+    ) -> [UInt8] {
         let perMicrosecond = Double(rate.hertz) / 1e6
         var bursts = [RectangularSignal.Burst]()
         for (index, bits) in replies.enumerated() {
             let start = 200 + Double(index) * 400 * perMicrosecond + Double(index % 5) * 0.2
             bursts.append(.init(bits: bits, start: start, amplitude: amplitude, frequencyOffset: 20_000))
-            bursts.append(.init(bits: bits, start: start + delay * perMicrosecond, amplitude: amplitude * gain,
-                                frequencyOffset: 20_000))
+            bursts.append(
+                .init(
+                    bits: bits, start: start + delay * perMicrosecond, amplitude: amplitude * gain,
+                    frequencyOffset: 20_000))
         }
         let count = Int((Double(replies.count) * 400 + 200) * perMicrosecond)
         return RectangularSignal(sampleRate: rate, sampleCount: count, seed: seed).bytes(bursts, format: .cu8)
@@ -24,8 +29,9 @@ import TestSupport
     /// Twenty DF17 replies with echoes (see `echoed`), and their bits.
     func echoedSquitters(rate: SampleRate, gain: Double, delay: Double) -> (bytes: [UInt8], sent: [String]) {
         let replies = (0..<20).map { index in
-            RectangularSignal.extendedSquitter(address: 0x3C_6500 + UInt32(index),
-                                               payload: 0x58_1234_5678_9000 &+ UInt64(index) &* 0x1_0F0F_F0F1)
+            RectangularSignal.extendedSquitter(
+                address: 0x3C_6500 + UInt32(index),
+                payload: 0x58_1234_5678_9000 &+ UInt64(index) &* 0x1_0F0F_F0F1)
         }
         return (echoed(replies, rate: rate, gain: gain, delay: delay), replies.map(\.hex))
     }
@@ -34,8 +40,10 @@ import TestSupport
     func frames(_ bytes: [UInt8], rate: SampleRate) -> (without: Set<String>, with: Set<String>) {
         var off = StreamingDemodulator.Options()
         off.channelFit = false
-        return (Set(demodulate(bytes, format: .cu8, rate: rate, options: off).frames.map(\.bits.hex)),
-                Set(demodulate(bytes, format: .cu8, rate: rate).frames.map(\.bits.hex)))
+        return (
+            Set(demodulate(bytes, format: .cu8, rate: rate, options: off).frames.map(\.bits.hex)),
+            Set(demodulate(bytes, format: .cu8, rate: rate).frames.map(\.bits.hex))
+        )
     }
 
     /// A channel-fit slicer at one sample rate, with the canceller it borrows.
@@ -58,8 +66,9 @@ import TestSupport
             return bytes.withUnsafeBytes { raw in
                 magnitudes.withUnsafeMutableBufferPointer { values in
                     MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                    return slicer.slice(raw: raw.baseAddress! + 2 * start, magnitudes: values.baseAddress! + start,
-                                        phase: phase, tentative: tentative, canceller: canceller)
+                    return slicer.slice(
+                        raw: raw.baseAddress! + 2 * start, magnitudes: values.baseAddress! + start,
+                        phase: phase, tentative: tentative, canceller: canceller)
                 }
             }
         }
@@ -95,9 +104,12 @@ import TestSupport
             return CRC.withParity(bits, overlay: 0x15)
         }
         let (without, with) = frames(echoed(replies, rate: rate, gain: 0.4, delay: 1.0, amplitude: 60), rate: rate)
-        #expect(with.isSubset(of: Set(replies.map(\.hex))), "frames that were never sent: \(with.subtracting(replies.map(\.hex)))")
+        #expect(
+            with.isSubset(of: Set(replies.map(\.hex))),
+            "frames that were never sent: \(with.subtracting(replies.map(\.hex)))")
         #expect(with.count >= 16, "\(with.count) of 20 with the channel fit")
-        #expect(with.count >= without.count + (rate == .twoMega ? 4 : 0), "\(without.count) without, \(with.count) with")
+        #expect(
+            with.count >= without.count + (rate == .twoMega ? 4 : 0), "\(without.count) without, \(with.count) with")
     }
 
     /// At 2.0 MS/s, a reply half a sample off shows only where its bits change: turning
@@ -119,8 +131,9 @@ import TestSupport
         for (index, run) in runs.enumerated() {
             // Half a sample off: phase 2 (5 tenths) is the reply's own.
             let signal = RectangularSignal(sampleRate: .twoMega, sampleCount: 800, seed: 40 + UInt64(index))
-            let bytes = signal.bytes([.init(bits: bits, start: 100.5, amplitude: 40, frequencyOffset: 15_000)],
-                                     format: .cu8)
+            let bytes = signal.bytes(
+                [.init(bits: bits, start: 100.5, amplitude: 40, frequencyOffset: 15_000)],
+                format: .cu8)
             var tentative = bits
             for number in run { tentative.flipBit(number) }
             #expect(fit.slice(bytes, phase: 2, tentative: tentative)?.hex == bits.hex, "bits \(run) turned")
@@ -136,7 +149,8 @@ import TestSupport
         let fit = Fit(rate: .twoMega)
         let bits = RectangularSignal.extendedSquitter(address: 0x4CA2D6, payload: 0x99_0FF0_5A6B_7C81)
         let signal = RectangularSignal(sampleRate: .twoMega, sampleCount: 800, seed: 60)
-        let bytes = signal.bytes([.init(bits: bits, start: 100.5, amplitude: 60, frequencyOffset: 15_000)], format: .cu8)
+        let bytes = signal.bytes(
+            [.init(bits: bits, start: 100.5, amplitude: 60, frequencyOffset: 15_000)], format: .cu8)
         var tentative = bits
         for number in stride(from: 7, through: bits.bitCount, by: 4) { tentative.flipBit(number) }
         for number in stride(from: 9, through: bits.bitCount, by: every) { tentative.flipBit(number) }
@@ -154,8 +168,12 @@ import TestSupport
         let count = 1000
         for (phase, offset) in kernels.phaseOffsets.enumerated() {
             let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 5 + UInt64(phase))
-            let bytes = signal.bytes([.init(bits: bits, start: 100 + Double(offset) / 10, amplitude: 30,
-                                            frequencyOffset: -35_000)], format: .cu8)
+            let bytes = signal.bytes(
+                [
+                    .init(
+                        bits: bits, start: 100 + Double(offset) / 10, amplitude: 30,
+                        frequencyOffset: -35_000)
+                ], format: .cu8)
             var magnitudes = [UInt16](repeating: 0, count: count)
             var tentative = bits
             for number in [20, 47, 90] { tentative.flipBit(number) }
@@ -164,8 +182,9 @@ import TestSupport
             bytes.withUnsafeBytes { raw in
                 magnitudes.withUnsafeMutableBufferPointer { values in
                     MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                    let decided = slicer.slice(raw: raw.baseAddress! + 200, magnitudes: values.baseAddress! + 100,
-                                               phase: phase, tentative: tentative, canceller: canceller)
+                    let decided = slicer.slice(
+                        raw: raw.baseAddress! + 200, magnitudes: values.baseAddress! + 100,
+                        phase: phase, tentative: tentative, canceller: canceller)
                     #expect(decided?.hex == bits.hex, "phase \(offset) tenths")
                     slicer.confidence(bitCount: bits.bitCount, into: confidence)
                     for number in [20, 47, 90] {
@@ -173,8 +192,9 @@ import TestSupport
                     }
                     // Noise (the samples after the reply), with any tentative bits.
                     for start in stride(from: 450, to: 700, by: 5) {
-                        let noise = slicer.slice(raw: raw.baseAddress! + 2 * start, magnitudes: values.baseAddress! + start,
-                                                 phase: phase, tentative: bits, canceller: canceller)
+                        let noise = slicer.slice(
+                            raw: raw.baseAddress! + 2 * start, magnitudes: values.baseAddress! + start,
+                            phase: phase, tentative: bits, canceller: canceller)
                         #expect(noise == nil, "noise at \(start) decided as \(noise?.hex ?? "")")
                     }
                 }
@@ -201,8 +221,9 @@ import TestSupport
         // The same seed gives the same noise and carrier phase, with or without a reply.
         let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 21)
         let burst = { (bits: ModeSBits?) in
-            signal.bytes(bits.map { [.init(bits: $0, start: start, amplitude: 25, frequencyOffset: 15_000)] } ?? [],
-                         format: .cu8)
+            signal.bytes(
+                bits.map { [.init(bits: $0, start: start, amplitude: 25, frequencyOffset: 15_000)] } ?? [],
+                format: .cu8)
         }
         let (clean, other, noise) = (burst(squitter), burst(flipped), burst(nil))
         let perMicrosecond = Double(rate.hertz) / 1e6
@@ -213,8 +234,14 @@ import TestSupport
             var bytes = clean
             for sample in Int(lastBit.rounded(.down))..<Int((lastBit + perMicrosecond).rounded(.up)) {
                 for index in 2 * sample...2 * sample + 1 {
-                    bytes[index] = UInt8(max(0, min(255, combine(Int(clean[index]), Int(other[index]),
-                                                                 Int(noise[index])))))
+                    bytes[index] = UInt8(
+                        max(
+                            0,
+                            min(
+                                255,
+                                combine(
+                                    Int(clean[index]), Int(other[index]),
+                                    Int(noise[index])))))
                 }
             }
             return bytes
@@ -222,8 +249,10 @@ import TestSupport
         let halfPulses = even { clean, other, _ in (clean + other) / 2 }
         let bothOn = even { clean, other, noise in clean + other - noise }
         let bothEmpty = even { _, _, noise in noise }
-        for (name, bytes, decided) in [("clean", clean, true), ("half pulses", halfPulses, false),
-                                       ("both chips on", bothOn, false), ("both chips empty", bothEmpty, false)] {
+        for (name, bytes, decided) in [
+            ("clean", clean, true), ("half pulses", halfPulses, false),
+            ("both chips on", bothOn, false), ("both chips empty", bothEmpty, false)
+        ] {
             #expect(fit.slice(bytes, tentative: squitter) != nil, "\(name)")
             #expect(fit.slicer.codeBitsDecided(bitCount: 56) == decided, "\(name)")
         }
@@ -242,11 +271,17 @@ import TestSupport
         let perMicrosecond = Double(rate.hertz) / 1e6
         let start = 100 + Double(kernels.phaseOffsets[0]) / 10
         let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 9)
-        let bytes = signal.bytes([.init(bits: bits, start: start, amplitude: 165, frequencyOffset: -55_000),
-                                  .init(bits: bits, start: start + 0.75 * perMicrosecond, amplitude: 60,
-                                        frequencyOffset: -55_000)], format: .cu8)
-        let clipped = stride(from: 0, to: bytes.count, by: 2).filter { bytes[$0] == 0 || bytes[$0] == 255
-            || bytes[$0 + 1] == 0 || bytes[$0 + 1] == 255 }.count
+        let bytes = signal.bytes(
+            [
+                .init(bits: bits, start: start, amplitude: 165, frequencyOffset: -55_000),
+                .init(
+                    bits: bits, start: start + 0.75 * perMicrosecond, amplitude: 60,
+                    frequencyOffset: -55_000)
+            ], format: .cu8)
+        let clipped = stride(from: 0, to: bytes.count, by: 2).filter {
+            bytes[$0] == 0 || bytes[$0] == 255
+                || bytes[$0 + 1] == 0 || bytes[$0 + 1] == 255
+        }.count
         #expect(clipped > 40, "\(clipped) clipped samples")
         var tentative = bits
         for number in [30, 75] { tentative.flipBit(number) }
@@ -258,10 +293,13 @@ import TestSupport
     /// taps back, whichever samples are left out as clipped: each sample is paired with the
     /// envelope values the model says it sees.
     @Test func theFitRecoversTheTapsThatMadeTheSamples() {
-        let span = 120, padding = 8
+        let span = 120
+        let padding = 8
         var generator = SystemRandomNumberGenerator()
         var envelope = [Float](repeating: 0, count: span + 2 * padding)
-        for index in padding..<(padding + span) { envelope[index] = Float(Int.random(in: 0...2, using: &generator)) / 2 }
+        for index in padding..<(padding + span) {
+            envelope[index] = Float(Int.random(in: 0...2, using: &generator)) / 2
+        }
         // Taps g[k] for k = −1 ... 4 (precursor first), then the constant.
         let real: [Float] = [0.1, 1.0, 0.3, -0.2, 0.05, 0.4, 0.02]
         let imaginary: [Float] = [0.0, 0.2, -0.1, 0.15, 0.0, -0.3, -0.01]
@@ -280,8 +318,9 @@ import TestSupport
         let model = envelope.withUnsafeBufferPointer { e in
             samples.withUnsafeBufferPointer { y in
                 clipped.withUnsafeBufferPointer { c in
-                    ChannelTaps().fit(envelope: e.baseAddress! + padding, samples: y.baseAddress!,
-                                      clipped: c.baseAddress!, span: span)
+                    ChannelTaps().fit(
+                        envelope: e.baseAddress! + padding, samples: y.baseAddress!,
+                        clipped: c.baseAddress!, span: span)
                 }
             }
         }

@@ -1,22 +1,27 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct ClippedBitsTests {
     /// An all-call reply to a station (code 0x15), with the candidate's magnitudes and raw
     /// samples, at `rate`, starting at sample 100 plus `phase`'s offset: `amplitude` (LSB)
     /// with the carrier 40 kHz off, so its phase turns during the reply; `across`, a second
     /// reply as strong starting `acrossStart` samples after the first, if any.
-    func firmBits(rate: SampleRate, phase: Int, amplitude: Double, acrossStart: Double? = nil,
-                  format: SampleFormat = .cu8) -> Int {
+    func firmBits(
+        rate: SampleRate, phase: Int, amplitude: Double, acrossStart: Double? = nil,
+        format: SampleFormat = .cu8
+    ) -> Int {
         measure(rate: rate, phase: phase, amplitude: amplitude, acrossStart: acrossStart, format: format).firm
     }
 
     /// `firmBits`, and whether the whole code is decided (`ClippedBits.decidesCode`).
-    func measure(rate: SampleRate, phase: Int, amplitude: Double, acrossStart: Double? = nil,
-                 format: SampleFormat = .cu8) -> (firm: Int, decided: Bool) {
+    func measure(
+        rate: SampleRate, phase: Int, amplitude: Double, acrossStart: Double? = nil,
+        format: SampleFormat = .cu8
+    ) -> (firm: Int, decided: Bool) {
         let kernels = ReplyKernels(sampleRate: rate)
         let check = ClippedBits(kernels: kernels, format: format)
         var bits = ModeSBits(bitCount: 56)
@@ -27,8 +32,10 @@ import TestSupport
         let start = 100 + Double(kernels.phaseOffsets[phase]) / 10
         var bursts = [RectangularSignal.Burst(bits: bits, start: start, amplitude: amplitude, frequencyOffset: 40_000)]
         if let acrossStart {
-            bursts.append(.init(bits: RectangularSignal.extendedSquitter(address: 0x3C_6511, payload: 0x58_F0F0_0F0F_1234),
-                                start: start + acrossStart, amplitude: amplitude, frequencyOffset: -30_000))
+            bursts.append(
+                .init(
+                    bits: RectangularSignal.extendedSquitter(address: 0x3C_6511, payload: 0x58_F0F0_0F0F_1234),
+                    start: start + acrossStart, amplitude: amplitude, frequencyOffset: -30_000))
         }
         let count = 800
         let bytes = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 21).bytes(bursts, format: format)
@@ -37,8 +44,10 @@ import TestSupport
             magnitudes.withUnsafeMutableBufferPointer { values in
                 MagnitudeConverter(format: format).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
                 let (raw, magnitudes) = (raw.baseAddress! + 100 * format.bytesPerSample, values.baseAddress! + 100)
-                return (check.codeBitsDecided(bits, phase: phase, raw: raw, magnitudes: magnitudes),
-                        check.decidesCode(bits, phase: phase, raw: raw, magnitudes: magnitudes))
+                return (
+                    check.codeBitsDecided(bits, phase: phase, raw: raw, magnitudes: magnitudes),
+                    check.decidesCode(bits, phase: phase, raw: raw, magnitudes: magnitudes)
+                )
             }
         }
     }
@@ -78,7 +87,8 @@ import TestSupport
         let alone = firmBits(rate: rate, phase: 0, amplitude: 200)
         // The second reply's data covers the first one's last 20 µs.
         let across = firmBits(rate: rate, phase: 0, amplitude: 200, acrossStart: 36 * perMicrosecond)
-        #expect(across.nonzeroBitCount < alone.nonzeroBitCount, "\(String(alone, radix: 2)) → \(String(across, radix: 2))")
+        #expect(
+            across.nonzeroBitCount < alone.nonzeroBitCount, "\(String(alone, radix: 2)) → \(String(across, radix: 2))")
     }
 
     /// The whole code is decided by the clipping only when every code bit is firm: at
@@ -101,8 +111,10 @@ import TestSupport
         confidence.withUnsafeBufferPointer { scores in
             #expect(!gate.firmEnough(scores.baseAddress!, count: 56, typicalScore: 100))
             #expect(!gate.firmEnough(scores.baseAddress!, count: 56, typicalScore: 100, decidedAtRails: { $0 == 1 }))
-            #expect(gate.firmEnough(scores.baseAddress!, count: 56, typicalScore: 100,
-                                    decidedAtRails: { $0 == 0 || $0 == 7 }))
+            #expect(
+                gate.firmEnough(
+                    scores.baseAddress!, count: 56, typicalScore: 100,
+                    decidedAtRails: { $0 == 0 || $0 == 7 }))
         }
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ModeSDemod
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct CodeZeroReadingsTests {
     /// A reading counts for the same address within the reach, and for no other.
@@ -23,7 +24,9 @@ import TestSupport
         }
         #expect(!readings.contains(address: 0x100, near: 0, reach: 1))
         #expect(readings.contains(address: 0x101, near: 10, reach: 1))
-        #expect(readings.contains(address: UInt32(0x100 + CodeZeroReadings.capacity),
-                                  near: 10 * CodeZeroReadings.capacity, reach: 1))
+        #expect(
+            readings.contains(
+                address: UInt32(0x100 + CodeZeroReadings.capacity),
+                near: 10 * CodeZeroReadings.capacity, reach: 1))
     }
 }

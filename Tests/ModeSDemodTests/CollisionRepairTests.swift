@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// One-bit repairs of squitters whose wrong bit another pulse made (rule 7d,
 /// `AcceptancePolicy.admitsCollisionRepair`).
@@ -16,11 +17,13 @@ import TestSupport
     /// `rate`; in each hit one, a pulse nearly three times as strong fills the empty chip of
     /// `hitBit`, as a Mode A/C reply's pulse would. Returns the bytes and the squitters sent.
     func stream(rate: SampleRate, clean: Int, hit: Int, bits hitBits: [Int] = [hitBit])
-        -> (bytes: [UInt8], clean: [String], hit: [String]) {
+        -> (bytes: [UInt8], clean: [String], hit: [String])
+    {
         let perMicrosecond = Double(rate.hertz) / 1e6
         let squitters = (0..<(clean + hit)).map { index in
-            RectangularSignal.extendedSquitter(address: Self.address,
-                                               payload: 0x58_1234_5678_9000 &+ UInt64(index) &* 0x1_0F0F_F0F1)
+            RectangularSignal.extendedSquitter(
+                address: Self.address,
+                payload: 0x58_1234_5678_9000 &+ UInt64(index) &* 0x1_0F0F_F0F1)
         }
         let starts = squitters.indices.map { 200 + Double($0) * 400 * perMicrosecond }
         let count = Int((Double(squitters.count) * 400 + 200) * perMicrosecond)
@@ -75,7 +78,8 @@ import TestSupport
         var magnitudes = [UInt16](repeating: 0, count: bytes.count / 2)
         bytes.withUnsafeBytes { raw in
             magnitudes.withUnsafeMutableBufferPointer { values in
-                MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: values.count, into: values.baseAddress!)
+                MagnitudeConverter(format: .cu8).convert(
+                    raw.baseAddress!, count: values.count, into: values.baseAddress!)
                 let samples = UnsafePointer(values.baseAddress! + 200)
                 let level = PreambleDetector(kernels: kernels).pulseAmplitude(at: samples, phase: 0) - 1500
                 #expect(slicer.bothChipsLoud(Self.hitBit - 1, samples, phase: 0, limit: 1500 + level / 2))
@@ -88,8 +92,9 @@ import TestSupport
         }
         let policy = AcceptancePolicy(options: StreamingDemodulator.Options())
         func admits(_ loud: Bool, twoBits: Bool = true, _ count: Int, _ known: Bool, _ agrees: Bool) -> Bool {
-            policy.admitsCollisionRepair(repairedBitsBothLoud: loud, twoBits: twoBits, bothLoudCount: count,
-                                         addressKnown: known, agreesWithSquitters: agrees)
+            policy.admitsCollisionRepair(
+                repairedBitsBothLoud: loud, twoBits: twoBits, bothLoudCount: count,
+                addressKnown: known, agreesWithSquitters: agrees)
         }
         #expect(admits(true, 2, true, true))
         #expect(admits(true, 16, true, true))

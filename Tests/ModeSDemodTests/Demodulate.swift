@@ -1,14 +1,18 @@
 import Foundation
+import Simulator
+
 @testable import ModeS
 @testable import ModeSDemod
-import Simulator
 
 /// Runs a whole byte stream through a fresh demodulator in blocks of the given sizes
 /// (cycled), returning every frame, the stray bytes of a last partial sample and the
 /// demodulator's counts.
-func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20],
-                options: StreamingDemodulator.Options = .init())
-    -> (frames: [Frame], leftover: Int, statistics: DemodulatorStatistics) {
+func demodulate(
+    _ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockSizes: [Int] = [1 << 20],
+    options: StreamingDemodulator.Options = .init()
+)
+    -> (frames: [Frame], leftover: Int, statistics: DemodulatorStatistics)
+{
     let demodulator = StreamingDemodulator(format: format, sampleRate: rate, options: options)
     var frames = [Frame]()
     bytes.withUnsafeBytes { raw in
@@ -27,8 +31,10 @@ func demodulate(_ bytes: [UInt8], format: SampleFormat, rate: SampleRate, blockS
 
 /// The magnitudes of `sent`, transmitted cleanly (amplitude 40, cu8) at `rate` from sample
 /// 100 of 600 with the simulator's noise of `seed`, handed to `body` from the reply's start.
-func withCleanReply<Result>(_ sent: ModeSBits, rate: SampleRate, seed: UInt64,
-                            _ body: (UnsafePointer<UInt16>) -> Result) -> Result {
+func withCleanReply<Result>(
+    _ sent: ModeSBits, rate: SampleRate, seed: UInt64,
+    _ body: (UnsafePointer<UInt16>) -> Result
+) -> Result {
     let count = 600
     let signal = RectangularSignal(sampleRate: rate, sampleCount: count, seed: seed)
     let bytes = signal.bytes([.init(bits: sent, start: 100, amplitude: 40)], format: .cu8)

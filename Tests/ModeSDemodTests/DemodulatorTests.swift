@@ -1,17 +1,21 @@
 import Foundation
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct DemodulatorTests {
     /// A recording with DF17 replies at several phases and a few spacings, at `rate`.
-    func recording(rate: SampleRate, count: Int = 10, amplitude: Double = 40) -> (RectangularSignal, [RectangularSignal.Burst]) {
+    func recording(rate: SampleRate, count: Int = 10, amplitude: Double = 40) -> (
+        RectangularSignal, [RectangularSignal.Burst]
+    ) {
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 6000 + count * 700, seed: 7)
         var bursts = [RectangularSignal.Burst]()
         for index in 0..<count {
-            let bits = RectangularSignal.extendedSquitter(address: 0x400000 + UInt32(index), payload: UInt64(index) * 0x1234_5678_9ABC)
+            let bits = RectangularSignal.extendedSquitter(
+                address: 0x400000 + UInt32(index), payload: UInt64(index) * 0x1234_5678_9ABC)
             // Phases in 0.1-sample steps. At 2.0 MS/s a reply about half a sample off is
             // ambiguous with ideal rectangular pulses (each sample holds half of two chips:
             // a known limit of that rate), so phases 0.4-0.6 are left out there.
@@ -41,7 +45,9 @@ import TestSupport
             // them at 2.0 MS/s, when a reply starts between two samples).
             let expected = 20 * Foundation.log10(40 / 127.5) - 3
             let straddling = rate == .twoMega ? 2.5 : 1.5
-            #expect(frame.signalLevel <= expected + 0.5 && frame.signalLevel >= expected - straddling, "\(frame.signalLevel)")
+            #expect(
+                frame.signalLevel <= expected + 0.5 && frame.signalLevel >= expected - straddling,
+                "\(frame.signalLevel)")
         }
     }
 
@@ -55,7 +61,7 @@ import TestSupport
         for _ in 0..<4 {
             var sizes = [Int]()
             for _ in 0..<64 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 // Sizes from 1 byte (half a sample) to ~20,000 bytes, odd ones included.
                 sizes.append(1 + Int(state >> 33) % (state % 3 == 0 ? 7 : 20_000))
             }
@@ -91,7 +97,7 @@ import TestSupport
         let bursts: [RectangularSignal.Burst] = [
             .init(bits: first, start: 5000, amplitude: 60),
             .init(bits: second, start: 5000 + 40e-6 * 2.4e6 + 0.4, amplitude: 20),
-            .init(bits: second, start: 12000, amplitude: 20),
+            .init(bits: second, start: 12000, amplitude: 20)
         ]
         let frames = demodulate(signal.bytes(bursts, format: .cu8), format: .cu8, rate: rate).frames
         #expect(frames.first?.bits == first)
@@ -103,7 +109,9 @@ import TestSupport
     /// A strong reply with two replies a third as strong (10 dB weaker, on other carrier
     /// offsets): one starting 60 µs before it, one starting 70 µs into it. Each is half
     /// buried under the strong one's pulses; they do not overlap each other.
-    func buriedReplies(format: SampleFormat) -> (bytes: [UInt8], strong: ModeSBits, before: ModeSBits, inside: ModeSBits) {
+    func buriedReplies(format: SampleFormat) -> (
+        bytes: [UInt8], strong: ModeSBits, before: ModeSBits, inside: ModeSBits
+    ) {
         let rate = SampleRate.twoPointFourMega
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 20_000, seed: 11)
         let strong = RectangularSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
@@ -112,7 +120,7 @@ import TestSupport
         let bursts: [RectangularSignal.Burst] = [
             .init(bits: before, start: 8000 - 60e-6 * 2.4e6 + 0.3, amplitude: 25, frequencyOffset: -35_000),
             .init(bits: strong, start: 8000, amplitude: 75, frequencyOffset: 12_000),
-            .init(bits: inside, start: 8000 + 70e-6 * 2.4e6 + 0.6, amplitude: 25, frequencyOffset: 41_000),
+            .init(bits: inside, start: 8000 + 70e-6 * 2.4e6 + 0.6, amplitude: 25, frequencyOffset: 41_000)
         ]
         return (signal.bytes(bursts, format: format), strong, before, inside)
     }
@@ -141,10 +149,11 @@ import TestSupport
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 20_000, seed: 13)
         let strong = RectangularSignal.extendedSquitter(address: 0x3C6589, payload: 0x58_B986_D0B3_BD25)
         let buried = RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)
-        let bytes = signal.bytes([
-            .init(bits: buried, start: 8000 - 50e-6 * 2.4e6 + 0.4, amplitude: 30, frequencyOffset: 25_000),
-            .init(bits: strong, start: 8000, amplitude: 190, frequencyOffset: -8_000),
-        ], format: .cu8)
+        let bytes = signal.bytes(
+            [
+                .init(bits: buried, start: 8000 - 50e-6 * 2.4e6 + 0.4, amplitude: 30, frequencyOffset: 25_000),
+                .init(bits: strong, start: 8000, amplitude: 190, frequencyOffset: -8_000)
+            ], format: .cu8)
         #expect(demodulate(bytes, format: .cu8, rate: rate).frames.map(\.bits) == [buried, strong])
     }
 
@@ -195,12 +204,18 @@ import TestSupport
                 switch format {
                 case .cu8: bytes = [UInt8((i + 127.5).rounded(.down)), UInt8((q + 127.5).rounded(.down))]
                 case .cs16:
-                    for v in [i, q] { withUnsafeBytes(of: Int16((v * 256).rounded()).littleEndian) { bytes.append(contentsOf: $0) } }
+                    for v in [i, q] {
+                        withUnsafeBytes(of: Int16((v * 256).rounded()).littleEndian) { bytes.append(contentsOf: $0) }
+                    }
                 case .cf32:
-                    for v in [i, q] { withUnsafeBytes(of: Float(v / 127.5).bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+                    for v in [i, q] {
+                        withUnsafeBytes(of: Float(v / 127.5).bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+                    }
                 }
                 var out: UInt16 = 0
-                bytes.withUnsafeBytes { MagnitudeConverter(format: format).convert($0.baseAddress!, count: 1, into: &out) }
+                bytes.withUnsafeBytes {
+                    MagnitudeConverter(format: format).convert($0.baseAddress!, count: 1, into: &out)
+                }
                 results.append(Double(out))
             }
             for value in results { #expect(abs(value - expected) < 0.01 * 65535, "\(i),\(q): \(results)") }
@@ -272,16 +287,20 @@ import TestSupport
         var counts = (stronger: 0, weaker: 0)
         for trial in 0..<20 {
             let signal = RectangularSignal(sampleRate: rate, sampleCount: 12_000, seed: UInt64(100 + trial))
-            let strong = RectangularSignal.extendedSquitter(address: 0x3C6589 + UInt32(trial),
-                                                     payload: 0x58_B986_D0B3_BD25 &* UInt64(trial + 1))
-            let weak = RectangularSignal.extendedSquitter(address: 0x4840D6 + UInt32(trial),
-                                                   payload: 0x20_2CC3_71C3_2CE0 &* UInt64(trial + 3))
+            let strong = RectangularSignal.extendedSquitter(
+                address: 0x3C6589 + UInt32(trial),
+                payload: 0x58_B986_D0B3_BD25 &* UInt64(trial + 1))
+            let weak = RectangularSignal.extendedSquitter(
+                address: 0x4840D6 + UInt32(trial),
+                payload: 0x20_2CC3_71C3_2CE0 &* UInt64(trial + 3))
             let delay = Double(20 + 5 * trial) * 2.4
-            let bytes = signal.bytes([
-                .init(bits: strong, start: 5000.3, amplitude: 60, frequencyOffset: 10_000),
-                .init(bits: weak, start: 5000.3 + delay, amplitude: 60 * ratio,
-                      frequencyOffset: -20_000 + Double(trial) * 3000),
-            ], format: .cu8)
+            let bytes = signal.bytes(
+                [
+                    .init(bits: strong, start: 5000.3, amplitude: 60, frequencyOffset: 10_000),
+                    .init(
+                        bits: weak, start: 5000.3 + delay, amplitude: 60 * ratio,
+                        frequencyOffset: -20_000 + Double(trial) * 3000)
+                ], format: .cu8)
             let frames = demodulate(bytes, format: .cu8, rate: rate, options: options).frames.map(\.bits)
             if frames.contains(strong) { counts.stronger += 1 }
             if frames.contains(weak) { counts.weaker += 1 }
@@ -307,8 +326,10 @@ import TestSupport
 
 @Suite(.computeBound) struct SequenceSlicerTests {
     /// Magnitudes of one clean reply starting at sample 100 + `offset`, at `rate`.
-    func magnitudes(_ bits: ModeSBits, rate: SampleRate, offset: Double, amplitude: Double = 60,
-                    seed: UInt64 = 3) -> [UInt16] {
+    func magnitudes(
+        _ bits: ModeSBits, rate: SampleRate, offset: Double, amplitude: Double = 60,
+        seed: UInt64 = 3
+    ) -> [UInt16] {
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 600, seed: seed)
         let bytes = signal.bytes([.init(bits: bits, start: 100 + offset, amplitude: amplitude)], format: .cu8)
         var values = [UInt16](repeating: 0, count: 600)
@@ -341,7 +362,8 @@ import TestSupport
         // Noise alone mostly starts with a format no transponder sends.
         let noise = magnitudes(long, rate: rate, offset: 400)
         let formats = (0..<50).filter { start in
-            noise.withUnsafeBufferPointer { slicer.slice($0.baseAddress! + start, phase: 0, level: 2000, floor: 1000) } != nil
+            noise.withUnsafeBufferPointer { slicer.slice($0.baseAddress! + start, phase: 0, level: 2000, floor: 1000) }
+                != nil
         }
         #expect(formats.count < 35)
     }
@@ -358,9 +380,11 @@ import TestSupport
         let squitter = RectangularSignal.extendedSquitter(address: address, payload: 0x20_2CC3_71C3_2CE0)
         let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 20_000, seed: 5)
         // The code before the squitter (unknown aircraft), then the squitter, then the code again.
-        let bursts = [RectangularSignal.Burst(bits: allCall, start: 1000.3, amplitude: 60),
-                      RectangularSignal.Burst(bits: squitter, start: 6000.6, amplitude: 60),
-                      RectangularSignal.Burst(bits: allCall, start: 12000.2, amplitude: 60)]
+        let bursts = [
+            RectangularSignal.Burst(bits: allCall, start: 1000.3, amplitude: 60),
+            RectangularSignal.Burst(bits: squitter, start: 6000.6, amplitude: 60),
+            RectangularSignal.Burst(bits: allCall, start: 12000.2, amplitude: 60)
+        ]
         let bytes = signal.bytes(bursts, format: .cu8)
         let found = demodulate(bytes, format: .cu8, rate: .twoPointFourMega).frames.map(\.bits.hex)
         #expect(found == [squitter.hex, allCall.hex])

@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct FollowerCheckTests {
     /// An acquisition squitter (code 0) and a squitter of another aircraft starting on its
@@ -18,21 +19,26 @@ import TestSupport
         let follower = RectangularSignal.extendedSquitter(address: 0x3C_6511, payload: 0x58_F0F0_0F0F_1234)
         let offset = kernels.firstSample(ofBit: 56)
         let start = 100 + Double(kernels.phaseOffsets[0]) / 10
-        let bursts = [RectangularSignal.Burst(bits: allCall, start: start, amplitude: amplitude, frequencyOffset: 40_000),
-                      .init(bits: follower, start: start + Double(offset), amplitude: amplitude,
-                            frequencyOffset: -30_000)]
+        let bursts = [
+            RectangularSignal.Burst(bits: allCall, start: start, amplitude: amplitude, frequencyOffset: 40_000),
+            .init(
+                bits: follower, start: start + Double(offset), amplitude: amplitude,
+                frequencyOffset: -30_000)
+        ]
         let count = 800
         let bytes = RectangularSignal(sampleRate: rate, sampleCount: count, seed: 5).bytes(bursts, format: .cu8)
         var magnitudes = [UInt16](repeating: 0, count: count)
         let slicer = BitSlicer(kernels: kernels)
-        let check = FollowerCheck(format: .cu8, kernels: kernels, slicer: slicer,
-                                  repairGate: RepairGate(rankLimit: 24, knownAddressRankLimit: 24, allowTwoBits: true))
+        let check = FollowerCheck(
+            format: .cu8, kernels: kernels, slicer: slicer,
+            repairGate: RepairGate(rankLimit: 24, knownAddressRankLimit: 24, allowTwoBits: true))
         return bytes.withUnsafeBytes { raw in
             magnitudes.withUnsafeMutableBufferPointer { values in
                 MagnitudeConverter(format: .cu8).convert(raw.baseAddress!, count: count, into: values.baseAddress!)
-                return check.codeStands(claimed(allCall), phase: 0, follower: follower, offset: offset,
-                                        followerPhase: 0, raw: raw.baseAddress! + 100 * 2,
-                                        magnitudes: values.baseAddress! + 100, count: FollowerCheck.window(kernels))
+                return check.codeStands(
+                    claimed(allCall), phase: 0, follower: follower, offset: offset,
+                    followerPhase: 0, raw: raw.baseAddress! + 100 * 2,
+                    magnitudes: values.baseAddress! + 100, count: FollowerCheck.window(kernels))
             }
         }
     }
@@ -44,8 +50,14 @@ import TestSupport
     func theCodeIsDecidedAgainWithoutTheFollower(rate: SampleRate, amplitude: Double) {
         #expect(stands({ $0 }, rate: rate, amplitude: amplitude))
         for number in [55, 56] {
-            #expect(!stands({ var turned = $0; turned.flipBit(number); return turned }, rate: rate, amplitude: amplitude),
-                    "bit \(number)")
+            #expect(
+                !stands(
+                    {
+                        var turned = $0
+                        turned.flipBit(number)
+                        return turned
+                    }, rate: rate, amplitude: amplitude),
+                "bit \(number)")
         }
     }
 
@@ -54,8 +66,9 @@ import TestSupport
     @Test(arguments: SampleRate.allCases)
     func onlyAReplyStartingOnTheLastBitsFollows(rate: SampleRate) {
         let kernels = ReplyKernels(sampleRate: rate)
-        let check = FollowerCheck(format: .cu8, kernels: kernels, slicer: BitSlicer(kernels: kernels),
-                                  repairGate: RepairGate(rankLimit: 24, knownAddressRankLimit: 24, allowTwoBits: true))
+        let check = FollowerCheck(
+            format: .cu8, kernels: kernels, slicer: BitSlicer(kernels: kernels),
+            repairGate: RepairGate(rankLimit: 24, knownAddressRankLimit: 24, allowTwoBits: true))
         let first = kernels.firstSample(ofBit: FollowerCheck.firstBitFollowed)
         #expect(check.follows(offset: first))
         #expect(!check.follows(offset: first - 1))

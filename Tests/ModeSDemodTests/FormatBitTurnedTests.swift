@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// `BitSlicer.sliceWithFormatBitTurned`: a candidate whose format came out one bit from 17
 /// or 11 starts the channel fit as a squitter or an all-call reply.

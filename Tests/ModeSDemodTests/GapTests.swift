@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// Samples lost on the way (a receiver that fell behind): the demodulator must keep the
 /// sample clock and must not join what came before and after the gap.
@@ -15,9 +16,11 @@ import TestSupport
     func recording() -> (bytes: [UInt8], bursts: [RectangularSignal.Burst]) {
         let signal = RectangularSignal(sampleRate: Self.rate, sampleCount: 13_000, seed: 11)
         var bursts = (0..<10).map { index in
-            RectangularSignal.Burst(bits: RectangularSignal.extendedSquitter(address: 0x3C0000 + UInt32(index),
-                                                                             payload: UInt64(index) * 0x2468_ACE0_1357),
-                                    start: 5000 + Double(index) * 700 + 0.3, amplitude: 40)
+            RectangularSignal.Burst(
+                bits: RectangularSignal.extendedSquitter(
+                    address: 0x3C0000 + UInt32(index),
+                    payload: UInt64(index) * 0x2468_ACE0_1357),
+                start: 5000 + Double(index) * 700 + 0.3, amplitude: 40)
         }
         bursts[5].bits = bursts[4].bits
         bursts[5].start = bursts[4].start + 700
@@ -25,7 +28,8 @@ import TestSupport
     }
 
     /// Feeds `bytes` but drops samples `gap` (reporting them as lost).
-    func demodulate(_ bytes: [UInt8], dropping gap: Range<Int>) -> (frames: [Frame], statistics: DemodulatorStatistics) {
+    func demodulate(_ bytes: [UInt8], dropping gap: Range<Int>) -> (frames: [Frame], statistics: DemodulatorStatistics)
+    {
         let demodulator = StreamingDemodulator(format: .cu8, sampleRate: Self.rate)
         var frames = [Frame]()
         bytes.withUnsafeBytes { raw in

@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// How a DF11's interrogator code (7 bits no CRC checks) is weighed: which code bits were
 /// decided weakly, which codes are in use, and whether the weak bits leave any doubt.
@@ -50,15 +51,20 @@ import TestSupport
         // Three weak bits none of whose seven turnings gives a code in use (0x01, 0x02, 0x08
         // and their sums): code 0 is believed at 2.4 MS/s, refused at 2.0 MS/s.
         #expect(policy.codeUnambiguous(0, weakBits: 0x0B, overstated: false, clearOfNoise: false, believed: believed))
-        #expect(!atTwoMega.codeUnambiguous(0, weakBits: 0x0B, overstated: false, clearOfNoise: false,
-                                           believed: believed))
+        #expect(
+            !atTwoMega.codeUnambiguous(
+                0, weakBits: 0x0B, overstated: false, clearOfNoise: false,
+                believed: believed))
         // Three weak bits, two of which turned give a station's code (0x05): refused.
         #expect(!policy.codeUnambiguous(0, weakBits: 0x0D, overstated: false, clearOfNoise: true, believed: believed))
         // Four weak bits: refused whatever they would give.
-        #expect(!policy.codeUnambiguous(0, weakBits: 0x4B, overstated: false, clearOfNoise: true, believed: { $0 == 0 }))
+        #expect(
+            !policy.codeUnambiguous(0, weakBits: 0x4B, overstated: false, clearOfNoise: true, believed: { $0 == 0 }))
         // A station's code keeps the limit of two.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x62, overstated: false, clearOfNoise: true,
-                                        believed: { $0 == 0x15 }))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 0x62, overstated: false, clearOfNoise: true,
+                believed: { $0 == 0x15 }))
     }
 
     @Test func aWeakBitIsADoubtOnlyWhenItsFlipGivesACodeInUse() {
@@ -70,10 +76,13 @@ import TestSupport
         // With bit value 16 flipped it is 0x05, another station's.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: true, believed: believed))
         // Two weak bits: every combination is weighed (0x15 ^ 0x14 = 0x01, ^ 0x10 = 0x05).
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, believed: believed))
         #expect(policy.codeUnambiguous(0x15, weakBits: 0x22, overstated: false, clearOfNoise: true, believed: believed))
         // More than two weak bits: refused whatever they would give.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x62, overstated: false, clearOfNoise: true, believed: { $0 == 0x15 }))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 0x62, overstated: false, clearOfNoise: true, believed: { $0 == 0x15 }))
         // Code 0 is doubted only where a weak bit would make it a station's code.
         #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: true, believed: believed))
         #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: true, believed: believed))
@@ -82,46 +91,78 @@ import TestSupport
         #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, believed: believed))
         // Unless the channel fit decides the same code: then they are weighed as elsewhere.
-        #expect(policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, fitAgrees: true,
-                                       believed: believed))
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: false, fitAgrees: true,
-                                        believed: believed))
+        #expect(
+            policy.codeUnambiguous(
+                0x15, weakBits: 1, overstated: false, clearOfNoise: false, fitAgrees: true,
+                believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 16, overstated: false, clearOfNoise: false, fitAgrees: true,
+                believed: believed))
         // Code 0 whose weak bit would give a station's code: believed below six floors when
         // the fit agrees, not above, and not without the fit.
-        #expect(policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: true, strong: false,
-                                       fitAgrees: true, believed: believed))
-        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: true, strong: true,
-                                        fitAgrees: true, believed: believed))
-        #expect(!policy.codeUnambiguous(0, weakBits: 0x05, overstated: false, clearOfNoise: false, strong: false,
-                                        fitAgrees: false, believed: believed))
+        #expect(
+            policy.codeUnambiguous(
+                0, weakBits: 0x05, overstated: false, clearOfNoise: true, strong: false,
+                fitAgrees: true, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0, weakBits: 0x05, overstated: false, clearOfNoise: true, strong: true,
+                fitAgrees: true, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0, weakBits: 0x05, overstated: false, clearOfNoise: false, strong: false,
+                fitAgrees: false, believed: believed))
         // A station's code whose weak bit gives another code in use stays refused.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 16, overstated: false, clearOfNoise: true, strong: false,
-                                        fitAgrees: true, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 16, overstated: false, clearOfNoise: true, strong: false,
+                fitAgrees: true, believed: believed))
         // Still at most three weak bits (see `codeZeroMayHaveThreeWeakBitsAtTwoPointFourMegasamples`).
-        #expect(!policy.codeUnambiguous(0, weakBits: 0x0F, overstated: false, clearOfNoise: true, strong: false,
-                                        fitAgrees: true, believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0, weakBits: 0x0F, overstated: false, clearOfNoise: true, strong: false,
+                fitAgrees: true, believed: believed))
         // The fit (costly) is not asked where nothing is weighed, nor clear of the noise.
         // (Outside `#expect`, which evaluates each argument to show it.)
         var fitAsked = false
-        let noWeakBit = policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false,
-                                               fitAgrees: { fitAsked = true; return false }(), believed: believed)
-        let clear = policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: true,
-                                           fitAgrees: { fitAsked = true; return false }(), believed: believed)
+        let noWeakBit = policy.codeUnambiguous(
+            0x15, weakBits: 0, overstated: false, clearOfNoise: false,
+            fitAgrees: {
+                fitAsked = true
+                return false
+            }(), believed: believed)
+        let clear = policy.codeUnambiguous(
+            0x15, weakBits: 1, overstated: false, clearOfNoise: true,
+            fitAgrees: {
+                fitAsked = true
+                return false
+            }(), believed: believed)
         // Nor for code 0 whose weak bits give no code in use.
-        let squitter = policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, strong: false,
-                                              fitAgrees: { fitAsked = true; return false }(), believed: believed)
+        let squitter = policy.codeUnambiguous(
+            0, weakBits: 2, overstated: false, clearOfNoise: false, strong: false,
+            fitAgrees: {
+                fitAsked = true
+                return false
+            }(), believed: believed)
         #expect(noWeakBit && clear && squitter && !fitAsked)
         // An overstated bit refuses a station's code, not code 0.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
         // Where the clipping decides the whole code, weak bits are no doubt.
-        #expect(policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, decidedAtRails: true,
-                                       believed: believed))
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, decidedAtRails: false,
-                                        believed: believed))
+        #expect(
+            policy.codeUnambiguous(
+                0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, decidedAtRails: true,
+                believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 0x14, overstated: false, clearOfNoise: true, decidedAtRails: false,
+                believed: believed))
         // An overstated bit still refuses a station's code.
-        #expect(!policy.codeUnambiguous(0x15, weakBits: 1, overstated: true, clearOfNoise: true, decidedAtRails: true,
-                                        believed: believed))
+        #expect(
+            !policy.codeUnambiguous(
+                0x15, weakBits: 1, overstated: true, clearOfNoise: true, decidedAtRails: true,
+                believed: believed))
     }
 
     /// The clipping is read only for the plain and feedback slices at the best phase, in the
@@ -164,9 +205,10 @@ import TestSupport
         let (squitterCode, stationCode) = (CRC.withParity(bits, overlay: 0), CRC.withParity(bits, overlay: 0x15))
         let fitted = SliceAttempt(rank: 0, slicer: .channelFit)
         func accepts(_ bits: ModeSBits, fitsCleanly: Bool, clipped: Bool) -> Bool {
-            policy.acceptsAllCall(bits, attempt: fitted, overlapped: false, followedClosely: false,
-                                  codeBelievable: true, plainAgrees: true, fitsCleanly: fitsCleanly,
-                                  codeDecided: true, codeClipped: clipped)
+            policy.acceptsAllCall(
+                bits, attempt: fitted, overlapped: false, followedClosely: false,
+                codeBelievable: true, plainAgrees: true, fitsCleanly: fitsCleanly,
+                codeDecided: true, codeClipped: clipped)
         }
         #expect(accepts(stationCode, fitsCleanly: true, clipped: false))
         #expect(!accepts(stationCode, fitsCleanly: true, clipped: true))
@@ -184,9 +226,10 @@ import TestSupport
         bits.setField(9, 32, 0x4840D6)
         let plain = SliceAttempt(rank: 0, slicer: .plain)
         func accepts(code: UInt32, underCancelled: Bool) -> Bool {
-            policy.acceptsAllCall(CRC.withParity(bits, overlay: code), attempt: plain, overlapped: false,
-                                  followedClosely: false, codeBelievable: true, plainAgrees: true,
-                                  codeUnderCancelledFrame: underCancelled)
+            policy.acceptsAllCall(
+                CRC.withParity(bits, overlay: code), attempt: plain, overlapped: false,
+                followedClosely: false, codeBelievable: true, plainAgrees: true,
+                codeUnderCancelledFrame: underCancelled)
         }
         #expect(accepts(code: 0x15, underCancelled: false))
         #expect(!accepts(code: 0x15, underCancelled: true))
@@ -207,16 +250,19 @@ import TestSupport
     /// bit, a flip would have broken the parity.
     @Test func anotherReplysPulseCountsOnlyOverTheCodeBits() {
         let kernels = ReplyKernels(sampleRate: .twoPointFourMega)
-        let checks = InterferenceChecks(kernels: kernels, detector: PreambleDetector(kernels: kernels),
-                                        slicer: BitSlicer(kernels: kernels))
+        let checks = InterferenceChecks(
+            kernels: kernels, detector: PreambleDetector(kernels: kernels),
+            slicer: BitSlicer(kernels: kernels))
         let bits = allCall(address: 0x4840D6, code: 0x3C)
         #expect(AcceptancePolicy.overlapMattersFrom(bits) == 50)
-        #expect(AcceptancePolicy.overlapMattersFrom(
-            RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)) == nil)
+        #expect(
+            AcceptancePolicy.overlapMattersFrom(
+                RectangularSignal.extendedSquitter(address: 0x4840D6, payload: 0x20_2CC3_71C3_2CE0)) == nil)
         // The reply starts at sample 100 (`SequenceSlicerTests.magnitudes`), at phase 0.
         let start = 100
-        let clean = SequenceSlicerTests().magnitudes(bits, rate: .twoPointFourMega,
-                                                     offset: Double(kernels.phaseOffsets[0]) / 10, amplitude: 30)
+        let clean = SequenceSlicerTests().magnitudes(
+            bits, rate: .twoPointFourMega,
+            offset: Double(kernels.phaseOffsets[0]) / 10, amplitude: 30)
         let floor = UInt32(clean[0..<90].reduce(0) { $0 + Int($1) } / 90)
         /// Whether the reply counts as overlapped in `values`, searching from bit `from`.
         func overlapped(_ values: [UInt16], from: Int?) -> Bool {
@@ -255,10 +301,13 @@ import TestSupport
         let outside = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
         let plain = SliceAttempt(rank: 0, slicer: .plain)
         let sliced = allCall(address: 0x4840D6, code: 0x3C)
-        func stands(_ fitted: ModeSBits?, _ bits: ModeSBits? = nil, attempt: SliceAttempt? = nil,
-                    place: AcceptancePolicy.Place? = nil, strong: Bool = true) -> Bool {
-            policy.codeStandsAgainstChannelFit(bits ?? sliced, attempt: attempt ?? plain, place: place ?? outside,
-                                               strong: strong, fitted: { fitted })
+        func stands(
+            _ fitted: ModeSBits?, _ bits: ModeSBits? = nil, attempt: SliceAttempt? = nil,
+            place: AcceptancePolicy.Place? = nil, strong: Bool = true
+        ) -> Bool {
+            policy.codeStandsAgainstChannelFit(
+                bits ?? sliced, attempt: attempt ?? plain, place: place ?? outside,
+                strong: strong, fitted: { fitted })
         }
         // The fit agrees, or finds no reply: the code stands.
         #expect(stands(sliced))
@@ -284,16 +333,22 @@ import TestSupport
     @Test func theChannelFitIsOnlyRunWhenTheRuleNeedsIt() {
         var fits = 0
         let coded = allCall(address: 0x4840D6, code: 0x3C)
-        let fitted: () -> ModeSBits? = { fits += 1; return coded }
+        let fitted: () -> ModeSBits? = {
+            fits += 1
+            return coded
+        }
         let outside = AcceptancePolicy.Place(inResidual: false, insideFrame: false)
-        _ = policy.codeStandsAgainstChannelFit(coded, attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
-                                               strong: false, fitted: fitted)
-        _ = policy.codeStandsAgainstChannelFit(allCall(address: 0x4840D6, code: 0),
-                                               attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
-                                               strong: true, fitted: fitted)
+        _ = policy.codeStandsAgainstChannelFit(
+            coded, attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
+            strong: false, fitted: fitted)
+        _ = policy.codeStandsAgainstChannelFit(
+            allCall(address: 0x4840D6, code: 0),
+            attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
+            strong: true, fitted: fitted)
         #expect(fits == 0)
-        _ = policy.codeStandsAgainstChannelFit(coded, attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
-                                               strong: true, fitted: fitted)
+        _ = policy.codeStandsAgainstChannelFit(
+            coded, attempt: SliceAttempt(rank: 0, slicer: .plain), place: outside,
+            strong: true, fitted: fitted)
         #expect(fits == 1)
     }
 }

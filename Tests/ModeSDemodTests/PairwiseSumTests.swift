@@ -1,6 +1,7 @@
-import Testing
-@testable import ModeSDemod
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// Lane sums added in pairs (`pairwiseSum`): the same total as one after another, up to the
 /// rounding of a different order.

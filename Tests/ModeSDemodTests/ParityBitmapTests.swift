@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// `ParityBitmap` answers "maybe" for every value it holds and seldom for others, and the
 /// three-bit repair's first look built on it (`RepairGate.threeBitRepairPossible`) lets
@@ -18,7 +19,8 @@ import TestSupport
             inserted.insert(value)
         }
         #expect(inserted.allSatisfy { bitmap.mayContain($0) })
-        var past = 0, others = 0
+        var past = 0
+        var others = 0
         while others < 100_000 {
             let value = UInt32(truncatingIfNeeded: generator.next() & 0xFF_FFFF)
             guard !inserted.contains(value) else { continue }

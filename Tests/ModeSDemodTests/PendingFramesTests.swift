@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
+
 @testable import ModeS
 @testable import ModeSDemod
-import TestSupport
 
 @Suite(.computeBound) struct PendingFramesTests {
     func frame(_ address: UInt32) -> Frame {

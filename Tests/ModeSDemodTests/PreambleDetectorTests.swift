@@ -1,6 +1,7 @@
-import Testing
-@testable import ModeSDemod
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// The pulse level measurements against their definitions over the kernel weights.
 @Suite(.computeBound) struct PreambleDetectorTests {
@@ -21,7 +22,9 @@ import TestSupport
                 samples[index] = trial == 0 ? .max : UInt16.random(in: 0...UInt16.max, using: &generator)
             }
             for phase in 0..<kernels.phaseOffsets.count {
-                var sum: Int64 = 0, squares: Int64 = 0, weights: Int64 = 0
+                var sum: Int64 = 0
+                var squares: Int64 = 0
+                var weights: Int64 = 0
                 for sample in 0..<span {
                     let weight = Int64(kernels.pulseWeights[phase * span + sample])
                     sum += weight * Int64(samples[sample])
@@ -83,15 +86,19 @@ import TestSupport
     /// most `maximumQuietToPulseSixteenths`/16 of its pulses' (the sums are whole numbers,
     /// exact in floats, compared as the detector compares them); best first, the earlier
     /// phase first on a tie.
-    static func phasesByDefinition(_ samples: [UInt16], floor: UInt32, kernels: ReplyKernels,
-                                   detector: PreambleDetector) -> [(phase: Int, score: Int32)] {
+    static func phasesByDefinition(
+        _ samples: [UInt16], floor: UInt32, kernels: ReplyKernels,
+        detector: PreambleDetector
+    ) -> [(phase: Int, score: Int32)] {
         let span = kernels.preambleSpan
-        let threshold = (Int64(floor) * Int64(detector.minimumPulseToFloorSixteenths) * Int64(kernels.preambleScale)) >> 4
+        let threshold =
+            (Int64(floor) * Int64(detector.minimumPulseToFloorSixteenths) * Int64(kernels.preambleScale)) >> 4
         let quiet = Float(detector.maximumQuietToPulseSixteenths)
         let chip = Float(kernels.sampleRate.tenthsPerChip)
         var kept: [(phase: Int, score: Int32)] = []
         for phase in kernels.phaseOffsets.indices {
-            var total: Int64 = 0, on: Int64 = 0
+            var total: Int64 = 0
+            var on: Int64 = 0
             for sample in 0..<span {
                 total += Int64(kernels.preambleWeights[phase * span + sample]) * Int64(samples[sample])
                 on += Int64(kernels.pulseWeights[phase * span + sample]) * Int64(samples[sample])
@@ -103,6 +110,7 @@ import TestSupport
             }
             kept.append((phase, Int32(total)))
         }
-        return kept.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
+        return kept.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(
+            \.element)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// Starts whose bits fall quiet 27 µs in, as a Mode A/C reply's do, are not sliced
 /// (`AcceptancePolicy.tailTooQuiet`), nor those whose first 19 bits are quiet, a reply
@@ -15,8 +16,10 @@ import TestSupport
 
     /// Magnitudes `floor` plus `amplitude` times the share of each sample covered by a
     /// 0.45 µs pulse starting at each of `pulses` (µs after sample `start`).
-    static func modeAC(_ pulses: [Double], start: Double, rate: SampleRate, amplitude: Double, floor: Double,
-                       count: Int) -> [UInt16] {
+    static func modeAC(
+        _ pulses: [Double], start: Double, rate: SampleRate, amplitude: Double, floor: Double,
+        count: Int
+    ) -> [UInt16] {
         let perMicrosecond = Double(rate.hertz) / 1e6
         return (0..<count).map { sample in
             var covered = 0.0
@@ -44,10 +47,12 @@ import TestSupport
             func loudBits(_ bits: Range<Int>) -> (Double, Int) -> Int {
                 { slicer.loudBits(at, phase: phase, limit: $0, bits: bits, enough: $1) }
             }
-            return AcceptancePolicy.tailTooQuiet(loudBits: loudBits(AcceptancePolicy.tailBits), amplitude: amplitude,
-                                                 floor: floor)
-                || AcceptancePolicy.headTooQuiet(loudBits: loudBits(AcceptancePolicy.headBits), amplitude: amplitude,
-                                                 floor: floor)
+            return AcceptancePolicy.tailTooQuiet(
+                loudBits: loudBits(AcceptancePolicy.tailBits), amplitude: amplitude,
+                floor: floor)
+                || AcceptancePolicy.headTooQuiet(
+                    loudBits: loudBits(AcceptancePolicy.headBits), amplitude: amplitude,
+                    floor: floor)
         }
     }
 
@@ -60,7 +65,12 @@ import TestSupport
 
     @Test func fewerThanAThirdOfTheBitsLoudIsTooQuiet() {
         var asked: [(Double, Int)] = []
-        #expect(AcceptancePolicy.tailTooQuiet(loudBits: { asked.append(($0, $1)); return 11 }, amplitude: 5000, floor: 200))
+        #expect(
+            AcceptancePolicy.tailTooQuiet(
+                loudBits: {
+                    asked.append(($0, $1))
+                    return 11
+                }, amplitude: 5000, floor: 200))
         #expect(!AcceptancePolicy.tailTooQuiet(loudBits: { _, _ in 12 }, amplitude: 5000, floor: 200))
         // The count may stop as soon as it has enough.
         #expect(asked.count == 1 && asked[0].0 == 400 && asked[0].1 == AcceptancePolicy.minimumLoudTailBits)
@@ -68,21 +78,30 @@ import TestSupport
 
     @Test func fewerThanFourOfTheFirstNineteenBitsLoudIsTooQuiet() {
         var asked: [(Double, Int)] = []
-        #expect(AcceptancePolicy.headTooQuiet(loudBits: { asked.append(($0, $1)); return 3 }, amplitude: 5000, floor: 200))
+        #expect(
+            AcceptancePolicy.headTooQuiet(
+                loudBits: {
+                    asked.append(($0, $1))
+                    return 3
+                }, amplitude: 5000, floor: 200))
         #expect(!AcceptancePolicy.headTooQuiet(loudBits: { _, _ in 4 }, amplitude: 5000, floor: 200))
         #expect(asked.count == 1 && asked[0].0 == 400 && asked[0].1 == AcceptancePolicy.minimumLoudHeadBits)
     }
 
     /// Four pulses where a preamble's would be, and a reply beginning 27 µs after them: the
     /// pulses' start passes the tail's test (the reply fills those bits) but not the head's.
-    static func pulsesBeforeReply(offset: Double, rate: SampleRate, floor: UInt32) -> (samples: [UInt16], replyStart: Int) {
+    static func pulsesBeforeReply(offset: Double, rate: SampleRate, floor: UInt32) -> (
+        samples: [UInt16], replyStart: Int
+    ) {
         let amplitude = 20 * Double(floor)
         let allCallReply = allCall(address: 0x3C6DD0, code: 0)
-        let reply = CandidateGateTests.reply(bits: (1...56).map { Int(allCallReply.bit($0)) }, offset: offset,
-                                             rate: rate, amplitude: amplitude, floor: 0)
+        let reply = CandidateGateTests.reply(
+            bits: (1...56).map { Int(allCallReply.bit($0)) }, offset: offset,
+            rate: rate, amplitude: amplitude, floor: 0)
         let shift = Int((27e-6 * Double(rate.hertz)).rounded())
-        var samples = modeAC([0, 1, 3.5, 4.5], start: 8 + offset, rate: rate, amplitude: amplitude,
-                             floor: Double(floor), count: shift + reply.count)
+        var samples = modeAC(
+            [0, 1, 3.5, 4.5], start: 8 + offset, rate: rate, amplitude: amplitude,
+            floor: Double(floor), count: shift + reply.count)
         for (index, value) in reply.enumerated() { samples[shift + index] += value }
         return (samples, shift + 8)
     }
@@ -93,7 +112,8 @@ import TestSupport
         for tenth in 0..<10 {
             let (samples, replyStart) = Self.pulsesBeforeReply(offset: Double(tenth) / 10, rate: rate, floor: floor)
             #expect(Self.tooQuiet(samples, at: 8, floor: floor, rate: rate) == true, "offset \(tenth)/10")
-            let reply = Self.tooQuiet(samples, at: replyStart, floor: floor, rate: rate)
+            let reply =
+                Self.tooQuiet(samples, at: replyStart, floor: floor, rate: rate)
                 ?? Self.tooQuiet(samples, at: replyStart + 1, floor: floor, rate: rate)
             #expect(reply == false, "offset \(tenth)/10")
         }
@@ -105,17 +125,20 @@ import TestSupport
         let rate = SampleRate.twoPointFourMega
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 14_000, seed: 11)
         let squitters = (0..<10).map {
-            RectangularSignal.extendedSquitter(address: 0x4CA200 + UInt32($0), payload: 0x58_0000_0000_0000 + UInt64($0))
+            RectangularSignal.extendedSquitter(
+                address: 0x4CA200 + UInt32($0), payload: 0x58_0000_0000_0000 + UInt64($0))
         }
         let lead = 27e-6 * Double(rate.hertz)
         let bursts = squitters.enumerated().map { index, bits in
-            RectangularSignal.Burst(bits: bits, start: 1_000 + 1_200 * Double(index) + lead + Double(index) / 10,
-                                    amplitude: 40)
+            RectangularSignal.Burst(
+                bits: bits, start: 1_000 + 1_200 * Double(index) + lead + Double(index) / 10,
+                amplitude: 40)
         }
         var iq = signal.samples(bursts)
         for (index, burst) in bursts.enumerated() {
-            let pulses = Self.modeAC([0, 1, 3.5, 4.5], start: burst.start - lead, rate: rate, amplitude: 40, floor: 0,
-                                     count: Int(burst.start))
+            let pulses = Self.modeAC(
+                [0, 1, 3.5, 4.5], start: burst.start - lead, rate: rate, amplitude: 40, floor: 0,
+                count: Int(burst.start))
             Self.add(pulses, carrierPhase: Double(index) * 0.9, to: &iq)
         }
         let (frames, statistics) = Self.demodulate(iq, rate: rate)
@@ -130,8 +153,9 @@ import TestSupport
         let floor: UInt32 = 200
         var examined = 0
         for tenth in 0..<10 {
-            let samples = Self.modeAC(Self.modeACPulses, start: 40 + Double(tenth) / 10, rate: rate,
-                                      amplitude: 30 * Double(floor), floor: Double(floor), count: 400)
+            let samples = Self.modeAC(
+                Self.modeACPulses, start: 40 + Double(tenth) / 10, rate: rate,
+                amplitude: 30 * Double(floor), floor: Double(floor), count: 400)
             for start in 0..<100 {
                 guard let quiet = Self.tooQuiet(samples, at: start, floor: floor, rate: rate) else { continue }
                 examined += 1
@@ -151,22 +175,26 @@ import TestSupport
             let bits = (1...56).map { Int(allCallReply.bit($0)) }
             for amplitude in [20.0, 3, 2] {
                 // The reply starts at sample 8 + tenth/10 (see `CandidateGateTests.reply`).
-                let reply = CandidateGateTests.reply(bits: bits, offset: Double(tenth) / 10, rate: rate,
-                                                     amplitude: amplitude * Double(floor), floor: Double(floor))
+                let reply = CandidateGateTests.reply(
+                    bits: bits, offset: Double(tenth) / 10, rate: rate,
+                    amplitude: amplitude * Double(floor), floor: Double(floor))
                 // Half a sample or more late, the detector may take the next sample as the start.
-                let verdict = Self.tooQuiet(reply, at: 8, floor: floor, rate: rate)
+                let verdict =
+                    Self.tooQuiet(reply, at: 8, floor: floor, rate: rate)
                     ?? Self.tooQuiet(reply, at: 9, floor: floor, rate: rate)
                 // Twice the floor above it and half a sample off at 2.0 MS/s, the detector
                 // takes neither start: such a reply is never examined at all.
                 if amplitude < 3, verdict == nil { continue }
                 #expect(verdict == false, "offset \(tenth)/10, amplitude \(amplitude)")
             }
-            let reply = CandidateGateTests.reply(bits: bits, offset: Double(tenth) / 10, rate: rate,
-                                                 amplitude: 3 * Double(floor), floor: 0)
+            let reply = CandidateGateTests.reply(
+                bits: bits, offset: Double(tenth) / 10, rate: rate,
+                amplitude: 3 * Double(floor), floor: 0)
             // Pulses ten times as strong right on the reply's preamble pulses, as another
             // signal's can fall: the start's measured amplitude is theirs, not the reply's.
-            let strong = Self.modeAC([0, 1, 3.5, 4.5], start: 8 + Double(tenth) / 10, rate: rate,
-                                     amplitude: 30 * Double(floor), floor: Double(floor), count: reply.count)
+            let strong = Self.modeAC(
+                [0, 1, 3.5, 4.5], start: 8 + Double(tenth) / 10, rate: rate,
+                amplitude: 30 * Double(floor), floor: Double(floor), count: reply.count)
             let both = zip(reply, strong).map { $0 + $1 }
             #expect(Self.tooQuiet(both, at: 8, floor: floor, rate: rate) == false, "offset \(tenth)/10 beneath pulses")
         }
@@ -175,16 +203,19 @@ import TestSupport
     /// A stream with a DF17 and `modeACReplies` Mode A/C replies as strong, 1,000 samples
     /// apart, each on a carrier of its own phase: the frames found and the demodulator's
     /// counts.
-    static func stream(modeACReplies: Int, rate: SampleRate) -> (frames: [ModeSBits], squitter: ModeSBits,
-                                                                 statistics: DemodulatorStatistics) {
+    static func stream(modeACReplies: Int, rate: SampleRate) -> (
+        frames: [ModeSBits], squitter: ModeSBits,
+        statistics: DemodulatorStatistics
+    ) {
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 40_000, seed: 5)
         let squitter = RectangularSignal.extendedSquitter(address: 0x4CA123, payload: 0x58_1234_5678_9ABC)
         var iq = signal.samples([.init(bits: squitter, start: 30_000.3, amplitude: 40)])
         let perMicrosecond = Double(rate.hertz) / 1e6
         for reply in 0..<modeACReplies {
             let start = 2_000 + Double(reply) * 1_000 + Double(reply % 10) / 10
-            let pulses = modeAC(modeACPulses, start: start, rate: rate, amplitude: 40, floor: 0,
-                                count: Int(start + 30 * perMicrosecond))
+            let pulses = modeAC(
+                modeACPulses, start: start, rate: rate, amplitude: 40, floor: 0,
+                count: Int(start + 30 * perMicrosecond))
             add(pulses, carrierPhase: Double(reply) * 0.7, to: &iq)
         }
         let (frames, statistics) = demodulate(iq, rate: rate)
@@ -201,7 +232,8 @@ import TestSupport
     }
 
     /// The frames a demodulator finds in the complex samples `iq` as cu8, and its counts.
-    static func demodulate(_ iq: [Double], rate: SampleRate) -> (frames: [ModeSBits], statistics: DemodulatorStatistics) {
+    static func demodulate(_ iq: [Double], rate: SampleRate) -> (frames: [ModeSBits], statistics: DemodulatorStatistics)
+    {
         let run = ModeSDemodTests.demodulate(RectangularSignal.encode(iq, format: .cu8), format: .cu8, rate: rate)
         return (run.frames.map(\.bits), run.statistics)
     }

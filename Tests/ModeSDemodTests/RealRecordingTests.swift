@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ModeS
 import TestSupport
+import Testing
+
+@testable import ModeS
 @testable import ModeSDemod
 
 /// The real recordings in ../shared/iq: every frame the established decoders found must be
@@ -13,14 +14,15 @@ import TestSupport
         ("rsadsb_1641428165033.sc16", .cs16, .twoPointFourMega),
         ("adsbread_x1.cu8", .cu8, .twoMega),
         ("adsbread_x5.cu8", .cu8, .twoMega),
-        ("adsbread_rxa6982.cu8", .cu8, .twoMega),
+        ("adsbread_rxa6982.cu8", .cu8, .twoMega)
     ]
 
     @Test(arguments: recordings.map(\.name))
     func findsEveryFrameThePeersFind(name: String) throws {
         let recording = try #require(Self.recordings.first { $0.name == name })
         guard let url = SharedData.file("iq/\(name)"),
-              let peers = try SharedData.lines("iq/\(name.split(separator: ".")[0]).peers.hex") else { return }
+            let peers = try SharedData.lines("iq/\(name.split(separator: ".")[0]).peers.hex")
+        else { return }
         let bytes = [UInt8](try Data(contentsOf: url))
         let (frames, leftover, _) = demodulate(bytes, format: recording.format, rate: recording.rate)
         #expect(leftover == 0)
@@ -46,7 +48,8 @@ import TestSupport
         guard let url = SharedData.file("iq/adsbread_x1.cu8") else { return }
         let bytes = [UInt8](try Data(contentsOf: url))
         let whole = demodulate(bytes, format: .cu8, rate: .twoMega).frames
-        let pieces = demodulate(bytes, format: .cu8, rate: .twoMega, blockSizes: [1, 4097, 65_535, 3, 262_144, 999]).frames
+        let pieces = demodulate(bytes, format: .cu8, rate: .twoMega, blockSizes: [1, 4097, 65_535, 3, 262_144, 999])
+            .frames
         #expect(!whole.isEmpty)
         #expect(pieces == whole)
     }

@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 @Suite(.computeBound) struct ThreeBitRepairTests {
     let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
+
 @testable import ModeS
 @testable import ModeSDemod
-import TestSupport
 
 @Suite(.computeBound) struct ReplyCancellerEnvelopeTests {
     /// The envelope added up chip by chip into zeros, in chip order: what
@@ -43,7 +44,9 @@ import TestSupport
             let expected = chipByChip(bits, originTenths: originTenths, span: span, chip: rate.tenthsPerChip)
             let mismatch = (0..<span).first { canceller.envelope[$0].bitPattern != expected[$0].bitPattern }
             let sample = mismatch ?? 0
-            #expect(mismatch == nil, """
+            #expect(
+                mismatch == nil,
+                """
                 origin \(originTenths), span \(span): sample \(sample) is \(canceller.envelope[sample]), \
                 chip by chip \(expected[sample])
                 """)

@@ -1,6 +1,7 @@
-import Testing
-@testable import ModeSDemod
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// The start 3.5 µs before a much stronger preamble is not sliced
 /// (`AcceptancePolicy.shadowsStrongerPreamble`), and a reply's own start never is.
@@ -14,9 +15,11 @@ import TestSupport
             let score = own.count > 0 ? own.score(0) : 0
             return switch rate {
             case .twoPointFourMega:
-                Gate2400.shadowsStrongerPreamble(buffer.baseAddress! + start, score: score, floor: floor, detector: detector)
+                Gate2400.shadowsStrongerPreamble(
+                    buffer.baseAddress! + start, score: score, floor: floor, detector: detector)
             case .twoMega:
-                Gate2000.shadowsStrongerPreamble(buffer.baseAddress! + start, score: score, floor: floor, detector: detector)
+                Gate2000.shadowsStrongerPreamble(
+                    buffer.baseAddress! + start, score: score, floor: floor, detector: detector)
             }
         }
     }
@@ -47,12 +50,14 @@ import TestSupport
         for tenth in 0..<10 {
             // The reply starts at 8 + tenth/10 (see `CandidateGateTests.reply`); 40 samples of
             // floor in front of it hold the shadow's start.
-            let reply = CandidateGateTests.reply(bits: [1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1], offset: Double(tenth) / 10,
-                                                 rate: rate, amplitude: 20 * Double(floor), floor: Double(floor))
+            let reply = CandidateGateTests.reply(
+                bits: [1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1], offset: Double(tenth) / 10,
+                rate: rate, amplitude: 20 * Double(floor), floor: Double(floor))
             let samples = [UInt16](repeating: UInt16(floor), count: 40) + reply
             let start = 48
-            #expect(isShadow(samples, at: start - Self.shadowDistance(rate), floor: floor, rate: rate),
-                    "offset \(tenth)/10")
+            #expect(
+                isShadow(samples, at: start - Self.shadowDistance(rate), floor: floor, rate: rate),
+                "offset \(tenth)/10")
             #expect(!isShadow(samples, at: start, floor: floor, rate: rate), "offset \(tenth)/10")
             #expect(!isShadow(samples, at: start - 1, floor: floor, rate: rate), "offset \(tenth)/10")
         }
@@ -63,16 +68,20 @@ import TestSupport
     @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
     func aReplyBeforeOneAsStrongIsKept(rate: SampleRate) {
         let floor: UInt32 = 200
-        let first = CandidateGateTests.reply(bits: [1, 0, 1, 0, 1, 0], offset: 0, rate: rate,
-                                             amplitude: 20 * Double(floor), floor: 0)
+        let first = CandidateGateTests.reply(
+            bits: [1, 0, 1, 0, 1, 0], offset: 0, rate: rate,
+            amplitude: 20 * Double(floor), floor: 0)
         // The second starts 3.5 µs after the first; both stand on the same floor.
         let delay = 3.5e-6 * Double(rate.hertz)
-        let second = CandidateGateTests.reply(bits: [1, 0, 1, 0, 1, 0], offset: delay - delay.rounded(.down), rate: rate,
-                                              amplitude: 20 * Double(floor), floor: 0)
+        let second = CandidateGateTests.reply(
+            bits: [1, 0, 1, 0, 1, 0], offset: delay - delay.rounded(.down), rate: rate,
+            amplitude: 20 * Double(floor), floor: 0)
         var samples = [UInt16](repeating: UInt16(floor), count: first.count + 16)
         for (index, value) in first.enumerated() { samples[index] += value }
         let shift = Int(delay.rounded(.down))
-        for (index, value) in second.enumerated() where index + shift < samples.count { samples[index + shift] += value }
+        for (index, value) in second.enumerated() where index + shift < samples.count {
+            samples[index + shift] += value
+        }
         #expect(!isShadow(samples, at: 8, floor: floor, rate: rate))
     }
 }

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
+
 @testable import ModeS
 @testable import ModeSDemod
-import TestSupport
 
 @Suite(.computeBound) struct SliceAttemptTests {
     /// Every attempt of `plan`, in order.
@@ -9,46 +10,53 @@ import TestSupport
         (0..<plan.count).map { plan[$0] }
     }
 
-    func plan(plainRanks: Int, feedback: Bool = true, sequence: Bool = true, dataWindow: Bool = false,
-              worthwhile: Bool = true, sequencePhases: Int = 1) -> SlicePlan {
-        SlicePlan(plainRanks: plainRanks, feedbackRetry: feedback, sequenceRetry: sequence,
-                  looksLikeOtherReplysData: dataWindow, sequenceWorthwhile: worthwhile, sequencePhases: sequencePhases)
+    func plan(
+        plainRanks: Int, feedback: Bool = true, sequence: Bool = true, dataWindow: Bool = false,
+        worthwhile: Bool = true, sequencePhases: Int = 1
+    ) -> SlicePlan {
+        SlicePlan(
+            plainRanks: plainRanks, feedbackRetry: feedback, sequenceRetry: sequence,
+            looksLikeOtherReplysData: dataWindow, sequenceWorthwhile: worthwhile, sequencePhases: sequencePhases)
     }
 
     @Test func atTwoMegasamplesTheSequenceIsTriedAtTheBestTwoPhases() {
         #expect(SlicePlan.sequencePhases(sampleRate: .twoMega) == 2)
         #expect(SlicePlan.sequencePhases(sampleRate: .twoPointFourMega) == 1)
-        #expect(attempts(plan(plainRanks: 3, sequencePhases: 2)).suffix(3) == [
-            SliceAttempt(rank: 1, slicer: .smearFeedback),
-            SliceAttempt(rank: 0, slicer: .sequence),
-            SliceAttempt(rank: 1, slicer: .sequence),
-        ])
+        #expect(
+            attempts(plan(plainRanks: 3, sequencePhases: 2)).suffix(3) == [
+                SliceAttempt(rank: 1, slicer: .smearFeedback),
+                SliceAttempt(rank: 0, slicer: .sequence),
+                SliceAttempt(rank: 1, slicer: .sequence)
+            ])
         // Only where feedback ran at two phases.
-        #expect(attempts(plan(plainRanks: 1, sequencePhases: 2)).filter { $0.slicer == .sequence }
-            == [SliceAttempt(rank: 0, slicer: .sequence)])
+        #expect(
+            attempts(plan(plainRanks: 1, sequencePhases: 2)).filter { $0.slicer == .sequence }
+                == [SliceAttempt(rank: 0, slicer: .sequence)])
         #expect(plan(plainRanks: 3, worthwhile: false, sequencePhases: 2).count == 7)
     }
 
     @Test func threePhasesGetPlainSlicesThenFeedbackAtTheBestTwoThenTheSequence() {
-        #expect(attempts(plan(plainRanks: 3)) == [
-            SliceAttempt(rank: 0, slicer: .plain),
-            SliceAttempt(rank: 1, slicer: .plain),
-            SliceAttempt(rank: 2, slicer: .plain),
-            SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
-            SliceAttempt(rank: 0, slicer: .smearFeedback),
-            SliceAttempt(rank: 1, slicer: .amplitudeFeedback),
-            SliceAttempt(rank: 1, slicer: .smearFeedback),
-            SliceAttempt(rank: 0, slicer: .sequence),
-        ])
+        #expect(
+            attempts(plan(plainRanks: 3)) == [
+                SliceAttempt(rank: 0, slicer: .plain),
+                SliceAttempt(rank: 1, slicer: .plain),
+                SliceAttempt(rank: 2, slicer: .plain),
+                SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
+                SliceAttempt(rank: 0, slicer: .smearFeedback),
+                SliceAttempt(rank: 1, slicer: .amplitudeFeedback),
+                SliceAttempt(rank: 1, slicer: .smearFeedback),
+                SliceAttempt(rank: 0, slicer: .sequence)
+            ])
     }
 
     @Test func oneGoodPhaseGetsFeedbackOnlyThere() {
-        #expect(attempts(plan(plainRanks: 1)) == [
-            SliceAttempt(rank: 0, slicer: .plain),
-            SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
-            SliceAttempt(rank: 0, slicer: .smearFeedback),
-            SliceAttempt(rank: 0, slicer: .sequence),
-        ])
+        #expect(
+            attempts(plan(plainRanks: 1)) == [
+                SliceAttempt(rank: 0, slicer: .plain),
+                SliceAttempt(rank: 0, slicer: .amplitudeFeedback),
+                SliceAttempt(rank: 0, slicer: .smearFeedback),
+                SliceAttempt(rank: 0, slicer: .sequence)
+            ])
     }
 
     @Test func withoutFeedbackThereIsNoSequenceEither() {

@@ -1,8 +1,9 @@
-import Testing
-@testable import ModeS
-@testable import ModeSDemod
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeS
+@testable import ModeSDemod
 
 /// What aircraft report in their extended squitters, and address/parity replies held against
 /// it (`SquitterReports`, `AcceptancePolicy.agreesWithSquitters`).
@@ -13,8 +14,10 @@ import TestSupport
     /// A table where `named` reported 35,000 ft at 10 s and squawk 1234 at 11 s.
     static func reports() -> SquitterReports {
         var reports = SquitterReports()
-        reports.record(ExtendedSquitterEncoder.airbornePosition(icao: named, latitude: 52.3, longitude: 4.8, odd: false,
-                                                                altitudeFt: 35_000), address: named, at: 10)
+        reports.record(
+            ExtendedSquitterEncoder.airbornePosition(
+                icao: named, latitude: 52.3, longitude: 4.8, odd: false,
+                altitudeFt: 35_000), address: named, at: 10)
         reports.record(ExtendedSquitterEncoder.aircraftStatus(icao: named, squawk: "1234"), address: named, at: 11)
         return reports
     }
@@ -32,11 +35,14 @@ import TestSupport
 
     @Test func otherFormatsAndTypeCodesReportNothing() {
         var reports = SquitterReports()
-        reports.record(ExtendedSquitterEncoder.surfacePosition(icao: Self.named, latitude: 52.3, longitude: 4.8,
-                                                               odd: false, groundSpeedKt: 12, trackDeg: 90),
-                       address: Self.named, at: 1)
-        reports.record(ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 20_000, onGround: false),
-                       address: Self.named, at: 1)
+        reports.record(
+            ExtendedSquitterEncoder.surfacePosition(
+                icao: Self.named, latitude: 52.3, longitude: 4.8,
+                odd: false, groundSpeedKt: 12, trackDeg: 90),
+            address: Self.named, at: 1)
+        reports.record(
+            ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 20_000, onGround: false),
+            address: Self.named, at: 1)
         #expect(reports.count == 0)
     }
 
@@ -45,8 +51,10 @@ import TestSupport
         // 5,000 aircraft one after another, one a tenth of a second: at most 300 are fresh.
         for index in 0..<5_000 {
             let address = 0x400000 + UInt32(index)
-            reports.record(ExtendedSquitterEncoder.airbornePosition(icao: address, latitude: 52, longitude: 4, odd: false,
-                                                                    altitudeFt: 10_000), address: address, at: Double(index) / 10)
+            reports.record(
+                ExtendedSquitterEncoder.airbornePosition(
+                    icao: address, latitude: 52, longitude: 4, odd: false,
+                    altitudeFt: 10_000), address: address, at: Double(index) / 10)
         }
         #expect(reports.count < 2_100)
         #expect(reports.altitude(of: 0x400000 + 4_999, at: 500) != nil)
@@ -55,8 +63,9 @@ import TestSupport
     @Test func anAltitudeReplyMustAgreeWithTheReportedAltitude() {
         let reports = Self.reports()
         func agrees(_ feet: Int, at time: Double, naming address: UInt32 = Self.named) -> Bool {
-            AcceptancePolicy.agreesWithSquitters(ReplyEncoder.altitudeReply(icao: address, altitudeFt: feet, onGround: false),
-                                                 reports: reports, at: time)
+            AcceptancePolicy.agreesWithSquitters(
+                ReplyEncoder.altitudeReply(icao: address, altitudeFt: feet, onGround: false),
+                reports: reports, at: time)
         }
         #expect(agrees(35_000, at: 10))
         #expect(agrees(35_300, at: 10))
@@ -76,8 +85,9 @@ import TestSupport
     @Test func anIdentityReplyMustCarryTheReportedCode() {
         let reports = Self.reports()
         func agrees(_ squawk: String, at time: Double) -> Bool {
-            AcceptancePolicy.agreesWithSquitters(ReplyEncoder.identityReply(icao: Self.named, squawk: squawk, onGround: false),
-                                                 reports: reports, at: time)
+            AcceptancePolicy.agreesWithSquitters(
+                ReplyEncoder.identityReply(icao: Self.named, squawk: squawk, onGround: false),
+                reports: reports, at: time)
         }
         #expect(agrees("1234", at: 12))
         #expect(!agrees("1235", at: 12))
@@ -95,7 +105,8 @@ import TestSupport
             var other = status
             other.setField(33, 37, typeCode)
             other = CRC.withParity(other, overlay: 0)
-            #expect(AcceptancePolicy.repairAgreesWithSquitters(other, reports: reports, at: 13)
+            #expect(
+                AcceptancePolicy.repairAgreesWithSquitters(other, reports: reports, at: 13)
                     == ![25, 26, 27, 30].contains(typeCode), "type code \(typeCode)")
         }
     }
@@ -112,14 +123,17 @@ import TestSupport
         let unheard = ExtendedSquitterEncoder.identification(icao: Self.other, callsign: "KLM1284", category: "A3")
         #expect(AcceptancePolicy.repairAgreesWithSquitters(unheard, reports: reports, at: 13))
         // The status squitter recorded by `reports()`, and another squawk.
-        #expect(AcceptancePolicy.repairAgreesWithSquitters(
-            ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "1234"), reports: reports, at: 13))
-        #expect(!AcceptancePolicy.repairAgreesWithSquitters(
-            ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "7700"), reports: reports, at: 13))
+        #expect(
+            AcceptancePolicy.repairAgreesWithSquitters(
+                ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "1234"), reports: reports, at: 13))
+        #expect(
+            !AcceptancePolicy.repairAgreesWithSquitters(
+                ExtendedSquitterEncoder.aircraftStatus(icao: Self.named, squawk: "7700"), reports: reports, at: 13))
         // A position: its altitude as for an altitude reply.
         func position(_ feet: Int) -> ModeSBits {
-            ExtendedSquitterEncoder.airbornePosition(icao: Self.named, latitude: 52.31, longitude: 4.81, odd: true,
-                                                     altitudeFt: feet)
+            ExtendedSquitterEncoder.airbornePosition(
+                icao: Self.named, latitude: 52.31, longitude: 4.81, odd: true,
+                altitudeFt: feet)
         }
         #expect(AcceptancePolicy.repairAgreesWithSquitters(position(35_100), reports: reports, at: 11))
         #expect(!AcceptancePolicy.repairAgreesWithSquitters(position(31_000), reports: reports, at: 11))
@@ -132,8 +146,9 @@ import TestSupport
         #expect(AcceptancePolicy.repairAgreesWithSquitters(surface, reports: reports, at: 41))
         #expect(AcceptancePolicy.repairAgreesWithSquitters(surface, reports: SquitterReports(), at: 11))
         // A velocity before any was heard: nothing to hold against.
-        let velocity = ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
-                                                              verticalRateFpm: 0, geoMinusBaroFt: nil)
+        let velocity = ExtendedSquitterEncoder.groundVelocity(
+            icao: Self.named, groundSpeedKt: 450, trackDeg: 90,
+            verticalRateFpm: 0, geoMinusBaroFt: nil)
         #expect(AcceptancePolicy.repairAgreesWithSquitters(velocity, reports: reports, at: 11))
     }
 
@@ -143,8 +158,9 @@ import TestSupport
     @Test func aThreeBitRepairOfAVelocityMustFollowTheLast() {
         var reports = Self.reports()
         func ground(_ speed: Double, _ track: Double, rate: Int = 1_024, offset: Int? = 175) -> ModeSBits {
-            ExtendedSquitterEncoder.groundVelocity(icao: Self.named, groundSpeedKt: speed, trackDeg: track,
-                                                   verticalRateFpm: rate, geoMinusBaroFt: offset)
+            ExtendedSquitterEncoder.groundVelocity(
+                icao: Self.named, groundSpeedKt: speed, trackDeg: track,
+                verticalRateFpm: rate, geoMinusBaroFt: offset)
         }
         reports.record(ground(330, 290), address: Self.named, at: 20)
         #expect(reports.velocity(of: Self.named, at: 21)?.time == 20)
@@ -154,9 +170,12 @@ import TestSupport
         #expect(agrees(ground(330, 290), at: 20.5))
         #expect(agrees(ground(335, 291, rate: 1_536), at: 20.5))
         // Another subtype: airspeed where the aircraft sent ground speed.
-        #expect(!agrees(ExtendedSquitterEncoder.airspeedVelocity(icao: Self.named, airspeedKt: 29, trueAirspeed: false,
-                                                                 headingDeg: 110, verticalRateFpm: 1_024,
-                                                                 geoMinusBaroFt: 175), at: 20.5))
+        #expect(
+            !agrees(
+                ExtendedSquitterEncoder.airspeedVelocity(
+                    icao: Self.named, airspeedKt: 29, trueAirspeed: false,
+                    headingDeg: 110, verticalRateFpm: 1_024,
+                    geoMinusBaroFt: 175), at: 20.5))
         // 40 kt in half a second (16 kt is a hard turn); 600 ft of height offset, or 100.
         #expect(agrees(ground(314, 291), at: 20.5))
         #expect(!agrees(ground(290, 290), at: 20.5))
@@ -181,17 +200,23 @@ import TestSupport
     @Test func aSmallRepairClearOfTheNoiseMustAgreeWithTheReports() {
         let reports = Self.reports()
         func position(_ feet: Int) -> ModeSBits {
-            ExtendedSquitterEncoder.airbornePosition(icao: Self.named, latitude: 52.3, longitude: 4.8, odd: false,
-                                                     altitudeFt: feet)
+            ExtendedSquitterEncoder.airbornePosition(
+                icao: Self.named, latitude: 52.3, longitude: 4.8, odd: false,
+                altitudeFt: feet)
         }
         func agrees(_ bits: ModeSBits, fix: (first: Int, second: Int)?, clearOfNoise: Bool) -> Bool {
-            AcceptancePolicy.smallRepairAgreesWithSquitters(bits, fix: fix, clearOfNoise: clearOfNoise,
-                                                            reports: reports, at: 11)
+            AcceptancePolicy.smallRepairAgreesWithSquitters(
+                bits, fix: fix, clearOfNoise: clearOfNoise,
+                reports: reports, at: 11)
         }
         // Bits 60 and 90 turned on a squitter at 35,100 ft and at 20,000 ft: repaired, the one
         // keeps to the 35,000 ft reported, the other does not.
-        var near = position(35_100), far = position(20_000)
-        for number in [60, 90] { near.flipBit(number); far.flipBit(number) }
+        var near = position(35_100)
+        var far = position(20_000)
+        for number in [60, 90] {
+            near.flipBit(number)
+            far.flipBit(number)
+        }
         #expect(agrees(near, fix: (60, 90), clearOfNoise: true))
         #expect(!agrees(far, fix: (60, 90), clearOfNoise: true))
         var farOne = position(20_000)
@@ -206,14 +231,17 @@ import TestSupport
     /// altitude is found, and one naming it with another aircraft's altitude is refused.
     @Test(arguments: [SampleRate.twoPointFourMega, .twoMega])
     func aReplyWithAnotherAircraftsAltitudeIsRefused(rate: SampleRate) {
-        let position = ExtendedSquitterEncoder.airbornePosition(icao: Self.named, latitude: 52.3, longitude: 4.8,
-                                                                odd: false, altitudeFt: 35_000)
+        let position = ExtendedSquitterEncoder.airbornePosition(
+            icao: Self.named, latitude: 52.3, longitude: 4.8,
+            odd: false, altitudeFt: 35_000)
         let agreeing = ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 35_100, onGround: false)
         let disagreeing = ReplyEncoder.altitudeReply(icao: Self.named, altitudeFt: 24_100, onGround: false)
         let signal = RectangularSignal(sampleRate: rate, sampleCount: 12_000, seed: 9)
-        let bursts: [RectangularSignal.Burst] = [.init(bits: position, start: 2_000, amplitude: 40),
-                                                 .init(bits: agreeing, start: 5_000.2, amplitude: 40),
-                                                 .init(bits: disagreeing, start: 8_000.7, amplitude: 40)]
+        let bursts: [RectangularSignal.Burst] = [
+            .init(bits: position, start: 2_000, amplitude: 40),
+            .init(bits: agreeing, start: 5_000.2, amplitude: 40),
+            .init(bits: disagreeing, start: 8_000.7, amplitude: 40)
+        ]
         let demodulator = StreamingDemodulator(format: .cu8, sampleRate: rate)
         var frames: [ModeSBits] = []
         signal.bytes(bursts, format: .cu8).withUnsafeBytes { demodulator.process($0) { frames.append($0.bits) } }

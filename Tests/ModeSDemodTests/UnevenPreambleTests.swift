@@ -1,16 +1,19 @@
-import Testing
-@testable import ModeSDemod
 import ModeS
 import Simulator
 import TestSupport
+import Testing
+
+@testable import ModeSDemod
 
 /// A start whose preamble has one pair of pulses nearly empty is not sliced
 /// (`AcceptancePolicy.preambleTooUneven`); a reply's own start never is, even near the noise.
 @Suite(.computeBound) struct UnevenPreambleTests {
     /// The magnitudes of a 2.4 MS/s recording holding `bursts` over noise of `seed`, and its
     /// noise floor (the mean magnitude of its first 500 samples, which hold no reply).
-    static func magnitudes(_ bursts: [RectangularSignal.Burst], seed: UInt64,
-                           count: Int = 3_000) -> (values: [UInt16], floor: UInt32) {
+    static func magnitudes(
+        _ bursts: [RectangularSignal.Burst], seed: UInt64,
+        count: Int = 3_000
+    ) -> (values: [UInt16], floor: UInt32) {
         let bytes = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: count, seed: seed)
             .bytes(bursts, format: .cu8)
         var values = [UInt16](repeating: 0, count: count)
@@ -78,10 +81,12 @@ import TestSupport
     /// a few in all) are counted and not sliced, and every squitter is still found.
     @Test func aStreamOfStrongRepliesKeepsEveryReply() {
         let bursts = (0..<20).map { index in
-            RectangularSignal.Burst(bits: RectangularSignal.extendedSquitter(address: 0x4CA100 + UInt32(index),
-                                                                              payload: 0x58_0000_0000_0000 + UInt64(index)),
-                                    start: 2_000 + 1_000 * Double(index) + Double(index % 10) / 10,
-                                    amplitude: 60)
+            RectangularSignal.Burst(
+                bits: RectangularSignal.extendedSquitter(
+                    address: 0x4CA100 + UInt32(index),
+                    payload: 0x58_0000_0000_0000 + UInt64(index)),
+                start: 2_000 + 1_000 * Double(index) + Double(index % 10) / 10,
+                amplitude: 60)
         }
         let bytes = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 24_000, seed: 9)
             .bytes(bursts, format: .cu8)

@@ -1,14 +1,17 @@
-import Tracking
 import ModeS
-import Testing
-@testable import ModeS
 import TestSupport
+import Testing
+import Tracking
+
+@testable import ModeS
 
 @Suite struct AVREncoderTests {
     @Test func lineIsStarHexSemicolonNewline() throws {
-        let frames = [OutputTestFrames.extendedSquitter("8D4840D6202CC371C32CE0576098"),
-                      OutputTestFrames.allCall(icao: 0xABCDEF),
-                      OutputTestFrames.identityReply(df: 21, icao: 0x4CA2D1, squawk: "1200")]
+        let frames = [
+            OutputTestFrames.extendedSquitter("8D4840D6202CC371C32CE0576098"),
+            OutputTestFrames.allCall(icao: 0xABCDEF),
+            OutputTestFrames.identityReply(df: 21, icao: 0x4CA2D1, squawk: "1200")
+        ]
         var stream: [UInt8] = []
         for frame in frames {
             let line = AVREncoder.line(frame.bits)

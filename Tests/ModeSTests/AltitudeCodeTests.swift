@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ModeS
 
 @Suite struct AltitudeCodeTests {
@@ -9,7 +10,7 @@ import Testing
         ("20000683000000", 54000), ("20000904000000", 94800), ("20000B85000000", 86700),
         ("20000D06000000", 95600), ("20000E87000000", 86000), ("20001008000000", 300),
         ("20001289000000", 53200), ("2000160A000000", 13400), ("2000188B000000", 37300),
-        ("20001C0C000000", 96400), ("20001E8D000000", 85100),
+        ("20001C0C000000", 96400), ("20001E8D000000", 85100)
     ])
     func gillhamCodes(hex: String, feet: Int) throws {
         let bits = try #require(ModeSBits(hex: hex))

@@ -1,20 +1,24 @@
 import Foundation
-import Tracking
 import ModeS
-import Testing
-@testable import ModeS
 import TestSupport
+import Testing
+import Tracking
+
+@testable import ModeS
 
 @Suite struct BeastEncoderTests {
     /// Frames whose timestamp, signal byte and payload contain the escape byte 0x1A.
     static let awkward: [Frame] = [
-        Frame(bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0x4840D6,
-              timestamp: 0x1A_1A1A_1A1A, signalLevel: 20 * log10(26.0 / 255)),  // signal byte 0x1A
+        Frame(
+            bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0x4840D6,
+            timestamp: 0x1A_1A1A_1A1A, signalLevel: 20 * log10(26.0 / 255)),  // signal byte 0x1A
         OutputTestFrames.allCall(icao: 0x1A1A1A),
-        Frame(bits: OutputTestFrames.altitudeReply(icao: 0x3C1A65, feet: 2500).bits, address: 0x3C1A65,
-              timestamp: 0x1_FFFF_1A00_0000, signalLevel: 0),  // beyond 48 bits: wraps
-        Frame(bits: OutputTestFrames.identityReply(df: 21, icao: 0x1A0001, squawk: "7700").bits, address: 0x1A0001,
-              timestamp: 12_000_000 + 0x1A, signalLevel: -35.5),
+        Frame(
+            bits: OutputTestFrames.altitudeReply(icao: 0x3C1A65, feet: 2500).bits, address: 0x3C1A65,
+            timestamp: 0x1_FFFF_1A00_0000, signalLevel: 0),  // beyond 48 bits: wraps
+        Frame(
+            bits: OutputTestFrames.identityReply(df: 21, icao: 0x1A0001, squawk: "7700").bits, address: 0x1A0001,
+            timestamp: 12_000_000 + 0x1A, signalLevel: -35.5)
     ]
 
     @Test func framesRoundTripThroughTheBeastParser() throws {
@@ -31,14 +35,16 @@ import TestSupport
             for (sent, got) in zip(Self.awkward, received) {
                 #expect(got.bits == sent.bits)
                 #expect(got.timestamp == sent.timestamp & 0xFFFF_FFFF_FFFF)
-                #expect(BeastEncoder.signalByte(dBFS: got.signalLevel) == BeastEncoder.signalByte(dBFS: sent.signalLevel))
+                #expect(
+                    BeastEncoder.signalByte(dBFS: got.signalLevel) == BeastEncoder.signalByte(dBFS: sent.signalLevel))
             }
         }
     }
 
     @Test func layoutIsEscapeTypeTimestampSignalPayload() {
-        let frame = Frame(bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0x4840D6,
-                          timestamp: 0x0102_0304_0506, signalLevel: -6)
+        let frame = Frame(
+            bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0x4840D6,
+            timestamp: 0x0102_0304_0506, signalLevel: -6)
         let bytes = BeastEncoder.encode(frame)
         #expect(bytes.count == 2 + 6 + 1 + 14)
         #expect(bytes[0] == 0x1A)
@@ -56,7 +62,9 @@ import TestSupport
         for frame in Self.awkward {
             let bytes = BeastEncoder.encode(frame)
             var body: [UInt8] = []
-            for index in 0..<6 { body.append(UInt8(truncatingIfNeeded: (frame.timestamp & 0xFFFF_FFFF_FFFF) >> UInt64(40 - 8 * index))) }
+            for index in 0..<6 {
+                body.append(UInt8(truncatingIfNeeded: (frame.timestamp & 0xFFFF_FFFF_FFFF) >> UInt64(40 - 8 * index)))
+            }
             body.append(BeastEncoder.signalByte(dBFS: frame.signalLevel))
             body += (0..<frame.bits.byteCount).map { frame.bits.byte($0) }
             let escapes = body.filter { $0 == 0x1A }.count

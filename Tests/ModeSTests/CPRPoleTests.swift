@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ModeS
 
 /// Positions near the poles and the antimeridian: every decoded position is on the Earth
@@ -14,7 +15,7 @@ import TestSupport
     static let poleReferences = [
         GeoPoint(latitude: -89.9, longitude: 179.99), GeoPoint(latitude: -90, longitude: 0),
         GeoPoint(latitude: -89.99, longitude: -180), GeoPoint(latitude: 89.9, longitude: 179.99),
-        GeoPoint(latitude: 90, longitude: -179.999), GeoPoint(latitude: 89.7, longitude: 0.5),
+        GeoPoint(latitude: 90, longitude: -179.999), GeoPoint(latitude: 89.7, longitude: 0.5)
     ]
 
     @Test(arguments: CPRPoleTests.poleReferences)
@@ -34,7 +35,9 @@ import TestSupport
         #expect(offEarth.isEmpty, "\(offEarth)")
     }
 
-    @Test(arguments: [(-89.95, 100.0), (-89.5, -179.99), (-88.2, 179.999), (89.95, -60.0), (89.2, 179.5), (87.5, -179.9)])
+    @Test(arguments: [
+        (-89.95, 100.0), (-89.5, -179.99), (-88.2, 179.999), (89.95, -60.0), (89.2, 179.5), (87.5, -179.9)
+    ])
     func positionsNearThePolesStillDecodeLocally(latitude: Double, longitude: Double) throws {
         let reference = GeoPoint(latitude: latitude > 0 ? 89.9 : -89.9, longitude: 179.99)
         for odd in [false, true] {
@@ -54,18 +57,24 @@ import TestSupport
             for longitude in longitudes {
                 let reference = GeoPoint(latitude: latitude, longitude: longitude)
                 for _ in 0..<24 {
-                    let frame = CPRFrame(isOdd: Bool.random(using: &generator), isSurface: Bool.random(using: &generator),
-                                         lat: UInt32.random(in: 0..<131_072, using: &generator),
-                                         lon: UInt32.random(in: 0..<131_072, using: &generator))
+                    let frame = CPRFrame(
+                        isOdd: Bool.random(using: &generator), isSurface: Bool.random(using: &generator),
+                        lat: UInt32.random(in: 0..<131_072, using: &generator),
+                        lon: UInt32.random(in: 0..<131_072, using: &generator))
                     let local = CPR.localDecode(frame, reference: reference)
-                    if !Self.isOnEarth(local), failures.count < 5 { failures.append("local \(frame) at \(reference) -> \(local!)") }
-                    var other = CPRFrame(isOdd: !frame.isOdd, isSurface: frame.isSurface,
-                                         lat: UInt32.random(in: 0..<131_072, using: &generator),
-                                         lon: UInt32.random(in: 0..<131_072, using: &generator))
+                    if !Self.isOnEarth(local), failures.count < 5 {
+                        failures.append("local \(frame) at \(reference) -> \(local!)")
+                    }
+                    var other = CPRFrame(
+                        isOdd: !frame.isOdd, isSurface: frame.isSurface,
+                        lat: UInt32.random(in: 0..<131_072, using: &generator),
+                        lon: UInt32.random(in: 0..<131_072, using: &generator))
                     if Bool.random(using: &generator) { other.lat = frame.lat }
                     let (even, odd) = frame.isOdd ? (other, frame) : (frame, other)
                     let global = CPR.globalDecode(even: even, odd: odd, useOdd: frame.isOdd, reference: reference)
-                    if !Self.isOnEarth(global), failures.count < 5 { failures.append("global \(even) \(odd) -> \(global!)") }
+                    if !Self.isOnEarth(global), failures.count < 5 {
+                        failures.append("global \(even) \(odd) -> \(global!)")
+                    }
                 }
             }
         }
@@ -80,9 +89,10 @@ import TestSupport
             var resolved = 0
             for index in 0..<20_000 {
                 var message = Message(df: 17, icao: UInt32(index % 97) + 1, crcOK: true)
-                message.cpr = CPRFrame(isOdd: index % 2 == 1, isSurface: index % 5 == 0,
-                                       lat: UInt32.random(in: 0..<131_072, using: &generator),
-                                       lon: UInt32.random(in: 0..<131_072, using: &generator))
+                message.cpr = CPRFrame(
+                    isOdd: index % 2 == 1, isSurface: index % 5 == 0,
+                    lat: UInt32.random(in: 0..<131_072, using: &generator),
+                    lon: UInt32.random(in: 0..<131_072, using: &generator))
                 resolver.resolve(&message, time: Double(index) * 0.05)
                 guard let latitude = message.latitude, let longitude = message.longitude else { continue }
                 resolved += 1

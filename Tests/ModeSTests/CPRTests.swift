@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ModeS
 
 /// Encodes a position as a CPR frame, written from the specification for the tests only.
@@ -12,8 +13,9 @@ func cprEncode(_ latitude: Double, _ longitude: Double, odd: Bool, surface: Bool
     let rlat = dLat * (yz / CPR.scale + (latitude / dLat).rounded(.down))
     let dLon = span / Double(max(CPR.nl(rlat) - Int(i), 1))
     let xz = (CPR.scale * mod(longitude, dLon) / dLon + 0.5).rounded(.down)
-    return CPRFrame(isOdd: odd, isSurface: surface, lat: UInt32(yz.truncatingRemainder(dividingBy: CPR.scale)),
-                    lon: UInt32(xz.truncatingRemainder(dividingBy: CPR.scale)))
+    return CPRFrame(
+        isOdd: odd, isSurface: surface, lat: UInt32(yz.truncatingRemainder(dividingBy: CPR.scale)),
+        lon: UInt32(xz.truncatingRemainder(dividingBy: CPR.scale)))
 }
 
 @Suite struct CPRTests {
@@ -60,7 +62,7 @@ func cprEncode(_ latitude: Double, _ longitude: Double, odd: Bool, surface: Bool
 
     @Test(arguments: [
         (0.0, 0.0), (52.2572, 3.9194), (-45.5, -170.25), (10.4705, 179.99), (86.99, -120.0),
-        (89.5, 45.0), (-0.0001, -179.9999), (59.95, 10.0),
+        (89.5, 45.0), (-0.0001, -179.9999), (59.95, 10.0)
     ])
     func globalRoundTripEverywhere(latitude: Double, longitude: Double) throws {
         let e = cprEncode(latitude, longitude, odd: false)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ModeS
 import TestSupport
+import Testing
+
+@testable import ModeS
 
 /// The decoder over the real message corpora in ../shared/messages.
 @Suite struct CorpusTests {
@@ -29,7 +30,8 @@ import TestSupport
         guard let lines = try SharedData.lines(path) else { return }
         var validator = FrameValidator(trustAddressParity: true)
         let decoder = MessageDecoder()
-        var identified = 0, mismatched = 0
+        var identified = 0
+        var mismatched = 0
         for line in lines {
             let columns = line.split(separator: ",")
             let bits = try #require(ModeSBits(hex: columns[2]))
@@ -51,7 +53,8 @@ import TestSupport
     /// identify, it must be the one the reference names, with the same values.
     @Test func commBRegistersAgreeWithTheReference() throws {
         guard let url = SharedData.file("messages/golden_v2.json") else { return }
-        let golden = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: [String: Any]])
+        let golden = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: [String: Any]])
         var compared = 0
         for (hex, reference) in golden {
             let message = try decoded(hex)

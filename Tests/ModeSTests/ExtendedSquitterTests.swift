@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ModeS
 
 /// Decodes one message that is known to be genuine.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ModeS
 
 /// Memory of the resolver and the address filter stays bounded whatever the times say.

@@ -1,5 +1,5 @@
-import Testing
 import ModeS
+import Testing
 
 /// The text helpers every later stage shares: fixed-point numbers and the one trim.
 @Suite struct TextTests {

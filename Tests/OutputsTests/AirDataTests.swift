@@ -1,5 +1,6 @@
 import Testing
 import Tracking
+
 @testable import Outputs
 
 /// Wind and temperatures derived for aircraft.json.

@@ -1,9 +1,10 @@
 import Foundation
-import Tracking
 import ModeS
-import Testing
-@testable import Outputs
 import TestSupport
+import Testing
+import Tracking
+
+@testable import Outputs
 
 @Suite struct AircraftJSONWriterTests {
     /// The aircraft fields dump1090-fa and readsb document (README-json) that this writer may
@@ -20,10 +21,12 @@ import TestSupport
         "r_dst": "number", "r_dir": "number", "version": "number", "nic_baro": "number", "nac_p": "number",
         "nac_v": "number", "sil": "number", "sil_type": "string", "gva": "number", "sda": "number",
         "alert": "number", "spi": "number", "seen": "number", "messages": "number", "rssi": "number",
-        "mlat": "array", "tisb": "array",
+        "mlat": "array", "tisb": "array"
     ]
 
-    static let emergencies: Set<String> = ["none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"]
+    static let emergencies: Set<String> = [
+        "none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"
+    ]
 
     static func temporaryDirectory() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aircraft-json-\(UUID().uuidString)")
@@ -111,7 +114,8 @@ import TestSupport
             for (key, value) in object {
                 let type = try #require(Self.documentedFields[key], "undocumented field \(key)")
                 switch value {
-                case is String: #expect(type == "string" || (type == "number|ground" && value as? String == "ground"), "\(key)")
+                case is String:
+                    #expect(type == "string" || (type == "number|ground" && value as? String == "ground"), "\(key)")
                 case is [Any]: #expect(type == "array", "\(key)")
                 case is NSNumber: #expect(type.hasPrefix("number"), "\(key)")
                 default: Issue.record("unexpected value of \(key): \(value)")
@@ -177,7 +181,9 @@ import TestSupport
                 let seenPos = try #require(object["seen_pos"] as? Double)
                 #expect(abs(seenPos - (Self.now - state.positionTime!)) <= 0.051)
             } else {
-                #expect(object["lat"] == nil && object["lon"] == nil && object["seen_pos"] == nil, "stale position left out")
+                #expect(
+                    object["lat"] == nil && object["lon"] == nil && object["seen_pos"] == nil, "stale position left out"
+                )
             }
         }
         #expect(aircraft[0]["emergency"] as? String == "general")
@@ -192,8 +198,9 @@ import TestSupport
         var icao = AircraftState(icao: 0x0A1B2C, lastSeen: Self.now, source: .adsb, addressType: .adsbICAO)
         icao.callsign = "KLM1"
         #expect(plane.key != icao.key)
-        let json = AircraftJSONWriter.aircraftJSON(now: Self.now, messages: 2, aircraft: [icao, plane],
-                                                   rssi: [plane.key: -20, icao.key: -10])
+        let json = AircraftJSONWriter.aircraftJSON(
+            now: Self.now, messages: 2, aircraft: [icao, plane],
+            rssi: [plane.key: -20, icao.key: -10])
         let aircraft = try #require(try Self.parse(Data(json.utf8))["aircraft"] as? [[String: Any]])
         #expect(aircraft.map { $0["hex"] as? String } == ["0a1b2c", "~0a1b2c"])
         #expect(aircraft.map { $0["type"] as? String } == ["adsb_icao", "tisb_trackfile"])
@@ -206,23 +213,30 @@ import TestSupport
         // One degree of latitude due north, then due east along the equator.
         plane.position = GeoPoint(latitude: 1, longitude: 0)
         plane.positionTime = Self.now
-        let north = AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil, receiver: GeoPoint(latitude: 0, longitude: 0))
+        let north = AircraftJSONWriter.object(
+            for: plane, now: Self.now, rssi: nil, receiver: GeoPoint(latitude: 0, longitude: 0))
         let object = try Self.parse(Data(north.utf8))
         #expect(abs(try #require(object["r_dst"] as? Double) - 60.04) < 0.05)  // 111.2 km in nautical miles
         #expect(object["r_dir"] as? Double == 0)
         plane.position = GeoPoint(latitude: 0, longitude: -1)
-        let west = try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil,
-                                                                    receiver: GeoPoint(latitude: 0, longitude: 0)).utf8))
+        let west = try Self.parse(
+            Data(
+                AircraftJSONWriter.object(
+                    for: plane, now: Self.now, rssi: nil,
+                    receiver: GeoPoint(latitude: 0, longitude: 0)
+                ).utf8))
         #expect(west["r_dir"] as? Double == 270)
-        #expect(try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil).utf8))["r_dst"] == nil)
+        #expect(
+            try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil).utf8))["r_dst"] == nil)
     }
 
     @Test func receiverJSONCarriesVersionRefreshHistoryAndPosition() throws {
         let folder = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = AircraftJSONWriter(directory: folder.path)
-        try writer.writeReceiver(version: "aviator-adsb test", refreshMilliseconds: 1000,
-                                 receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
+        try writer.writeReceiver(
+            version: "aviator-adsb test", refreshMilliseconds: 1000,
+            receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
         let receiver = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("receiver.json")))
         #expect(receiver["version"] as? String == "aviator-adsb test")
         #expect(receiver["refresh"] as? Int == 1000)
@@ -242,11 +256,13 @@ import TestSupport
         let writer = AircraftJSONWriter(directory: folder.path)
         let path = folder.appendingPathComponent("aircraft.json").path
         try writer.writeAircraft(now: Self.now, messages: 1, aircraft: Self.sky, rssi: [:])
-        let firstInode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+        let firstInode = try #require(
+            try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
         // A reader holding the old file keeps reading the old content: the new one is a new file.
         let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         try writer.writeAircraft(now: Self.now + 1, messages: 2, aircraft: [], rssi: [:])
-        let secondInode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+        let secondInode = try #require(
+            try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
         #expect(firstInode != secondInode)
         let old = try Self.parse(reader.readDataToEndOfFile())
         #expect(old["messages"] as? Int == 1)
@@ -311,8 +327,10 @@ import TestSupport
         let start = Date().timeIntervalSince1970 - 1
         for (frame, time) in frames { tracker.accept(frame, at: start + time) }
         #expect(fanout.drain() == frames.count, "the receiving side only queues")
-        let publisher = AircraftJSONPublisher(directory: folder.path, tracker: tracker, signals: signals,
-                                              version: "test") { Issue.record("write failed: \($0)") }
+        let publisher = AircraftJSONPublisher(
+            directory: folder.path, tracker: tracker, signals: signals,
+            version: "test"
+        ) { Issue.record("write failed: \($0)") }
         try publisher.publishOnce()
         let root = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("aircraft.json")))
         let aircraft = try #require(root["aircraft"] as? [[String: Any]])
@@ -326,15 +344,19 @@ import TestSupport
     @Test func receiverJSONRemovedWhileRunningComesBack() async throws {
         let folder = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let publisher = AircraftJSONPublisher(directory: folder.path, tracker: LiveTracker(receiver: nil), signals: SignalLevels(),
-                                              version: "test", interval: .milliseconds(20),
-                                              receiverInterval: .milliseconds(200)) { Issue.record("write failed: \($0)") }
+        let publisher = AircraftJSONPublisher(
+            directory: folder.path, tracker: LiveTracker(receiver: nil), signals: SignalLevels(),
+            version: "test", interval: .milliseconds(20),
+            receiverInterval: .milliseconds(200)
+        ) { Issue.record("write failed: \($0)") }
         let running = Task { try await publisher.run() }
         defer { running.cancel() }
         let file = folder.appendingPathComponent("receiver.json").path
         func appears() async throws -> Bool {
             let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: file), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while !FileManager.default.fileExists(atPath: file), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             return FileManager.default.fileExists(atPath: file)
         }
         #expect(try await appears())

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import Outputs
 
 /// The clients of a TCP output as the registry keeps them, on an embedded event loop.
@@ -31,7 +32,8 @@ import Testing
         let resetting = try client(of: registry, resetting: true)
         #expect(shared.connected.load(ordering: .relaxed) == 1)
 
-        registry.broadcast(ByteBuffer(string: "*8D4840D6202CC371C32CE0576098;\n"), now: .now(), stallTimeout: .seconds(5))
+        registry.broadcast(
+            ByteBuffer(string: "*8D4840D6202CC371C32CE0576098;\n"), now: .now(), stallTimeout: .seconds(5))
         #expect(!resetting.isActive)
         #expect(shared.connected.load(ordering: .relaxed) == 0, "the closed client is not put back")
 

@@ -1,7 +1,8 @@
 import Foundation
+import ModeS
 import Testing
 import Tracking
-import ModeS
+
 @testable import Outputs
 
 /// The JSON directory may be writable by someone else: nothing planted in it may make the
@@ -24,8 +25,9 @@ import ModeS
 
         /// Plants a link named `name` in the directory pointing at the victim.
         func plant(_ name: String) throws {
-            try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
-                                                       withDestinationPath: victim.path)
+            try FileManager.default.createSymbolicLink(
+                atPath: directory.appendingPathComponent(name).path,
+                withDestinationPath: victim.path)
         }
 
         var victimText: String { (try? String(contentsOf: victim, encoding: .utf8)) ?? "<unreadable>" }
@@ -46,8 +48,10 @@ import ModeS
         defer { setup.remove() }
         try setup.plant(name)
         let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
-        let publisher = AircraftJSONPublisher(directory: setup.directory.path, tracker: tracker,
-                                              signals: SignalLevels(), version: "test") { _ in }
+        let publisher = AircraftJSONPublisher(
+            directory: setup.directory.path, tracker: tracker,
+            signals: SignalLevels(), version: "test"
+        ) { _ in }
         try publisher.publishOnce()
         try publisher.writer.writeReceiver(version: "test", refreshMilliseconds: 1000, receiver: tracker.receiver)
         #expect(setup.victimText == Setup.victimText)

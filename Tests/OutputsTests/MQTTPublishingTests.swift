@@ -2,8 +2,8 @@ import Foundation
 import ModeS
 import Outputs
 import ReceiverNetwork
-import Testing
 import TestSupport
+import Testing
 import Tracking
 
 /// The MQTT output's decisions, with the time given: when batches leave and how they are cut,
@@ -22,7 +22,8 @@ import Tracking
         batcher.add(Self.frame)
         let second = batcher.take(at: 10.25)
         #expect(second.count == 1)
-        let one = try BeastBatch.decode(first[0]), two = try BeastBatch.decode(second[0])
+        let one = try BeastBatch.decode(first[0])
+        let two = try BeastBatch.decode(second[0])
         #expect(one.sequence == 0 && one.framesBefore == 0 && one.frames.count == 3)
         #expect(two.sequence == 1 && two.framesBefore == 3 && two.frames.count == 2)
         #expect(two.frames[0].bits == Self.frame.bits && two.frames[0].timestamp == 1234)
@@ -116,13 +117,15 @@ import Tracking
     }
 
     @Test func homeAssistantLearnsFourSensorsOfOneDevice() throws {
-        let sensors = HomeAssistantSensors(topics: ReceiverTopics(name: "attic.pi"), version: "aviator-adsb 1",
-                                           observer: TestSky.observer, rangeKm: 50)
+        let sensors = HomeAssistantSensors(
+            topics: ReceiverTopics(name: "attic.pi"), version: "aviator-adsb 1",
+            observer: TestSky.observer, rangeKm: 50)
         let messages = sensors.discoveryMessages
         #expect(messages.count == 4)
         for message in messages {
             #expect(message.retain)
-            #expect(message.topic.hasPrefix("homeassistant/sensor/aviator_attic_pi/") && message.topic.hasSuffix("/config"))
+            #expect(
+                message.topic.hasPrefix("homeassistant/sensor/aviator_attic_pi/") && message.topic.hasSuffix("/config"))
             let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
             #expect(config["state_topic"] as? String == "aviator/attic.pi/sensors")
             #expect(config["availability_topic"] as? String == "aviator/attic.pi/status")
@@ -132,7 +135,8 @@ import Tracking
     }
 
     @Test func theSensorsCountAircraftInRangeAndNameTheNearest() throws {
-        let sensors = HomeAssistantSensors(topics: ReceiverTopics(name: "pi"), version: "v", observer: TestSky.observer, rangeKm: 50)
+        let sensors = HomeAssistantSensors(
+            topics: ReceiverTopics(name: "pi"), version: "v", observer: TestSky.observer, rangeKm: 50)
         let near = TestSky.aircraft(icao: 1, latitude: 52.05, longitude: 4.4, altitudeFt: 3000)
         let farther = TestSky.aircraft(icao: 2, latitude: 52.2, longitude: 4.4, altitudeFt: 30000)
         let outside = TestSky.aircraft(icao: 3, latitude: 53.5, longitude: 4.4, altitudeFt: 30000)
@@ -144,7 +148,8 @@ import Tracking
         #expect(distance > 5 && distance < 6.5, "\(distance)")
         let elevation = try #require(state["nearest_elevation_deg"] as? Double)
         #expect(elevation > 5 && elevation < 12, "\(elevation)")
-        let empty = try #require(try JSONSerialization.jsonObject(with: Data(sensors.state(of: [], now: 100).utf8)) as? [String: Any])
+        let empty = try #require(
+            try JSONSerialization.jsonObject(with: Data(sensors.state(of: [], now: 100).utf8)) as? [String: Any])
         #expect(empty["aircraft"] as? Int == 0)
         #expect(empty["nearest_distance_km"] is NSNull)
     }

@@ -1,9 +1,10 @@
 import Foundation
-import Tracking
 import ModeS
-import Testing
-@testable import Outputs
 import TestSupport
+import Testing
+import Tracking
+
+@testable import Outputs
 
 @Suite struct SBSEncoderTests {
     /// One SBS line with what produced it.
@@ -23,7 +24,7 @@ import TestSupport
         5: [11, 18, 20, 21],
         6: [17, 18, 19, 20, 21],
         7: [11, 21],
-        8: [21],
+        8: [21]
     ]
 
     /// Runs `frames` through a tracker and collects the SBS line of each.
@@ -32,14 +33,17 @@ import TestSupport
         let encoder = SBSEncoder()
         let collected = Collected()
         tracker.addFrameListener { update in
-            let message = update.message, aircraft: AircraftState? = update.aircraft
+            let message = update.message
+            let aircraft: AircraftState? = update.aircraft
             let time = 1_700_000_000.25
             guard let line = encoder.line(for: message, aircraft: aircraft, receivedAt: time) else { return }
             // "\r\n" is one Character in Swift: drop it as one.
             let body = line.hasSuffix("\r\n") ? String(line.dropLast()) : line
-            collected.append(Emitted(message: message, aircraft: aircraft,
-                                     fields: body.split(separator: ",", omittingEmptySubsequences: false).map(String.init),
-                                     line: line))
+            collected.append(
+                Emitted(
+                    message: message, aircraft: aircraft,
+                    fields: body.split(separator: ",", omittingEmptySubsequences: false).map(String.init),
+                    line: line))
         }
         for (frame, time) in frames { tracker.accept(frame, at: 1_700_000_000 + time) }
         return collected.items
@@ -66,7 +70,8 @@ import TestSupport
     @Test func everyLineHasTheBaseStationLayout() throws {
         let emitted = try Self.everyType()
         #expect(emitted.count > 500)
-        let date = try Regex(#"^\d{4}/\d{2}/\d{2}$"#), time = try Regex(#"^\d{2}:\d{2}:\d{2}\.\d{3}$"#)
+        let date = try Regex(#"^\d{4}/\d{2}/\d{2}$"#)
+        let time = try Regex(#"^\d{2}:\d{2}:\d{2}\.\d{3}$"#)
         for item in emitted {
             #expect(item.line.hasSuffix("\r\n"))
             #expect(item.line.utf8.dropLast(2).allSatisfy { $0 != 13 && $0 != 10 })
@@ -91,9 +96,11 @@ import TestSupport
 
     @Test func fieldsCarryTheDecodedValues() throws {
         let emitted = try Self.everyType()
-        var seenTypes = Set<Int>(), positioned = Set<Int>()
+        var seenTypes = Set<Int>()
+        var positioned = Set<Int>()
         for item in emitted {
-            let message = item.message, fields = item.fields
+            let message = item.message
+            let fields = item.fields
             let type = try #require(Int(fields[1]))
             seenTypes.insert(type)
             switch type {
@@ -119,8 +126,9 @@ import TestSupport
                 if let track = message.trackDeg {
                     let degrees = try #require(Int(fields[13]))
                     #expect((0..<360).contains(degrees))
-                    #expect(abs(Double(degrees) - track).truncatingRemainder(dividingBy: 360) <= 0.5 ||
-                            abs(Double(degrees) - track) >= 359.5)
+                    #expect(
+                        abs(Double(degrees) - track).truncatingRemainder(dividingBy: 360) <= 0.5
+                            || abs(Double(degrees) - track) >= 359.5)
                 }
                 #expect(fields[16] == message.verticalRateFpm.map(String.init) ?? "")
             case 5, 7:
@@ -144,9 +152,12 @@ import TestSupport
     @Test func publishedExamplesDecodeToTheirKnownValues() throws {
         // Identification of KLM1023 and an airborne velocity (159 kt, 182.88°, −832 ft/min):
         // the worked examples of the ADS-B literature.
-        let lines = Self.emit([(OutputTestFrames.extendedSquitter("8D4840D6202CC371C32CE0576098"), 0),
-                               (OutputTestFrames.extendedSquitter("8D485020994409940838175B284F"), 0.1)],
-                              receiver: nil)
+        let lines = Self.emit(
+            [
+                (OutputTestFrames.extendedSquitter("8D4840D6202CC371C32CE0576098"), 0),
+                (OutputTestFrames.extendedSquitter("8D485020994409940838175B284F"), 0.1)
+            ],
+            receiver: nil)
         try #require(lines.count == 2)
         #expect(lines[0].fields[1] == "1" && lines[0].fields[4] == "4840D6" && lines[0].fields[10] == "KLM1023")
         #expect(lines[1].fields[1] == "4" && lines[1].fields[4] == "485020")
@@ -158,17 +169,23 @@ import TestSupport
         // Flight status 0–5: airborne/ground, alert, SPI, as the Mode S spec tables define it.
         let expectations: [(fs: UInt64, alert: String, spi: String, ground: String)] = [
             (0, "0", "0", "0"), (1, "0", "0", "-1"), (2, "-1", "0", "0"),
-            (3, "-1", "0", "-1"), (4, "-1", "-1", ""), (5, "0", "-1", ""),
+            (3, "-1", "0", "-1"), (4, "-1", "-1", ""), (5, "0", "-1", "")
         ]
         var frames: [(Frame, Double)] = [(OutputTestFrames.allCall(icao: icao), 0)]
         for (index, expectation) in expectations.enumerated() {
-            frames.append((OutputTestFrames.altitudeReply(icao: icao, feet: 1000, fs: expectation.fs), Double(index) + 0.1))
-            frames.append((OutputTestFrames.identityReply(df: 21, icao: icao, squawk: "7600", fs: expectation.fs), Double(index) + 0.2))
+            frames.append(
+                (OutputTestFrames.altitudeReply(icao: icao, feet: 1000, fs: expectation.fs), Double(index) + 0.1))
+            frames.append(
+                (
+                    OutputTestFrames.identityReply(df: 21, icao: icao, squawk: "7600", fs: expectation.fs),
+                    Double(index) + 0.2
+                ))
         }
         let lines = Self.emit(frames, receiver: nil)
         try #require(lines.count == 1 + 2 * expectations.count)
         for (index, expectation) in expectations.enumerated() {
-            let altitude = lines[1 + 2 * index].fields, identity = lines[2 + 2 * index].fields
+            let altitude = lines[1 + 2 * index].fields
+            let identity = lines[2 + 2 * index].fields
             #expect(altitude[1] == "5" && identity[1] == "6")
             #expect(altitude[11] == "1000")
             #expect(identity[17] == "7600" && identity[19] == "-1")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tracking
+
 @testable import Outputs
 
 /// stats.json: dump1090-fa's layout, read the way graphs1090 reads it.
@@ -20,8 +21,9 @@ import Tracking
         var tracks = Tracker.Counts()
         tracks.tracks = frames / 10
         tracks.positions = frames / 5
-        return StatsJSON.Snapshot(time: time, statistics: LiveTracker.Statistics(counters: counters, tracks: tracks, local: local),
-                                  processSeconds: cpu)
+        return StatsJSON.Snapshot(
+            time: time, statistics: LiveTracker.Statistics(counters: counters, tracks: tracks, local: local),
+            processSeconds: cpu)
     }
 
     static func parse(_ text: String) throws -> [String: Any] {
@@ -29,8 +31,10 @@ import Tracking
     }
 
     @Test func graphs1090FindsEverythingItReads() throws {
-        let root = try Self.parse(StatsJSON.text(start: Self.snapshot(at: 0, frames: 0), minutes: [],
-                                                 now: Self.snapshot(at: 30, frames: 400, cpu: 2)))
+        let root = try Self.parse(
+            StatsJSON.text(
+                start: Self.snapshot(at: 0, frames: 0), minutes: [],
+                now: Self.snapshot(at: 30, frames: 400, cpu: 2)))
         for period in ["latest", "last1min", "last5min", "last15min", "total"] {
             let object = try #require(root[period] as? [String: Any], "\(period)")
             #expect(object["start"] is Double && object["end"] is Double, "\(period)")
@@ -73,8 +77,10 @@ import Tracking
         let root = try Self.parse(text)
         func period(_ name: String) throws -> (start: Double, end: Double, messages: Int) {
             let object = try #require(root[name] as? [String: Any])
-            return (try #require(object["start"] as? Double), try #require(object["end"] as? Double),
-                    try #require(object["messages"] as? Int))
+            return (
+                try #require(object["start"] as? Double), try #require(object["end"] as? Double),
+                try #require(object["messages"] as? Int)
+            )
         }
         #expect(try period("last1min") == (60, 120, 600))
         #expect(try period("last5min") == (0, 120, 1200), "not five minutes yet: from the start")

@@ -1,9 +1,10 @@
 import Foundation
-import NIOCore
-import Testing
-import TestSupport
-@testable import Outputs
 import ModeS
+import NIOCore
+import TestSupport
+import Testing
+
+@testable import Outputs
 
 @Suite struct TCPBroadcastServerTests {
     static func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
@@ -47,7 +48,8 @@ import ModeS
 
     @Test func aDeadClientIsDisconnectedAndNeverHoldsUpTheOthers() async throws {
         var configuration = TCPBroadcastServer.Configuration(name: "test", host: "127.0.0.1", port: 0)
-        configuration.highWaterMark = 1024 * 1024  // room for a reader slowed by a busy machine; still far below the 6 MB sent
+        // Room for a reader slowed by a busy machine; still far below the 6 MB sent.
+        configuration.highWaterMark = 1024 * 1024
         configuration.stallTimeout = 1
         configuration.sendBufferBytes = 8 * 1024
         let server = try await TCPBroadcastServer.bind(configuration)
@@ -58,7 +60,8 @@ import ModeS
         #expect(await Self.waitUntil { server.statistics.clientsConnected == 2 })
 
         // About 2 MB/s for 3 s: far more than the dead client's buffers hold.
-        let chunk = 4096, chunks = 1500
+        let chunk = 4096
+        let chunks = 1500
         let producer = Task.detached {
             for index in 0..<chunks {
                 server.append { bytes in
@@ -115,7 +118,9 @@ import ModeS
             _ = try await TCPBroadcastServer.bind(.init(name: "Beast", host: "127.0.0.1", port: first.port))
         }
         #expect(error == .addressInUse(output: "Beast", host: "127.0.0.1", port: first.port))
-        #expect(error?.description == "cannot listen on 127.0.0.1:\(first.port) for the Beast output: the address is already in use")
+        #expect(
+            error?.description
+                == "cannot listen on 127.0.0.1:\(first.port) for the Beast output: the address is already in use")
     }
 
     @Test func anAddressThatCannotBeBoundIsOneClearError() async throws {

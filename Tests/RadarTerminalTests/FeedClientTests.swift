@@ -1,17 +1,20 @@
-import Foundation
-import Tracking
-import Synchronization
-import Testing
-@testable import RadarTerminal
 import FeedProtocol
 import FeedServer
+import Foundation
+import Synchronization
 import TestSupport
+import Testing
+import Tracking
+
+@testable import RadarTerminal
 
 /// The terminal radar's feed client against the real feed server: frames, view commands,
 /// and reconnection when the daemon goes away and comes back.
 @Suite struct FeedClientTests {
-    static let sky = [TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685),
-                      TestSky.aircraft(icao: 0x4840D8, latitude: 52.6, longitude: 4.4, altitudeFt: 35_000)]
+    static let sky = [
+        TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685),
+        TestSky.aircraft(icao: 0x4840D8, latitude: 52.6, longitude: 4.4, altitudeFt: 35_000)
+    ]
 
     /// Everything a client reported.
     final class EventLog: Sendable {
@@ -28,7 +31,9 @@ import TestSupport
         }
 
         var disconnections: [String] {
-            events.withLock { list in list.compactMap { if case .disconnected(let error) = $0 { error.message } else { nil } } }
+            events.withLock { list in
+                list.compactMap { if case .disconnected(let error) = $0 { error.message } else { nil } }
+            }
         }
 
         /// Waits up to `timeout` seconds for `condition`.
@@ -102,10 +107,11 @@ import TestSupport
         // It comes back: the client reconnects by itself and asks for its view again (the
         // first frames may come before the daemon has read that request).
         server = try await startServer(path: path)
-        #expect(await log.wait {
-            log.connections == 2 && log.frames.count > before
-                && log.frames.last.map { $0.headingDeg == 90 && $0.rangeKm == 40 } == true
-        })
+        #expect(
+            await log.wait {
+                log.connections == 2 && log.frames.count > before
+                    && log.frames.last.map { $0.headingDeg == 90 && $0.rangeKm == 40 } == true
+            })
 
         // A new view takes effect on the live connection.
         client.send(viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand)
@@ -121,7 +127,8 @@ import TestSupport
         let server = try await startServer(path: path)
         defer { server.cancel() }
         let frame = try await onOwnThread {
-            try FeedFrameFetcher.fetch(path: path, viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand, timeout: 30)
+            try FeedFrameFetcher.fetch(
+                path: path, viewCommand: RadarSettings(headingDeg: 180, rangeKm: 100).viewCommand, timeout: 30)
         }
         #expect(frame.headingDeg == 180)
         #expect(Set(frame.aircraft.map(\.icao)) == ["4840d6", "4840d8"])
@@ -150,18 +157,22 @@ import TestSupport
     @Test func noDaemonIsAClearErrorAfterTheTimeout() async {
         let path = TestSky.socketPath()
         // Timed inside the task, so waiting for a thread on a busy machine does not count.
-        guard let (outcome, elapsed) = try? await onOwnThread({ () -> (Result<FeedFrame, FeedClientError>, Double) in
-            let start = Date()
-            let result = Result { () throws(FeedClientError) -> FeedFrame in
-                try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 0.5)
-            }
-            return (result, Date().timeIntervalSince(start))
-        }) else { return }
+        guard
+            let (outcome, elapsed) = try? await onOwnThread({ () -> (Result<FeedFrame, FeedClientError>, Double) in
+                let start = Date()
+                let result = Result { () throws(FeedClientError) -> FeedFrame in
+                    try FeedFrameFetcher.fetch(path: path, viewCommand: nil, timeout: 0.5)
+                }
+                return (result, Date().timeIntervalSince(start))
+            })
+        else { return }
         switch outcome {
         case .success:
             Issue.record("a frame without a daemon")
         case .failure(let error):
-            #expect(error.message == "no radar frame from \(path) within 0.5 s: cannot connect to \(path): No such file or directory")
+            #expect(
+                error.message
+                    == "no radar frame from \(path) within 0.5 s: cannot connect to \(path): No such file or directory")
             #expect(error.kind == .failed)
         }
         // It gives up after the timeout, not at once and not much later.
@@ -179,7 +190,9 @@ final class SilentListener: Sendable {
         fd = socketFD
         var address = SocketPath.address(of: path)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard socketFD >= 0, bound == 0, listen(socketFD, 4) == 0 else { throw POSIXError(.EIO) }
         Thread.detachNewThread { [self] in

@@ -1,6 +1,7 @@
-import Testing
-@testable import RadarTerminal
 import ModeS
+import Testing
+
+@testable import RadarTerminal
 
 @Suite struct KeyReaderTests {
     func keys(_ text: String) -> [RadarKey] {

@@ -1,7 +1,8 @@
+import FeedProtocol
 import Foundation
 import Testing
+
 @testable import RadarTerminal
-import FeedProtocol
 
 @Suite struct RadarSettingsTests {
     /// A feed line the radar cannot read is said on screen; the frame shown stays the last
@@ -67,9 +68,13 @@ import FeedProtocol
         #expect(settings.viewCommand(heading: false, range: false) == nil)
         var daemon = start
         daemon.rangeKm = 200
-        let turned = try FeedMessage.apply(commandLine: Array(settings.viewCommand(heading: true, range: false)!.utf8), to: daemon).get()
+        let turned = try FeedMessage.apply(
+            commandLine: Array(settings.viewCommand(heading: true, range: false)!.utf8), to: daemon
+        ).get()
         #expect(turned.headingDeg == 90 && turned.rangeKm == 200)
-        let zoomed = try FeedMessage.apply(commandLine: Array(settings.viewCommand(heading: false, range: true)!.utf8), to: daemon).get()
+        let zoomed = try FeedMessage.apply(
+            commandLine: Array(settings.viewCommand(heading: false, range: true)!.utf8), to: daemon
+        ).get()
         #expect(zoomed.headingDeg == 0 && zoomed.rangeKm == 30)
         // Back to "all" clears filters set before.
         var filtered = start

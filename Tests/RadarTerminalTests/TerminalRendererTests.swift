@@ -1,17 +1,21 @@
+import FeedProtocol
 import Foundation
 import Testing
+
 @testable import RadarTerminal
-import FeedProtocol
 
 /// The terminal radar's picture, checked as text: where aircraft, rings, labels and the
 /// compass land for known positions and headings.
 @Suite struct TerminalRendererTests {
     static let width = 110, height = 40
 
-    func render(_ aircraft: [FeedAircraft], heading: Double = 0, range: Double = 50,
-                settings: RadarSettings = RadarSettings(), connected: Bool = true,
-                colour: Bool = false, sweep: Bool = false, time: Double = 0) -> RadarCanvas {
-        let frame = FeedFrame(seq: 7, time: 1000, source: "test", headingDeg: heading, rangeKm: range, aircraft: aircraft)
+    func render(
+        _ aircraft: [FeedAircraft], heading: Double = 0, range: Double = 50,
+        settings: RadarSettings = RadarSettings(), connected: Bool = true,
+        colour: Bool = false, sweep: Bool = false, time: Double = 0
+    ) -> RadarCanvas {
+        let frame = FeedFrame(
+            seq: 7, time: 1000, source: "test", headingDeg: heading, rangeKm: range, aircraft: aircraft)
         let model = RadarModel(frame: frame, connected: connected, socketPath: "/tmp/x.sock")
         return RadarRenderer(settings: settings, colour: colour, sweep: sweep)
             .render(model, time: time, width: Self.width, height: Self.height)
@@ -21,21 +25,27 @@ import FeedProtocol
     /// The columns of the scope, left of the side panel.
     var scope: Range<Int> { 0..<layout.scopeWidth }
 
-    static func plane(_ callsign: String, x: Double, y: Double, rotation: Double? = 0, scale: Double? = 1,
-                      km: Double? = nil, bearing: Double? = nil, altitude: Double? = 10_000) -> FeedAircraft {
-        FeedAircraft(icao: "abc" + String(callsign.hashValue & 0xFFF, radix: 16), callsign: callsign, altitudeBaroFt: altitude,
-                     groundKm: km ?? (x * x + y * y).squareRoot() * 50, bearingDeg: bearing, x: x, y: y,
-                     rotationDeg: rotation, scale: scale)
+    static func plane(
+        _ callsign: String, x: Double, y: Double, rotation: Double? = 0, scale: Double? = 1,
+        km: Double? = nil, bearing: Double? = nil, altitude: Double? = 10_000
+    ) -> FeedAircraft {
+        FeedAircraft(
+            icao: "abc" + String(callsign.hashValue & 0xFFF, radix: 16), callsign: callsign, altitudeBaroFt: altitude,
+            groundKm: km ?? (x * x + y * y).squareRoot() * 50, bearingDeg: bearing, x: x, y: y,
+            rotationDeg: rotation, scale: scale)
     }
 
     @Test func numbersFarOutOfRangeFromAFeedDrawNothingWrongAndNeverTrap() {
         // A feed that is not this daemon's may send any finite number.
-        let wild = FeedAircraft(icao: "abcdef", callsign: "WILD1", altitudeBaroFt: 1e19, groundKm: 1e19, bearingDeg: 1e300,
-                                x: 1e300, y: -1e300, rotationDeg: 1e300, scale: 1e300)
+        let wild = FeedAircraft(
+            icao: "abcdef", callsign: "WILD1", altitudeBaroFt: 1e19, groundKm: 1e19, bearingDeg: 1e300,
+            x: 1e300, y: -1e300, rotationDeg: 1e300, scale: 1e300)
         let canvas = render([wild, Self.plane("NEAR1", x: 0.2, y: 0.2)], range: 1e19)
         #expect(canvas.find("NEAR1", columns: scope) != nil, "the other aircraft is drawn")
         #expect(canvas.find("WILD1", columns: scope) == nil, "one far off the radar is not")
-        #expect(AircraftGlyph.direction(rotationDeg: 1e300) == AircraftGlyph.direction(rotationDeg: 1e300.truncatingRemainder(dividingBy: 360)))
+        #expect(
+            AircraftGlyph.direction(rotationDeg: 1e300)
+                == AircraftGlyph.direction(rotationDeg: 1e300.truncatingRemainder(dividingBy: 360)))
         #expect(AircraftGlyph.direction(rotationDeg: 405) == 1)
         let far = layout.cell(x: 1e300, y: 1e300)
         #expect(far.column > layout.scopeWidth && far.row < 0)
@@ -65,7 +75,9 @@ import FeedProtocol
     }
 
     @Test func positionsFollowXAndYInEveryDirection() throws {
-        let cases: [(String, Double, Double)] = [("NORTH", 0, 0.8), ("SOUTH", 0, -0.6), ("WEST", -0.9, 0), ("NE", 0.5, 0.5)]
+        let cases: [(String, Double, Double)] = [
+            ("NORTH", 0, 0.8), ("SOUTH", 0, -0.6), ("WEST", -0.9, 0), ("NE", 0.5, 0.5)
+        ]
         let canvas = render(cases.map { Self.plane($0.0, x: $0.1, y: $0.2) })
         for (name, x, y) in cases {
             let label = try #require(canvas.find(name, columns: scope), "\(name) is drawn")
@@ -74,7 +86,9 @@ import FeedProtocol
             #expect(label.column == expected.column + 2, "\(name) column")
             let dx = Double(expected.column - layout.centreColumn) / RadarLayout.aspect
             let dy = Double(layout.centreRow - expected.row)
-            #expect(abs((dx * dx + dy * dy).squareRoot() - (x * x + y * y).squareRoot() * Double(layout.radius)) < 1, "\(name) distance")
+            #expect(
+                abs((dx * dx + dy * dy).squareRoot() - (x * x + y * y).squareRoot() * Double(layout.radius)) < 1,
+                "\(name) distance")
         }
     }
 
@@ -90,9 +104,12 @@ import FeedProtocol
         #expect(AircraftGlyph.size(scale: 2) == 2)
         #expect(AircraftGlyph.size(scale: nil) == 0)
 
-        let canvas = render([Self.plane("HIGH", x: -0.5, y: 0.5, rotation: 90, scale: 0.8),
-                             Self.plane("LOW", x: 0.5, y: -0.5, rotation: 270, scale: 1.9)])
-        let high = layout.cell(x: -0.5, y: 0.5), low = layout.cell(x: 0.5, y: -0.5)
+        let canvas = render([
+            Self.plane("HIGH", x: -0.5, y: 0.5, rotation: 90, scale: 0.8),
+            Self.plane("LOW", x: 0.5, y: -0.5, rotation: 270, scale: 1.9)
+        ])
+        let high = layout.cell(x: -0.5, y: 0.5)
+        let low = layout.cell(x: 0.5, y: -0.5)
         #expect(canvas[high.column, high.row]?.character == "→")
         #expect(canvas[low.column, low.row]?.character == "⇐")
         #expect(canvas[low.column, low.row]?.style == .aircraft(size: 2, lit: false, stale: false))
@@ -161,8 +178,9 @@ import FeedProtocol
     }
 
     @Test func waitingForTheDaemonIsShown() {
-        let model = RadarModel(frame: nil, connected: false, socketPath: "/run/user/1000/aviator-adsb.sock",
-                               problem: "cannot connect: No such file or directory")
+        let model = RadarModel(
+            frame: nil, connected: false, socketPath: "/run/user/1000/aviator-adsb.sock",
+            problem: "cannot connect: No such file or directory")
         let text = RadarRenderer(settings: RadarSettings(), colour: false, sweep: true)
             .render(model, time: 0, width: 100, height: 30).plainLines.joined(separator: "\n")
         #expect(text.contains("waiting for aviator-adsb..."))

@@ -1,7 +1,8 @@
+import FeedProtocol
 import Foundation
 import Testing
+
 @testable import RadarTerminal
-import FeedProtocol
 
 /// Text from outside (callsigns, the daemon's messages) must reach the terminal as printable
 /// characters only: a control sequence in a callsign would otherwise retitle the window,
@@ -9,16 +10,16 @@ import FeedProtocol
 @Suite struct TerminalTextTests {
     /// Callsigns an attacker (or a broken source) might send.
     static let hostile = [
-        "\u{1B}]0;owned\u{07}",          // set the window title
-        "\u{1B}[2J\u{1B}[H",             // clear the screen, home the cursor
-        "KLM\r1023",                     // carriage return: overwrite the line
-        "EVIL\u{202E}321",               // right-to-left override
-        "A\u{2066}B\u{2069}C",           // bidi isolates
-        "Z\u{200B}W\u{200D}J\u{FEFF}",   // zero-width space, joiner, byte-order mark
-        "\u{9B}2J\u{90}x\u{9C}",         // C1 controls: CSI, DCS, ST
-        "DEL\u{7F}\u{00}\u{08}",         // DEL, NUL, backspace
-        "e\u{301}\u{20DD}",              // combining marks piled onto one column
-        "LS\u{2028}PS\u{2029}",          // line and paragraph separators
+        "\u{1B}]0;owned\u{07}",  // set the window title
+        "\u{1B}[2J\u{1B}[H",  // clear the screen, home the cursor
+        "KLM\r1023",  // carriage return: overwrite the line
+        "EVIL\u{202E}321",  // right-to-left override
+        "A\u{2066}B\u{2069}C",  // bidi isolates
+        "Z\u{200B}W\u{200D}J\u{FEFF}",  // zero-width space, joiner, byte-order mark
+        "\u{9B}2J\u{90}x\u{9C}",  // C1 controls: CSI, DCS, ST
+        "DEL\u{7F}\u{00}\u{08}",  // DEL, NUL, backspace
+        "e\u{301}\u{20DD}",  // combining marks piled onto one column
+        "LS\u{2028}PS\u{2029}"  // line and paragraph separators
     ]
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
@@ -54,13 +55,16 @@ import FeedProtocol
     /// A frame whose callsigns and daemon message carry control sequences.
     func hostileModel() -> RadarModel {
         let aircraft = Self.hostile.enumerated().map { index, callsign in
-            FeedAircraft(icao: String(format: "ab%04x", index), callsign: callsign, altitudeBaroFt: 10_000,
-                         groundKm: Double(index + 1), bearingDeg: Double(index * 30),
-                         x: 0.4 * sin(Double(index)), y: 0.4 * cos(Double(index)), rotationDeg: 0, scale: 1)
+            FeedAircraft(
+                icao: String(format: "ab%04x", index), callsign: callsign, altitudeBaroFt: 10_000,
+                groundKm: Double(index + 1), bearingDeg: Double(index * 30),
+                x: 0.4 * sin(Double(index)), y: 0.4 * cos(Double(index)), rotationDeg: 0, scale: 1)
         }
-        let frame = FeedFrame(seq: 1, time: 1000, source: "opensky\u{1B}[31m", headingDeg: 0, rangeKm: 50, aircraft: aircraft)
-        return RadarModel(frame: frame, connected: true, socketPath: "/tmp/x.sock",
-                          serverError: "bad view \u{1B}]52;c;Zm9v\u{07}")
+        let frame = FeedFrame(
+            seq: 1, time: 1000, source: "opensky\u{1B}[31m", headingDeg: 0, rangeKm: 50, aircraft: aircraft)
+        return RadarModel(
+            frame: frame, connected: true, socketPath: "/tmp/x.sock",
+            serverError: "bad view \u{1B}]52;c;Zm9v\u{07}")
     }
 
     @Test func aFrameWithHostileCallsignsDrawsNoControlCharacters() {

@@ -7,7 +7,7 @@ import Testing
     static let frames: [Frame] = [
         ("8D40621D58C382D690C8AC2863A7", 0x1A_0000_0001 as UInt64, -3.0),
         ("8D40621D58C386435CC412692AD6", 0x0000_1A1A_0002, -20.5),
-        ("8D4840D6202CC371C32CE0576098", 0xFFFF_FFFF_FFFF, -40.0),
+        ("8D4840D6202CC371C32CE0576098", 0xFFFF_FFFF_FFFF, -40.0)
     ].map { hex, timestamp, level in
         Frame(bits: ModeSBits(hex: hex)!, address: 0, timestamp: timestamp, signalLevel: level)
     }
@@ -26,15 +26,19 @@ import Testing
         #expect(batch.frames.map(\.timestamp) == Self.frames.map(\.timestamp))
         for (read, sent) in zip(batch.frames, Self.frames) {
             // The level travels as one signal byte.
-            #expect(BeastEncoder.signalByte(dBFS: read.signalLevel) == BeastEncoder.signalByte(dBFS: sent.signalLevel),
-                    "\(read.signalLevel) for \(sent.signalLevel)")
+            #expect(
+                BeastEncoder.signalByte(dBFS: read.signalLevel) == BeastEncoder.signalByte(dBFS: sent.signalLevel),
+                "\(read.signalLevel) for \(sent.signalLevel)")
         }
         let empty = try BeastBatch.decode(BeastBatch.header(sequence: .max, framesBefore: 1))
         #expect(empty.frames.isEmpty && empty.sequence == .max)
     }
 
     @Test func theHeaderIsVersionThenTwoBigEndianNumbers() {
-        #expect(BeastBatch.header(sequence: 0x0102_0304, framesBefore: 0x0A0B_0C0D) == [1, 1, 2, 3, 4, 0x0A, 0x0B, 0x0C, 0x0D])
+        #expect(
+            BeastBatch.header(sequence: 0x0102_0304, framesBefore: 0x0A0B_0C0D) == [
+                1, 1, 2, 3, 4, 0x0A, 0x0B, 0x0C, 0x0D
+            ])
     }
 
     @Test func anythingOutOfPlaceDropsTheWholePayload() {
@@ -52,7 +56,7 @@ import Testing
         loneEscape.insert(0x1A, at: BeastBatch.headerSize + 5)
         let cases: [(String, [UInt8])] = [
             ("empty", []), ("short header", [1, 0, 0]), ("version 2", versionTwo), ("cut short", cut),
-            ("stray byte", stray), ("unknown type", unknownType), ("Mode A/C", modeAC), ("lone 0x1A", loneEscape),
+            ("stray byte", stray), ("unknown type", unknownType), ("Mode A/C", modeAC), ("lone 0x1A", loneEscape)
         ]
         for (what, payload) in cases {
             #expect(throws: NetworkPayloadError.self, "\(what)") { try BeastBatch.decode(payload) }
@@ -62,6 +66,8 @@ import Testing
     @Test func anOversizedPayloadIsRefusedBeforeItIsRead() {
         let huge = Self.payload(frames: Array(repeating: Self.frames[0], count: BeastBatch.maximumPayload / 16))
         #expect(huge.count > BeastBatch.maximumPayload)
-        #expect(throws: NetworkPayloadError.oversized(huge.count, limit: BeastBatch.maximumPayload)) { try BeastBatch.decode(huge) }
+        #expect(throws: NetworkPayloadError.oversized(huge.count, limit: BeastBatch.maximumPayload)) {
+            try BeastBatch.decode(huge)
+        }
     }
 }

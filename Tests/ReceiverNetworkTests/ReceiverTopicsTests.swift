@@ -41,8 +41,9 @@ import Testing
 
 @Suite struct ReceiverAnnouncementTests {
     @Test func thePositionLeavesRoundedToATenthOfADegree() throws {
-        let announcement = ReceiverAnnouncement(position: GeoPoint(latitude: 51.98317, longitude: 4.38629),
-                                                version: "aviator-adsb 1", sources: "replay")
+        let announcement = ReceiverAnnouncement(
+            position: GeoPoint(latitude: 51.98317, longitude: 4.38629),
+            version: "aviator-adsb 1", sources: "replay")
         #expect(announcement.json == #"{"lat":52,"lon":4.4,"version":"aviator-adsb 1","sources":"replay"}"#)
         let read = try ReceiverAnnouncement.decode(Array(announcement.json.utf8))
         #expect(abs(read.position!.latitude - 52.0) < 1e-9 && abs(read.position!.longitude - 4.4) < 1e-9)
@@ -60,7 +61,7 @@ import Testing
     @Test func anythingElseIsRefused() {
         let cases = [
             "", "[]", "null", #"{"lat":91,"lon":0}"#, #"{"lat":1}"#, #"{"lat":"1","lon":2}"#, #"{"lat":true,"lon":2}"#,
-            #"{"lat":1,"lon":181}"#, #"{"version":5}"#, "{\"version\":\"\(String(repeating: "v", count: 300))\"}",
+            #"{"lat":1,"lon":181}"#, #"{"version":5}"#, "{\"version\":\"\(String(repeating: "v", count: 300))\"}"
         ]
         for text in cases {
             #expect(throws: NetworkPayloadError.self, "\(text)") { try ReceiverAnnouncement.decode(Array(text.utf8)) }

@@ -3,10 +3,11 @@ import Logging
 import ModeS
 import NIOCore
 import Synchronization
-import Testing
 import TestSupport
-@testable import Receivers
+import Testing
 import Tracking
+
+@testable import Receivers
 
 /// Beast pushed to a listening port: every connection read and checked like a Beast input,
 /// at most as many at once as allowed, a port in use a clear error.
@@ -24,7 +25,9 @@ import Tracking
         defer { task.cancel() }
 
         let first = try RawConnection(port: listener.port)
-        first.send(beastFrame("8D40621D58C382D690C8AC2863A7") + [0x1A, 0x39, 0x00, 0x01] + beastFrame("8DFFFFFF202CC371C32CE0576098"))
+        first.send(
+            beastFrame("8D40621D58C382D690C8AC2863A7") + [0x1A, 0x39, 0x00, 0x01]
+                + beastFrame("8DFFFFFF202CC371C32CE0576098"))
         let second = try RawConnection(port: listener.port)
         second.send(beastFrame("8D4840D6202CC371C32CE0576098"))
         try await waitUntil { tracker.snapshot().aircraft.count == 2 && listener.statistics.rejected == 1 }
@@ -41,7 +44,8 @@ import Tracking
     }
 
     @Test func beyondItsLimitAConnectionIsClosedAndCounted() async throws {
-        let listener = try await BeastListener.bind(host: "127.0.0.1", port: 0, maxConnections: 1, logger: Logger(label: "test"))
+        let listener = try await BeastListener.bind(
+            host: "127.0.0.1", port: 0, maxConnections: 1, logger: Logger(label: "test"))
         let tracker = LiveTracker(receiver: nil)
         let task = Task { try await listener.run(into: tracker) }
         defer { task.cancel() }
@@ -99,8 +103,9 @@ import Tracking
         let tracker = LiveTracker(receiver: nil)
         var noisy = BeastConnectionReader(label: "test")
         var quiet = BeastConnectionReader(label: "test")
-        noisy.read(ByteBuffer(bytes: [0x1A, 0x39, 0x00, 0x01] + beastFrame("8D40621D58C382D690C8AC2863A7")),
-                   into: tracker, counting: counters)
+        noisy.read(
+            ByteBuffer(bytes: [0x1A, 0x39, 0x00, 0x01] + beastFrame("8D40621D58C382D690C8AC2863A7")),
+            into: tracker, counting: counters)
         quiet.read(ByteBuffer(bytes: beastFrame("8D4840D6202CC371C32CE0576098")), into: tracker, counting: counters)
         noisy.read(ByteBuffer(bytes: [0x1A, 0x39, 0x00, 0x01]), into: tracker, counting: counters)
         quiet.read(ByteBuffer(bytes: beastFrame("8D4840D6202CC371C32CE0576098")), into: tracker, counting: counters)

@@ -1,12 +1,13 @@
 import Foundation
 import Logging
 import ModeS
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import NIOConcurrencyHelpers
 import Testing
-@testable import Receivers
 import Tracking
+
+@testable import Receivers
 
 /// Beast frames as a sender writes them, with 0x1A escaped.
 func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8 = 0x80) -> [UInt8] {
@@ -33,7 +34,8 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         let stream = beastFrame("8D4840D6202CC371C32CE0576098") + beastFrame("20001718029FCD", signal: 0x1A)
         for split in 0...stream.count {
             var parser = BeastFrameParser()
-            let frames = parse(Array(stream[..<split]), parser: &parser) + parse(Array(stream[split...]), parser: &parser)
+            let frames =
+                parse(Array(stream[..<split]), parser: &parser) + parse(Array(stream[split...]), parser: &parser)
             #expect(frames.map(\.bits.hex) == ["8D4840D6202CC371C32CE0576098", "20001718029FCD"])
             #expect(frames.first?.timestamp == 0x1A_0000_1A1A)
             #expect(parser.malformed == 0)
@@ -43,7 +45,8 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     @Test func garbageAndCutFramesCostNothingAfterThem() {
         var parser = BeastFrameParser()
         let cut = Array(beastFrame("8D4840D6202CC371C32CE0576098").prefix(9))
-        let stream: [UInt8] = [0x00, 0xFF, 0x13] + cut + beastFrame("8D40621D58C382D690C8AC2863A7")
+        let stream: [UInt8] =
+            [0x00, 0xFF, 0x13] + cut + beastFrame("8D40621D58C382D690C8AC2863A7")
             + [0x1A, 0x39, 0x01] + beastFrame("28001A1B5B4A1C")
         let frames = parse(stream, parser: &parser)
         #expect(frames.map(\.bits.hex) == ["8D40621D58C382D690C8AC2863A7", "28001A1B5B4A1C"])
@@ -76,7 +79,10 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
             channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { child in
-                    let index = counter.withLockedValue { value in defer { value += 1 }; return value }
+                    let index = counter.withLockedValue { value in
+                        defer { value += 1 }
+                        return value
+                    }
                     let bytes = index < scripts.count ? scripts[index] : []
                     return child.pipeline.addHandler(SendAndClose(bytes: bytes))
                 }
@@ -104,8 +110,9 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     func receive(_ scripts: [[UInt8]], untilAircraft count: Int) async throws -> (LiveTracker, BeastInput) {
         let server = try ScriptedServer(scripts: scripts)
         let tracker = LiveTracker(receiver: nil)
-        let input = BeastInput(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
-                               maximumBackoff: .milliseconds(200))
+        let input = BeastInput(
+            host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
+            maximumBackoff: .milliseconds(200))
         let task = Task { try await input.run(into: tracker) }
         let deadline = ContinuousClock.now + .seconds(30)
         while tracker.snapshot().aircraft.count < count, ContinuousClock.now < deadline {
@@ -117,7 +124,8 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     }
 
     @Test func readsRealFramesRejectsGarbageAndReconnects() async throws {
-        let first = beastFrame("8D40621D58C386435CC412692AD6") + [0x1A, 0x33, 0x00, 0x1A, 0x77]
+        let first =
+            beastFrame("8D40621D58C386435CC412692AD6") + [0x1A, 0x33, 0x00, 0x1A, 0x77]
             + beastFrame("8DFFFFFF202CC371C32CE0576098")  // fails its CRC
         let second = beastFrame("8D40621D58C382D690C8AC2863A7") + beastFrame("8D4840D6202CC371C32CE0576098")
         let (tracker, input) = try await receive([first, second], untilAircraft: 2)
@@ -133,7 +141,8 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     @Test func sendersTimestampsNeverMoveTheClockAndMultilaterationIsMarked() async throws {
         // One frame at the counter's maximum, one at a random time, then a multilateration
         // result (the marker instead of a time) for an aircraft heard from nowhere else.
-        let script = beastFrame("8D40621D58C386435CC412692AD6", timestamp: 0xFFFF_FFFF_FFFF)
+        let script =
+            beastFrame("8D40621D58C386435CC412692AD6", timestamp: 0xFFFF_FFFF_FFFF)
             + beastFrame("8D4840D6202CC371C32CE0576098", timestamp: 0x5A5A_1234_9876)
             + beastFrame("8D485020994409940838175B284F", timestamp: BeastFrameParser.multilaterationMarker)
         let (tracker, input) = try await receive([script], untilAircraft: 3)
@@ -151,8 +160,9 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         let tracker = LiveTracker(receiver: nil)
         // Nothing listens on this port: the input must keep retrying until cancelled.
         let log = LogRecorder()
-        let input = BeastInput(host: "127.0.0.1", port: 9, logger: log.logger,
-                               maximumBackoff: .milliseconds(100))
+        let input = BeastInput(
+            host: "127.0.0.1", port: 9, logger: log.logger,
+            maximumBackoff: .milliseconds(100))
         let task = Task { try await input.run(into: tracker) }
         try await Task.sleep(for: .milliseconds(500))
         task.cancel()
@@ -186,8 +196,9 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     @Test func aPeerThatFallsSilentIsGivenUpAndConnectedAgain() async throws {
         let server = try SilentServer()
         let log = LogRecorder()
-        let input = BeastInput(host: "127.0.0.1", port: server.port, logger: log.logger,
-                               maximumBackoff: .milliseconds(200), readTimeout: .seconds(1))
+        let input = BeastInput(
+            host: "127.0.0.1", port: server.port, logger: log.logger,
+            maximumBackoff: .milliseconds(200), readTimeout: .seconds(1))
         let task = Task { try await input.run(into: LiveTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(30)
         while server.accepted.withLockedValue({ $0 }) < 2, ContinuousClock.now < deadline {
@@ -196,7 +207,10 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         task.cancel()
         try await task.value
         #expect(server.accepted.withLockedValue { $0 } >= 2, "connected again after the silence")
-        #expect(log.problems.first == "beast-in 127.0.0.1:\(server.port): nothing received for 1 s; the peer is gone; retrying in 0.2 seconds")
+        #expect(
+            log.problems.first
+                == "beast-in 127.0.0.1:\(server.port): nothing received for 1 s; the peer is gone; retrying in 0.2 seconds"
+        )
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Receivers
 
 /// The threads that carry blocking loops, and the ring they hand samples over with.

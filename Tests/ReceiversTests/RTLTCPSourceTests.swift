@@ -6,8 +6,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
-@testable import Receivers
 import Tracking
+
+@testable import Receivers
 
 /// A dongle served by rtl_tcp, against a small fake of the server: it is set up with the
 /// daemon's settings and its samples give the same sky as replaying them from a file.
@@ -22,16 +23,23 @@ import Tracking
 
         /// `staysOpen`: the server keeps the connection open once every byte is sent, like a
         /// dongle that keeps streaming, instead of closing it.
-        init(samples: [UInt8], greeting: [UInt8] = Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29], piece: Int = 16_384,
-             staysOpen: Bool = false) throws {
+        init(
+            samples: [UInt8], greeting: [UInt8] = Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29], piece: Int = 16_384,
+            staysOpen: Bool = false
+        ) throws {
             let received = self.received
             let connections = NIOLockedValueBox(0)
             channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { child in
-                    let first = connections.withLockedValue { count in defer { count += 1 }; return count == 0 }
-                    return child.pipeline.addHandler(Streamer(greeting: greeting, samples: first ? samples : [], piece: piece,
-                                                              received: received, staysOpen: staysOpen))
+                    let first = connections.withLockedValue { count in
+                        defer { count += 1 }
+                        return count == 0
+                    }
+                    return child.pipeline.addHandler(
+                        Streamer(
+                            greeting: greeting, samples: first ? samples : [], piece: piece,
+                            received: received, staysOpen: staysOpen))
                 }
                 .bind(host: "127.0.0.1", port: 0).wait()
         }
@@ -97,8 +105,10 @@ import Tracking
     @Test func aServedDongleGivesTheSameSkyAsItsRecording() async throws {
         // The frames of the recording replayed from its file.
         let replayed = LiveTracker(receiver: nil)
-        try await ReplaySource(configuration: .init(path: Self.recording, format: .cu8, sampleRate: .twoPointFourMega),
-                               logger: Logger(label: "test")).run(into: replayed)
+        try await ReplaySource(
+            configuration: .init(path: Self.recording, format: .cu8, sampleRate: .twoPointFourMega),
+            logger: Logger(label: "test")
+        ).run(into: replayed)
         #expect(replayed.counters.frames > 50)
         // Taken now: the tracker's clock is the wall clock, and a slow run below could outlast
         // the minute after which aircraft expire.
@@ -109,8 +119,9 @@ import Tracking
         var tuner = RTLSDRDevice.Configuration()
         tuner.gain = .decibels(42.1)
         tuner.ppm = -3
-        let source = RTLTCPSource(host: "127.0.0.1", port: server.port, configuration: tuner, logger: Logger(label: "test"),
-                                  maximumBackoff: .seconds(60))
+        let source = RTLTCPSource(
+            host: "127.0.0.1", port: server.port, configuration: tuner, logger: Logger(label: "test"),
+            maximumBackoff: .seconds(60))
         let tracker = LiveTracker(receiver: nil)
         let task = Task { try await source.run(into: tracker) }
         // The whole recording, then the server's close (the source then waits a second to
@@ -143,8 +154,9 @@ import Tracking
         let samples = Array([[UInt8]](repeating: recording, count: 10).joined())
         let server = try FakeServer(samples: samples, piece: 1 << 20, staysOpen: true)
         // A silence long enough to end the connection never comes within the test.
-        let source = RTLTCPSource(host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
-                                  maximumBackoff: .seconds(60), readTimeout: .seconds(600))
+        let source = RTLTCPSource(
+            host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
+            maximumBackoff: .seconds(60), readTimeout: .seconds(600))
         let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(120)
         // Settled once the count stays put for half a second: everything sent is then either
@@ -167,7 +179,8 @@ import Tracking
     @Test func aServerThatIsNotRTLTCPIsSaidSo() async throws {
         let server = try FakeServer(samples: [], greeting: Array("HTTP/1.1 400".utf8))
         let log = LogRecorder()
-        let source = RTLTCPSource(host: "127.0.0.1", port: server.port, logger: log.logger, maximumBackoff: .seconds(60))
+        let source = RTLTCPSource(
+            host: "127.0.0.1", port: server.port, logger: log.logger, maximumBackoff: .seconds(60))
         let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(30)
         while !log.text.contains("not an rtl_tcp server"), ContinuousClock.now < deadline {
@@ -175,7 +188,10 @@ import Tracking
         }
         task.cancel()
         try await task.value
-        #expect(log.text.contains("rtltcp 127.0.0.1:\(server.port): not an rtl_tcp server (its first bytes are not \"RTL0\"); retrying in 1.0 seconds"))
+        #expect(
+            log.text.contains(
+                "rtltcp 127.0.0.1:\(server.port): not an rtl_tcp server (its first bytes are not \"RTL0\"); retrying in 1.0 seconds"
+            ))
         #expect(server.received.withLockedValue { $0.isEmpty }, "no command went to a server that is not rtl_tcp")
     }
 
@@ -183,18 +199,22 @@ import Tracking
         var tuner = RTLSDRDevice.Configuration()
         tuner.ppm = Int.min
         tuner.gain = .decibels(1e300)
-        var commands = RTLTCPSource(host: "127.0.0.1", port: 1, configuration: tuner, logger: Logger(label: "test")).setupCommands
+        var commands = RTLTCPSource(host: "127.0.0.1", port: 1, configuration: tuner, logger: Logger(label: "test"))
+            .setupCommands
         #expect(commands[2] == RTLTCPSource.Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32.min)))
         #expect(commands.last == RTLTCPSource.Command.gain.bytes(1_000))
         tuner.gain = .decibels(.nan)
-        commands = RTLTCPSource(host: "127.0.0.1", port: 1, configuration: tuner, logger: Logger(label: "test")).setupCommands
+        commands =
+            RTLTCPSource(host: "127.0.0.1", port: 1, configuration: tuner, logger: Logger(label: "test")).setupCommands
         #expect(commands.last == RTLTCPSource.Command.gain.bytes(0))
     }
 
     @Test func greetingsAreReadFromTheirBytes() throws {
         let greeting = try RTLTCPSource.Greeting(Array("RTL0".utf8) + [0, 0, 0, 5, 0, 0, 0, 29])
         #expect(greeting.tunerType == 5 && greeting.gainCount == 29)
-        #expect(throws: RTLTCPSource.ProtocolError.self) { try RTLTCPSource.Greeting(Array("RTL1".utf8) + [0, 0, 0, 5, 0, 0, 0, 29]) }
+        #expect(throws: RTLTCPSource.ProtocolError.self) {
+            try RTLTCPSource.Greeting(Array("RTL1".utf8) + [0, 0, 0, 5, 0, 0, 0, 29])
+        }
         #expect(throws: RTLTCPSource.ProtocolError.self) { try RTLTCPSource.Greeting([0x52]) }
     }
 }

@@ -1,9 +1,10 @@
-import ModeS
 import MQTT
+import ModeS
 import ReceiverNetwork
-@testable import Receivers
 import Testing
 import Tracking
+
+@testable import Receivers
 
 /// What an MQTT input makes of the network's messages: each receiver its own source and
 /// counters, missed batches counted from the sequence numbers, garbage counted and dropped.
@@ -13,14 +14,16 @@ import Tracking
     static func batch(_ sequence: UInt32, before: UInt32, hexes: [String] = hexes) -> [UInt8] {
         var payload = BeastBatch.header(sequence: sequence, framesBefore: before)
         for hex in hexes {
-            BeastEncoder.append(Frame(bits: ModeSBits(hex: hex)!, address: 0, timestamp: 99, signalLevel: -10), to: &payload)
+            BeastEncoder.append(
+                Frame(bits: ModeSBits(hex: hex)!, address: 0, timestamp: 99, signalLevel: -10), to: &payload)
         }
         return payload
     }
 
     @Test func aBatchBecomesCheckedFramesOfItsReceiversSource() throws {
         var receivers = RemoteReceivers(ownName: "self")
-        let deliveryReceived = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1000)
+        let deliveryReceived = receivers.receive(
+            topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1000)
         let delivery = try #require(deliveryReceived)
         #expect(delivery.label == "mqtt alpha")
         #expect(delivery.frames.map(\.bits) == Self.hexes.map { ModeSBits(hex: $0)! })
@@ -40,7 +43,9 @@ import Tracking
         var gaps: [String] = []
         for step in 0..<1_000 {
             let payload = Self.batch(UInt32(step * 2), before: UInt32(truncatingIfNeeded: -step), hexes: [])
-            if let gap = receivers.receive(topic: "aviator/evil/beast", payload: payload, at: Double(step))?.gap { gaps.append(gap) }
+            if let gap = receivers.receive(topic: "aviator/evil/beast", payload: payload, at: Double(step))?.gap {
+                gaps.append(gap)
+            }
         }
         let counters = try #require(receivers.counters.first?.counters)
         #expect(counters.missedBatches == 999)
@@ -52,7 +57,9 @@ import Tracking
     @Test func aPayloadTheClientDidNotKeepIsCountedAsOversized() throws {
         var receivers = RemoteReceivers(ownName: nil)
         let delivery = receivers.receive(topic: "aviator/big/beast", payload: [], size: 300_000_000, at: 1)
-        #expect(delivery?.problem?.description == "a payload of 300000000 bytes, over the limit of \(BeastBatch.maximumPayload)")
+        #expect(
+            delivery?.problem?.description
+                == "a payload of 300000000 bytes, over the limit of \(BeastBatch.maximumPayload)")
         _ = receivers.receive(topic: "aviator/big/receiver", payload: [], size: 5_000, at: 2)
         let counters = try #require(receivers.counters.first?.counters)
         #expect(counters.oversized == 2 && counters.malformed == 0 && counters.batches == 0)
@@ -71,14 +78,17 @@ import Tracking
         _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 4)
         counters = try #require(receivers.counters.first?.counters)
         #expect(counters.restarts == 1 && counters.missedBatches == 3)
-        #expect(counters.summary(label: "mqtt alpha")
-            == "mqtt alpha: 12 frames in 4 batches, 0 failed the parity check, 0 malformed, 0 oversized, 3 batches (12 frames) missed, 1 restarts")
+        #expect(
+            counters.summary(label: "mqtt alpha")
+                == "mqtt alpha: 12 frames in 4 batches, 0 failed the parity check, 0 malformed, 0 oversized, 3 batches (12 frames) missed, 1 restarts"
+        )
     }
 
     @Test func twoPublishersUnderOneNameAreSuspectedFromTheirRestarts() throws {
         var receivers = RemoteReceivers(ownName: nil)
         func gap(_ sequence: UInt32, at time: Double) -> String? {
-            receivers.receive(topic: "aviator/pi/beast", payload: Self.batch(sequence, before: sequence * 3), at: time)?.gap
+            receivers.receive(topic: "aviator/pi/beast", payload: Self.batch(sequence, before: sequence * 3), at: time)?
+                .gap
         }
         _ = gap(5000, at: 0)
         // A receiver started again once: no suspicion.
@@ -86,8 +96,9 @@ import Tracking
         #expect(gap(1, at: 101) == nil)
         // Two receivers both called "pi", one near 5000, one near 0: every other batch goes back.
         #expect(gap(5001, at: 102) == "batch 5001 after 1: 4999 missed")
-        #expect(gap(2, at: 103) == "batch 2 after 5001: started again within a minute of the last restart; "
-            + "two receivers may be publishing under the same name")
+        #expect(
+            gap(2, at: 103) == "batch 2 after 5001: started again within a minute of the last restart; "
+                + "two receivers may be publishing under the same name")
         // Restarts far apart are ordinary restarts again.
         _ = gap(9000, at: 200)
         #expect(gap(0, at: 300) == "batch 0 after 9000: started again")
@@ -96,11 +107,13 @@ import Tracking
     @Test func garbageIsCountedAgainstItsReceiverAndChangesNothingElse() throws {
         var receivers = RemoteReceivers(ownName: nil)
         _ = receivers.receive(topic: "aviator/alpha/beast", payload: Self.batch(0, before: 0), at: 1)
-        let garbage: [[UInt8]] = [[], [0xFF], Array("hello".utf8), Self.batch(1, before: 3) + [0x1A],
-                                  Array(repeating: 0x1A, count: BeastBatch.maximumPayload + 1)]
+        let garbage: [[UInt8]] = [
+            [], [0xFF], Array("hello".utf8), Self.batch(1, before: 3) + [0x1A],
+            Array(repeating: 0x1A, count: BeastBatch.maximumPayload + 1)
+        ]
         for payload in garbage {
             let deliveryReceived = receivers.receive(topic: "aviator/alpha/beast", payload: payload, at: 2)
-        let delivery = try #require(deliveryReceived)
+            let delivery = try #require(deliveryReceived)
             #expect(delivery.frames.isEmpty && delivery.problem != nil)
         }
         _ = receivers.receive(topic: "aviator/alpha/receiver", payload: Array("{\"lat\":\"x\"}".utf8), at: 2)
@@ -118,8 +131,9 @@ import Tracking
 
     @Test func theAnnouncementGivesTheReceiversPositionAndStatusItsState() throws {
         var receivers = RemoteReceivers(ownName: nil)
-        let announcedReceived = receivers.receive(topic: "aviator/beta/receiver",
-                                                       payload: Array(#"{"lat":52.3,"lon":4.8,"version":"v"}"#.utf8), at: 1)
+        let announcedReceived = receivers.receive(
+            topic: "aviator/beta/receiver",
+            payload: Array(#"{"lat":52.3,"lon":4.8,"version":"v"}"#.utf8), at: 1)
         let announced = try #require(announcedReceived)
         let position = try #require(announced.position ?? nil)
         #expect(abs(position.latitude - 52.3) < 1e-6 && abs(position.longitude - 4.8) < 1e-6)
@@ -167,17 +181,23 @@ import Tracking
 @Suite struct MQTTInputLogTests {
     @Test func breaksInBatchNumbersAndStatusChangesAreLoggedAtMostTenTimesInTenSeconds() throws {
         let log = LogRecorder()
-        let input = MQTTInput(configuration: MQTTConfiguration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false),
-                                                               clientID: "test"),
-                              ownName: nil, logger: log.logger)
+        let input = MQTTInput(
+            configuration: MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false),
+                clientID: "test"),
+            ownName: nil, logger: log.logger)
         let tracker = LiveTracker(receiver: nil)
         // Two publishers named "pi" interleaving their batches, and a status flapping.
         for index in 0..<200 {
             let sequence = UInt32(index / 2) + (index.isMultiple(of: 2) ? 0 : 5000)
-            input.handle(MQTTReceivedMessage(topic: "aviator/pi/beast", payload: RemoteReceiversTests.batch(sequence, before: 0),
-                                             retained: false), into: tracker)
-            input.handle(MQTTReceivedMessage(topic: "aviator/pi/status", payload: Array((index.isMultiple(of: 2) ? "online" : "offline").utf8),
-                                             retained: false), into: tracker)
+            input.handle(
+                MQTTReceivedMessage(
+                    topic: "aviator/pi/beast", payload: RemoteReceiversTests.batch(sequence, before: 0),
+                    retained: false), into: tracker)
+            input.handle(
+                MQTTReceivedMessage(
+                    topic: "aviator/pi/status", payload: Array((index.isMultiple(of: 2) ? "online" : "offline").utf8),
+                    retained: false), into: tracker)
         }
         let lines = log.lines.map(\.text)
         #expect(lines.filter { $0.hasPrefix("mqtt pi: batch") }.count == 10)

@@ -5,8 +5,9 @@ import ModeSDemod
 import Simulator
 import Synchronization
 import Testing
-@testable import Receivers
 import Tracking
+
+@testable import Receivers
 
 /// The sample clock, the ring that stamps blocks and the stream that turns them into
 /// tracker times.
@@ -70,13 +71,16 @@ import Tracking
         let bits = RectangularSignal.extendedSquitter(address: 0xABC123, payload: 0x1234)
         let bytes = signal.bytes([.init(bits: bits, start: 6_000, amplitude: 40)], format: .cu8)
         let tracker = LiveTracker(receiver: nil, clock: { 4_002 })
-        let stream = SampleStream(format: .cu8, sampleRate: .twoPointFourMega, options: .init(), into: tracker, label: "test")
+        let stream = SampleStream(
+            format: .cu8, sampleRate: .twoPointFourMega, options: .init(), into: tracker, label: "test")
         bytes.withUnsafeBytes { raw in
             stream.process(IQBlock(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<24_000]), arrival: 4_000))
             // 2.4 million samples lost (one second), then the rest, whose last sample arrives
             // a second and 5 ms later.
-            stream.process(IQBlock(bytes: UnsafeRawBufferPointer(rebasing: raw[24_000...]), arrival: 4_001.005,
-                                   droppedSamples: 2_400_000))
+            stream.process(
+                IQBlock(
+                    bytes: UnsafeRawBufferPointer(rebasing: raw[24_000...]), arrival: 4_001.005,
+                    droppedSamples: 2_400_000))
         }
         stream.finish()
         #expect(stream.frames == 1)

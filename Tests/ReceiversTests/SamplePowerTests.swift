@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import ModeSDemod
 import TestSupport
+import Testing
 import Tracking
+
 @testable import Receivers
 
 /// The noise level of stats.json, measured from raw samples.
@@ -12,7 +13,8 @@ import Tracking
     static func samples(count: Int, rms: Double, loud: Double, amplitude: Double) -> [UInt8] {
         var random = SplitMix(state: 1090)
         func gaussian() -> Double {
-            let u = max(Double.random(in: 0..<1, using: &random), 1e-12), v = Double.random(in: 0..<1, using: &random)
+            let u = max(Double.random(in: 0..<1, using: &random), 1e-12)
+            let v = Double.random(in: 0..<1, using: &random)
             return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
         }
         var bytes: [UInt8] = []
@@ -63,8 +65,9 @@ import Tracking
         }
         func noise(piece: Int) -> Double? {
             let tracker = LiveTracker(receiver: nil)
-            let stream = SampleStream(format: .cs16, sampleRate: .twoPointFourMega, options: .init(),
-                                      into: tracker, label: "test")
+            let stream = SampleStream(
+                format: .cs16, sampleRate: .twoPointFourMega, options: .init(),
+                into: tracker, label: "test")
             shorts.withUnsafeBytes { all in
                 var offset = 0
                 while offset < all.count {
@@ -79,6 +82,8 @@ import Tracking
         let whole = noise(piece: shorts.count)
         let split = noise(piece: 4_001)
         #expect(whole != nil)
-        #expect(abs((whole ?? 0) - (split ?? 100)) < 0.5, "whole \(String(describing: whole)), split \(String(describing: split))")
+        #expect(
+            abs((whole ?? 0) - (split ?? 100)) < 0.5,
+            "whole \(String(describing: whole)), split \(String(describing: split))")
     }
 }

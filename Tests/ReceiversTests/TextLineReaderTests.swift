@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receivers
 
 /// Lines of any length, from files and pipes, in bounded memory.
@@ -21,7 +22,8 @@ import Testing
     }
 
     @Test func theLimitIsInclusive() throws {
-        let file = try Self.temporaryFile(String(repeating: "a", count: 16) + "\n" + String(repeating: "b", count: 17) + "\nc\n")
+        let file = try Self.temporaryFile(
+            String(repeating: "a", count: 16) + "\n" + String(repeating: "b", count: 17) + "\nc\n")
         defer { try? FileManager.default.removeItem(at: file) }
         let reader = try TextLineReader(path: file.path, maximumLineBytes: 16)
         #expect(reader.next() == .text(String(repeating: "a", count: 16)))

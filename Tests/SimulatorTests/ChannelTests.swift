@@ -1,5 +1,6 @@
 import ModeS
 import Testing
+
 @testable import Simulator
 
 /// Each impairment of the realistic channel does what it says, measured on its output.
@@ -31,8 +32,10 @@ import Testing
     /// The noise-free samples of `bursts` at 2.4 MS/s.
     /// (The render with the bursts minus the same noise rendered alone.)
     static func clean(_ bursts: [Transmission], samples: Int) -> [Double] {
-        var with: [Double] = [], without: [Double] = []
-        var a = SeededGenerator(seed: 1), b = SeededGenerator(seed: 1)
+        var with: [Double] = []
+        var without: [Double] = []
+        var a = SeededGenerator(seed: 1)
+        var b = SeededGenerator(seed: 1)
         let modulator = Modulator(sampleRate: 2_400_000)
         modulator.render(bursts, totalSamples: samples, noise: &a) { with += $0 }
         modulator.render([], totalSamples: samples, noise: &b) { without += $0 }
@@ -42,17 +45,21 @@ import Testing
     @Test func multipathAddsTheCopyAtItsDelayAndStrength() {
         // 1.25 µs is exactly 3 samples at 2.4 MS/s: the echo is the direct burst moved by 3
         // samples, half as strong, its carrier turned by the echo's phase.
-        var direct = Transmission(time: 50e-6, aircraft: 0, bits: Self.message, snrDb: 20,
-                                  frequencyOffsetHz: 0, phase: 0.3)
+        var direct = Transmission(
+            time: 50e-6, aircraft: 0, bits: Self.message, snrDb: 20,
+            frequencyOffsetHz: 0, phase: 0.3)
         let plain = Self.clean([direct], samples: 600)
         direct.echo = Echo(delay: 1.25e-6, gain: 0.5, phase: 1.1)
         let echoed = Self.clean([direct], samples: 600)
         let (s, c) = DeterministicMath.sinCos(1.1)
         var largest = 0.0
         for n in 3..<600 {
-            let i = plain[2 * (n - 3)], q = plain[2 * (n - 3) + 1]
-            let expectedI = 0.5 * (i * c - q * s), expectedQ = 0.5 * (q * c + i * s)
-            let di = echoed[2 * n] - plain[2 * n], dq = echoed[2 * n + 1] - plain[2 * n + 1]
+            let i = plain[2 * (n - 3)]
+            let q = plain[2 * (n - 3) + 1]
+            let expectedI = 0.5 * (i * c - q * s)
+            let expectedQ = 0.5 * (q * c + i * s)
+            let di = echoed[2 * n] - plain[2 * n]
+            let dq = echoed[2 * n + 1] - plain[2 * n + 1]
             #expect(abs(di - expectedI) < 1e-6 && abs(dq - expectedQ) < 1e-6, "sample \(n)")
             largest = max(largest, (di * di + dq * dq).squareRoot())
         }
@@ -86,7 +93,9 @@ import Testing
         var iq = Self.noise(count: 200_000)
         var imbalance = IQImbalance(gainDb: 1.0, phaseDeg: 5)
         Self.apply(&imbalance, &iq)
-        var ii = 0.0, qq = 0.0, iqSum = 0.0
+        var ii = 0.0
+        var qq = 0.0
+        var iqSum = 0.0
         for n in 0..<(iq.count / 2) {
             ii += iq[2 * n] * iq[2 * n]
             qq += iq[2 * n + 1] * iq[2 * n + 1]
@@ -131,8 +140,9 @@ import Testing
 
     @Test func oscillatorTurnsTheSignalAtTheTuningError() {
         let rate = 2_400_000.0
-        var oscillator = LocalOscillator(offsetHz: 25_000, phaseNoise: 0, sampleRate: rate,
-                                         generator: SeededGenerator(seed: 1))
+        var oscillator = LocalOscillator(
+            offsetHz: 25_000, phaseNoise: 0, sampleRate: rate,
+            generator: SeededGenerator(seed: 1))
         var iq = [Double](repeating: 0, count: 2 * 4800)
         for n in 0..<4800 { iq[2 * n] = 1 }
         Self.apply(&oscillator, &iq, block: 333)
@@ -140,32 +150,36 @@ import Testing
         var total = 0.0
         for n in 1..<4800 {
             let (i0, q0, i1, q1) = (iq[2 * n - 2], iq[2 * n - 1], iq[2 * n], iq[2 * n + 1])
-            let re = i1 * i0 + q1 * q0, im = q1 * i0 - i1 * q0
-            total += im / (re * re + im * im).squareRoot() // sine of a small step: the step itself
+            let re = i1 * i0 + q1 * q0
+            let im = q1 * i0 - i1 * q0
+            total += im / (re * re + im * im).squareRoot()  // sine of a small step: the step itself
         }
         let expected = -2 * DeterministicMath.pi * 25_000 / rate * 4799
         #expect(abs(total - expected) / abs(expected) < 1e-3)
     }
 
     @Test func phaseNoiseWandersAsARandomWalk() {
-        var oscillator = LocalOscillator(offsetHz: 0, phaseNoise: 0.01, sampleRate: 2_400_000,
-                                         generator: SeededGenerator(seed: 2))
+        var oscillator = LocalOscillator(
+            offsetHz: 0, phaseNoise: 0.01, sampleRate: 2_400_000,
+            generator: SeededGenerator(seed: 2))
         var iq = [Double](repeating: 0, count: 2 * 40_000)
         for n in 0..<40_000 { iq[2 * n] = 1 }
         Self.apply(&oscillator, &iq)
         // Steps of 0.01 rad rms: after 10,000 samples the phase has moved about 1 rad (rms).
         var squares = 0.0
         for n in stride(from: 0, to: 30_000, by: 1000) {
-            let a = (iq[2 * n], iq[2 * n + 1]), b = (iq[2 * (n + 10_000)], iq[2 * (n + 10_000) + 1])
+            let a = (iq[2 * n], iq[2 * n + 1])
+            let b = (iq[2 * (n + 10_000)], iq[2 * (n + 10_000) + 1])
             let re = b.0 * a.0 + b.1 * a.1
-            squares += 2 - 2 * re // |b − a|² = 2 − 2 cos θ, about θ² for small angles
+            squares += 2 - 2 * re  // |b − a|² = 2 − 2 cos θ, about θ² for small angles
         }
         let rms = (squares / 30).squareRoot()
         #expect(rms > 0.4 && rms < 2)
         // The magnitude stays 1: phase noise only turns the signal.
         var worst = 0.0
         for n in 0..<40_000 {
-            let i = iq[2 * n], q = iq[2 * n + 1]
+            let i = iq[2 * n]
+            let q = iq[2 * n + 1]
             worst = max(worst, abs(i * i + q * q - 1))
         }
         #expect(worst < 1e-6)
@@ -188,7 +202,7 @@ import Testing
         let reply = ModeACReply(time: 0, code: code, snrDb: 10, frequencyOffsetHz: 0, phase: 0)
         #expect(reply.pulseStarts.count == 2 + 3)
         #expect(reply.pulseStarts.first == 0 && reply.pulseStarts.last == 20.3)
-        #expect(!reply.pulseStarts.contains(7 * 1.45)) // the X position stays empty
+        #expect(!reply.pulseStarts.contains(7 * 1.45))  // the X position stays empty
     }
 
     @Test func realisticSkyCarriesStationsTrainsAndModeAC() throws {
@@ -200,9 +214,10 @@ import Testing
         settings.channel = .realistic
         settings.channel.trains = InterrogationTrains(fraction: 0.2, trainsPerSecond: 2)
         let simulation = try Simulation(settings: settings)
-        let codes = Set(simulation.transmissions.compactMap { t -> UInt32? in
-            t.bits.downlinkFormat == 11 ? CRC.syndrome(of: t.bits) & 0x7F : nil
-        })
+        let codes = Set(
+            simulation.transmissions.compactMap { t -> UInt32? in
+                t.bits.downlinkFormat == 11 ? CRC.syndrome(of: t.bits) & 0x7F : nil
+            })
         #expect(codes.subtracting([0]).count >= 4, "codes \(codes)")
         // Trains: consecutive long replies of one aircraft 136.5 µs apart.
         var trainGaps = 0

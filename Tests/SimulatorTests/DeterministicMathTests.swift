@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Simulator
 
 /// The libm-free functions agree with the platform's to near double precision.
@@ -20,11 +21,14 @@ import Testing
     }
 
     @Test func generatorIsReproducibleAndRoughlyNormal() {
-        var a = SeededGenerator(seed: 42), b = SeededGenerator(seed: 42), c = SeededGenerator(seed: 43)
+        var a = SeededGenerator(seed: 42)
+        var b = SeededGenerator(seed: 42)
+        var c = SeededGenerator(seed: 43)
         let first = (0..<8).map { _ in a.next() }
         #expect(first == (0..<8).map { _ in b.next() })
         #expect(first != (0..<8).map { _ in c.next() })
-        var sum = 0.0, squares = 0.0
+        var sum = 0.0
+        var squares = 0.0
         let n = 200_000
         for _ in 0..<(n / 2) {
             let (x, y) = a.gaussianPair()

@@ -1,5 +1,6 @@
 import ModeS
 import Testing
+
 @testable import Simulator
 
 /// Altitude, identity and callsign codes against independent hand decoders and known values.
@@ -8,14 +9,30 @@ import Testing
     /// definition: a Gray-coded 500 ft count and a reflected 100 ft count).
     static func decodeGillham(_ field: UInt64) -> Int? {
         func bit(_ shift: Int) -> Int { Int((field >> UInt64(shift)) & 1) }
-        let c1 = bit(12), a1 = bit(11), c2 = bit(10), a2 = bit(9), c4 = bit(8), a4 = bit(7)
-        let b1 = bit(5), b2 = bit(3), d2 = bit(2), b4 = bit(1), d4 = bit(0)
+        let c1 = bit(12)
+        let a1 = bit(11)
+        let c2 = bit(10)
+        let a2 = bit(9)
+        let c4 = bit(8)
+        let a4 = bit(7)
+        let b1 = bit(5)
+        let b2 = bit(3)
+        let d2 = bit(2)
+        let b4 = bit(1)
+        let d4 = bit(0)
         let gray = [d2, d4, a1, a2, a4, b1, b2, b4]
-        var five = 0, acc = 0
-        for g in gray { acc ^= g; five = five << 1 | acc }
+        var five = 0
+        var acc = 0
+        for g in gray {
+            acc ^= g
+            five = five << 1 | acc
+        }
         var ones = 0
         acc = 0
-        for g in [c1, c2, c4] { acc ^= g; ones = ones << 1 | acc }
+        for g in [c1, c2, c4] {
+            acc ^= g
+            ones = ones << 1 | acc
+        }
         if ones == 7 { ones = 5 } else if ones == 5 || ones == 0 || ones == 6 { return nil }
         if five % 2 == 1 { ones = 6 - ones }
         return five * 500 + ones * 100 - 1300
@@ -32,8 +49,8 @@ import Testing
     @Test func twentyFiveFootCodeRoundTrips() {
         for altitude in stride(from: -1000, through: 50_175, by: 25) {
             let ac = AltitudeCode.acField(altitude)!
-            #expect((ac >> 6) & 1 == 0) // M: feet
-            #expect((ac >> 4) & 1 == 1) // Q: 25 ft
+            #expect((ac >> 6) & 1 == 0)  // M: feet
+            #expect((ac >> 4) & 1 == 1)  // Q: 25 ft
             let n = (ac >> 7) << 5 | ((ac >> 5) & 1) << 4 | (ac & 0xF)
             #expect(Int(n) * 25 - 1000 == altitude)
             let twelve = AltitudeCode.positionField(altitude)!
@@ -57,7 +74,7 @@ import Testing
     }
 
     @Test func callsignCharacters() {
-        #expect(CallsignCode.field("        ") == 0x820820820820)
+        #expect(CallsignCode.field("        ") == 0x8208_2082_0820)
         #expect(CallsignCode.field("A") >> 42 == 1)
         #expect(CallsignCode.field("09") >> 36 == 48 << 6 | 57)
     }

@@ -1,5 +1,6 @@
 import ModeS
 import Testing
+
 @testable import Simulator
 
 /// The modulator's signal: pulse positions, SNR as defined, noise level, determinism.
@@ -7,10 +8,14 @@ import Testing
     static let message = ModeSBits(hex: "8D406B902015A678D4D220AA4BDA")!
 
     /// Renders `transmissions` over `samples` samples: with noise, and the same noise alone.
-    static func renderWithAndWithout(_ transmissions: [Transmission], modulator: Modulator,
-                                     samples: Int) -> (signal: [Double], noise: [Double]) {
-        var a = SeededGenerator(seed: 9), b = SeededGenerator(seed: 9)
-        var signal: [Double] = [], noise: [Double] = []
+    static func renderWithAndWithout(
+        _ transmissions: [Transmission], modulator: Modulator,
+        samples: Int
+    ) -> (signal: [Double], noise: [Double]) {
+        var a = SeededGenerator(seed: 9)
+        var b = SeededGenerator(seed: 9)
+        var signal: [Double] = []
+        var noise: [Double] = []
         modulator.render(transmissions, totalSamples: samples, noise: &a, blockSize: 1000) { signal += $0 }
         modulator.render([], totalSamples: samples, noise: &b, blockSize: 1000) { noise += $0 }
         return (signal, noise)
@@ -20,9 +25,10 @@ import Testing
     func measuredSNRMatchesRequested(sampleRate: Double) {
         let modulator = Modulator(sampleRate: sampleRate)
         for (index, snr) in [4.0, 10.0, 20.0].enumerated() {
-            let start = 100e-6 + Double(index) * 0.37e-6 // a different sub-sample phase each time
-            let burst = Transmission(time: start, aircraft: 0, bits: Self.message, snrDb: snr,
-                                     frequencyOffsetHz: 30_000, phase: 1.0)
+            let start = 100e-6 + Double(index) * 0.37e-6  // a different sub-sample phase each time
+            let burst = Transmission(
+                time: start, aircraft: 0, bits: Self.message, snrDb: snr,
+                frequencyOffsetHz: 30_000, phase: 1.0)
             let (signal, noise) = Self.renderWithAndWithout([burst], modulator: modulator, samples: 1000)
             // The noise-free burst is the difference; its mean power over the burst's duration
             // divided by the noise power is the SNR.
@@ -30,7 +36,8 @@ import Testing
             let last = Int(((start + 120e-6) * sampleRate).rounded(.down))
             var power = 0.0
             for n in first...last {
-                let i = signal[2 * n] - noise[2 * n], q = signal[2 * n + 1] - noise[2 * n + 1]
+                let i = signal[2 * n] - noise[2 * n]
+                let q = signal[2 * n + 1] - noise[2 * n + 1]
                 power += i * i + q * q
             }
             power /= Double(last - first + 1)
@@ -45,7 +52,9 @@ import Testing
     @Test func noiseHasFourLSBPerComponent() {
         let modulator = Modulator(sampleRate: 2_400_000)
         var g = SeededGenerator(seed: 1)
-        var sum = 0.0, squares = 0.0, count = 0
+        var sum = 0.0
+        var squares = 0.0
+        var count = 0
         modulator.render([], totalSamples: 200_000, noise: &g) { block in
             for value in block {
                 sum += value
@@ -64,7 +73,7 @@ import Testing
         let bits = Self.message
         // In the middle of every on chip the envelope is full, in the middle of an off chip it
         // is empty, once the window and edges are clear of the chip boundaries.
-        let wide = PulseShaper(sampleRate: 100_000_000) // a near-point sampler
+        let wide = PulseShaper(sampleRate: 100_000_000)  // a near-point sampler
         for chip in 0..<(16 + 2 * bits.bitCount) {
             let centre = Double(chip) * 0.5 + 0.25
             let expected = PulseShaper.chipIsOn(bits, chip) ? 1.0 : 0.0
@@ -82,7 +91,7 @@ import Testing
 
     @Test func bitOneIsAPulseInTheFirstHalf() {
         let point = PulseShaper(sampleRate: 100_000_000)
-        let bits = Self.message // first bit is 1 (DF17 = 10001)
+        let bits = Self.message  // first bit is 1 (DF17 = 10001)
         #expect(point.envelope(bits, at: 8.25) == 1)
         #expect(point.envelope(bits, at: 8.75) == 0)
         // Second bit is 0: pulse in the second half.

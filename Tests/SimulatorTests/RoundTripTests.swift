@@ -1,6 +1,7 @@
 import Foundation
 import ModeS
 import Testing
+
 @testable import Simulator
 
 /// Every message a simulated sky sends decodes (with ModeS's `MessageDecoder`) to the true
@@ -121,7 +122,8 @@ import Testing
             #expect(m.callsign == track.callsign, "\(hex)")
         }
         if m.bds == "4,0" {
-            #expect(abs((m.selectedAltitudeFt ?? -99999) - MessageFactory.selectedAltitude(track, truth)) <= 16, "\(hex)")
+            #expect(
+                abs((m.selectedAltitudeFt ?? -99999) - MessageFactory.selectedAltitude(track, truth)) <= 16, "\(hex)")
         }
         if m.bds == "5,0" {
             #expect(abs(Double(m.trueAirspeedKt ?? -999) - truth.groundSpeedKt) <= 1, "\(hex)")
@@ -136,7 +138,10 @@ import Testing
         #expect(cpr.isSurface == surface)
         // Local decoding relative to a point 5 km away recovers the true position.
         let reference = truth.position.offset(north: 3000, east: -4000)
-        guard let decoded = CPR.localDecode(cpr, reference: GeoPoint(latitude: reference.latitude, longitude: reference.longitude)) else {
+        guard
+            let decoded = CPR.localDecode(
+                cpr, reference: GeoPoint(latitude: reference.latitude, longitude: reference.longitude))
+        else {
             Issue.record("\(hex) has no local decode")
             return
         }
@@ -158,16 +163,20 @@ import Testing
             guard let m = Self.decode(transmission.bits), let cpr = m.cpr else { continue }
             defer { last[transmission.aircraft] = (cpr, transmission.time) }
             guard let (previous, previousTime) = last[transmission.aircraft], previous.isOdd != cpr.isOdd,
-                  previous.isSurface == cpr.isSurface else { continue }
+                previous.isSurface == cpr.isSurface
+            else { continue }
             let track = simulation.scenario.aircraft[transmission.aircraft]
             let truth = track.state(at: transmission.time)
             // A pair that straddles a longitude-zone boundary cannot be decoded, by design.
             let before = track.state(at: previousTime).position.latitude
             if CPREncoder.nl(before) != CPREncoder.nl(truth.position.latitude) { continue }
-            let even = cpr.isOdd ? previous : cpr, odd = cpr.isOdd ? cpr : previous
+            let even = cpr.isOdd ? previous : cpr
+            let odd = cpr.isOdd ? cpr : previous
             let receiver = GeoPoint(latitude: settings.receiver.latitude, longitude: settings.receiver.longitude)
-            let decoded = try #require(CPR.globalDecode(even: even, odd: odd, useOdd: cpr.isOdd,
-                                                        reference: cpr.isSurface ? receiver : nil))
+            let decoded = try #require(
+                CPR.globalDecode(
+                    even: even, odd: odd, useOdd: cpr.isOdd,
+                    reference: cpr.isSurface ? receiver : nil))
             let error = truth.position.distance(to: GeoPoint(latitude: decoded.latitude, longitude: decoded.longitude))
             #expect(error < 10, "\(transmission.bits.hex) off by \(error) m")
             pairs += 1

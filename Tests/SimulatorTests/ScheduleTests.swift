@@ -1,5 +1,6 @@
 import ModeS
 import Testing
+
 @testable import Simulator
 
 /// Transmission rates, even/odd alternation, self-overlap and overlap marking.
@@ -22,7 +23,10 @@ import Testing
                     t.bits.downlinkFormat == df && (typeCodes.map { $0.contains(t.bits.field(33, 37)) } ?? true)
                 }.count
             }
-            let positions = mine.filter { $0.bits.downlinkFormat == 17 && [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22].contains($0.bits.field(33, 37)) }
+            let positions = mine.filter {
+                $0.bits.downlinkFormat == 17
+                    && [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22].contains($0.bits.field(33, 37))
+            }
             #expect((100...150).contains(positions.count), "positions \(positions.count)")
             // Even and odd alternate.
             for (a, b) in zip(positions, positions.dropFirst()) { #expect(a.bits.bit(54) != b.bits.bit(54)) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SkyProjection
 
 @Suite struct IconScaleTests {

@@ -1,16 +1,17 @@
+import FeedProtocol
+import FeedServer
 import Foundation
+import ModeS
+import TestSupport
 import Testing
 import Tracking
-import ModeS
+
 @testable import SkyProjection
-import FeedServer
-import FeedProtocol
-import TestSupport
 
 @Suite struct RadarSceneTests {
-    static let near = TestSky.aircraft(icao: 1, latitude: 52.1, longitude: 4.4, altitudeFt: 3_000)      // ~11 km N
-    static let far = TestSky.aircraft(icao: 2, latitude: 52.4, longitude: 4.4, altitudeFt: 36_000)      // ~44 km N
-    static let beyond = TestSky.aircraft(icao: 3, latitude: 52.6, longitude: 4.4, altitudeFt: 20_000)   // ~67 km N
+    static let near = TestSky.aircraft(icao: 1, latitude: 52.1, longitude: 4.4, altitudeFt: 3_000)  // ~11 km N
+    static let far = TestSky.aircraft(icao: 2, latitude: 52.4, longitude: 4.4, altitudeFt: 36_000)  // ~44 km N
+    static let beyond = TestSky.aircraft(icao: 3, latitude: 52.6, longitude: 4.4, altitudeFt: 20_000)  // ~67 km N
     static let ground = TestSky.aircraft(icao: 4, latitude: 52.01, longitude: 4.4, altitudeFt: nil, onGround: true)
     static var noPosition: AircraftState {
         var state = TestSky.aircraft(icao: 5, latitude: 0, longitude: 0, altitudeFt: 10_000)
@@ -19,7 +20,9 @@ import TestSupport
     }
 
     func scene(_ aircraft: [AircraftState], observer: Observer? = TestSky.observer) -> RadarScene {
-        RadarScene(seq: 7, time: 1000, snapshot: RadarSnapshot(observer: observer, source: "test", now: 101, aircraft: aircraft))
+        RadarScene(
+            seq: 7, time: 1000,
+            snapshot: RadarSnapshot(observer: observer, source: "test", now: 101, aircraft: aircraft))
     }
 
     func icaos(_ frame: RadarFrame) -> [UInt32] { frame.aircraft.map(\.state.icao) }
@@ -104,7 +107,9 @@ import TestSupport
         #expect(RadarConfiguration(rangeKm: 0).problem?.contains("--range-km") == true)
         #expect(RadarConfiguration(frameInterval: 0).problem?.contains("--frame-interval") == true)
         #expect(FeedConfiguration(socketPath: "/tmp/x.sock").stallTimeout == 5)
-        #expect(FeedConfiguration(socketPath: "/tmp/x.sock", radar: RadarConfiguration(frameInterval: 0.1)).stallTimeout == 3)
+        #expect(
+            FeedConfiguration(socketPath: "/tmp/x.sock", radar: RadarConfiguration(frameInterval: 0.1)).stallTimeout
+                == 3)
     }
 }
 
@@ -112,8 +117,10 @@ import TestSupport
     @Test func takesTheTrackersAircraftAndSource() async {
         let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
         tracker.setSource("replay", slot: "replay")
-        tracker.accept(TestSky.aircraft(icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685,
-                                        lastSeen: Date().timeIntervalSince1970))
+        tracker.accept(
+            TestSky.aircraft(
+                icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685,
+                lastSeen: Date().timeIntervalSince1970))
         let snapshot = await LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: 12).radarSnapshot()
         #expect(snapshot.source == "replay")
         #expect(snapshot.observer == Observer(latitude: 52, longitude: 4.4, altitudeMetres: 12))

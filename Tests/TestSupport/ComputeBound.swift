@@ -11,8 +11,10 @@ import Testing
 public struct ComputeBoundTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         // The suite's own scope only passes through: each of its tests gets this scope too,
         // and the executor matters where a test's body runs.
         guard testCase != nil else { return try await function() }

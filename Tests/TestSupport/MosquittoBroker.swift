@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `mosquitto` broker for tests, on a free loopback port, with its configuration in a
@@ -29,12 +30,16 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts a broker on a free port; `extraConfiguration` lines are added to its file.
     public init(extraConfiguration: [String] = []) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aviator-mosquitto-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aviator-mosquitto-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try Self.freePort()
-        let configuration = ["listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
-                             "log_dest file \(directory.appendingPathComponent("mosquitto.log").path)",
-                             "log_type error", "log_type warning", "log_type notice", "log_type information"]
+        let configuration =
+            [
+                "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
+                "log_dest file \(directory.appendingPathComponent("mosquitto.log").path)",
+                "log_type error", "log_type warning", "log_type notice", "log_type information"
+            ]
             + extraConfiguration
         try (configuration.joined(separator: "\n") + "\n")
             .write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)

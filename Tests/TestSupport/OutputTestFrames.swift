@@ -1,6 +1,6 @@
 import Foundation
-import Tracking
 import ModeS
+import Tracking
 
 /// Frames for the output tests: hand-built replies of every downlink format the outputs
 /// handle, and the real-shaped messages of a bundled sample.
@@ -56,9 +56,10 @@ public enum OutputTestFrames {
         // A prefix test, not `contains`: Foundation's substring search is not safe across threads.
         for line in text.split(separator: "\n") where line.hasPrefix("{\"type\":\"message\"") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let hex = object["hex"] as? String, let icaoText = object["icao"] as? String,
-                  let icao = UInt32(icaoText, radix: 16), let time = object["t"] as? Double,
-                  let bits = ModeSBits(hex: hex) else { continue }
+                let hex = object["hex"] as? String, let icaoText = object["icao"] as? String,
+                let icao = UInt32(icaoText, radix: 16), let time = object["t"] as? Double,
+                let bits = ModeSBits(hex: hex)
+            else { continue }
             frames.append((Frame(bits: bits, address: icao, timestamp: UInt64(time * 12e6), signalLevel: -20), time))
         }
         return frames

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A TCP connection to 127.0.0.1 that sends exactly the bytes a test gives it, for clients no
@@ -29,7 +30,9 @@ public final class RawConnection: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             let code = errno
@@ -70,7 +73,8 @@ public final class RawConnection: @unchecked Sendable {
             let fields = line.split(separator: " ")
             // sl, local address, remote address, state: the server's socket has our port as its remote one.
             guard fields.count > 3, fields[2].hasSuffix(ours), fields[1].hasPrefix("0100007F:"),
-                  fields[3] != "06" else { continue }  // not an earlier connection's time-wait
+                fields[3] != "06"
+            else { continue }  // not an earlier connection's time-wait
             return String(fields[3])
         }
         return nil
@@ -79,7 +83,9 @@ public final class RawConnection: @unchecked Sendable {
     public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return }
             offset += sent
         }
@@ -136,7 +142,8 @@ public final class RawConnection: @unchecked Sendable {
     private func split(_ received: inout [UInt8], at marker: String) -> String? {
         let needle = Array(marker.utf8)
         guard received.count >= needle.count else { return nil }
-        for start in 0...(received.count - needle.count) where received[start..<start + needle.count].elementsEqual(needle) {
+        for start in 0...(received.count - needle.count)
+        where received[start..<start + needle.count].elementsEqual(needle) {
             let end = start + needle.count
             pending = Array(received[end...])
             return String(decoding: received[..<end], as: UTF8.self)

@@ -30,7 +30,9 @@ public enum SharedData {
     }
 
     /// The lines of a shared text file (BOM and carriage returns removed), or nil as `file`.
-    public static func lines(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String]? {
+    public static func lines(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> [String]?
+    {
         guard let url = file(relativePath, sourceLocation: sourceLocation) else { return nil }
         let text = try String(contentsOf: url, encoding: .utf8)
         return text.replacingOccurrences(of: "\u{FEFF}", with: "").replacingOccurrences(of: "\r", with: "")
@@ -40,7 +42,8 @@ public enum SharedData {
     /// The text of a shared file (a byte-order mark removed), or nil as `file`.
     public static func text(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
         guard let url = file(relativePath, sourceLocation: sourceLocation),
-              let data = try? Data(contentsOf: url) else { return nil }
+            let data = try? Data(contentsOf: url)
+        else { return nil }
         var text = String(decoding: data, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         return text

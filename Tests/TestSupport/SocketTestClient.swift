@@ -49,7 +49,8 @@ public final class SocketTestClient: Sendable {
     }
 
     /// Connects to the Unix socket at `path`.
-    public static func connect(path: String, reading: Bool = true, keep: Keep = .lines) async throws -> SocketTestClient {
+    public static func connect(path: String, reading: Bool = true, keep: Keep = .lines) async throws -> SocketTestClient
+    {
         try await connect(reading: reading, keep: keep) { try await $0.connect(unixDomainSocketPath: path).get() }
     }
 
@@ -61,8 +62,10 @@ public final class SocketTestClient: Sendable {
         }
     }
 
-    private static func connect(reading: Bool, keep: Keep, receiveBuffer: Int? = nil,
-                                _ open: (ClientBootstrap) async throws -> any Channel) async throws -> SocketTestClient {
+    private static func connect(
+        reading: Bool, keep: Keep, receiveBuffer: Int? = nil,
+        _ open: (ClientBootstrap) async throws -> any Channel
+    ) async throws -> SocketTestClient {
         let state = NIOLockedValueBox(State())
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.autoRead, value: reading)
@@ -122,7 +125,8 @@ public final class SocketTestClient: Sendable {
     public func objects(ofType type: String) -> [[String: Any]] {
         lines.compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["type"] as? String == type else { return nil }
+                object["type"] as? String == type
+            else { return nil }
             return object
         }
     }
@@ -174,8 +178,8 @@ private final class Collector: ChannelInboundHandler {
         }
         let fields = line.utf8.prefix(80).split(separator: UInt8(ascii: ","), maxSplits: 3)
         guard fields.count >= 3,
-              let seq = UInt64(String(decoding: fields[1].drop { $0 != UInt8(ascii: ":") }.dropFirst(), as: UTF8.self)),
-              let time = Double(String(decoding: fields[2].drop { $0 != UInt8(ascii: ":") }.dropFirst(), as: UTF8.self))
+            let seq = UInt64(String(decoding: fields[1].drop { $0 != UInt8(ascii: ":") }.dropFirst(), as: UTF8.self)),
+            let time = Double(String(decoding: fields[2].drop { $0 != UInt8(ascii: ":") }.dropFirst(), as: UTF8.self))
         else { return }
         state.withLockedValue { $0.frames.append((seq, time, arrival)) }
     }

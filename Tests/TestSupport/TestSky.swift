@@ -1,7 +1,8 @@
 import FeedProtocol
 import Foundation
-import Tracking
 import ModeS
+import Tracking
+
 @testable import SkyProjection
 
 /// Made-up skies for feed tests.
@@ -9,8 +10,10 @@ public enum TestSky {
     public static let observer = Observer(latitude: 52.0, longitude: 4.4, altitudeMetres: 10)
 
     /// A fully known airborne aircraft.
-    public static func aircraft(icao: UInt32, latitude: Double, longitude: Double, altitudeFt: Int?,
-                         onGround: Bool? = false, lastSeen: Double = 100) -> AircraftState {
+    public static func aircraft(
+        icao: UInt32, latitude: Double, longitude: Double, altitudeFt: Int?,
+        onGround: Bool? = false, lastSeen: Double = 100
+    ) -> AircraftState {
         var state = AircraftState(icao: icao, lastSeen: lastSeen, source: .adsb)
         state.callsign = "TST\(icao % 1000)"
         state.category = "A3"
@@ -31,15 +34,17 @@ public enum TestSky {
         (0..<count).map { i in
             let angle = Double(i) / Double(max(count, 1)) * 2 * .pi
             let radiusDeg = 0.05 + 0.3 * Double(i % 7) / 7
-            return aircraft(icao: 0x400000 + UInt32(i),
-                            latitude: observer.latitude + radiusDeg * cos(angle),
-                            longitude: observer.longitude + radiusDeg * sin(angle) * 1.6,
-                            altitudeFt: 1000 + 500 * (i % 70))
+            return aircraft(
+                icao: 0x400000 + UInt32(i),
+                latitude: observer.latitude + radiusDeg * cos(angle),
+                longitude: observer.longitude + radiusDeg * sin(angle) * 1.6,
+                altitudeFt: 1000 + 500 * (i % 70))
         }
     }
 
     public static func provider(_ aircraft: [AircraftState], source: String = "test", observer: Observer? = observer)
-        -> ClosureSnapshotProvider {
+        -> ClosureSnapshotProvider
+    {
         ClosureSnapshotProvider { RadarSnapshot(observer: observer, source: source, now: 101, aircraft: aircraft) }
     }
 

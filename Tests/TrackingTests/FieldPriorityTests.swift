@@ -1,5 +1,6 @@
-import Testing
 import ModeS
+import Testing
+
 @testable import Tracking
 
 /// Address types (aircraft.json's `type`), per-field source priority and the fields that
@@ -28,17 +29,21 @@ import ModeS
         let cases: [(cf: Int, imf: Bool, type: AddressType)] = [
             (0, false, .adsbICAONonTransponder), (1, false, .adsbOther), (2, false, .tisbICAO),
             (2, true, .tisbTrackfile), (5, false, .tisbOther), (6, false, .adsrICAO), (6, true, .adsrOther),
-            (4, false, .unknown),
+            (4, false, .unknown)
         ]
         for entry in cases {
             // ME bit 8 of an airborne position is the IMF in TIS-B and ADS-R (message bit 40).
-            let decoded = try message(Self.position, df: 18, cf: entry.cf, set: entry.imf ? [40] : [], clear: entry.imf ? [] : [40])
+            let decoded = try message(
+                Self.position, df: 18, cf: entry.cf, set: entry.imf ? [40] : [], clear: entry.imf ? [] : [40])
             #expect(AddressType(of: decoded, multilaterated: false) == entry.type, "CF \(entry.cf) IMF \(entry.imf)")
         }
         #expect(AddressType(of: try message(Self.position), multilaterated: false) == .adsbICAO)
         #expect(AddressType(of: try message(Self.position), multilaterated: true) == .mlat)
         #expect(AddressType(of: Message(df: 4, icao: 1, crcOK: nil), multilaterated: false) == .modeS)
-        #expect(AddressType.allCases.filter(\.isICAO) == [.adsbICAO, .adsbICAONonTransponder, .adsrICAO, .tisbICAO, .mlat, .other, .modeS])
+        #expect(
+            AddressType.allCases.filter(\.isICAO) == [
+                .adsbICAO, .adsbICAONonTransponder, .adsrICAO, .tisbICAO, .mlat, .other, .modeS
+            ])
     }
 
     @Test func aNonICAOAddressIsAnotherAircraftAndKeepsItsCallsign() throws {
@@ -105,10 +110,12 @@ import ModeS
 
     @Test func sourcesOfFieldsMakeTheMLATAndTISBLists() {
         var sources = FieldSources()
-        let taken = [sources.accept(.position, from: .tisbICAO, at: 0, timeout: 15),
-                     sources.accept(.altitudeBaro, from: .mlat, at: 0, timeout: 15),
-                     sources.accept(.callsign, from: .adsbICAO, at: 0, timeout: 15),
-                     sources.accept(.callsign, from: .tisbICAO, at: 1, timeout: 15)]
+        let taken = [
+            sources.accept(.position, from: .tisbICAO, at: 0, timeout: 15),
+            sources.accept(.altitudeBaro, from: .mlat, at: 0, timeout: 15),
+            sources.accept(.callsign, from: .adsbICAO, at: 0, timeout: 15),
+            sources.accept(.callsign, from: .tisbICAO, at: 1, timeout: 15)
+        ]
         #expect(taken == [true, true, true, false])
         #expect(sources.jsonNames { $0.isTISB } == ["lat", "lon"])
         #expect(sources.jsonNames { $0 == .mlat } == ["alt_baro"])

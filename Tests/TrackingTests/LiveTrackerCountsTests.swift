@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import Tracking
 
 /// The live tracker's counts by downlink format and by source, which `/metrics` reports.
@@ -10,7 +10,8 @@ import Tracking
             tracker.accept(OutputTestFrames.allCall(icao: icao), at: tracker.now, from: "replay")
         }
         tracker.accept(OutputTestFrames.altitudeReply(icao: 0x4840D6, feet: 10_000), at: tracker.now, from: "replay")
-        tracker.accept(OutputTestFrames.altitudeReply(df: 20, icao: 0x3C6586, feet: 11_000), at: tracker.now, from: "beast-in b:1")
+        tracker.accept(
+            OutputTestFrames.altitudeReply(df: 20, icao: 0x3C6586, feet: 11_000), at: tracker.now, from: "beast-in b:1")
 
         let counters = tracker.counters
         #expect(counters.framesByFormat[11] == 3)

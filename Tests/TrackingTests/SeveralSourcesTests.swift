@@ -1,6 +1,7 @@
 import ModeS
 import TestSupport
 import Testing
+
 @testable import Tracking
 
 /// Frames of several sources into one tracker: each counted under its source, a frame two
@@ -46,7 +47,8 @@ import Testing
             var filter = DuplicateFilter(window: 2)
             var plain = AlwaysIndexed(window: 2)
             var time = 1_000.0
-            var mismatches = 0, copies = 0
+            var mismatches = 0
+            var copies = 0
             for step in 0..<3_000 {
                 // Phases of one, two and three sources, so the lookup is built and dropped.
                 let sources = ["a", "b", "c"].prefix(1 + (step / 400 + round) % 3)
@@ -132,7 +134,10 @@ import Testing
     @Test func multilaterationResultsAreNeverDuplicates() {
         let tracker = LiveTracker(receiver: nil, clock: { 1_000 })
         #expect(tracker.accept(Frame(bits: position, address: 0x40621D), at: 1_000, from: "rtl-sdr"))
-        #expect(tracker.accept(Frame(bits: position, address: 0x40621D, isMultilaterated: true), at: 1_000, from: "beast-listen :30104"))
+        #expect(
+            tracker.accept(
+                Frame(bits: position, address: 0x40621D, isMultilaterated: true), at: 1_000, from: "beast-listen :30104"
+            ))
     }
 
     @Test func theRadarsSourceNamesEveryKindFeedingIt() {

@@ -1,7 +1,8 @@
 import Foundation
 import ModeS
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 /// What a merge tells its listeners, and which source an aircraft is said to come from.
@@ -70,7 +71,8 @@ import TestSupport
     @Test func readingNeverForgetsExpiringDoes() throws {
         let tracker = LiveTracker(receiver: nil)
         let old = Date().timeIntervalSince1970 - Tracker.expireAfter - 5
-        let frame = try #require(FrameValidator(trustAddressParity: true).validatingCopy(hex: "8D4840D6202CC371C32CE0576098"))
+        let frame = try #require(
+            FrameValidator(trustAddressParity: true).validatingCopy(hex: "8D4840D6202CC371C32CE0576098"))
         tracker.accept(frame, at: old)
         #expect(tracker.snapshot().aircraft.isEmpty)
         #expect(tracker.expire() == 1)
@@ -81,7 +83,8 @@ import TestSupport
         let tracker = LiveTracker(receiver: nil)
         let heard = Heard()
         tracker.addFrameListener { update in heard.add(update) }
-        let frame = try #require(FrameValidator(trustAddressParity: true).validatingCopy(hex: "8D4840D6202CC371C32CE0576098"))
+        let frame = try #require(
+            FrameValidator(trustAddressParity: true).validatingCopy(hex: "8D4840D6202CC371C32CE0576098"))
         tracker.accept(frame, at: Date().timeIntervalSince1970)
         let update = try #require(heard.updates.first)
         #expect(update.frame?.bits == frame.bits)

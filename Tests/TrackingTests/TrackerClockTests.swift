@@ -2,6 +2,7 @@ import Foundation
 import ModeS
 import Synchronization
 import Testing
+
 @testable import Tracking
 
 /// The tracker keeps the wall clock, and nothing a source says moves it.
@@ -60,7 +61,9 @@ import Testing
     @Test func theDuplicateFilterStartsAfreshWhenTheClockStepsBack() throws {
         var filter = DuplicateFilter(window: 2)
         let bits = try #require(ModeSBits(hex: "8D40621D58C386435CC412692AD6"))
-        for step in 0..<100 { _ = filter.isDuplicate(ModeSBits(hex: String(format: "5D%06X000000", step))!, from: "a", at: 1_000_000) }
+        for step in 0..<100 {
+            _ = filter.isDuplicate(ModeSBits(hex: String(format: "5D%06X000000", step))!, from: "a", at: 1_000_000)
+        }
         let first = filter.isDuplicate(bits, from: "a", at: 1_000_000)
         #expect(!first)
         // An hour back: what was recorded is forgotten, and the same bits from another
@@ -107,7 +110,8 @@ import Testing
         #expect(state.source == .mlat)
         #expect(state.addressType == .mlat)
         #expect(state.fieldSources.jsonNames { $0 == .mlat } == ["lat", "lon", "alt_baro", "nic", "rc"])
-        #expect(try #require(tracker.state(of: 0x485020)).fieldSources.jsonNames { $0 == .mlat }
+        #expect(
+            try #require(tracker.state(of: 0x485020)).fieldSources.jsonNames { $0 == .mlat }
                 == ["gs", "track", "geom_rate", "nac_v"])
         // The aircraft's own report replaces the altitude and takes the source.
         tracker.merge(try message("8D40621D58C382D690C8AC2863A7"), at: 12)

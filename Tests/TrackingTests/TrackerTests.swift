@@ -1,5 +1,6 @@
-import Testing
 import ModeS
+import Testing
+
 @testable import Tracking
 
 @Suite struct TrackerTests {
@@ -27,7 +28,8 @@ import ModeS
 
     /// Without `reporting` the message is merged all the same, and no update is made.
     @Test func anUnreportedMergeStillMerges() throws {
-        var reported = Tracker(), unreported = Tracker()
+        var reported = Tracker()
+        var unreported = Tracker()
         for (time, hex) in [(1.0, "8D40621D58C386435CC412692AD6"), (2, "8D40621D58C382D690C8AC2863A7")] {
             let update = reported.merge(try message(hex), at: time, heardAt: nil)
             #expect(update?.aircraft.icao == 0x40621D)
@@ -83,7 +85,8 @@ import ModeS
             let validated = validator.validate(bits, time: 0)
             return MessageDecoder().decode(try #require(validated))
         }
-        let even = try message("8D40621D58C382D690C8AC2863A7"), odd = try message("8D40621D58C386435CC412692AD6")
+        let even = try message("8D40621D58C382D690C8AC2863A7")
+        let odd = try message("8D40621D58C386435CC412692AD6")
         var other = odd
         other.df = 18
         other.capability = 1  // ADS-B with an address that is not an ICAO one
@@ -93,7 +96,9 @@ import ModeS
         #expect(tracker.count == 2)
         let otherKey = AircraftState.key(icao: 0x40621D, isICAO: false)
         #expect(tracker.state(of: otherKey) != nil)
-        #expect(tracker.state(of: otherKey)?.position == nil, "its odd frame is not paired with the ICAO aircraft's even one")
+        #expect(
+            tracker.state(of: otherKey)?.position == nil,
+            "its odd frame is not paired with the ICAO aircraft's even one")
         tracker.merge(odd, at: 3)
         let position = try #require(tracker.state(of: 0x40621D)?.position)
         #expect(abs(position.latitude - 52.26) < 0.02 && abs(position.longitude - 3.92) < 0.02, "\(position)")

@@ -1,8 +1,9 @@
 import Foundation
 import ModeS
-import Testing
 import TestSupport
+import Testing
 import Tracking
+
 @testable import Web
 
 /// `/metrics`: a known reading rendered in Prometheus's text format, the last minute's
@@ -23,7 +24,8 @@ import Tracking
 
     /// Each family's `# TYPE` and `# HELP`, by name.
     static func families(_ text: String) -> (types: [String: String], helps: Set<String>) {
-        var types: [String: String] = [:], helps: Set<String> = []
+        var types: [String: String] = [:]
+        var helps: Set<String> = []
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ", maxSplits: 3)
             if words.count >= 4, words[1] == "TYPE" { types[String(words[2])] = String(words[3]) }
@@ -70,10 +72,11 @@ import Tracking
             "aviator_signal_level_dbfs": -12.5, "aviator_noise_level_dbfs": -35.25,
             "aviator_aircraft": 12, "aviator_aircraft_with_position": 8,
             "aviator_tracks_total": 9, "aviator_positions_total": 40,
-            #"aviator_opensky_requests_total{outcome="ok"}"#: 4, #"aviator_opensky_requests_total{outcome="rate_limited"}"#: 1,
+            #"aviator_opensky_requests_total{outcome="ok"}"#: 4,
+            #"aviator_opensky_requests_total{outcome="rate_limited"}"#: 1,
             #"aviator_clients{server="feed_socket"}"#: 2, #"aviator_clients{server="websocket"}"#: 1,
             #"aviator_clients{server="beast"}"#: 3,
-            "aviator_http_requests_total": 42,
+            "aviator_http_requests_total": 42
         ]
         let samples = Self.samples(text)
         #expect(samples == expected, "\(text)")
@@ -92,8 +95,9 @@ import Tracking
 
     @Test func withNothingMeasuredTheLevelsAreLeftOutAndUnusedFormatsToo() {
         let reading = MetricsReading(
-            statistics: LiveTracker.Statistics(counters: LiveTracker.Counters(), tracks: Tracker.Counts(),
-                                               local: LocalStatistics()),
+            statistics: LiveTracker.Statistics(
+                counters: LiveTracker.Counters(), tracks: Tracker.Counts(),
+                local: LocalStatistics()),
             aircraft: 0, aircraftWithPosition: 0)
         let samples = Self.samples(PrometheusExposition.render(reading))
         #expect(samples["aviator_aircraft"] == 0)

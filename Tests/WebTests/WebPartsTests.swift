@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Web
 
 /// The small rules of the web server, one by one.
@@ -43,7 +44,8 @@ import Testing
     @Test func everyFileOfTheAppFolderIsEmbedded() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/Web/App").standardized
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+            .sorted()
         #expect(files == WebApp.fileNames)
     }
 }

@@ -5,8 +5,9 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
+
 @testable import Web
 
 /// The web server as a browser and as hostile clients see it: pages and data over HTTP, the
@@ -14,12 +15,14 @@ import TestSupport
 @Suite(.serialized) struct WebServerTests {
     static let logger = Logger(label: "web-test-client")
     /// A client that leaves compressed bodies as they came.
-    static let client = HTTPClient(eventLoopGroupProvider: .singleton,
-                                   configuration: .init(decompression: .disabled))
+    static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(decompression: .disabled))
 
     /// GET with optional headers; status, headers and body.
     static func get(_ url: String, headers: [(String, String)] = [], method: HTTPMethod = .GET) async throws
-        -> (status: UInt, headers: HTTPHeaders, body: ByteBuffer) {
+        -> (status: UInt, headers: HTTPHeaders, body: ByteBuffer)
+    {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -115,11 +118,14 @@ import TestSupport
 
     /// Connects a WebSocket client, sends `commands` once the hello has arrived, and
     /// collects text messages until `enough` says so (or 10 s pass).
-    static func collect(_ url: String, commands: [String] = [], timeout: Double = 10,
-                        enough: @escaping @Sendable ([String]) -> Bool) async throws -> [String] {
+    static func collect(
+        _ url: String, commands: [String] = [], timeout: Double = 10,
+        enough: @escaping @Sendable ([String]) -> Bool
+    ) async throws -> [String] {
         let box = MessageBox()
         // Frames of a busy sky are far larger than the client's default frame limit.
-        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 8 << 20), logger: logger) { inbound, outbound, _ in
+        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 8 << 20), logger: logger) {
+            inbound, outbound, _ in
             let deadline = ContinuousClock.now + .seconds(timeout)
             for try await message in inbound.messages(maxSize: 4 << 20) {
                 guard case .text(let text) = message else { continue }
@@ -145,7 +151,9 @@ import TestSupport
         #expect(ack.contains("\"observer\":{\"lat\":52.1,\"lon\":4.6,\"alt_m\":30"))
         #expect(messages.filter { $0.contains("\"type\":\"frame\"") }.count >= 2)
         for message in messages {
-            #expect((try? JSONSerialization.jsonObject(with: Data(message.utf8))) != nil, "valid JSON: \(message.prefix(80))")
+            #expect(
+                (try? JSONSerialization.jsonObject(with: Data(message.utf8))) != nil,
+                "valid JSON: \(message.prefix(80))")
         }
         #expect(server.web.statistics().webSockets == 1)
     }
@@ -161,8 +169,11 @@ import TestSupport
         let text = try #require(await connection.read(until: "heading_deg must be between", timeout: 10))
         #expect(text.contains("binary message"))
         // A message within the WebSocket limit but over the socket's command limit.
-        connection.send(RawConnection.frame(opcode: 0x1, payload: Array(#"{"type":"view","x":""#.utf8)
-                                                + [UInt8](repeating: 0x61, count: 5000) + Array(#""}"#.utf8)))
+        connection.send(
+            RawConnection.frame(
+                opcode: 0x1,
+                payload: Array(#"{"type":"view","x":""#.utf8)
+                    + [UInt8](repeating: 0x61, count: 5000) + Array(#""}"#.utf8)))
         #expect(await connection.read(until: "command longer than 4096 bytes", timeout: 10) != nil)
         #expect(await connection.read(until: "\"type\":\"frame\"", timeout: 10) != nil, "frames keep coming")
         #expect(server.web.statistics().binaryMessages == 1)
@@ -208,8 +219,9 @@ import TestSupport
         defer { Task { await server.stop() } }
         var configuration = WebConfiguration(port: server.port, logger: Logger(label: "test"))
         configuration.host = "127.0.0.1"
-        let second = WebServer(configuration: configuration, feed: server.feed, documents: FixedDocuments(),
-                               metrics: nil)
+        let second = WebServer(
+            configuration: configuration, feed: server.feed, documents: FixedDocuments(),
+            metrics: nil)
         await #expect {
             try await second.run()
         } throws: { error in
@@ -309,7 +321,8 @@ import TestSupport
         letGo.withLockedValue { $0 = true }
         #expect(await sleeper.readAll(timeout: 10).closed, "its connection is closed")
         let frames = try await reader.value.filter { $0.contains("\"type\":\"frame\"") }
-        let atLetGo = try #require(framesAtLetGo.withLockedValue { $0 }, "the reader was still connected when the sleeper was let go")
+        let atLetGo = try #require(
+            framesAtLetGo.withLockedValue { $0 }, "the reader was still connected when the sleeper was let go")
         #expect(frames.count >= atLetGo + 3, "the reading client was served throughout")
         #expect(await server.feed.statistics().clientsStalled == 1, "only the sleeper was let go")
     }
@@ -318,6 +331,11 @@ import TestSupport
 /// Messages gathered by a WebSocket handler.
 final class MessageBox: Sendable {
     private let lock = NIOLockedValueBox<[String]>([])
-    func append(_ message: String) -> [String] { lock.withLockedValue { $0.append(message); return $0 } }
+    func append(_ message: String) -> [String] {
+        lock.withLockedValue {
+            $0.append(message)
+            return $0
+        }
+    }
     var messages: [String] { lock.withLockedValue { $0 } }
 }

@@ -1,11 +1,12 @@
-import Foundation
-import FeedServer
 import FeedProtocol
+import FeedServer
+import Foundation
 import Logging
 import SkyProjection
 import Synchronization
 import TestSupport
 import Tracking
+
 @testable import Web
 
 /// Fixed documents for `/data`.
@@ -26,15 +27,18 @@ final class WebTestServer: Sendable {
 
     /// Starts both with a sky of `aircraft`, serving `/metrics` from `metrics` when given;
     /// `adjust` changes the web configuration.
-    static func start(aircraft: [AircraftState] = TestSky.crowd(30), frameInterval: Double = 0.2,
-                      maxClients: Int = 16, stallTimeout: Double? = nil, metrics: MetricsSources? = nil,
-                      adjust: (inout WebConfiguration) -> Void = { _ in }) async throws -> WebTestServer {
+    static func start(
+        aircraft: [AircraftState] = TestSky.crowd(30), frameInterval: Double = 0.2,
+        maxClients: Int = 16, stallTimeout: Double? = nil, metrics: MetricsSources? = nil,
+        adjust: (inout WebConfiguration) -> Void = { _ in }
+    ) async throws -> WebTestServer {
         var logger = Logger(label: "web-test")
         logger.logLevel = .warning
         let feed = try await FeedServer.bind(
-            configuration: FeedConfiguration(socketPath: TestSky.socketPath(),
-                                             radar: RadarConfiguration(frameInterval: frameInterval),
-                                             stallTimeout: stallTimeout, maxClients: maxClients, logger: logger),
+            configuration: FeedConfiguration(
+                socketPath: TestSky.socketPath(),
+                radar: RadarConfiguration(frameInterval: frameInterval),
+                stallTimeout: stallTimeout, maxClients: maxClients, logger: logger),
             provider: TestSky.provider(aircraft))
         let port = Mutex<Int?>(nil)
         var configuration = WebConfiguration(port: 0, logger: logger)

@@ -26,7 +26,7 @@ extension AltitudeCode {
         guard n >= 1 else { return nil }
         let fiveHundreds = (n - 1) / 5
         var ones = (n - 1) % 5 + 1
-        guard fiveHundreds < 256 else { return nil } // D2..B4 are 8 Gray-coded bits
+        guard fiveHundreds < 256 else { return nil }  // D2..B4 are 8 Gray-coded bits
         // The 100 ft digit runs backwards in every other 500 ft band (the code is reflected).
         if fiveHundreds % 2 == 1 { ones = 6 - ones }
         // The 100 ft digit uses Gray codes 001 011 010 110 100 for 1...5 (C1 C2 C4).
@@ -35,9 +35,17 @@ extension AltitudeCode {
         let fiveGray = fiveHundreds ^ (fiveHundreds >> 1)
         // fiveGray bits from the top: D2 D4 A1 A2 A4 B1 B2 B4 (D1 is always 0 here).
         func five(_ index: Int) -> UInt64 { UInt64((fiveGray >> (7 - index)) & 1) }
-        let c1 = UInt64((onesGray >> 2) & 1), c2 = UInt64((onesGray >> 1) & 1), c4 = UInt64(onesGray & 1)
-        let d2 = five(0), d4 = five(1), a1 = five(2), a2 = five(3), a4 = five(4)
-        let b1 = five(5), b2 = five(6), b4 = five(7)
+        let c1 = UInt64((onesGray >> 2) & 1)
+        let c2 = UInt64((onesGray >> 1) & 1)
+        let c4 = UInt64(onesGray & 1)
+        let d2 = five(0)
+        let d4 = five(1)
+        let a1 = five(2)
+        let a2 = five(3)
+        let a4 = five(4)
+        let b1 = five(5)
+        let b2 = five(6)
+        let b4 = five(7)
         return c1 << 12 | a1 << 11 | c2 << 10 | a2 << 9 | c4 << 8 | a4 << 7 | b1 << 5
             | b2 << 3 | d2 << 2 | b4 << 1 | d4
     }

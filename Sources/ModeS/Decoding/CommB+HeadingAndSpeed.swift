@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// BDS 6,0 "heading and speed report".
@@ -22,11 +23,12 @@ import Darwin
 extension CommB {
     /// BDS 6,0 "heading and speed report".
     static func headingAndSpeed(_ f: MBField, altitudeFt: Int?) -> ((inout Message) -> Void)? {
-        guard case let .some(headingRaw) = f.statusValue(1, 2, 12),
-              case let .some(iasRaw) = f.statusValue(13, 14, 23),
-              case let .some(machRaw) = f.statusValue(24, 25, 34),
-              case let .some(baroRateRaw) = f.statusValue(35, 36, 45),
-              case let .some(inertialRaw) = f.statusValue(46, 47, 56) else { return nil }
+        guard case .some(let headingRaw) = f.statusValue(1, 2, 12),
+            case .some(let iasRaw) = f.statusValue(13, 14, 23),
+            case .some(let machRaw) = f.statusValue(24, 25, 34),
+            case .some(let baroRateRaw) = f.statusValue(35, 36, 45),
+            case .some(let inertialRaw) = f.statusValue(46, 47, 56)
+        else { return nil }
         let heading = headingRaw.map { _ -> Double in
             let degrees = Double(signed(f, 2, 3, 12)) * 90 / 512
             return degrees < 0 ? degrees + 360 : degrees
@@ -42,7 +44,8 @@ extension CommB {
         if let inertialRate, abs(inertialRate) > 6000 { return nil }
         // With the altitude of a DF20 reply, Mach and IAS must describe the same airspeed.
         if let ias, let mach, let altitudeFt,
-           abs(Double(ias) - calibratedAirspeed(mach: mach, altitudeFt: Double(altitudeFt))) > 50 {
+            abs(Double(ias) - calibratedAirspeed(mach: mach, altitudeFt: Double(altitudeFt))) > 50
+        {
             return nil
         }
         return { message in
@@ -59,7 +62,8 @@ extension CommB {
     static func calibratedAirspeed(mach: Double, altitudeFt: Double) -> Double {
         // Pressure relative to sea level: troposphere lapse law up to 36,089 ft, then
         // isothermal exponential decay in the lower stratosphere.
-        let delta = altitudeFt <= 36_089
+        let delta =
+            altitudeFt <= 36_089
             ? pow(1 - 6.875_59e-6 * altitudeFt, 5.2559)
             : 0.223_36 * exp(-4.806_34e-5 * (altitudeFt - 36_089))
         let impactRatio = delta * (pow(1 + 0.2 * mach * mach, 3.5) - 1)

@@ -21,13 +21,15 @@ extension CommB {
     /// BDS 4,0 "selected vertical intention".
     static func selectedVerticalIntention(_ f: MBField) -> ((inout Message) -> Void)? {
         guard f[40, 47] == 0, f[52, 53] == 0,
-              case let .some(mcp) = f.statusValue(1, 2, 13),
-              case let .some(fms) = f.statusValue(14, 15, 26),
-              case let .some(baro) = f.statusValue(27, 28, 39),
-              case let .some(modeBits) = f.statusValue(48, 49, 51),
-              case .some = f.statusValue(54, 55, 56) else { return nil }
+            case .some(let mcp) = f.statusValue(1, 2, 13),
+            case .some(let fms) = f.statusValue(14, 15, 26),
+            case .some(let baro) = f.statusValue(27, 28, 39),
+            case .some(let modeBits) = f.statusValue(48, 49, 51),
+            case .some = f.statusValue(54, 55, 56)
+        else { return nil }
         guard mcp != nil || fms != nil || baro != nil else { return nil }
-        let mcpFt = mcp.map { Int($0) * 16 }, fmsFt = fms.map { Int($0) * 16 }
+        let mcpFt = mcp.map { Int($0) * 16 }
+        let fmsFt = fms.map { Int($0) * 16 }
         let hpa = baro.map { 800 + Double($0) * 0.1 }
         // Selected altitudes are within the flight envelope; settings within real pressures.
         if let mcpFt, !(1...50_000).contains(mcpFt) { return nil }

@@ -17,11 +17,12 @@ import FoundationEssentials
 extension CommB {
     /// BDS 5,0 "track and turn report".
     static func trackAndTurn(_ f: MBField) -> ((inout Message) -> Void)? {
-        guard case let .some(rollRaw) = f.statusValue(1, 2, 11),
-              case let .some(trackRaw) = f.statusValue(12, 13, 23),
-              case let .some(groundSpeedRaw) = f.statusValue(24, 25, 34),
-              case let .some(rateRaw) = f.statusValue(35, 36, 45),
-              case let .some(airspeedRaw) = f.statusValue(46, 47, 56) else { return nil }
+        guard case .some(let rollRaw) = f.statusValue(1, 2, 11),
+            case .some(let trackRaw) = f.statusValue(12, 13, 23),
+            case .some(let groundSpeedRaw) = f.statusValue(24, 25, 34),
+            case .some(let rateRaw) = f.statusValue(35, 36, 45),
+            case .some(let airspeedRaw) = f.statusValue(46, 47, 56)
+        else { return nil }
         let roll = rollRaw.map { _ in Double(signed(f, 2, 3, 11)) * 45 / 256 }
         let track = trackRaw.map { _ -> Double in
             let degrees = Double(signed(f, 13, 14, 23)) * 90 / 512

@@ -13,8 +13,10 @@ import FoundationEssentials
 /// | 40–56 | CPR longitude (17 bits) |
 extension ExtendedSquitter {
     /// Fills `message` with this group's fields from the ME field (`me(first, last)`).
-    static func decodeAirbornePosition(_ me: (Int, Int) -> UInt64, typeCode: Int,
-                                       into message: inout Message) {
+    static func decodeAirbornePosition(
+        _ me: (Int, Int) -> UInt64, typeCode: Int,
+        into message: inout Message
+    ) {
         let altitude = UInt32(me(9, 20))
         if typeCode >= 20 {
             // GNSS height: 12 bits in metres.
@@ -24,10 +26,13 @@ extension ExtendedSquitter {
         }
         message.onGround = false
         message.nicSupplementB = me(8, 8) == 1
-        message.cpr = CPRFrame(isOdd: me(22, 22) == 1, isSurface: false,
-                               lat: UInt32(me(23, 39)), lon: UInt32(me(40, 56)))
-        let nicByType = [9: 11, 10: 10, 11: 8, 12: 7, 13: 6, 14: 5, 15: 4, 16: 2, 17: 1, 18: 0,
-                         20: 11, 21: 10, 22: 0]
+        message.cpr = CPRFrame(
+            isOdd: me(22, 22) == 1, isSurface: false,
+            lat: UInt32(me(23, 39)), lon: UInt32(me(40, 56)))
+        let nicByType = [
+            9: 11, 10: 10, 11: 8, 12: 7, 13: 6, 14: 5, 15: 4, 16: 2, 17: 1, 18: 0,
+            20: 11, 21: 10, 22: 0
+        ]
         message.nic = nicByType[typeCode]
     }
 }

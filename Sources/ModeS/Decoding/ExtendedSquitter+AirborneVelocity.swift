@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Airborne velocity, type code 19, subtypes 1–2 (ground speed as east and north components)
@@ -34,7 +35,8 @@ extension ExtendedSquitter {
         // Subtypes 2 and 4 are the supersonic variants: same layout, four times the unit.
         let factor = subtype == 2 || subtype == 4 ? 4.0 : 1.0
         if subtype <= 2 {
-            let eastWest = Int(me(15, 24)), northSouth = Int(me(26, 35))
+            let eastWest = Int(me(15, 24))
+            let northSouth = Int(me(26, 35))
             if eastWest != 0 && northSouth != 0 {
                 let vx = Double(eastWest - 1) * factor * (me(14, 14) == 1 ? -1 : 1)
                 let vy = Double(northSouth - 1) * factor * (me(25, 25) == 1 ? -1 : 1)

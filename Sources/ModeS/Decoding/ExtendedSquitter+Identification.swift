@@ -12,10 +12,13 @@ extension ExtendedSquitter {
     static let alphabet: [UInt8] = Array("#ABCDEFGHIJKLMNOPQRSTUVWXYZ##### ###############0123456789######".utf8)
 
     /// Fills `message` with this group's fields from the ME field (`me(first, last)`).
-    static func decodeIdentification(_ me: (Int, Int) -> UInt64, typeCode: Int,
-                                     into message: inout Message) {
+    static func decodeIdentification(
+        _ me: (Int, Int) -> UInt64, typeCode: Int,
+        into message: inout Message
+    ) {
         // The set's letter ("D" for type code 1 up to "A" for 4), then the category's digit.
-        let set = UInt8(ascii: "A") + UInt8(4 - typeCode), digit = UInt8(ascii: "0") + UInt8(me(6, 8))
+        let set = UInt8(ascii: "A") + UInt8(4 - typeCode)
+        let digit = UInt8(ascii: "0") + UInt8(me(6, 8))
         message.category = String(unsafeUninitializedCapacity: 2) { buffer in
             buffer[0] = set
             buffer[1] = digit

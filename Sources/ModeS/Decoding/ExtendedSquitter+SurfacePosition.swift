@@ -13,13 +13,16 @@ import FoundationEssentials
 /// | 40–56 | CPR longitude (17 bits) |
 extension ExtendedSquitter {
     /// Fills `message` with this group's fields from the ME field (`me(first, last)`).
-    static func decodeSurfacePosition(_ me: (Int, Int) -> UInt64, typeCode: Int,
-                                      into message: inout Message) {
+    static func decodeSurfacePosition(
+        _ me: (Int, Int) -> UInt64, typeCode: Int,
+        into message: inout Message
+    ) {
         message.onGround = true
         message.groundSpeedKt = groundMovement(Int(me(6, 12)))
         if me(13, 13) == 1 { message.trackDeg = Double(me(14, 20)) * 360 / 128 }
-        message.cpr = CPRFrame(isOdd: me(22, 22) == 1, isSurface: true,
-                               lat: UInt32(me(23, 39)), lon: UInt32(me(40, 56)))
+        message.cpr = CPRFrame(
+            isOdd: me(22, 22) == 1, isSurface: true,
+            lat: UInt32(me(23, 39)), lon: UInt32(me(40, 56)))
         message.nic = [11, 10, 8, 0][typeCode - 5]
     }
 

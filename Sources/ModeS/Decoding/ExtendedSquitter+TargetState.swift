@@ -37,8 +37,10 @@ extension ExtendedSquitter {
         if me(47, 47) == 1 {
             message.autopilot = me(48, 48) == 1
             // Bit 51 is the IMF of a rebroadcast, not a mode.
-            let modes: [(Int, NavigationModes)] = [(48, .autopilot), (49, .vnav), (50, .altitudeHold),
-                                                   (52, .approach), (53, .tcas), (54, .lnav)]
+            let modes: [(Int, NavigationModes)] = [
+                (48, .autopilot), (49, .vnav), (50, .altitudeHold),
+                (52, .approach), (53, .tcas), (54, .lnav)
+            ]
             message.navModes = modes.reduce(into: NavigationModes()) { if me($1.0, $1.0) == 1 { $0.insert($1.1) } }
         }
     }

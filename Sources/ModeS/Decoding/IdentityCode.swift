@@ -47,7 +47,10 @@ public enum IdentityCode {
         let digits = squawk.compactMap { $0.wholeNumberValue }
         guard squawk.count == 4, digits.count == 4, digits.allSatisfy({ $0 < 8 }) else { return nil }
         var p = Pulses(field: 0)
-        p.a = UInt32(digits[0]); p.b = UInt32(digits[1]); p.c = UInt32(digits[2]); p.d = UInt32(digits[3])
+        p.a = UInt32(digits[0])
+        p.b = UInt32(digits[1])
+        p.c = UInt32(digits[2])
+        p.d = UInt32(digits[3])
         return p.field
     }
 }

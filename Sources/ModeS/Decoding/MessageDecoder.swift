@@ -10,8 +10,9 @@ public struct MessageDecoder: Sendable {
     public func decode(_ frame: Frame) -> Message {
         let bits = frame.bits
         let df = bits.downlinkFormat
-        var message = Message(df: df, icao: frame.address, crcOK: frame.parityVerified ? true : nil,
-                              correctedBits: frame.correctedBits)
+        var message = Message(
+            df: df, icao: frame.address, crcOK: frame.parityVerified ? true : nil,
+            correctedBits: frame.correctedBits)
         switch df {
         case 0, 16:
             // VS: 1 means the aircraft reports being on the ground.

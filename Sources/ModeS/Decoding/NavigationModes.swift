@@ -21,8 +21,10 @@ public struct NavigationModes: OptionSet, Sendable, Hashable {
 
     /// The names aircraft.json uses (`nav_modes`), in a fixed order.
     public var names: [String] {
-        let all: [(NavigationModes, String)] = [(.autopilot, "autopilot"), (.vnav, "vnav"), (.altitudeHold, "althold"),
-                                                (.approach, "approach"), (.lnav, "lnav"), (.tcas, "tcas")]
+        let all: [(NavigationModes, String)] = [
+            (.autopilot, "autopilot"), (.vnav, "vnav"), (.altitudeHold, "althold"),
+            (.approach, "approach"), (.lnav, "lnav"), (.tcas, "tcas")
+        ]
         return all.filter { contains($0.0) }.map(\.1)
     }
 }

@@ -22,9 +22,11 @@ public struct Frame: Sendable, Hashable {
     public var isMultilaterated: Bool
 
     /// A frame from its parts.
-    public init(bits: ModeSBits, address: UInt32, correctedBits: Int = 0,
-                timestamp: UInt64 = 0, signalLevel: Double = 0, parityVerified: Bool = true,
-                isMultilaterated: Bool = false) {
+    public init(
+        bits: ModeSBits, address: UInt32, correctedBits: Int = 0,
+        timestamp: UInt64 = 0, signalLevel: Double = 0, parityVerified: Bool = true,
+        isMultilaterated: Bool = false
+    ) {
         self.bits = bits
         self.address = address
         self.correctedBits = correctedBits

@@ -23,8 +23,10 @@ public struct FrameValidator: Sendable {
     private let longTable = SyndromeTable.longTwoBit
 
     /// A validator with an empty address filter.
-    public init(filterExpiry: Double = 60, trustAddressParity: Bool = false,
-                allowTwoBitCorrection: Bool = true) {
+    public init(
+        filterExpiry: Double = 60, trustAddressParity: Bool = false,
+        allowTwoBitCorrection: Bool = true
+    ) {
         self.icaoFilter = ICAOFilter(expiry: filterExpiry)
         self.trustAddressParity = trustAddressParity
         self.allowTwoBitCorrection = allowTwoBitCorrection
@@ -44,7 +46,8 @@ public struct FrameValidator: Sendable {
                 return Frame(bits: bits, address: address)
             }
             guard let fix = longTable.correction(for: syndrome),
-                  fix.bitCount == 1 || allowTwoBitCorrection else { return nil }
+                fix.bitCount == 1 || allowTwoBitCorrection
+            else { return nil }
             var repaired = bits
             repaired.flipBit(Int(fix.first))
             if fix.second != 0 { repaired.flipBit(Int(fix.second)) }

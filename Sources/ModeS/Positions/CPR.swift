@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The raw Compact Position Reporting fields of one position message.
@@ -76,15 +77,20 @@ public enum CPR {
     /// Surface frames leave a fourfold ambiguity (zones are 90° wide): `reference` picks the
     /// solution nearest to it and is required for them. Every result has |latitude| ≤ 90 and
     /// a longitude in [−180, 180).
-    public static func globalDecode(even: CPRFrame, odd: CPRFrame, useOdd: Bool,
-                                    reference: GeoPoint? = nil) -> GeoPoint? {
+    public static func globalDecode(
+        even: CPRFrame, odd: CPRFrame, useOdd: Bool,
+        reference: GeoPoint? = nil
+    ) -> GeoPoint? {
         guard even.isSurface == odd.isSurface else { return nil }
         let surface = even.isSurface
         if surface && reference == nil { return nil }
         let span = surface ? 90.0 : 360.0
-        let latEven = Double(even.lat) / scale, latOdd = Double(odd.lat) / scale
-        let lonEven = Double(even.lon) / scale, lonOdd = Double(odd.lon) / scale
-        let dLatEven = span / 60, dLatOdd = span / 59
+        let latEven = Double(even.lat) / scale
+        let latOdd = Double(odd.lat) / scale
+        let lonEven = Double(even.lon) / scale
+        let lonOdd = Double(odd.lon) / scale
+        let dLatEven = span / 60
+        let dLatOdd = span / 59
 
         // Latitude zone index from the difference of the two fractions.
         let j = (59 * latEven - 60 * latOdd + 0.5).rounded(.down)
@@ -133,16 +139,20 @@ public enum CPR {
     public static func localDecode(_ frame: CPRFrame, reference: GeoPoint) -> GeoPoint? {
         let span = frame.isSurface ? 90.0 : 360.0
         let odd = frame.isOdd ? 1 : 0
-        let lat = Double(frame.lat) / scale, lon = Double(frame.lon) / scale
+        let lat = Double(frame.lat) / scale
+        let lon = Double(frame.lon) / scale
         let dLat = span / Double(60 - odd)
-        let refLat = reference.latitude, refLon = reference.longitude
-        let j = (refLat / dLat).rounded(.down)
+        let refLat = reference.latitude
+        let refLon = reference.longitude
+        let j =
+            (refLat / dLat).rounded(.down)
             + (0.5 + positiveModulo(refLat, dLat) / dLat - lat).rounded(.down)
         let latitude = dLat * (j + lat)
         guard latitude.isFinite, abs(latitude) <= 90 else { return nil }
         let ni = max(nl(latitude) - odd, 1)
         let dLon = span / Double(ni)
-        let m = (refLon / dLon).rounded(.down)
+        let m =
+            (refLon / dLon).rounded(.down)
             + (0.5 + positiveModulo(refLon, dLon) / dLon - lon).rounded(.down)
         let longitude = normalizedLongitude(dLon * (m + lon))
         guard longitude.isFinite else { return nil }
@@ -154,7 +164,8 @@ public enum CPR {
         let radians = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * radians
         let dLon = (b.longitude - a.longitude) * radians
-        let h = sin(dLat / 2) * sin(dLat / 2)
+        let h =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * 6371.0088 * asin(min(1, h.squareRoot()))
     }

@@ -82,7 +82,9 @@ public struct PositionResolver: Sendable {
     /// the aircraft when its address alone does not (the tracker's key, which keeps a
     /// non-ICAO address apart from the ICAO aircraft with the same 24 bits); by default the
     /// address.
-    public mutating func resolve(_ message: inout Message, time: Double, heardAt receiver: GeoPoint?, key: UInt32? = nil) {
+    public mutating func resolve(
+        _ message: inout Message, time: Double, heardAt receiver: GeoPoint?, key: UInt32? = nil
+    ) {
         guard let frame = message.cpr else { return }
         // A frame with zero lat and lon fields is how some transponders say "no position".
         if frame.lat == 0 && frame.lon == 0 && !frame.isSurface { return }
@@ -98,7 +100,8 @@ public struct PositionResolver: Sendable {
         if frame.isOdd { track.odd = sighting } else { track.even = sighting }
 
         if let position = resolveGlobally(&track, frame: frame, time: time, receiver: receiver)
-            ?? resolveLocally(track, frame: frame, time: time, receiver: receiver) {
+            ?? resolveLocally(track, frame: frame, time: time, receiver: receiver)
+        {
             track.position = position
             track.positionTime = time
             message.latitude = position.latitude
@@ -107,15 +110,21 @@ public struct PositionResolver: Sendable {
         tracks[key] = track
     }
 
-    private mutating func resolveGlobally(_ track: inout Track, frame: CPRFrame, time: Double,
-                                          receiver: GeoPoint?) -> GeoPoint? {
+    private mutating func resolveGlobally(
+        _ track: inout Track, frame: CPRFrame, time: Double,
+        receiver: GeoPoint?
+    ) -> GeoPoint? {
         guard let even = track.even, let odd = track.odd,
-              even.frame.isSurface == odd.frame.isSurface else { return nil }
+            even.frame.isSurface == odd.frame.isSurface
+        else { return nil }
         let window = frame.isSurface ? 50.0 : 10.0
         guard abs(even.time - odd.time) <= window else { return nil }
         let reference = recentPosition(track, time: time) ?? receiver
-        guard let position = CPR.globalDecode(even: even.frame, odd: odd.frame,
-                                              useOdd: frame.isOdd, reference: reference) else {
+        guard
+            let position = CPR.globalDecode(
+                even: even.frame, odd: odd.frame,
+                useOdd: frame.isOdd, reference: reference)
+        else {
             return nil
         }
         guard isPlausible(position, track: track, time: time, receiver: receiver) else {
@@ -138,7 +147,8 @@ public struct PositionResolver: Sendable {
             guard let position = CPR.localDecode(frame, reference: last) else { return nil }
             let limit = frame.isSurface ? Self.surfaceLocalLimitKm : Self.airborneLocalLimitKm
             guard CPR.distanceKm(position, last) < limit,
-                  isPlausible(position, track: track, time: time, receiver: receiver) else { return nil }
+                isPlausible(position, track: track, time: time, receiver: receiver)
+            else { return nil }
             return position
         }
         guard let receiver else { return nil }

@@ -1,4 +1,3 @@
-
 /// Writes frames in the AVR raw format of TCP port 30002: `*`, the message in upper-case
 /// hexadecimal, `;` and a newline — the line format pyModeS's TCP client and many hobby
 /// scripts read. With a timestamp, the line is AVR with MLAT instead: `@`, the 48-bit 12 MHz

@@ -1,8 +1,9 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits a Beast binary stream (the format of dump1090/readsb port 30005) into frames.
@@ -32,9 +33,9 @@ public struct BeastFrameParser: Sendable {
 
     private enum State: Sendable {
         case seekingStart
-        case afterEscape          // saw 0x1A outside a frame: expecting a type byte
-        case inFrame              // collecting body bytes
-        case inFrameAfterEscape   // saw 0x1A inside a frame
+        case afterEscape  // saw 0x1A outside a frame: expecting a type byte
+        case inFrame  // collecting body bytes
+        case inFrameAfterEscape  // saw 0x1A inside a frame
     }
 
     private var state = State.seekingStart

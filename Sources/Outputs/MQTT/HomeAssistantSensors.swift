@@ -1,6 +1,6 @@
 import FeedProtocol
-import ModeS
 import MQTT
+import ModeS
 import ReceiverNetwork
 import SkyProjection
 import Tracking
@@ -30,14 +30,18 @@ public struct HomeAssistantSensors: Sendable {
     }
 
     static let sensors = [
-        Sensor(object: "aircraft_in_range", name: "Aircraft in range", field: "aircraft", unit: "aircraft",
-               deviceClass: nil, icon: "mdi:airplane"),
-        Sensor(object: "nearest_callsign", name: "Nearest aircraft", field: "nearest_callsign", unit: nil,
-               deviceClass: nil, icon: "mdi:airplane-marker"),
-        Sensor(object: "nearest_distance", name: "Nearest aircraft distance", field: "nearest_distance_km", unit: "km",
-               deviceClass: "distance", icon: "mdi:map-marker-distance"),
-        Sensor(object: "nearest_elevation", name: "Nearest aircraft elevation", field: "nearest_elevation_deg", unit: "°",
-               deviceClass: nil, icon: "mdi:angle-acute"),
+        Sensor(
+            object: "aircraft_in_range", name: "Aircraft in range", field: "aircraft", unit: "aircraft",
+            deviceClass: nil, icon: "mdi:airplane"),
+        Sensor(
+            object: "nearest_callsign", name: "Nearest aircraft", field: "nearest_callsign", unit: nil,
+            deviceClass: nil, icon: "mdi:airplane-marker"),
+        Sensor(
+            object: "nearest_distance", name: "Nearest aircraft distance", field: "nearest_distance_km", unit: "km",
+            deviceClass: "distance", icon: "mdi:map-marker-distance"),
+        Sensor(
+            object: "nearest_elevation", name: "Nearest aircraft elevation", field: "nearest_elevation_deg", unit: "°",
+            deviceClass: nil, icon: "mdi:angle-acute")
     ]
 
     /// The receiver's topics.
@@ -84,8 +88,9 @@ public struct HomeAssistantSensors: Sendable {
             config.add("payload_available", "online")
             config.add("payload_not_available", "offline")
             config.addRaw("device", device.result)
-            return MQTTMessage(topic: "\(Self.discoveryPrefix)/sensor/\(deviceID)/\(sensor.object)/config",
-                               text: config.result, qos: 1, retain: true)
+            return MQTTMessage(
+                topic: "\(Self.discoveryPrefix)/sensor/\(deviceID)/\(sensor.object)/config",
+                text: config.result, qos: 1, retain: true)
         }
     }
 
@@ -106,7 +111,11 @@ public struct HomeAssistantSensors: Sendable {
         }
         var writer = JSONObjectWriter(nullForMissing: true)
         writer.add("aircraft", inRange)
-        writer.add("nearest_callsign", nearest.map { ($0.state.callsign?.isEmpty == false ? $0.state.callsign : nil) ?? $0.state.icaoHex.uppercased() })
+        writer.add(
+            "nearest_callsign",
+            nearest.map {
+                ($0.state.callsign?.isEmpty == false ? $0.state.callsign : nil) ?? $0.state.icaoHex.uppercased()
+            })
         writer.add("nearest_icao", nearest?.state.icaoHex)
         writer.add("nearest_distance_km", nearest?.distance, decimals: 1)
         writer.add("nearest_elevation_deg", nearest?.sky.elevationDeg, decimals: 1)

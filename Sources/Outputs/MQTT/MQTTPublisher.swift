@@ -1,8 +1,8 @@
 import FeedProtocol
 import FoundationEssentials
 import Logging
-import ModeS
 import MQTT
+import ModeS
 import ReceiverNetwork
 import ServiceLifecycle
 import SkyProjection
@@ -84,11 +84,15 @@ public final class MQTTPublisher: Service, Sendable {
         self.logger = logger
         let topics = ReceiverTopics(name: configuration.name)
         self.topics = topics
-        pending = Mutex(Pending(batcher: BeastBatcher(interval: configuration.batchInterval),
-                                aircraft: AircraftPublications(minimumInterval: configuration.aircraftInterval)))
-        let sensors = configuration.homeAssistant
-            ? HomeAssistantSensors(topics: topics, version: configuration.version, observer: configuration.observer,
-                                   rangeKm: configuration.rangeKm)
+        pending = Mutex(
+            Pending(
+                batcher: BeastBatcher(interval: configuration.batchInterval),
+                aircraft: AircraftPublications(minimumInterval: configuration.aircraftInterval)))
+        let sensors =
+            configuration.homeAssistant
+            ? HomeAssistantSensors(
+                topics: topics, version: configuration.version, observer: configuration.observer,
+                rangeKm: configuration.rangeKm)
             : nil
         self.sensors = sensors
         var mqtt = configuration.mqtt
@@ -100,21 +104,27 @@ public final class MQTTPublisher: Service, Sendable {
             return Self.announcement(configuration, topics: topics, sources: sources)
         }
         let label = "mqtt-out \(mqtt.broker.endpoint)"
-        client = try MQTTClient(configuration: mqtt, birth: {
-            // Every connection, so that a broker that restarted without its retained
-            // messages learns them again.
-            [MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true), announcement()]
-                + (sensors?.discoveryMessages ?? [])
-        }, onEvent: { event in
-            switch event {
-            case .connected: logger.info("\(label): connected, publishing as \(topics.prefix)")
-            case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
-            case .lost(let reason): logger.warning("\(label): \(reason)")
-            case .subscriptionRefused(let filter, let reason): logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
-            }
-        })
+        client = try MQTTClient(
+            configuration: mqtt,
+            birth: {
+                // Every connection, so that a broker that restarted without its retained
+                // messages learns them again.
+                [MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true), announcement()]
+                    + (sensors?.discoveryMessages ?? [])
+            },
+            onEvent: { event in
+                switch event {
+                case .connected: logger.info("\(label): connected, publishing as \(topics.prefix)")
+                case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
+                case .lost(let reason): logger.warning("\(label): \(reason)")
+                case .subscriptionRefused(let filter, let reason):
+                    logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
+                }
+            })
         tracker.addFrameListener { [self] update in
-            guard let frame = update.frame, !frame.isMultilaterated, !ReceiverName.isNetworkSource(update.source) else { return }
+            guard let frame = update.frame, !frame.isMultilaterated, !ReceiverName.isNetworkSource(update.source) else {
+                return
+            }
             self.pending.withLock { pending in
                 pending.batcher.add(frame)
                 pending.aircraft.update(update.aircraft)
@@ -154,8 +164,10 @@ public final class MQTTPublisher: Service, Sendable {
         for payload in batches { client.publish(MQTTMessage(topic: topics.beast, payload: payload)) }
         for state in due.states {
             let json = FeedAircraft(tracked: state, now: now).trackedJSON
-            client.publish(MQTTMessage(topic: topics.aircraft(AircraftPublications.topicName(of: state)), text: json,
-                                       retain: true, expirySeconds: configuration.aircraftExpiry))
+            client.publish(
+                MQTTMessage(
+                    topic: topics.aircraft(AircraftPublications.topicName(of: state)), text: json,
+                    retain: true, expirySeconds: configuration.aircraftExpiry))
         }
         for name in due.expired {
             client.publish(MQTTMessage(topic: topics.aircraft(name), payload: [], retain: true))
@@ -177,14 +189,18 @@ public final class MQTTPublisher: Service, Sendable {
         }
         if let sensors {
             let snapshot = tracker.snapshot()
-            client.publish(MQTTMessage(topic: topics.sensors, text: sensors.state(of: snapshot.aircraft, now: snapshot.time),
-                                       retain: true, expirySeconds: 60))
+            client.publish(
+                MQTTMessage(
+                    topic: topics.sensors, text: sensors.state(of: snapshot.aircraft, now: snapshot.time),
+                    retain: true, expirySeconds: 60))
         }
     }
 
     /// The retained message saying where the receiver is (rounded), what it runs and what
     /// feeds it.
-    private static func announcement(_ configuration: Configuration, topics: ReceiverTopics, sources: String) -> MQTTMessage {
+    private static func announcement(_ configuration: Configuration, topics: ReceiverTopics, sources: String)
+        -> MQTTMessage
+    {
         let position = configuration.observer.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
         let text = ReceiverAnnouncement(position: position, version: configuration.version, sources: sources).json
         return MQTTMessage(topic: topics.receiver, text: text, qos: 1, retain: true)
@@ -197,9 +213,13 @@ public final class MQTTPublisher: Service, Sendable {
     /// 120 batches (2400 frames), 30 aircraft messages, …, connected, …".
     public var summary: String {
         let (batches, frames, dropped, aircraft, expired, unscheduled) = pending.withLock {
-            ($0.batcher.batches, $0.batcher.frames, $0.batcher.dropped, $0.aircraftMessages, $0.expiredMessages, $0.aircraft.dropped)
+            (
+                $0.batcher.batches, $0.batcher.frames, $0.batcher.dropped, $0.aircraftMessages, $0.expiredMessages,
+                $0.aircraft.dropped
+            )
         }
-        return "mqtt-out \(configuration.mqtt.broker.endpoint) as \(configuration.name): \(batches) batches (\(frames) frames, "
+        return
+            "mqtt-out \(configuration.mqtt.broker.endpoint) as \(configuration.name): \(batches) batches (\(frames) frames, "
             + "\(dropped) dropped before batching), \(aircraft) aircraft messages, \(expired) expired, "
             + (unscheduled > 0 ? "\(unscheduled) updates of aircraft over the limit, " : "")
             + client.statistics.summary

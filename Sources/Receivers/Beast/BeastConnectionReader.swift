@@ -29,8 +29,12 @@ struct BeastConnectionReader {
     var learnt: FrameValidator { validator }
 
     /// Reads one buffer of the stream into `tracker`.
-    mutating func read(_ buffer: ByteBuffer, into tracker: LiveTracker, counting counters: borrowing Mutex<BeastCounters>) {
-        var accepted = 0, rejected = 0, multilaterated = 0
+    mutating func read(
+        _ buffer: ByteBuffer, into tracker: LiveTracker, counting counters: borrowing Mutex<BeastCounters>
+    ) {
+        var accepted = 0
+        var rejected = 0
+        var multilaterated = 0
         // The sender's timestamps count its own receiver's samples: they are passed on with
         // the frame (multilateration wants them) but say nothing about when we received it,
         // which is now.

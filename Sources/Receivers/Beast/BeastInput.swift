@@ -31,8 +31,10 @@ public final class BeastInput: Source {
     public var label: String { "beast-in \(Self.endpointText(host, port))" }
 
     /// An input from `host:port`.
-    public init(host: String, port: Int, logger: Logger, maximumBackoff: Duration = .seconds(30),
-                readTimeout: TimeAmount = .seconds(180)) {
+    public init(
+        host: String, port: Int, logger: Logger, maximumBackoff: Duration = .seconds(30),
+        readTimeout: TimeAmount = .seconds(180)
+    ) {
         self.host = host
         self.port = port
         self.logger = logger
@@ -43,7 +45,8 @@ public final class BeastInput: Source {
     /// Parses "HOST:PORT" (a bracketed IPv6 host is accepted); nil when malformed.
     public static func endpoint(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
+            (1...65535).contains(port)
+        else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host.isEmpty ? nil : (host, port)

@@ -41,8 +41,10 @@ public final class BeastListener: Source {
         let pauses = Mutex(LogThrottle())
     }
 
-    private init(label: String, port: Int, maxConnections: Int, shared: Shared,
-                 server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>, logger: Logger) {
+    private init(
+        label: String, port: Int, maxConnections: Int, shared: Shared,
+        server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>, logger: Logger
+    ) {
         self.label = label
         self.port = port
         self.maxConnections = maxConnections
@@ -52,7 +54,9 @@ public final class BeastListener: Source {
     }
 
     /// Listens on `host:port` (port 0: any free one). Throws `ListenFailure`.
-    public static func bind(host: String, port: Int, maxConnections: Int = 64, logger: Logger) async throws -> BeastListener {
+    public static func bind(host: String, port: Int, maxConnections: Int = 64, logger: Logger) async throws
+        -> BeastListener
+    {
         let endpoint = BeastInput.endpointText(host, port)
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>
         let shared = Shared()
@@ -64,8 +68,9 @@ public final class BeastListener: Source {
                     AcceptGuard.install(on: channel) { error in
                         shared.counters.withLock { $0.acceptsPaused += 1 }
                         if let count = shared.pauses.withLock({ $0.record(now: .now) }) {
-                            logger.warning("beast-listen \(endpoint): cannot accept connections: \(String(cString: strerror(error.errnoCode))); retrying every second",
-                                           metadata: ["times": "\(count)"])
+                            logger.warning(
+                                "beast-listen \(endpoint): cannot accept connections: \(String(cString: strerror(error.errnoCode))); retrying every second",
+                                metadata: ["times": "\(count)"])
                         }
                     }
                 }
@@ -79,15 +84,19 @@ public final class BeastListener: Source {
                     }
                 }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ListenFailure(description: "cannot listen on \(endpoint) for Beast input: the address is already in use")
+            throw ListenFailure(
+                description: "cannot listen on \(endpoint) for Beast input: the address is already in use")
         } catch let error as IOError {
-            throw ListenFailure(description: "cannot listen on \(endpoint) for Beast input: \(String(cString: strerror(error.errnoCode)))")
+            throw ListenFailure(
+                description:
+                    "cannot listen on \(endpoint) for Beast input: \(String(cString: strerror(error.errnoCode)))")
         } catch {
             throw ListenFailure(description: "cannot listen on \(endpoint) for Beast input: \(error)")
         }
         let bound = server.channel.localAddress?.port ?? port
-        return BeastListener(label: "beast-listen \(BeastInput.endpointText(host, bound))", port: bound,
-                             maxConnections: maxConnections, shared: shared, server: server, logger: logger)
+        return BeastListener(
+            label: "beast-listen \(BeastInput.endpointText(host, bound))", port: bound,
+            maxConnections: maxConnections, shared: shared, server: server, logger: logger)
     }
 
     /// The counters so far.
@@ -106,7 +115,9 @@ public final class BeastListener: Source {
                         }
                         guard admitted else {
                             shared.counters.withLock { $0.refused += 1 }
-                            logger.warning("\(label): refused a connection from \(Self.peer(connection)): \(maxConnections) already open")
+                            logger.warning(
+                                "\(label): refused a connection from \(Self.peer(connection)): \(maxConnections) already open"
+                            )
                             connection.channel.close(promise: nil)
                             continue
                         }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Logging
-import ModeS
 import MQTT
+import ModeS
 import ReceiverNetwork
 import Synchronization
 import Tracking
@@ -37,8 +37,10 @@ public final class MQTTInput: Source {
     /// An input subscribing to `filter` (and the matching receiver announcements and status)
     /// at the broker of `configuration`, ignoring the receiver called `ownName` (this daemon,
     /// when it also publishes).
-    public init(configuration: MQTTConfiguration, filter: String = ReceiverTopics.defaultBeastFilter,
-                ownName: String?, logger: Logger) {
+    public init(
+        configuration: MQTTConfiguration, filter: String = ReceiverTopics.defaultBeastFilter,
+        ownName: String?, logger: Logger
+    ) {
         var configuration = configuration
         // Nothing larger is read: it is counted as oversized without being copied.
         configuration.maximumIncomingPayload = max(BeastBatch.maximumPayload, ReceiverAnnouncement.maximumPayload)
@@ -51,19 +53,24 @@ public final class MQTTInput: Source {
     /// Connects and feeds `tracker` until the task is cancelled; the client reconnects by
     /// itself whenever the broker goes away.
     public func run(into tracker: LiveTracker) async throws {
-        let label = self.label, logger = self.logger
+        let label = self.label
+        let logger = self.logger
         let mqtt: MQTTClient
         do {
-            mqtt = try MQTTClient(configuration: configuration, onMessage: { [self] message in
-                handle(message, into: tracker)
-            }, onEvent: { event in
-                switch event {
-                case .connected: logger.info("\(label): connected")
-                case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
-                case .lost(let reason): logger.warning("\(label): \(reason)")
-                case .subscriptionRefused(let filter, let reason): logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
-                }
-            })
+            mqtt = try MQTTClient(
+                configuration: configuration,
+                onMessage: { [self] message in
+                    handle(message, into: tracker)
+                },
+                onEvent: { event in
+                    switch event {
+                    case .connected: logger.info("\(label): connected")
+                    case .refused(let reason): logger.warning("\(label): the broker refused the connection: \(reason)")
+                    case .lost(let reason): logger.warning("\(label): \(reason)")
+                    case .subscriptionRefused(let filter, let reason):
+                        logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
+                    }
+                })
             mqtt.subscribe(filter)
             mqtt.subscribe(ReceiverTopics.receiverFilter(forBeastFilter: filter))
             mqtt.subscribe(String(filter.dropLast(ReceiverTopics.beastLevel.count)) + "status")
@@ -81,7 +88,11 @@ public final class MQTTInput: Source {
     /// Reads one message into `tracker`.
     func handle(_ message: MQTTReceivedMessage, into tracker: LiveTracker) {
         let now = Date().timeIntervalSince1970
-        guard let delivery = receivers.withLock({ $0.receive(topic: message.topic, payload: message.payload, size: message.size, at: now) }) else {
+        guard
+            let delivery = receivers.withLock({
+                $0.receive(topic: message.topic, payload: message.payload, size: message.size, at: now)
+            })
+        else {
             return
         }
         if let position = delivery.position { tracker.setPosition(position, ofSource: delivery.label) }
@@ -114,11 +125,21 @@ public final class MQTTInput: Source {
     /// The input's counters for the statistics line: the connection, then each receiver
     /// (the first 20 of them), then messages that concerned none.
     public var summary: String {
-        let (receivers, badTopics, refused) = self.receivers.withLock { ($0.counters, $0.badTopics, $0.refusedReceivers) }
-        var parts = ["\(label): " + (clientStatistics.map { "\($0.connected ? "connected" : "disconnected"), \($0.connections) connections, \($0.received) messages" } ?? "starting")]
+        let (receivers, badTopics, refused) = self.receivers.withLock {
+            ($0.counters, $0.badTopics, $0.refusedReceivers)
+        }
+        var parts =
+            [
+                "\(label): "
+                    + (clientStatistics.map {
+                        "\($0.connected ? "connected" : "disconnected"), \($0.connections) connections, \($0.received) messages"
+                    } ?? "starting")
+            ]
             + receivers.prefix(20).map { $0.counters.summary(label: $0.label) }
         if receivers.count > 20 { parts.append("\(receivers.count - 20) more receivers") }
-        if badTopics > 0 || refused > 0 { parts.append("\(badTopics) messages on other topics, \(refused) from receivers over the limit") }
+        if badTopics > 0 || refused > 0 {
+            parts.append("\(badTopics) messages on other topics, \(refused) from receivers over the limit")
+        }
         return parts.joined(separator: "; ")
     }
 }

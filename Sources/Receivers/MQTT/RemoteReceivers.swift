@@ -99,7 +99,8 @@ public struct RemoteReceivers: Sendable {
         var remote = remotes[name]!
         defer { remotes[name] = remote }
         if let size, size > payload.count, kind != "status" {
-            let limit = kind == ReceiverTopics.beastLevel ? BeastBatch.maximumPayload : ReceiverAnnouncement.maximumPayload
+            let limit =
+                kind == ReceiverTopics.beastLevel ? BeastBatch.maximumPayload : ReceiverAnnouncement.maximumPayload
             let error = NetworkPayloadError.oversized(size, limit: limit)
             count(error, in: &remote.counters)
             delivery.problem = error
@@ -136,8 +137,10 @@ public struct RemoteReceivers: Sendable {
         counter = overflow ? .max : sum
     }
 
-    private mutating func receiveBatch(_ payload: [UInt8], at time: Double, remote: inout Remote,
-                                       into delivery: inout Delivery) {
+    private mutating func receiveBatch(
+        _ payload: [UInt8], at time: Double, remote: inout Remote,
+        into delivery: inout Delivery
+    ) {
         let batch: BeastBatch
         do throws(NetworkPayloadError) {
             batch = try BeastBatch.decode(payload)
@@ -158,13 +161,15 @@ public struct RemoteReceivers: Sendable {
                     Self.add(missed, to: &remote.counters.missedFrames)
                     delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed"
                 } else {
-                    delivery.gap = "batch \(batch.sequence) after \(last): \(gap) missed, with a frame count they could not hold"
+                    delivery.gap =
+                        "batch \(batch.sequence) after \(last): \(gap) missed, with a frame count they could not hold"
                 }
             } else {
                 // Sequence numbers went back: the receiver started again from zero.
                 remote.counters.restarts += 1
                 if let previous = remote.lastRestart, time - previous < Self.restartsTooClose {
-                    delivery.gap = "batch \(batch.sequence) after \(last): started again within a minute of the last "
+                    delivery.gap =
+                        "batch \(batch.sequence) after \(last): started again within a minute of the last "
                         + "restart; two receivers may be publishing under the same name"
                 } else {
                     delivery.gap = "batch \(batch.sequence) after \(last): started again"

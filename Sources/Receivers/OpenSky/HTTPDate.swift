@@ -18,15 +18,15 @@ enum HTTPDate {
         let bytes = Array(text.utf8)
         // "Sun, 06 Nov 1994 08:49:37 GMT": 29 bytes, each field at a fixed place.
         guard bytes.count == 29,
-              dayNames.contains(name(bytes[0..<3])),
-              bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "),
-              let day = number(bytes[5..<7]), bytes[7] == UInt8(ascii: " "),
-              let monthIndex = monthNames.firstIndex(of: name(bytes[8..<11])), bytes[11] == UInt8(ascii: " "),
-              let year = number(bytes[12..<16]), bytes[16] == UInt8(ascii: " "),
-              let hour = number(bytes[17..<19]), bytes[19] == UInt8(ascii: ":"),
-              let minute = number(bytes[20..<22]), bytes[22] == UInt8(ascii: ":"),
-              let second = number(bytes[23..<25]), bytes[25] == UInt8(ascii: " "),
-              bytes[26...] == [UInt8(ascii: "G"), UInt8(ascii: "M"), UInt8(ascii: "T")]
+            dayNames.contains(name(bytes[0..<3])),
+            bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "),
+            let day = number(bytes[5..<7]), bytes[7] == UInt8(ascii: " "),
+            let monthIndex = monthNames.firstIndex(of: name(bytes[8..<11])), bytes[11] == UInt8(ascii: " "),
+            let year = number(bytes[12..<16]), bytes[16] == UInt8(ascii: " "),
+            let hour = number(bytes[17..<19]), bytes[19] == UInt8(ascii: ":"),
+            let minute = number(bytes[20..<22]), bytes[22] == UInt8(ascii: ":"),
+            let second = number(bytes[23..<25]), bytes[25] == UInt8(ascii: " "),
+            bytes[26...] == [UInt8(ascii: "G"), UInt8(ascii: "M"), UInt8(ascii: "T")]
         else { return nil }
         let month = monthIndex + 1
         guard (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second <= 60 else {
@@ -62,7 +62,8 @@ enum HTTPDate {
 
     /// Three letters in lower case (other bytes kept, so they match no name).
     private static func name(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        String(
+            decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// The decimal number the bytes spell, nil unless all are digits.

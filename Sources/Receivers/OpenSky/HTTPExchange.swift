@@ -1,14 +1,15 @@
 import AsyncHTTPClient
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
 import NIOCore
 import NIOHTTP1
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One HTTP request and its whole response, within a timeout: the building block of the
 /// OpenSky client and the token provider.
@@ -41,7 +42,9 @@ struct HTTPExchange: Sendable {
     /// Sends `request` and collects the response; `what` names the request in error text
     /// ("states request", "token request").
     func perform(_ request: HTTPClientRequest, what: String) async throws -> Response {
-        let client = self.client, timeout = self.timeout, limit = maximumBodyBytes
+        let client = self.client
+        let timeout = self.timeout
+        let limit = maximumBodyBytes
         do {
             return try await withThrowingTaskGroup(of: Response?.self) { group in
                 group.addTask {
@@ -52,7 +55,8 @@ struct HTTPExchange: Sendable {
                     for (name, value) in response.headers where headers[name.lowercased()] == nil {
                         headers[name.lowercased()] = value
                     }
-                    return Response(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+                    return Response(
+                        status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
                 }
                 group.addTask {
                     // The HTTP client's own deadline comes first and says why (a refused
@@ -84,14 +88,17 @@ struct HTTPExchange: Sendable {
             case .deadlineExceeded:
                 return OpenSkyError(.timeout, "OpenSky \(what) timed out after \(seconds(timeout))")
             case .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
-                return OpenSkyError(.timeout, "OpenSky \(what) timed out after \(seconds(timeout)) (\(error.shortDescription))")
+                return OpenSkyError(
+                    .timeout, "OpenSky \(what) timed out after \(seconds(timeout)) (\(error.shortDescription))")
             default:
                 return OpenSkyError(.connection, "OpenSky \(what) failed: \(error.shortDescription)")
             }
         }
         if let error = error as? IOError {
             // NIO's own text wraps the cause in the name of the call that failed.
-            return OpenSkyError(.connection, "OpenSky \(what) failed: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))")
+            return OpenSkyError(
+                .connection,
+                "OpenSky \(what) failed: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))")
         }
         if let error = error as? NIOTooManyBytesError {
             return OpenSkyError(.malformed, "OpenSky \(what): response body over the size limit (\(error))")
@@ -102,7 +109,9 @@ struct HTTPExchange: Sendable {
     /// A duration as the log shows it, e.g. "15 s", "2.4 s" or "20 ms".
     static func seconds(_ duration: Duration) -> String {
         let value = duration.inSeconds
-        if value < 1 && value != 0 && (value * 10).rounded() != value * 10 { return "\(Int((value * 1000).rounded())) ms" }
+        if value < 1 && value != 0 && (value * 10).rounded() != value * 10 {
+            return "\(Int((value * 1000).rounded())) ms"
+        }
         return value == value.rounded() ? "\(Int(value)) s" : DecimalText.fixed(value, places: 1) + " s"
     }
 

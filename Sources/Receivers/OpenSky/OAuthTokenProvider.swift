@@ -29,15 +29,17 @@ public actor OAuthTokenProvider {
         /// Credentials from `OPENSKY_CLIENT_ID` and `OPENSKY_CLIENT_SECRET`: nil when neither
         /// is set; an error when only one is, or one is empty.
         public static func fromEnvironment(_ environment: [String: String]) throws -> Credentials? {
-            let id = environment["OPENSKY_CLIENT_ID"], secret = environment["OPENSKY_CLIENT_SECRET"]
+            let id = environment["OPENSKY_CLIENT_ID"]
+            let secret = environment["OPENSKY_CLIENT_SECRET"]
             switch (id, secret) {
             case (nil, nil):
                 return nil
             case (let id?, let secret?) where !id.isEmpty && !secret.isEmpty:
                 return Credentials(clientID: id, clientSecret: secret)
             default:
-                throw OpenSkyError(.credentialsRejected,
-                                   "OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET must both be set (and not empty), or neither")
+                throw OpenSkyError(
+                    .credentialsRejected,
+                    "OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET must both be set (and not empty), or neither")
             }
         }
 
@@ -59,8 +61,10 @@ public actor OAuthTokenProvider {
     public private(set) var fetches = 0
 
     /// A provider asking `tokenURL` with `credentials` through `client`.
-    public init(tokenURL: String, credentials: Credentials, client: HTTPClient,
-                timeout: Duration = .seconds(15), refreshMargin: Duration = .seconds(60)) {
+    public init(
+        tokenURL: String, credentials: Credentials, client: HTTPClient,
+        timeout: Duration = .seconds(15), refreshMargin: Duration = .seconds(60)
+    ) {
         self.tokenURL = tokenURL
         self.credentials = credentials
         self.exchange = HTTPExchange(client: client, timeout: timeout)
@@ -91,7 +95,7 @@ public actor OAuthTokenProvider {
         let form = Self.formEncoded([
             ("grant_type", "client_credentials"),
             ("client_id", credentials.clientID),
-            ("client_secret", credentials.clientSecret),
+            ("client_secret", credentials.clientSecret)
         ])
         request.body = .bytes(ByteBuffer(string: form))
         let started = ContinuousClock.now
@@ -100,36 +104,44 @@ public actor OAuthTokenProvider {
         case 200:
             break
         case 400, 401, 403:
-            throw OpenSkyError(.credentialsRejected,
-                               "OpenSky token endpoint refused the client credentials (HTTP \(response.status)): check OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET",
-                               status: response.status)
+            throw OpenSkyError(
+                .credentialsRejected,
+                "OpenSky token endpoint refused the client credentials (HTTP \(response.status)): check OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET",
+                status: response.status)
         case 300...399:
             // The secret is in the body: it goes to the configured endpoint and nowhere else.
             let target = RedirectTarget(location: response.headers["location"], requestURL: tokenURL)
             let whereTo = target.map { " to \($0.printableOrigin)" } ?? ""
-            throw OpenSkyError(.redirected,
-                               "OpenSky token endpoint answered HTTP \(response.status) (a redirect\(whereTo)); not followed, so the client secret goes nowhere else: check the token URL",
-                               status: response.status)
+            throw OpenSkyError(
+                .redirected,
+                "OpenSky token endpoint answered HTTP \(response.status) (a redirect\(whereTo)); not followed, so the client secret goes nowhere else: check the token URL",
+                status: response.status)
         case 429:
-            let wait = RetryPolicy().retryAfter(header: response.headers["x-rate-limit-retry-after-seconds"]
-                                                ?? response.headers["retry-after"])
-            throw OpenSkyError(.rateLimited, "OpenSky token endpoint answered HTTP 429 (too many requests)",
-                               status: 429, retryAfter: wait)
+            let wait = RetryPolicy().retryAfter(
+                header: response.headers["x-rate-limit-retry-after-seconds"]
+                    ?? response.headers["retry-after"])
+            throw OpenSkyError(
+                .rateLimited, "OpenSky token endpoint answered HTTP 429 (too many requests)",
+                status: 429, retryAfter: wait)
         case 500...599:
-            throw OpenSkyError(.serverError, "OpenSky token endpoint answered HTTP \(response.status)", status: response.status)
+            throw OpenSkyError(
+                .serverError, "OpenSky token endpoint answered HTTP \(response.status)", status: response.status)
         default:
-            throw OpenSkyError(.unexpectedStatus, "OpenSky token endpoint answered HTTP \(response.status)", status: response.status)
+            throw OpenSkyError(
+                .unexpectedStatus, "OpenSky token endpoint answered HTTP \(response.status)", status: response.status)
         }
         // The body is parsed but never echoed: it holds the token.
         guard let reply = try? JSONDecoder().decode(TokenReply.self, from: response.body),
-              Self.isUsableToken(reply.accessToken) else {
+            Self.isUsableToken(reply.accessToken)
+        else {
             throw OpenSkyError(.malformed, "OpenSky token endpoint sent no usable token (\(response.body.count) bytes)")
         }
         fetches += 1
         // Without a lifetime, assume a short one rather than keeping a token forever; and
         // keep none longer than a day, whatever the endpoint says (OpenSky's last 30 min).
         let lifetime = Duration.milliseconds(Int64(min(max(reply.expiresIn ?? 300, 0), 86_400) * 1000))
-        return Token(value: reply.accessToken, refreshAt: started + Self.refreshDelay(lifetime: lifetime, margin: refreshMargin))
+        return Token(
+            value: reply.accessToken, refreshAt: started + Self.refreshDelay(lifetime: lifetime, margin: refreshMargin))
     }
 
     /// Whether `token` can go into an `Authorization: Bearer` header: 1 to 8192 characters of
@@ -143,8 +155,9 @@ public actor OAuthTokenProvider {
         return body.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"): true
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                true
             default: false
             }
         }
@@ -166,8 +179,8 @@ public actor OAuthTokenProvider {
             for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                     UInt8(ascii: "~"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"):
                     escaped.unicodeScalars.append(Unicode.Scalar(byte))
                 default:
                     let hex = String(byte, radix: 16, uppercase: true)

@@ -21,8 +21,10 @@ public struct OpenSkyClient: Sendable {
     private let retry: RetryPolicy
 
     /// A client of the API at `baseURL` through `client`; with `tokens`, authenticated.
-    public init(baseURL: String, client: HTTPClient, timeout: Duration = .seconds(15),
-                tokens: OAuthTokenProvider? = nil, retry: RetryPolicy = RetryPolicy()) {
+    public init(
+        baseURL: String, client: HTTPClient, timeout: Duration = .seconds(15),
+        tokens: OAuthTokenProvider? = nil, retry: RetryPolicy = RetryPolicy()
+    ) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -62,18 +64,21 @@ public struct OpenSkyClient: Sendable {
             response = try await exchange.perform(request, what: "states request")
             guard (300...399).contains(response.status) else { break }
             guard let target = RedirectTarget(location: response.headers["location"], requestURL: address) else {
-                throw OpenSkyError(.redirected, "OpenSky answered HTTP \(response.status) without a usable location",
-                                   status: response.status)
+                throw OpenSkyError(
+                    .redirected, "OpenSky answered HTTP \(response.status) without a usable location",
+                    status: response.status)
             }
             guard target.isSameOrigin else {
-                throw OpenSkyError(.redirected,
-                                   "OpenSky answered HTTP \(response.status), a redirect to another server (\(target.printableOrigin)); not followed",
-                                   status: response.status)
+                throw OpenSkyError(
+                    .redirected,
+                    "OpenSky answered HTTP \(response.status), a redirect to another server (\(target.printableOrigin)); not followed",
+                    status: response.status)
             }
             redirects += 1
             guard redirects <= Self.maximumRedirects else {
-                throw OpenSkyError(.redirected, "OpenSky redirected the states request more than \(Self.maximumRedirects) times",
-                                   status: response.status)
+                throw OpenSkyError(
+                    .redirected, "OpenSky redirected the states request more than \(Self.maximumRedirects) times",
+                    status: response.status)
             }
             address = target.url
         }
@@ -86,13 +91,16 @@ public struct OpenSkyClient: Sendable {
             }
         case 401, 403:
             await tokens?.invalidate()
-            let why = tokens == nil ? "anonymous access was refused" : "the access token was refused; fetching a new one"
-            throw OpenSkyError(.unauthorized, "OpenSky answered HTTP \(response.status): \(why)", status: response.status)
+            let why =
+                tokens == nil ? "anonymous access was refused" : "the access token was refused; fetching a new one"
+            throw OpenSkyError(
+                .unauthorized, "OpenSky answered HTTP \(response.status): \(why)", status: response.status)
         case 429:
             let header = response.headers["x-rate-limit-retry-after-seconds"] ?? response.headers["retry-after"]
             let wait = retry.retryAfter(header: header)
             let after = wait.map { ", asked to retry after \(HTTPExchange.seconds($0))" } ?? ""
-            throw OpenSkyError(.rateLimited, "OpenSky rate limit reached (HTTP 429)\(after)", status: 429, retryAfter: wait)
+            throw OpenSkyError(
+                .rateLimited, "OpenSky rate limit reached (HTTP 429)\(after)", status: 429, retryAfter: wait)
         case 500...599:
             throw OpenSkyError(.serverError, "OpenSky answered HTTP \(response.status)", status: response.status)
         default:

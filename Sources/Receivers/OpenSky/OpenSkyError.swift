@@ -48,7 +48,8 @@ public struct OpenSkyError: Error, Sendable, CustomStringConvertible, Equatable 
     static func oneLine(_ text: String, limit: Int = 200) -> String {
         // Other control characters (a terminal's escapes) become "?": the text is the server's.
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-            .map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : String($0) }.joined()
+            .map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : String($0) }
+            .joined()
         return flat.count <= limit ? flat : String(flat.prefix(limit)) + "…"
     }
 }

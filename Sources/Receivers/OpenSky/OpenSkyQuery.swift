@@ -23,8 +23,10 @@ public struct OpenSkyQuery: Sendable, Equatable {
     public static let defaultLongitudeHalfSpan = 0.5
 
     /// A box around `receiver` (rounded to 0.1° here) of ± the given spans.
-    public init(receiver: GeoPoint, latitudeHalfSpan: Double = defaultLatitudeHalfSpan,
-                longitudeHalfSpan: Double = defaultLongitudeHalfSpan) {
+    public init(
+        receiver: GeoPoint, latitudeHalfSpan: Double = defaultLatitudeHalfSpan,
+        longitudeHalfSpan: Double = defaultLongitudeHalfSpan
+    ) {
         centre = Self.rounded(receiver)
         self.latitudeHalfSpan = abs(latitudeHalfSpan)
         self.longitudeHalfSpan = abs(longitudeHalfSpan)

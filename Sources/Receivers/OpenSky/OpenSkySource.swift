@@ -20,7 +20,8 @@ public struct OpenSkySource: Source {
         /// The API's base URL; tests point it at a local server.
         public var baseURL = "https://opensky-network.org"
         /// The OAuth2 token endpoint used with credentials.
-        public var tokenURL = "https://auth.opensky-network.org/auth/realms/opensky-network/protocol/openid-connect/token"
+        public var tokenURL =
+            "https://auth.opensky-network.org/auth/realms/opensky-network/protocol/openid-connect/token"
         /// The receiver's position (rounded to 0.1° before use); nil leaves the source idle.
         public var receiver: GeoPoint?
         /// Half the box's height in degrees of latitude.
@@ -69,7 +70,8 @@ public struct OpenSkySource: Source {
         self.configuration = configuration
         self.logger = logger
         floor = minimumInterval
-        let requested = configuration.interval
+        let requested =
+            configuration.interval
             ?? (configuration.credentials == nil ? Self.anonymousInterval : Self.authenticatedInterval)
         requestedBelowFloor = requested < minimumInterval
         pollInterval = max(requested, minimumInterval)
@@ -78,14 +80,16 @@ public struct OpenSkySource: Source {
     /// Polls until cancelled, feeding `tracker`. Returns (never throws) when cancelled.
     public func run(into tracker: LiveTracker) async throws {
         guard let receiver = configuration.receiver else {
-            logger.warning("OpenSky fallback idle: no receiver position to ask around; start with --receiver LAT,LON to use it")
+            logger.warning(
+                "OpenSky fallback idle: no receiver position to ask around; start with --receiver LAT,LON to use it")
             while !Task.isCancelled {
                 do { try await Task.sleep(for: .seconds(3600)) } catch { return }
             }
             return
         }
-        let query = OpenSkyQuery(receiver: receiver, latitudeHalfSpan: configuration.latitudeHalfSpan,
-                                 longitudeHalfSpan: configuration.longitudeHalfSpan)
+        let query = OpenSkyQuery(
+            receiver: receiver, latitudeHalfSpan: configuration.latitudeHalfSpan,
+            longitudeHalfSpan: configuration.longitudeHalfSpan)
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.timeout = .init(connect: .seconds(10), read: nil)
         // A connection that cannot be made fails the request at once, with its cause, and the
@@ -98,11 +102,13 @@ public struct OpenSkySource: Source {
         httpConfiguration.redirectConfiguration = .disallow
         let http = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: httpConfiguration)
         let tokens = configuration.credentials.map {
-            OAuthTokenProvider(tokenURL: configuration.tokenURL, credentials: $0, client: http,
-                               timeout: configuration.requestTimeout)
+            OAuthTokenProvider(
+                tokenURL: configuration.tokenURL, credentials: $0, client: http,
+                timeout: configuration.requestTimeout)
         }
-        let client = OpenSkyClient(baseURL: configuration.baseURL, client: http,
-                                   timeout: configuration.requestTimeout, tokens: tokens, retry: configuration.retry)
+        let client = OpenSkyClient(
+            baseURL: configuration.baseURL, client: http,
+            timeout: configuration.requestTimeout, tokens: tokens, retry: configuration.retry)
         logger.notice("\(startLine(client: client, query: query))")
         await poll(client, query: query, into: tracker)
         try? await http.shutdown()
@@ -125,7 +131,9 @@ public struct OpenSkySource: Source {
                     fed += 1
                 }
                 if response.skippedRows > 0 {
-                    logger.warning("OpenSky: skipped \(response.skippedRows) malformed state vector(s) of \(response.skippedRows + response.states.count); first: \(OpenSkyError.oneLine(response.firstSkipReason ?? "?"))")
+                    logger.warning(
+                        "OpenSky: skipped \(response.skippedRows) malformed state vector(s) of \(response.skippedRows + response.states.count); first: \(OpenSkyError.oneLine(response.firstSkipReason ?? "?"))"
+                    )
                 }
                 let count = fed == 0 ? "no aircraft (empty sky)" : "\(fed) aircraft"
                 if failures > 0 {
@@ -149,7 +157,9 @@ public struct OpenSkySource: Source {
                 requests.count(failure: error)
                 failures += 1
                 wait = configuration.retry.delay(afterFailures: failures)
-                logger.warning("OpenSky request failed: \(OpenSkyError.oneLine(String(describing: error))); retrying in \(HTTPExchange.seconds(wait))")
+                logger.warning(
+                    "OpenSky request failed: \(OpenSkyError.oneLine(String(describing: error))); retrying in \(HTTPExchange.seconds(wait))"
+                )
             }
             do { try await Task.sleep(for: wait) } catch { return }
         }
@@ -166,7 +176,8 @@ public struct OpenSkySource: Source {
 
     private func startLine(client: OpenSkyClient, query: OpenSkyQuery) -> String {
         let access = client.isAuthenticated ? "authenticated as \(configuration.credentials!)" : "anonymous"
-        let floorNote = requestedBelowFloor
+        let floorNote =
+            requestedBelowFloor
             ? " (the requested interval is below the \(HTTPExchange.seconds(floor)) floor)" : ""
         return "OpenSky fallback: polling \(client.baseURL) every \(HTTPExchange.seconds(pollInterval))\(floorNote), "
             + "\(access), for the box lat \(OpenSkyQuery.format(query.latitudeMin))…\(OpenSkyQuery.format(query.latitudeMax)), "

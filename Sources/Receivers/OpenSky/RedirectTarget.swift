@@ -19,9 +19,10 @@ struct RedirectTarget: Equatable, Sendable {
     /// when there is none or it is not an http(s) URL with a host.
     init?(location: String?, requestURL: String) {
         guard let location = location.map({ String($0.trimmingWhitespace()) }), !location.isEmpty,
-              let base = URL(string: requestURL), let origin = Self.origin(of: base),
-              let target = URL(string: location, relativeTo: base)?.absoluteURL,
-              let targetOrigin = Self.origin(of: target) else { return nil }
+            let base = URL(string: requestURL), let origin = Self.origin(of: base),
+            let target = URL(string: location, relativeTo: base)?.absoluteURL,
+            let targetOrigin = Self.origin(of: target)
+        else { return nil }
         url = target.absoluteString
         self.origin = targetOrigin
         isSameOrigin = targetOrigin == origin
@@ -31,7 +32,8 @@ struct RedirectTarget: Equatable, Sendable {
     /// unless the scheme is http or https and there is a host.
     static func origin(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(host):\(port)"
     }

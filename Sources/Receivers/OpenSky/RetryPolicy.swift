@@ -23,8 +23,10 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maximumRetryAfter: Duration
 
     /// A policy; the defaults are 2 s doubling to 2 min, and retry-after headers up to 1 h.
-    public init(initial: Duration = .seconds(2), maximum: Duration = .seconds(120),
-                maximumRetryAfter: Duration = .seconds(3600)) {
+    public init(
+        initial: Duration = .seconds(2), maximum: Duration = .seconds(120),
+        maximumRetryAfter: Duration = .seconds(3600)
+    ) {
         self.initial = initial
         self.maximum = max(maximum, initial)
         self.maximumRetryAfter = maximumRetryAfter

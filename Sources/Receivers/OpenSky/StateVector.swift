@@ -51,12 +51,14 @@ public struct StateVector: Sendable, Equatable {
     public var category: Int?
 
     /// A state vector from its fields (used by tests and by the decoder).
-    public init(icao24: String, callsign: String? = nil, originCountry: String = "",
-                timePosition: Double? = nil, lastContact: Double, longitude: Double? = nil,
-                latitude: Double? = nil, baroAltitude: Double? = nil, onGround: Bool = false,
-                velocity: Double? = nil, trueTrack: Double? = nil, verticalRate: Double? = nil,
-                sensors: [Int]? = nil, geoAltitude: Double? = nil, squawk: String? = nil,
-                spi: Bool = false, positionSource: Int = 0, category: Int? = nil) {
+    public init(
+        icao24: String, callsign: String? = nil, originCountry: String = "",
+        timePosition: Double? = nil, lastContact: Double, longitude: Double? = nil,
+        latitude: Double? = nil, baroAltitude: Double? = nil, onGround: Bool = false,
+        velocity: Double? = nil, trueTrack: Double? = nil, verticalRate: Double? = nil,
+        sensors: [Int]? = nil, geoAltitude: Double? = nil, squawk: String? = nil,
+        spi: Bool = false, positionSource: Int = 0, category: Int? = nil
+    ) {
         self.icao24 = icao24
         self.callsign = callsign
         self.originCountry = originCountry
@@ -120,7 +122,7 @@ public struct StateVector: Sendable, Equatable {
     static func validCallsign(_ text: String) -> String? {
         let trimmed = text.trimmingWhitespace()
         guard (1...8).contains(trimmed.utf8.count),
-              trimmed.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x20 })
+            trimmed.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x20 })
         else { return nil }
         return String(trimmed)
     }
@@ -135,9 +137,9 @@ public struct StateVector: Sendable, Equatable {
     /// 1 ("no ADS-B category information") carry nothing and map to nil.
     static func emitterCategory(_ number: Int) -> String? {
         switch number {
-        case 2...8: return "A\(number - 1)"    // light ... rotorcraft: A1...A7
-        case 9...15: return "B\(number - 8)"   // glider ... space vehicle: B1...B7
-        case 16...20: return "C\(number - 15)" // surface vehicles and obstacles: C1...C5
+        case 2...8: return "A\(number - 1)"  // light ... rotorcraft: A1...A7
+        case 9...15: return "B\(number - 8)"  // glider ... space vehicle: B1...B7
+        case 16...20: return "C\(number - 15)"  // surface vehicles and obstacles: C1...C5
         default: return nil
         }
     }
@@ -148,8 +150,10 @@ extension StateVector: Decodable {
     public init(from decoder: any Decoder) throws {
         var row = try decoder.unkeyedContainer()
         if let count = row.count, count < 17 {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "\(count) fields, expected 17 or 18"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\(count) fields, expected 17 or 18"))
         }
         icao24 = try row.decode(String.self)
         callsign = try row.decodeIfPresent(String.self)
@@ -170,21 +174,29 @@ extension StateVector: Decodable {
         positionSource = try row.decodeIfPresent(Int.self) ?? 0
         category = row.isAtEnd ? nil : try row.decodeIfPresent(Int.self)
         guard address != nil else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "icao24 '\(icao24.prefix(12))' is not six hex digits"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "icao24 '\(icao24.prefix(12))' is not six hex digits"))
         }
         if let latitude, !(-90...90).contains(latitude) {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "latitude \(latitude) out of range"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "latitude \(latitude) out of range"))
         }
         if let longitude, !(-180...180).contains(longitude) {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "longitude \(longitude) out of range"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "longitude \(longitude) out of range"))
         }
         for (name, value, range) in Self.physicalRanges(self) {
             if let value, !range.contains(value) {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                        debugDescription: "\(name) \(value) out of range"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "\(name) \(value) out of range"))
             }
         }
     }
@@ -194,12 +206,14 @@ extension StateVector: Decodable {
     /// times from 1970 to 2100. A value outside makes the row malformed, so nothing absurd
     /// (nor a number too large for the tracker's integers) enters the tracker.
     static func physicalRanges(_ row: StateVector) -> [(String, Double?, ClosedRange<Double>)] {
-        [("baro_altitude", row.baroAltitude, -1_000...30_000),
-         ("geo_altitude", row.geoAltitude, -1_000...30_000),
-         ("velocity", row.velocity, 0...1_000),
-         ("true_track", row.trueTrack, -360...360),
-         ("vertical_rate", row.verticalRate, -300...300),
-         ("time_position", row.timePosition, 0...4_102_444_800),
-         ("last_contact", row.lastContact, 0...4_102_444_800)]
+        [
+            ("baro_altitude", row.baroAltitude, -1_000...30_000),
+            ("geo_altitude", row.geoAltitude, -1_000...30_000),
+            ("velocity", row.velocity, 0...1_000),
+            ("true_track", row.trueTrack, -360...360),
+            ("vertical_rate", row.verticalRate, -300...300),
+            ("time_position", row.timePosition, 0...4_102_444_800),
+            ("last_contact", row.lastContact, 0...4_102_444_800)
+        ]
     }
 }

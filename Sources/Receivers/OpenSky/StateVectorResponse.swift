@@ -43,8 +43,9 @@ public struct StateVectorResponse: Sendable, Equatable {
         } catch {
             throw Malformed(description: "malformed JSON (\(body.count) bytes): \(Self.summary(of: error))")
         }
-        return StateVectorResponse(time: wire.time, states: wire.states, skippedRows: wire.skipped,
-                                   firstSkipReason: wire.firstSkipReason)
+        return StateVectorResponse(
+            time: wire.time, states: wire.states, skippedRows: wire.skipped,
+            firstSkipReason: wire.firstSkipReason)
     }
 
     /// The most rows read from one response: more than the whole world's traffic (about
@@ -56,7 +57,7 @@ public struct StateVectorResponse: Sendable, Equatable {
     static func summary(of error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
-             DecodingError.valueNotFound(_, let context):
+            DecodingError.valueNotFound(_, let context):
             let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
             let place = path.isEmpty ? "" : " at field \(path.last!)"
             // A JSON syntax error says where in its debug description ("NSDebugDescriptionErrorKey").
@@ -92,7 +93,9 @@ public struct StateVectorResponse: Sendable, Equatable {
                 if states.count + skipped >= StateVectorResponse.maximumRows {
                     _ = try rows.decode(Unread.self)
                     skipped += 1
-                    if firstSkipReason == nil { firstSkipReason = "row \(index): over \(StateVectorResponse.maximumRows) rows" }
+                    if firstSkipReason == nil {
+                        firstSkipReason = "row \(index): over \(StateVectorResponse.maximumRows) rows"
+                    }
                     continue
                 }
                 switch try rows.decode(TolerantRow.self).result {

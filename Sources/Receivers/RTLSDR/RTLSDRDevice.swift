@@ -109,14 +109,18 @@ public final class RTLSDRDevice: @unchecked Sendable {
     /// The USB transfers are standard blocks (`IQBlock.standardByteCount`, a multiple of the
     /// 512 bytes librtlsdr requires); four of them in flight take 4 MiB of the kernel's USB
     /// memory, well inside its usual 16 MB limit.
-    public func stream(into ring: SampleRing, bufferCount: Int = 4,
-                       bufferLength: Int = IQBlock.standardByteCount) -> Int {
+    public func stream(
+        into ring: SampleRing, bufferCount: Int = 4,
+        bufferLength: Int = IQBlock.standardByteCount
+    ) -> Int {
         let context = Unmanaged.passUnretained(ring).toOpaque()
-        let status = rtlsdr_read_async(handle, { buffer, length, context in
-            guard let buffer, let context else { return }
-            let ring = Unmanaged<SampleRing>.fromOpaque(context).takeUnretainedValue()
-            ring.push(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-        }, context, UInt32(bufferCount), UInt32(bufferLength))
+        let status = rtlsdr_read_async(
+            handle,
+            { buffer, length, context in
+                guard let buffer, let context else { return }
+                let ring = Unmanaged<SampleRing>.fromOpaque(context).takeUnretainedValue()
+                ring.push(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+            }, context, UInt32(bufferCount), UInt32(bufferLength))
         return Int(status)
     }
 

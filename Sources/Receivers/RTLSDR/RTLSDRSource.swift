@@ -1,8 +1,8 @@
 import FoundationEssentials
 import Logging
 import ModeS
-import Synchronization
 import ModeSDemod
+import Synchronization
 import Tracking
 
 /// Receives from an RTL-SDR dongle: librtlsdr's USB thread fills a `SampleRing`, and a second
@@ -53,8 +53,10 @@ public final class RTLSDRSource: DeviceSource {
 
     /// A source for the device described by `configuration`, demodulated with
     /// `demodulatorOptions`.
-    public init(configuration: RTLSDRDevice.Configuration,
-                demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger) {
+    public init(
+        configuration: RTLSDRDevice.Configuration,
+        demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger
+    ) {
         self.configuration = configuration
         self.demodulatorOptions = demodulatorOptions
         self.logger = logger
@@ -76,13 +78,16 @@ public final class RTLSDRSource: DeviceSource {
 
     private func stream(_ device: RTLSDRDevice, rate: SampleRate, into tracker: LiveTracker) async throws {
         let gain = device.gainDecibels.map { "\($0) dB" } ?? "auto"
-        logger.info("RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, gain \(gain), ppm \(configuration.ppm)")
+        logger.info(
+            "RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, gain \(gain), ppm \(configuration.ppm)"
+        )
         let ring = SampleRing()
         dropped.withLock { $0.current = ring }
         let cancelled = Mutex(false)
         let stalled = Mutex(false)
         let streaming = Mutex(true)
-        let options = demodulatorOptions, label = self.label
+        let options = demodulatorOptions
+        let label = self.label
         let status: Int = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
@@ -132,8 +137,10 @@ public final class RTLSDRSource: DeviceSource {
     }
 
     /// The demodulation loop: drains the ring until it is closed and empty.
-    private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-                                   into tracker: LiveTracker, label: String) {
+    private static func demodulate(
+        ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
+        into tracker: LiveTracker, label: String
+    ) {
         let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)
         while ring.pop({ stream.process($0) }) {}
         stream.finish()

@@ -22,8 +22,8 @@ public final class SampleRing: @unchecked Sendable {
     private var droppedSinceLast = 0
     /// The wall clock, in seconds since 1970 (replaceable for tests).
     private let now: @Sendable () -> Double
-    private var head = 0      // next slot to read
-    private var count = 0     // filled slots
+    private var head = 0  // next slot to read
+    private var count = 0  // filled slots
     private var closed = false
     private var dropped = 0
     /// When the producer last offered a block (kept or dropped), on the monotonic clock: a
@@ -33,8 +33,10 @@ public final class SampleRing: @unchecked Sendable {
 
     /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
     /// `bytesPerSample` bytes, stamping blocks with `now`.
-    public init(slotCount: Int = 4, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
-                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        slotCount: Int = 4, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         slots = (0..<slotCount).map { _ in
             UnsafeMutableRawBufferPointer.allocate(byteCount: slotSize, alignment: 16)
         }
@@ -108,8 +110,9 @@ public final class SampleRing: @unchecked Sendable {
             return false
         }
         let index = head
-        let block = IQBlock(bytes: UnsafeRawBufferPointer(rebasing: slots[index][0..<lengths[index]]),
-                            arrival: arrivals[index], droppedSamples: droppedBefore[index])
+        let block = IQBlock(
+            bytes: UnsafeRawBufferPointer(rebasing: slots[index][0..<lengths[index]]),
+            arrival: arrivals[index], droppedSamples: droppedBefore[index])
         condition.unlock()
         body(block)
         condition.lock()

@@ -55,7 +55,10 @@ public final class RTLTCPSource: Source {
 
         /// The 5 bytes of this command with `argument`.
         func bytes(_ argument: UInt32) -> [UInt8] {
-            [rawValue, UInt8(argument >> 24), UInt8(argument >> 16 & 0xFF), UInt8(argument >> 8 & 0xFF), UInt8(argument & 0xFF)]
+            [
+                rawValue, UInt8(argument >> 24), UInt8(argument >> 16 & 0xFF), UInt8(argument >> 8 & 0xFF),
+                UInt8(argument & 0xFF)
+            ]
         }
     }
 
@@ -80,9 +83,11 @@ public final class RTLTCPSource: Source {
     private let connections = Mutex(0)
 
     /// A source reading `host:port`, asking for `configuration`'s settings.
-    public init(host: String, port: Int, configuration: RTLSDRDevice.Configuration = .init(),
-                demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger,
-                maximumBackoff: Duration = .seconds(30), readTimeout: TimeAmount = .seconds(15)) {
+    public init(
+        host: String, port: Int, configuration: RTLSDRDevice.Configuration = .init(),
+        demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger,
+        maximumBackoff: Duration = .seconds(30), readTimeout: TimeAmount = .seconds(15)
+    ) {
         self.host = host
         self.port = port
         self.configuration = configuration
@@ -100,9 +105,11 @@ public final class RTLTCPSource: Source {
 
     /// The commands that set the server up, in the order sent.
     var setupCommands: [[UInt8]] {
-        var commands = [Command.sampleRate.bytes(UInt32(configuration.sampleRate)),
-                        Command.frequency.bytes(UInt32(configuration.frequency)),
-                        Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32(clamping: configuration.ppm)))]
+        var commands = [
+            Command.sampleRate.bytes(UInt32(configuration.sampleRate)),
+            Command.frequency.bytes(UInt32(configuration.frequency)),
+            Command.frequencyCorrection.bytes(UInt32(bitPattern: Int32(clamping: configuration.ppm)))
+        ]
         switch configuration.gain {
         case .automatic:
             commands.append(Command.gainMode.bytes(0))
@@ -139,8 +146,9 @@ public final class RTLTCPSource: Source {
         let ring = SampleRing()
         dropped.withLock { $0.current = ring }
         // The demodulator runs on a thread of its own until the ring is closed and drained.
-        async let demodulated: Void = Self.demodulate(ring: ring, rate: rate, options: demodulatorOptions,
-                                                      into: tracker, label: label)
+        async let demodulated: Void = Self.demodulate(
+            ring: ring, rate: rate, options: demodulatorOptions,
+            into: tracker, label: label)
         defer { ring.close() }
         var greeting: [UInt8] = []
         // Network reads are small; they are gathered into blocks of a ring slot's size so the
@@ -151,10 +159,13 @@ public final class RTLTCPSource: Source {
             try await channel.executeThenClose { inbound, outbound in
                 for try await var buffer in inbound {
                     if greeting.count < Greeting.size {
-                        greeting += buffer.readBytes(length: min(Greeting.size - greeting.count, buffer.readableBytes)) ?? []
+                        greeting +=
+                            buffer.readBytes(length: min(Greeting.size - greeting.count, buffer.readableBytes)) ?? []
                         guard greeting.count == Greeting.size else { continue }
                         let server = try Greeting(greeting)
-                        logger.info("\(label): connected (tuner type \(server.tunerType), \(server.gainCount) gains); asking for \(Double(rate.hertz) / 1e6) MS/s at \(Double(configuration.frequency) / 1e6) MHz")
+                        logger.info(
+                            "\(label): connected (tuner type \(server.tunerType), \(server.gainCount) gains); asking for \(Double(rate.hertz) / 1e6) MS/s at \(Double(configuration.frequency) / 1e6) MHz"
+                        )
                         for command in setupCommands { try await outbound.write(ByteBuffer(bytes: command)) }
                     }
                     buffer.withUnsafeReadableBytes { bytes in
@@ -196,8 +207,10 @@ public final class RTLTCPSource: Source {
 
     /// Drains `ring` through a demodulator on a thread of its own; returns when it is closed
     /// and empty.
-    private static func demodulate(ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-                                   into tracker: LiveTracker, label: String) async {
+    private static func demodulate(
+        ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
+        into tracker: LiveTracker, label: String
+    ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DedicatedThread.start(name: "rtltcp-demod") {
                 let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)

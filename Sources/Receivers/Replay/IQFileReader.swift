@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads an IQ recording, from a file or from standard input (`-`), block by block into one
@@ -65,8 +65,10 @@ public final class IQFileReader {
     /// ready (a pipe or FIFO whose writer is slow or absent), asks `isCancelled` every
     /// tenth of a second and throws `CancellationError` once it says yes, so a replay can
     /// always be stopped.
-    public func forEachBlock(isCancelled: () -> Bool = { false },
-                             _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Summary {
+    public func forEachBlock(
+        isCancelled: () -> Bool = { false },
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Summary {
         var total = 0
         while true {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import Logging
 import ModeS
-import Synchronization
 import ModeSDemod
+import Synchronization
 import Tracking
 
 /// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
@@ -50,7 +50,8 @@ public struct ReplaySource: Source {
     public func run(into tracker: LiveTracker) async throws {
         let cancelled = Mutex(false)
         let configuration = self.configuration
-        let logger = self.logger, label = self.label
+        let logger = self.logger
+        let label = self.label
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
                 DedicatedThread.start(name: "replay") {
@@ -73,15 +74,18 @@ public struct ReplaySource: Source {
 
     /// The replay loop, on its own thread. The first pass is logged at info, later passes of
     /// a loop at debug: a short recording loops thousands of times a day.
-    private static func replay(_ configuration: Configuration, into tracker: LiveTracker, label: String, logger: Logger,
-                               isCancelled: () -> Bool) throws {
+    private static func replay(
+        _ configuration: Configuration, into tracker: LiveTracker, label: String, logger: Logger,
+        isCancelled: () -> Bool
+    ) throws {
         let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
         var pass = 0
         repeat {
             pass += 1
             let reader = try IQFileReader(path: configuration.path)
-            let stream = SampleStream(format: configuration.format, sampleRate: configuration.sampleRate,
-                                      options: configuration.demodulator, into: tracker, label: label)
+            let stream = SampleStream(
+                format: configuration.format, sampleRate: configuration.sampleRate,
+                options: configuration.demodulator, into: tracker, label: label)
             let passStart = Date().timeIntervalSince1970
             var delivered = 0
             let summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
@@ -96,14 +100,17 @@ public struct ReplaySource: Source {
             }
             let leftover = stream.finish()
             guard summary.bytes >= configuration.format.bytesPerSample else {
-                throw IQFileReader.ReadError(description: "\(configuration.path) holds no whole sample (\(summary.bytes) bytes)")
+                throw IQFileReader.ReadError(
+                    description: "\(configuration.path) holds no whole sample (\(summary.bytes) bytes)")
             }
             if leftover > 0 && pass == 1 {
                 logger.warning("\(configuration.path): ignored a truncated final sample (\(leftover) bytes)")
             }
             let seconds = Double(summary.bytes) / bytesPerSecond
-            logger.log(level: pass == 1 ? .info : .debug,
-                       "replay of \(configuration.path) (pass \(pass)): \(stream.frames) frames in \(DecimalText.fixed(seconds, places: 1)) s of samples")
+            logger.log(
+                level: pass == 1 ? .info : .debug,
+                "replay of \(configuration.path) (pass \(pass)): \(stream.frames) frames in \(DecimalText.fixed(seconds, places: 1)) s of samples"
+            )
         } while configuration.loop && configuration.path != "-" && !isCancelled()
     }
 }

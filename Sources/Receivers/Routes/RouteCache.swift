@@ -44,9 +44,11 @@ public struct RouteCache: Sendable {
         public var maximumInFlight: Int
 
         /// Limits; the defaults are those described on the type.
-        public init(freshness: Duration = .seconds(86_400),
-                    retry: RetryPolicy = RetryPolicy(initial: .seconds(60), maximum: .seconds(3_600)),
-                    maximumEntries: Int = 10_000, maximumInFlight: Int = 2) {
+        public init(
+            freshness: Duration = .seconds(86_400),
+            retry: RetryPolicy = RetryPolicy(initial: .seconds(60), maximum: .seconds(3_600)),
+            maximumEntries: Int = 10_000, maximumInFlight: Int = 2
+        ) {
             self.freshness = freshness
             self.retry = retry
             self.maximumEntries = max(1, maximumEntries)
@@ -80,8 +82,11 @@ public struct RouteCache: Sendable {
     public static func normalise(_ callsign: String) -> String? {
         let trimmed = callsign.trimmingWhitespace().uppercased()
         guard (2...8).contains(trimmed.utf8.count),
-              trimmed.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-                  || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            trimmed.utf8.allSatisfy({
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            })
+        else { return nil }
         return trimmed
     }
 
@@ -91,10 +96,13 @@ public struct RouteCache: Sendable {
     public mutating func due(callsigns: some Sequence<String>, now: Instant) -> [String] {
         let free = limits.maximumInFlight - inFlight.count
         guard free > 0 else { return [] }
-        var new: [String] = [], stale: [String] = [], seen = Set<String>()
+        var new: [String] = []
+        var stale: [String] = []
+        var seen = Set<String>()
         for raw in callsigns {
             guard let callsign = Self.normalise(raw), seen.insert(callsign).inserted,
-                  !inFlight.contains(callsign) else { continue }
+                !inFlight.contains(callsign)
+            else { continue }
             guard let slot = slots[callsign] else {
                 new.append(callsign)
                 continue
@@ -119,7 +127,9 @@ public struct RouteCache: Sendable {
 
     /// Stores a failed lookup of `callsign` at `now`; the retry time comes from the backoff
     /// for the number of consecutive failures, with jitter from `generator`.
-    public mutating func recordFailure(_ callsign: String, now: Instant, using generator: inout some RandomNumberGenerator) {
+    public mutating func recordFailure(
+        _ callsign: String, now: Instant, using generator: inout some RandomNumberGenerator
+    ) {
         var attempts = 1
         if case .failing(let previous, _)? = slots[callsign]?.entry { attempts = previous + 1 }
         let delay = limits.retry.delay(afterFailures: attempts, using: &generator)
@@ -135,7 +145,8 @@ public struct RouteCache: Sendable {
     /// The route of `callsign` (any spelling `normalise` accepts) while it is fresh at `now`.
     public func route(for callsign: String, now: Instant) -> FlightRoute? {
         guard let key = Self.normalise(callsign), case .known(let route, let until)? = slots[key]?.entry,
-              now < until else { return nil }
+            now < until
+        else { return nil }
         return route
     }
 

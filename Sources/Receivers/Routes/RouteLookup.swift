@@ -1,10 +1,5 @@
 import AsyncHTTPClient
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 import ModeS
 import NIOCore
@@ -12,6 +7,12 @@ import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The flight-route service: looks up the origin and destination of the callsigns in view
 /// at an adsbdb-compatible route service and publishes what it knows.
@@ -50,10 +51,13 @@ public final class RouteLookup: Sendable {
         public init(baseURL: String) throws(RouteError) {
             let trimmed = String(baseURL.trimmingWhitespace())
             guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https" else {
+                scheme == "http" || scheme == "https"
+            else {
                 throw RouteError(.configuration, "route service URL must start with http:// or https://")
             }
-            guard let host = url.host, !host.isEmpty else { throw RouteError(.configuration, "route service URL has no host") }
+            guard let host = url.host, !host.isEmpty else {
+                throw RouteError(.configuration, "route service URL has no host")
+            }
             guard url.query == nil, url.fragment == nil else {
                 throw RouteError(.configuration, "route service URL must not have a query or fragment")
             }
@@ -101,11 +105,13 @@ public final class RouteLookup: Sendable {
 
     /// A service for `configuration`, reading the seen callsigns from `callsigns` and handing
     /// the routes to `publish`; `generator` draws the backoff's jitter.
-    public init(configuration: Configuration,
-                callsigns: @escaping @Sendable () async -> [String],
-                publish: @escaping @Sendable ([String: FlightRoute]) async -> Void,
-                logger: Logger,
-                generator: sending any RandomNumberGenerator = SystemRandomNumberGenerator()) {
+    public init(
+        configuration: Configuration,
+        callsigns: @escaping @Sendable () async -> [String],
+        publish: @escaping @Sendable ([String: FlightRoute]) async -> Void,
+        logger: Logger,
+        generator: sending any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
         self.configuration = configuration
         self.callsigns = callsigns
         self.publish = publish
@@ -132,7 +138,8 @@ public final class RouteLookup: Sendable {
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
-                timeout: .init(connect: Self.timeAmount(configuration.timeout), read: Self.timeAmount(configuration.timeout))))
+                timeout: .init(
+                    connect: Self.timeAmount(configuration.timeout), read: Self.timeAmount(configuration.timeout))))
         logger.info("looking up flight routes at \(configuration.host)")
         await withTaskGroup(of: Event.self) { group in
             var cache = RouteCache(limits: configuration.limits)
@@ -162,7 +169,9 @@ public final class RouteLookup: Sendable {
                 case .answer(let callsign, .failure(let error)):
                     generator.withLock { generator in cache.recordFailure(callsign, now: now, using: &generator) }
                     counters.withLock { $0.failed += 1 }
-                    if let count = throttles[error.kind, default: LogThrottle(interval: configuration.logInterval)].record(now: now) {
+                    if let count = throttles[error.kind, default: LogThrottle(interval: configuration.logInterval)]
+                        .record(now: now)
+                    {
                         let more = count > 1 ? " (\(count) failures of this kind since the last report)" : ""
                         logger.warning("route lookup for \(callsign) failed: \(error.message)\(more)")
                     }
@@ -188,12 +197,15 @@ public final class RouteLookup: Sendable {
         var request = HTTPClientRequest(url: configuration.url(for: callsign))
         request.headers.add(name: "User-Agent", value: "aviator-adsb")
         request.headers.add(name: "Accept", value: "application/json")
-        let timeout = configuration.timeout, prepared = request
+        let timeout = configuration.timeout
+        let prepared = request
         do {
             let (status, body) = try await withThrowingTaskGroup(of: (Int, ByteBuffer)?.self) { group in
                 group.addTask {
                     let response = try await client.execute(prepared, timeout: Self.timeAmount(timeout))
-                    return (Int(response.status.code), try await response.body.collect(upTo: RouteResponse.maximumBodyBytes))
+                    return (
+                        Int(response.status.code), try await response.body.collect(upTo: RouteResponse.maximumBodyBytes)
+                    )
                 }
                 group.addTask {
                     // The client's own deadline comes first and says why (a refused connection
@@ -208,8 +220,12 @@ public final class RouteLookup: Sendable {
                 return answer
             }
             do throws(RouteError) {
-                return .answer(callsign, .success(try RouteResponse.parse(status: status, body: body.readableBytesView,
-                                                                          callsign: callsign)))
+                return .answer(
+                    callsign,
+                    .success(
+                        try RouteResponse.parse(
+                            status: status, body: body.readableBytesView,
+                            callsign: callsign)))
             } catch {
                 return .answer(callsign, .failure(error))
             }
@@ -226,8 +242,11 @@ public final class RouteLookup: Sendable {
             return error
         case is NIOTooManyBytesError:
             return RouteError(.tooLarge, "answer over the limit of \(RouteResponse.maximumBodyBytes) bytes")
-        case let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout,
-                                                 .tlsHandshakeTimeout, .getConnectionFromPoolTimeout].contains(error):
+        case let error as HTTPClientError
+        where [
+            .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout,
+            .tlsHandshakeTimeout, .getConnectionFromPoolTimeout
+        ].contains(error):
             return RouteError(.timeout, "no answer within \(seconds(timeout))")
         case let error as IOError:
             return RouteError(.connection, "connection failed: \(String(cString: strerror(error.errnoCode)))")

@@ -26,7 +26,9 @@ public enum RouteResponse: Sendable, Equatable {
 
     /// The meaning of an answer with HTTP `status` and `body` to the request for `callsign`
     /// (which the route carries; the callsign in the body is not trusted).
-    public static func parse(status: Int, body: some Collection<UInt8>, callsign: String) throws(RouteError) -> RouteResponse {
+    public static func parse(status: Int, body: some Collection<UInt8>, callsign: String) throws(RouteError)
+        -> RouteResponse
+    {
         switch status {
         case 200: break
         case 404: return .unknown
@@ -41,7 +43,9 @@ public enum RouteResponse: Sendable, Equatable {
             throw RouteError(.malformed, "answer has no \"response\" object")
         }
         if let text = response.string {
-            guard text.lowercased().contains("unknown") else { throw RouteError(.malformed, "answer's \"response\" is an unexpected string") }
+            guard text.lowercased().contains("unknown") else {
+                throw RouteError(.malformed, "answer's \"response\" is an unexpected string")
+            }
             return .unknown
         }
         guard let flightRoute = response.object?["flightroute"]?.object else {
@@ -54,9 +58,12 @@ public enum RouteResponse: Sendable, Equatable {
 
     private static func airport(_ value: JSONValue?, _ what: String) throws(RouteError) -> FlightRoute.Airport {
         guard let fields = value?.object else { throw RouteError(.malformed, "answer has no \(what) object") }
-        guard let airport = FlightRoute.Airport(icao: code(fields["icao_code"]?.string), iata: code(fields["iata_code"]?.string),
-                                                name: text(fields["name"]?.string),
-                                                municipality: text(fields["municipality"]?.string)) else {
+        guard
+            let airport = FlightRoute.Airport(
+                icao: code(fields["icao_code"]?.string), iata: code(fields["iata_code"]?.string),
+                name: text(fields["name"]?.string),
+                municipality: text(fields["municipality"]?.string))
+        else {
             throw RouteError(.malformed, "answer's \(what) has no valid ICAO or IATA code")
         }
         return airport
@@ -65,7 +72,8 @@ public enum RouteResponse: Sendable, Equatable {
     /// An airport code: 3 or 4 ASCII letters or digits, returned in upper case; nil otherwise.
     static func code(_ value: String?) -> String? {
         guard let text = value, (3...4).contains(text.utf8.count),
-              text.utf8.allSatisfy({ isASCIILetterOrDigit($0) }) else { return nil }
+            text.utf8.allSatisfy({ isASCIILetterOrDigit($0) })
+        else { return nil }
         return text.uppercased()
     }
 

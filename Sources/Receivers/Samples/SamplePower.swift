@@ -1,10 +1,11 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeSDemod
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The receiver's noise level from raw IQ samples, for the `noise` of stats.json: the mean
 /// power of the noise, relative to full scale.
@@ -65,8 +66,12 @@ struct SamplePower {
             }
         case .cs16:
             for index in Swift.stride(from: 0, to: count, by: Self.stride) {
-                let i = Double(Int16(littleEndian: base.loadUnaligned(fromByteOffset: index * size, as: Int16.self))) / 32768
-                let q = Double(Int16(littleEndian: base.loadUnaligned(fromByteOffset: index * size + 2, as: Int16.self))) / 32768
+                let i =
+                    Double(Int16(littleEndian: base.loadUnaligned(fromByteOffset: index * size, as: Int16.self)))
+                    / 32768
+                let q =
+                    Double(Int16(littleEndian: base.loadUnaligned(fromByteOffset: index * size + 2, as: Int16.self)))
+                    / 32768
                 bins[Self.bin(ofPower: i * i + q * q)] += 1
             }
         case .cf32:

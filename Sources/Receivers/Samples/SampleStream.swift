@@ -1,12 +1,13 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ModeS
 import ModeSDemod
 import Tracking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One stream of IQ blocks on its way into the tracker: the demodulator that finds frames in
 /// it and the clock that says when each frame was received. The dongle and the replay both
@@ -29,8 +30,10 @@ public final class SampleStream {
 
     /// A stream of `format` samples at `sampleRate` from the source labelled `label`,
     /// demodulated with `options` into `tracker`.
-    public init(format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
-                into tracker: LiveTracker, label: String) {
+    public init(
+        format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
+        into tracker: LiveTracker, label: String
+    ) {
         self.label = label
         demodulator = StreamingDemodulator(format: format, sampleRate: sampleRate, options: options)
         clock = SampleClock(sampleRate: sampleRate.hertz)
@@ -56,7 +59,8 @@ public final class SampleStream {
         // The noise is measured on the samples that start in this block: after a read that
         // split a sample, the first bytes end the one before.
         let split = min(block.bytes.count, carried == 0 ? 0 : demodulator.format.bytesPerSample - carried)
-        let noise = noiseMeter.noise(of: UnsafeRawBufferPointer(rebasing: block.bytes[split...]), format: demodulator.format)
+        let noise = noiseMeter.noise(
+            of: UnsafeRawBufferPointer(rebasing: block.bytes[split...]), format: demodulator.format)
         counted.noisePowerSum += noise.power * Double(noise.measured)
         counted.noiseSamples += noise.measured
         counted.demodulationSeconds += Self.threadSeconds() - started

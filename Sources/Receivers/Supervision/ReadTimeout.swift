@@ -12,7 +12,8 @@ enum ReadTimeout {
 
         var description: String {
             let seconds = Double(limit.nanoseconds) / 1e9
-            return "nothing received for \(seconds.rounded() == seconds ? "\(Int(seconds))" : "\(seconds)") s; the peer is gone"
+            return
+                "nothing received for \(seconds.rounded() == seconds ? "\(Int(seconds))" : "\(seconds)") s; the peer is gone"
         }
     }
 

@@ -19,8 +19,10 @@ public struct SourceSupervisor: Service {
     private let logger: Logger
 
     /// A supervisor feeding `tracker` from `dongle`, or `fallback` while the dongle is away.
-    public init(dongle: any DeviceSource, fallback: any Source, noFallback: Bool,
-                retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger) {
+    public init(
+        dongle: any DeviceSource, fallback: any Source, noFallback: Bool,
+        retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger
+    ) {
         self.dongle = dongle
         self.fallback = fallback
         self.noFallback = noFallback
@@ -46,7 +48,8 @@ public struct SourceSupervisor: Service {
             }
             // The fallback goes on while the dongle cannot be opened (busy, no permission):
             // it stops only once the dongle is open.
-            let failure: (any Error)?, lost: Bool
+            let failure: (any Error)?
+            let lost: Bool
             do {
                 let stream = try dongle.open()
                 if let running = fallbackTask {
@@ -76,13 +79,16 @@ public struct SourceSupervisor: Service {
                 if noFallback { throw NoDongle(description: reason) }
                 // An open that keeps failing is told once; a device lost while streaming each time.
                 if !dongleWasMissing || lost {
-                    logger.error("\(reason); falling back to \(fallback.name) and retrying the dongle every \(retryInterval)")
+                    logger.error(
+                        "\(reason); falling back to \(fallback.name) and retrying the dongle every \(retryInterval)")
                 }
                 dongleWasMissing = true
                 if fallbackTask == nil {
                     current = fallback.name
                     tracker.setSource(fallback.name, slot: Self.slot)
-                    let fallback = self.fallback, tracker = self.tracker, logger = self.logger
+                    let fallback = self.fallback
+                    let tracker = self.tracker
+                    let logger = self.logger
                     fallbackTask = Task {
                         do { try await fallback.run(into: tracker) } catch is CancellationError {
                         } catch { logger.error("\(fallback.name) stopped: \(error)") }

@@ -16,9 +16,11 @@ public struct StatisticsReporter: Service {
 
     /// A reporter over `tracker`; `droppedBytes` reads the sample bytes lost so far and
     /// `sourceDetails` the source's own counters, appended to the line when not nil.
-    public init(tracker: LiveTracker, interval: Duration = .seconds(60),
-                droppedBytes: @escaping @Sendable () -> Int,
-                sourceDetails: @escaping @Sendable () -> String? = { nil }, logger: Logger) {
+    public init(
+        tracker: LiveTracker, interval: Duration = .seconds(60),
+        droppedBytes: @escaping @Sendable () -> Int,
+        sourceDetails: @escaping @Sendable () -> String? = { nil }, logger: Logger
+    ) {
         self.tracker = tracker
         self.interval = interval
         self.droppedBytes = droppedBytes

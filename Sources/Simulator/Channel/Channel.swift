@@ -80,13 +80,16 @@ public struct Channel: Sendable, Equatable {
     /// power kept), and those acting on signal and noise together (the gain, the converter).
     /// Randomness comes from `generator`'s sub-streams.
     func stages(sampleRate: Double, generator: SeededGenerator)
-        -> (signal: [any ChannelStage], noise: [any ChannelStage], received: [any ChannelStage]) {
+        -> (signal: [any ChannelStage], noise: [any ChannelStage], received: [any ChannelStage])
+    {
         var signal: [any ChannelStage] = []
         var noise: [any ChannelStage] = []
         var received: [any ChannelStage] = []
         if tuningErrorHz != 0 || phaseNoise > 0 {
-            signal.append(LocalOscillator(offsetHz: tuningErrorHz, phaseNoise: phaseNoise, sampleRate: sampleRate,
-                                          generator: generator.stream(1)))
+            signal.append(
+                LocalOscillator(
+                    offsetHz: tuningErrorHz, phaseNoise: phaseNoise, sampleRate: sampleRate,
+                    generator: generator.stream(1)))
         }
         if let filter {
             let stage = ReceiverFilter(bandwidth: filter.bandwidth, damping: filter.damping).forNoise()
@@ -94,8 +97,10 @@ public struct Channel: Sendable, Equatable {
             noise.append(stage)
         }
         if let gainSteps {
-            received.append(GainSteps(rangeDb: gainSteps.rangeDb, meanIntervalS: gainSteps.meanIntervalS,
-                                      sampleRate: sampleRate, generator: generator.stream(2)))
+            received.append(
+                GainSteps(
+                    rangeDb: gainSteps.rangeDb, meanIntervalS: gainSteps.meanIntervalS,
+                    sampleRate: sampleRate, generator: generator.stream(2)))
         }
         if let iqImbalance { received.append(iqImbalance) }
         if let dcOffset { received.append(dcOffset) }

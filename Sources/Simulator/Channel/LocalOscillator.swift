@@ -26,18 +26,22 @@ public struct LocalOscillator: ChannelStage {
 
     /// Rotates `iq` in place by the oscillator's phase, sample by sample.
     public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
-        var s = phaseSin, c = phaseCos
+        var s = phaseSin
+        var c = phaseCos
         var g = generator
         for index in stride(from: 0, to: iq.count - 1, by: 2) {
-            let i = iq[index], q = iq[index + 1]
+            let i = iq[index]
+            let q = iq[index + 1]
             iq[index] = i * c - q * s
             iq[index + 1] = i * s + q * c
             // Next phase: the fixed step and a small random one. For the tiny random angle d
             // the rotation is (1 − d²/2 + d⁴/24, d − d³/6), exact far below the quantisation.
             let d = phaseNoise > 0 ? phaseNoise * g.gaussian() : 0
             let d2 = d * d
-            let ds = d - d * d2 / 6, dc = 1 - d2 / 2 + d2 * d2 / 24
-            let rs = stepSin * dc + stepCos * ds, rc = stepCos * dc - stepSin * ds
+            let ds = d - d * d2 / 6
+            let dc = 1 - d2 / 2 + d2 * d2 / 24
+            let rs = stepSin * dc + stepCos * ds
+            let rc = stepCos * dc - stepSin * ds
             let nextC = c * rc - s * rs
             s = s * rc + c * rs
             c = nextC

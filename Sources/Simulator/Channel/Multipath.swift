@@ -30,8 +30,9 @@ public struct Multipath: Sendable, Equatable {
     /// The echo of one reply from an aircraft whose echo arrives `delay` seconds late.
     func echo(delay: Double, _ generator: inout SeededGenerator) -> Echo {
         let loss = generator.uniform(attenuationDb.lowerBound, attenuationDb.upperBound)
-        return Echo(delay: delay, gain: DeterministicMath.powerRatio(decibels: -loss / 2),
-                    phase: generator.uniform(0, 2 * DeterministicMath.pi))
+        return Echo(
+            delay: delay, gain: DeterministicMath.powerRatio(decibels: -loss / 2),
+            phase: generator.uniform(0, 2 * DeterministicMath.pi))
     }
 }
 

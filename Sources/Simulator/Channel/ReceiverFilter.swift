@@ -43,7 +43,8 @@ public struct ReceiverFilter: ChannelStage {
             a2 = radius * radius
         } else {
             let spread = (zeta * zeta - 1).squareRoot()
-            let p1 = DeterministicMath.exp(-omega * (zeta - spread)), p2 = DeterministicMath.exp(-omega * (zeta + spread))
+            let p1 = DeterministicMath.exp(-omega * (zeta - spread))
+            let p2 = DeterministicMath.exp(-omega * (zeta + spread))
             a1 = -(p1 + p2)
             a2 = p1 * p2
         }
@@ -66,7 +67,8 @@ public struct ReceiverFilter: ChannelStage {
     /// Filters `iq` in place.
     public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
         for index in stride(from: 0, to: iq.count - 1, by: 2) {
-            let i = iq[index], q = iq[index + 1]
+            let i = iq[index]
+            let q = iq[index + 1]
             let yi = b0 * i - a1 * outI.0 - a2 * outI.1
             let yq = b0 * q - a1 * outQ.0 - a2 * outQ.1
             outI = (yi, outI.0)

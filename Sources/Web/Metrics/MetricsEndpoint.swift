@@ -34,13 +34,18 @@ final class MetricsEndpoint: Sendable {
         let seconds = (ContinuousClock.now - started).inSeconds
         let levels = window.withLock { $0.levels(at: seconds, local: statistics.local) }
         // The hub serves both transports; the WebSocket sessions are the web server's own.
-        var clients = [(server: "feed_socket", clients: max(0, feedStatistics.clients - web.webSocketsOpen)),
-                       (server: "websocket", clients: web.webSocketsOpen)]
-        clients += sources.outputs.map { (server: $0.configuration.name.lowercased(), clients: $0.statistics.clientsConnected) }
-        return MetricsReading(statistics: statistics, aircraft: aircraft.all, aircraftWithPosition: aircraft.withPosition,
-                              signalDBFS: levels.signal, noiseDBFS: levels.noise, processSeconds: sources.processSeconds(),
-                              sourceFrames: sources.sourceFrames(), openSkyRequests: sources.openSkyRequests(),
-                              clients: clients, httpRequests: web.requests)
+        var clients = [
+            (server: "feed_socket", clients: max(0, feedStatistics.clients - web.webSocketsOpen)),
+            (server: "websocket", clients: web.webSocketsOpen)
+        ]
+        clients += sources.outputs.map {
+            (server: $0.configuration.name.lowercased(), clients: $0.statistics.clientsConnected)
+        }
+        return MetricsReading(
+            statistics: statistics, aircraft: aircraft.all, aircraftWithPosition: aircraft.withPosition,
+            signalDBFS: levels.signal, noiseDBFS: levels.noise, processSeconds: sources.processSeconds(),
+            sourceFrames: sources.sourceFrames(), openSkyRequests: sources.openSkyRequests(),
+            clients: clients, httpRequests: web.requests)
     }
 
     /// The text of a scrape.

@@ -25,11 +25,13 @@ public struct MetricsReading: Sendable {
     public var httpRequests: UInt64
 
     /// A reading from its parts; the lists default to empty.
-    public init(statistics: LiveTracker.Statistics, aircraft: Int, aircraftWithPosition: Int,
-                signalDBFS: Double? = nil, noiseDBFS: Double? = nil, processSeconds: Double = 0,
-                sourceFrames: [(source: String, frames: Int)] = [],
-                openSkyRequests: [(outcome: String, requests: Int)] = [],
-                clients: [(server: String, clients: Int)] = [], httpRequests: UInt64 = 0) {
+    public init(
+        statistics: LiveTracker.Statistics, aircraft: Int, aircraftWithPosition: Int,
+        signalDBFS: Double? = nil, noiseDBFS: Double? = nil, processSeconds: Double = 0,
+        sourceFrames: [(source: String, frames: Int)] = [],
+        openSkyRequests: [(outcome: String, requests: Int)] = [],
+        clients: [(server: String, clients: Int)] = [], httpRequests: UInt64 = 0
+    ) {
         self.statistics = statistics
         self.aircraft = aircraft
         self.aircraftWithPosition = aircraftWithPosition

@@ -20,11 +20,13 @@ public struct MetricsSources: Sendable {
 
     /// Sources over `tracker`; frames by source default to the tracker's own per-source
     /// counts.
-    public init(tracker: LiveTracker,
-                sourceFrames: (@Sendable () -> [(source: String, frames: Int)])? = nil,
-                openSkyRequests: @escaping @Sendable () -> [(outcome: String, requests: Int)] = { [] },
-                outputs: [TCPBroadcastServer] = [],
-                processSeconds: @escaping @Sendable () -> Double = StatsJSON.Snapshot.processSeconds) {
+    public init(
+        tracker: LiveTracker,
+        sourceFrames: (@Sendable () -> [(source: String, frames: Int)])? = nil,
+        openSkyRequests: @escaping @Sendable () -> [(outcome: String, requests: Int)] = { [] },
+        outputs: [TCPBroadcastServer] = [],
+        processSeconds: @escaping @Sendable () -> Double = StatsJSON.Snapshot.processSeconds
+    ) {
         self.tracker = tracker
         self.sourceFrames = sourceFrames ?? { tracker.sourceCounts.map { (source: $0.label, frames: $0.frames) } }
         self.openSkyRequests = openSkyRequests

@@ -15,55 +15,71 @@ enum PrometheusExposition {
     /// The text of `reading`.
     static func render(_ reading: MetricsReading) -> String {
         let out = Families()
-        let statistics = reading.statistics, local = statistics.local
+        let statistics = reading.statistics
+        let local = statistics.local
         for (format, count) in statistics.counters.framesByFormat.enumerated() where count > 0 {
-            out.counter("messages", count, labels: [("df", "\(format)")],
-                        help: "Mode S messages accepted from every source, by downlink format (24: formats 24 and above).")
+            out.counter(
+                "messages", count, labels: [("df", "\(format)")],
+                help: "Mode S messages accepted from every source, by downlink format (24: formats 24 and above).")
         }
         for (source, frames) in reading.sourceFrames {
-            out.counter("source_frames", frames, labels: [("source", source)],
-                        help: "Frames accepted, by the source they came from.")
+            out.counter(
+                "source_frames", frames, labels: [("source", source)],
+                help: "Frames accepted, by the source they came from.")
         }
-        out.counter("state_updates", statistics.counters.stateUpdates,
-                    help: "Aircraft state vectors merged from OpenSky.")
-        out.counter("frames_accepted", local.acceptedFrames,
-                    help: "Frames the local demodulator accepted, repaired or not.")
+        out.counter(
+            "state_updates", statistics.counters.stateUpdates,
+            help: "Aircraft state vectors merged from OpenSky.")
+        out.counter(
+            "frames_accepted", local.acceptedFrames,
+            help: "Frames the local demodulator accepted, repaired or not.")
         for bits in 1..<local.accepted.count {
-            out.counter("frames_repaired", local.accepted[bits], labels: [("bits", "\(bits)")],
-                        help: "Frames the local demodulator accepted after repairing this many bits.")
+            out.counter(
+                "frames_repaired", local.accepted[bits], labels: [("bits", "\(bits)")],
+                help: "Frames the local demodulator accepted after repairing this many bits.")
         }
-        out.counter("preambles", local.preambles,
-                    help: "Candidate replies whose preamble the local demodulator examined.")
+        out.counter(
+            "preambles", local.preambles,
+            help: "Candidate replies whose preamble the local demodulator examined.")
         out.counter("samples_processed", local.samplesProcessed, help: "IQ samples demodulated.")
-        out.counter("samples_dropped", local.samplesDropped,
-                    help: "IQ samples lost before demodulation (a full ring, a gap in the stream).")
-        out.counter("demodulator_cpu", unit: "seconds_total", local.demodulationSeconds,
-                    help: "Processor time spent demodulating.")
-        out.counter("process_cpu", unit: "seconds_total", reading.processSeconds,
-                    help: "Processor time of the whole daemon, user and system.")
-        out.counter("strong_signals", local.strongSignals,
-                    help: "Accepted frames above -3 dBFS (near clipping: the gain may be too high).")
+        out.counter(
+            "samples_dropped", local.samplesDropped,
+            help: "IQ samples lost before demodulation (a full ring, a gap in the stream).")
+        out.counter(
+            "demodulator_cpu", unit: "seconds_total", local.demodulationSeconds,
+            help: "Processor time spent demodulating.")
+        out.counter(
+            "process_cpu", unit: "seconds_total", reading.processSeconds,
+            help: "Processor time of the whole daemon, user and system.")
+        out.counter(
+            "strong_signals", local.strongSignals,
+            help: "Accepted frames above -3 dBFS (near clipping: the gain may be too high).")
         if let signal = reading.signalDBFS {
-            out.gauge("signal_level", unit: "dbfs", signal, help: "Mean power of the frames accepted in the last minute.")
+            out.gauge(
+                "signal_level", unit: "dbfs", signal, help: "Mean power of the frames accepted in the last minute.")
         }
         if let noise = reading.noiseDBFS {
             out.gauge("noise_level", unit: "dbfs", noise, help: "Mean noise power of the samples of the last minute.")
         }
         out.gauge("aircraft", Double(reading.aircraft), help: "Aircraft tracked now.")
-        out.gauge("aircraft_with_position", Double(reading.aircraftWithPosition),
-                  help: "Aircraft tracked now with a position that is not stale.")
+        out.gauge(
+            "aircraft_with_position", Double(reading.aircraftWithPosition),
+            help: "Aircraft tracked now with a position that is not stale.")
         out.counter("tracks", statistics.tracks.tracks, help: "Aircraft tracks created.")
         out.counter("positions", statistics.tracks.positions, help: "Positions resolved from CPR frames.")
         for (outcome, requests) in reading.openSkyRequests {
-            out.counter("opensky_requests", requests, labels: [("outcome", outcome)],
-                        help: "Requests to the OpenSky Network, by how they ended.")
+            out.counter(
+                "opensky_requests", requests, labels: [("outcome", outcome)],
+                help: "Requests to the OpenSky Network, by how they ended.")
         }
         for (server, clients) in reading.clients {
-            out.gauge("clients", Double(clients), labels: [("server", server)],
-                      help: "Clients connected now, by server.")
+            out.gauge(
+                "clients", Double(clients), labels: [("server", server)],
+                help: "Clients connected now, by server.")
         }
-        out.counter("http_requests", Int(clamping: reading.httpRequests),
-                    help: "HTTP requests the web server answered.")
+        out.counter(
+            "http_requests", Int(clamping: reading.httpRequests),
+            help: "HTTP requests the web server answered.")
         return out.text
     }
 
@@ -75,7 +91,9 @@ enum PrometheusExposition {
     private final class Families {
         private var families: [(name: String, registry: PrometheusCollectorRegistry)] = []
 
-        func counter(_ metric: String, unit: String = "total", _ value: Int, labels: [(String, String)] = [], help: String) {
+        func counter(
+            _ metric: String, unit: String = "total", _ value: Int, labels: [(String, String)] = [], help: String
+        ) {
             let name = Self.name(metric, unit, help)
             registry(name).makeCounter(descriptor: name, labels: labels).increment(by: Int64(max(0, value)))
         }
@@ -86,7 +104,8 @@ enum PrometheusExposition {
             registry(name).makeCounter(descriptor: name, labels: []).increment(by: max(0, value))
         }
 
-        func gauge(_ metric: String, unit: String = "", _ value: Double, labels: [(String, String)] = [], help: String) {
+        func gauge(_ metric: String, unit: String = "", _ value: Double, labels: [(String, String)] = [], help: String)
+        {
             let name = Self.name(metric, unit, help)
             registry(name).makeGauge(descriptor: name, labels: labels).set(to: value)
         }

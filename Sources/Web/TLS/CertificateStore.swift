@@ -1,12 +1,13 @@
 import Crypto
-import FoundationEssentials
 import FeedProtocol
+import FoundationEssentials
 import SwiftASN1
 import X509
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The self-signed certificate and its key, kept in the state directory so that a phone that
@@ -73,8 +74,9 @@ public struct CertificateStore: Sendable {
         let made = try SelfSignedCertificate(subject: subject, now: now)
         try PEMFile.save(made.keyPEM, to: keyPath, mode: 0o600)
         try PEMFile.save(made.certificatePEM, to: certificatePath, mode: 0o644)
-        return Pair(certificatePEM: made.certificatePEM, keyPEM: made.keyPEM,
-                    fingerprint: try Self.fingerprint(made.certificate), renewalReason: reason)
+        return Pair(
+            certificatePEM: made.certificatePEM, keyPEM: made.keyPEM,
+            fingerprint: try Self.fingerprint(made.certificate), renewalReason: reason)
     }
 
     /// Whether the stored pair can be served.
@@ -102,23 +104,31 @@ public struct CertificateStore: Sendable {
         if let why = Self.renewalReason(certificate: parsedCertificate, key: parsedKey, subject: subject, now: now) {
             return .renew(why)
         }
-        return .reuse(Pair(certificatePEM: certificate.text, keyPEM: key.text,
-                           fingerprint: try Self.fingerprint(parsedCertificate), renewalReason: nil))
+        return .reuse(
+            Pair(
+                certificatePEM: certificate.text, keyPEM: key.text,
+                fingerprint: try Self.fingerprint(parsedCertificate), renewalReason: nil))
     }
 
     /// Why a stored certificate must be replaced at `now` for `subject`; nil when it is good.
-    static func renewalReason(certificate: Certificate, key: Certificate.PrivateKey,
-                              subject: CertificateSubject, now: Date) -> String? {
+    static func renewalReason(
+        certificate: Certificate, key: Certificate.PrivateKey,
+        subject: CertificateSubject, now: Date
+    ) -> String? {
         guard key.publicKey == certificate.publicKey else { return "the stored key does not match the certificate" }
-        if certificate.notValidBefore > now { return "the certificate is not valid before \(certificate.notValidBefore)" }
+        if certificate.notValidBefore > now {
+            return "the certificate is not valid before \(certificate.notValidBefore)"
+        }
         if certificate.notValidAfter.timeIntervalSince(now) < renewalMargin {
-            return certificate.notValidAfter <= now ? "the certificate expired on \(certificate.notValidAfter)"
+            return certificate.notValidAfter <= now
+                ? "the certificate expired on \(certificate.notValidAfter)"
                 : "the certificate expires on \(certificate.notValidAfter)"
         }
         guard let names = try? certificate.extensions.subjectAlternativeNames else {
             return "the certificate has no readable subject alternative names"
         }
-        var dnsNames = Set<String>(), addresses = Set<IPAddress>()
+        var dnsNames = Set<String>()
+        var addresses = Set<IPAddress>()
         for name in names {
             switch name {
             case .dnsName(let dns): dnsNames.insert(dns.lowercased())

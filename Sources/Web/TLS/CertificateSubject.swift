@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Who the self-signed certificate speaks for: the host's name (for the subject's common
@@ -25,7 +25,9 @@ public struct CertificateSubject: Sendable, Equatable {
     public init(hostName: String, dnsNames: [String], ipAddresses: [IPAddress]) {
         self.hostName = hostName
         var seenNames = Set<String>()
-        self.dnsNames = dnsNames.map { $0.lowercased() }.filter { Self.isValidDNSName($0) && seenNames.insert($0).inserted }
+        self.dnsNames = dnsNames.map { $0.lowercased() }.filter {
+            Self.isValidDNSName($0) && seenNames.insert($0).inserted
+        }
         var seenAddresses = Set<IPAddress>()
         self.ipAddresses = ipAddresses.filter { seenAddresses.insert($0).inserted }
     }
@@ -35,12 +37,14 @@ public struct CertificateSubject: Sendable, Equatable {
     /// `localhost`; the addresses 127.0.0.1, ::1 and `addresses`.
     public static func host(_ hostName: String, addresses: [IPAddress]) -> CertificateSubject {
         let lowered = hostName.lowercased()
-        let firstLabel = lowered.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? lowered
+        let firstLabel =
+            lowered.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? lowered
         var names = [lowered, firstLabel]
         if isValidDNSName(firstLabel) && firstLabel != "localhost" { names.append(firstLabel + ".local") }
         names.append("localhost")
-        return CertificateSubject(hostName: hostName, dnsNames: names,
-                                  ipAddresses: [.loopbackV4, .loopbackV6] + addresses.sorted())
+        return CertificateSubject(
+            hostName: hostName, dnsNames: names,
+            ipAddresses: [.loopbackV4, .loopbackV6] + addresses.sorted())
     }
 
     /// The subject for this host now: its name from `gethostname` and the addresses of its
@@ -71,9 +75,11 @@ public struct CertificateSubject: Sendable, Equatable {
         return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
             let bytes = Array(label.utf8)
             guard (1...63).contains(bytes.count), bytes.first != UInt8(ascii: "-"),
-                  bytes.last != UInt8(ascii: "-") else { return false }
+                bytes.last != UInt8(ascii: "-")
+            else { return false }
             return bytes.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
             }
         }

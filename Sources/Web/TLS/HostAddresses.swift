@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The addresses a phone on the same network can reach this host at: every address of the
@@ -22,8 +22,9 @@ public enum HostAddresses {
         while let entry = cursor {
             defer { cursor = entry.pointee.ifa_next }
             guard entry.pointee.ifa_flags & UInt32(IFF_UP) != 0,
-                  let address = entry.pointee.ifa_addr.flatMap(Self.address),
-                  !address.isLoopback, !address.isLinkLocalV6 else { continue }
+                let address = entry.pointee.ifa_addr.flatMap(Self.address),
+                !address.isLoopback, !address.isLinkLocalV6
+            else { continue }
             found.insert(address)
         }
         return found.sorted()

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reading and writing the PEM files of the web server's certificate and key, with the
 /// checks a private key needs.
@@ -55,9 +56,12 @@ enum PEMFile {
             filled += count
         }
         guard filled <= maximumBytes else {
-            throw .unreadable(path, what: what, reason: "more than \(maximumBytes) bytes, more than a certificate file holds")
+            throw .unreadable(
+                path, what: what, reason: "more than \(maximumBytes) bytes, more than a certificate file holds")
         }
-        return Contents(text: String(decoding: bytes.prefix(filled), as: UTF8.self), owner: uid_t(info.owner), mode: mode_t(info.mode))
+        return Contents(
+            text: String(decoding: bytes.prefix(filled), as: UTF8.self), owner: uid_t(info.owner),
+            mode: mode_t(info.mode))
     }
 
     /// Replaces the file at `path` with `text`, written to a temporary name beside it that is
@@ -75,7 +79,10 @@ enum PEMFile {
                 write(descriptor, buffer.baseAddress! + written, buffer.count - written)
             }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { failure = "write: " + TLSSetupError.errnoText; break }
+            guard count > 0 else {
+                failure = "write: " + TLSSetupError.errnoText
+                break
+            }
             written += count
         }
         if failure == nil && fchmod(descriptor, mode) != 0 { failure = "chmod: " + TLSSetupError.errnoText }

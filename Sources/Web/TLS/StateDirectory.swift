@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the daemon keeps what must outlive a restart, such as its self-signed certificate:
@@ -19,10 +19,13 @@ public enum StateDirectory {
     public static let folderName = "aviator-adsb"
 
     /// The state directory for `environment`; nil when no home directory is known either.
-    public static func resolve(environment: [String: String],
-                               passwordHome: @autoclosure () -> String? = passwordDatabaseHome()) -> String? {
+    public static func resolve(
+        environment: [String: String],
+        passwordHome: @autoclosure () -> String? = passwordDatabaseHome()
+    ) -> String? {
         if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init),
-           systemd.hasPrefix("/") {
+            systemd.hasPrefix("/")
+        {
             return systemd
         }
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {

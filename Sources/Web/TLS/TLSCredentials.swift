@@ -19,9 +19,12 @@ public struct TLSCredentials: Sendable {
 
     /// Credentials from PEM text; `certificateSource` and `keySource` name where the text
     /// came from in errors (a path, or "the stored certificate").
-    public init(certificatePEM: String, keyPEM: String,
-                certificateSource: String = "certificate", keySource: String = "key") throws(TLSSetupError) {
-        let certificateWhat = "TLS certificate", keyWhat = "TLS key"
+    public init(
+        certificatePEM: String, keyPEM: String,
+        certificateSource: String = "certificate", keySource: String = "key"
+    ) throws(TLSSetupError) {
+        let certificateWhat = "TLS certificate"
+        let keyWhat = "TLS key"
         guard certificatePEM.contains("-----BEGIN CERTIFICATE-----") else {
             throw .notPEM(certificateSource, what: certificateWhat)
         }
@@ -61,14 +64,16 @@ public struct TLSCredentials: Sendable {
     public static func load(certificateFile: String, keyFile: String) throws(TLSSetupError) -> TLSCredentials {
         let certificate = try PEMFile.load(certificateFile, what: "TLS certificate")
         let key = try PEMFile.load(keyFile, what: "TLS key")
-        return try TLSCredentials(certificatePEM: certificate.text, keyPEM: key.text,
-                                  certificateSource: certificateFile, keySource: keyFile)
+        return try TLSCredentials(
+            certificatePEM: certificate.text, keyPEM: key.text,
+            certificateSource: certificateFile, keySource: keyFile)
     }
 
     /// Credentials from the store's pair, which it made or checked itself.
     public init(_ pair: CertificateStore.Pair) throws(TLSSetupError) {
-        try self.init(certificatePEM: pair.certificatePEM, keyPEM: pair.keyPEM,
-                      certificateSource: "stored certificate", keySource: "stored key")
+        try self.init(
+            certificatePEM: pair.certificatePEM, keyPEM: pair.keyPEM,
+            certificateSource: "stored certificate", keySource: "stored key")
     }
 
     /// A server configuration presenting these credentials, TLS 1.2 at least: older versions

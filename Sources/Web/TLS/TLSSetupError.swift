@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why the web server's TLS certificate could not be loaded or made. Each description is
@@ -36,29 +36,29 @@ public enum TLSSetupError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line naming the file and what to do.
     public var description: String {
         switch self {
-        case let .missing(path, what):
+        case .missing(let path, let what):
             "\(what) file \(path) does not exist"
-        case let .unreadable(path, what, reason):
+        case .unreadable(let path, let what, let reason):
             "cannot read \(what) file \(path): \(reason)"
-        case let .notPEM(path, what):
+        case .notPEM(let path, let what):
             "\(what) file \(path) is not PEM (expected a -----BEGIN ...----- block)"
-        case let .unusable(path, what, reason):
+        case .unusable(let path, let what, let reason):
             "\(what) file \(path) cannot be used: \(reason)"
-        case let .keyMismatch(certificate, key):
+        case .keyMismatch(let certificate, let key):
             "TLS key \(key) does not match the certificate \(certificate)"
-        case let .symbolicLink(path):
+        case .symbolicLink(let path):
             "refusing \(path): it is a symbolic link"
-        case let .notADirectory(path):
+        case .notADirectory(let path):
             "refusing state directory \(path): it is not a directory"
-        case let .foreignOwner(path, owner):
+        case .foreignOwner(let path, let owner):
             "refusing \(path): it belongs to user \(owner), not to this user (\(geteuid()))"
-        case let .openPermissions(path, mode, required):
+        case .openPermissions(let path, let mode, let required):
             "refusing \(path): mode \(String(mode & 0o7777, radix: 8)) lets others in; it must be \(required) (chmod \(required) \(path))"
         case .noStateDirectory:
             "no state directory for the TLS certificate: set STATE_DIRECTORY, XDG_STATE_HOME or HOME, or use --state-dir"
-        case let .system(path, operation, reason):
+        case .system(let path, let operation, let reason):
             "\(path): \(operation) failed: \(reason)"
-        case let .generation(reason):
+        case .generation(let reason):
             "cannot make the self-signed TLS certificate: \(reason)"
         }
     }

@@ -57,9 +57,10 @@ final class FakeOpenSkyServer: Sendable {
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try child.pipeline.syncOperations.addHandler(Handler { head, body in
-                        box.withLockedValue { $0 }?.answer(head, body: body) ?? .status(503)
-                    })
+                    try child.pipeline.syncOperations.addHandler(
+                        Handler { head, body in
+                            box.withLockedValue { $0 }?.answer(head, body: body) ?? .status(503)
+                        })
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -85,10 +86,14 @@ final class FakeOpenSkyServer: Sendable {
 
     private func answer(_ head: HTTPRequestHead, body: String) -> Reply {
         recorded.withLockedValue {
-            $0.append(Request(method: "\(head.method)", uri: head.uri,
-                              headers: head.headers.map { ($0.name, $0.value) }, body: body, time: .now))
+            $0.append(
+                Request(
+                    method: "\(head.method)", uri: head.uri,
+                    headers: head.headers.map { ($0.name, $0.value) }, body: body, time: .now))
         }
-        let script = head.uri.hasPrefix(Self.tokenPath) ? tokenScript
+        let script =
+            head.uri.hasPrefix(Self.tokenPath)
+            ? tokenScript
             : head.uri.hasPrefix(Self.statesPath) ? statesScript : nil
         guard let script else { return .status(404) }
         return script.withLockedValue { replies in replies.count > 1 ? replies.removeFirst() : replies[0] }
@@ -122,11 +127,13 @@ final class FakeOpenSkyServer: Sendable {
                 }
                 var responseHeaders = HTTPHeaders(headers)
                 responseHeaders.replaceOrAdd(name: "Content-Length", value: "\(text.utf8.count)")
-                let responseHead = HTTPResponseHead(version: .http1_1, status: .init(statusCode: status),
-                                                    headers: responseHeaders)
+                let responseHead = HTTPResponseHead(
+                    version: .http1_1, status: .init(statusCode: status),
+                    headers: responseHeaders)
                 context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))),
-                              promise: nil)
+                context.write(
+                    wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))),
+                    promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             }
         }

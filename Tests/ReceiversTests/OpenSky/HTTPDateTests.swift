@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receivers
 
 /// `Retry-After` dates (RFC 9110 IMF-fixdate), read without the platform's date formatters.
@@ -13,7 +14,7 @@ import Testing
         ("Fri, 31 Dec 9999 23:59:59 GMT", 253_402_300_799),
         ("Sat, 01 Jan 0000 00:00:00 GMT", -62_167_219_200),
         ("sun, 06 NOV 1994 08:49:37 GMT", 784_111_777),
-        ("Tue, 30 Jun 2015 23:59:60 GMT", 1_435_708_800),
+        ("Tue, 30 Jun 2015 23:59:60 GMT", 1_435_708_800)
     ])
     func readsTheSecondsSince1970(text: String, seconds: Double) throws {
         let date = try #require(HTTPDate.parse(text), "\(text)")
@@ -42,7 +43,7 @@ import Testing
         "Sun, 00 Nov 1994 08:49:37 GMT", "Fri, 29 Feb 2023 08:49:37 GMT", "Mon, 29 Feb 1900 00:00:00 GMT",
         "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 1994 08:49:61 GMT",
         "Sun, 6 Nov 1994 08:49:37 GMT ", "Sun, 06 Nov 1994 08:49:3x GMT", "Sun, +6 Nov 1994 08:49:37 GMT",
-        "Sun; 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08.49.37 GMT", "Sün, 06 Nov 1994 08:49:37 GMT",
+        "Sun; 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08.49.37 GMT", "Sün, 06 Nov 1994 08:49:37 GMT"
     ])
     func refusesEverythingElse(text: String) {
         #expect(HTTPDate.parse(text) == nil, "\(text)")

@@ -1,6 +1,7 @@
 import ModeS
-import Testing
 import TestSupport
+import Testing
+
 @testable import Receivers
 
 @Suite struct OpenSkyQueryTests {
@@ -13,14 +14,18 @@ import TestSupport
     @Test func southernAndWesternHemispheresAndCustomSpans() {
         let sydney = OpenSkyQuery(receiver: GeoPoint(latitude: -33.8688, longitude: 151.2093))
         #expect(sydney.queryString == "lamin=-34.15&lomin=150.7&lamax=-33.65&lomax=151.7")
-        let custom = OpenSkyQuery(receiver: GeoPoint(latitude: 40.6413, longitude: -73.7781),
-                                  latitudeHalfSpan: 1, longitudeHalfSpan: 1.25)
+        let custom = OpenSkyQuery(
+            receiver: GeoPoint(latitude: 40.6413, longitude: -73.7781),
+            latitudeHalfSpan: 1, longitudeHalfSpan: 1.25)
         #expect(custom.queryString == "lamin=39.6&lomin=-75.05&lamax=41.6&lomax=-72.55")
     }
 
     @Test func roundingIsToTheNearestTenth() {
-        #expect(OpenSkyQuery.rounded(GeoPoint(latitude: 47.04, longitude: 8.06)) == GeoPoint(latitude: 47, longitude: 8.1))
-        #expect(OpenSkyQuery.rounded(GeoPoint(latitude: -0.04, longitude: -179.96)) == GeoPoint(latitude: 0, longitude: -180))
+        #expect(
+            OpenSkyQuery.rounded(GeoPoint(latitude: 47.04, longitude: 8.06)) == GeoPoint(latitude: 47, longitude: 8.1))
+        #expect(
+            OpenSkyQuery.rounded(GeoPoint(latitude: -0.04, longitude: -179.96))
+                == GeoPoint(latitude: 0, longitude: -180))
         let rounded = OpenSkyQuery.rounded(GeoPoint(latitude: -0.04, longitude: 0.04))
         #expect(rounded.latitude.sign == .plus, "no -0 to print")
     }

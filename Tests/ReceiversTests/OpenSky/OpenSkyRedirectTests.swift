@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Receivers
 import Tracking
+
+@testable import Receivers
 
 /// What the API's answers may not make the source do: send the client secret or the token to
 /// another server, or ask faster than its poll interval.
@@ -17,18 +18,22 @@ import Tracking
     @Test(arguments: [301, 302, 303, 307, 308])
     func theTokenRequestFollowsNoRedirect(status: Int) async throws {
         // The other server, on another port, is another origin: it must hear nothing.
-        let other = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.threeAircraft())], tokens: [Self.token("stolen")])
+        let other = try await FakeOpenSkyServer(
+            states: [.json(OpenSkyFixtures.threeAircraft())], tokens: [Self.token("stolen")])
         let server = try await FakeOpenSkyServer(
             states: [.json(OpenSkyFixtures.threeAircraft())],
             tokens: [.status(status, headers: [("Location", other.tokenURL)])])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             server.tokenRequests.count >= 3
         }
         #expect(other.requests.isEmpty, "\(other.requests.map(\.wholeText))")
         #expect(server.stateRequests.isEmpty, "no states request without a token")
-        #expect(log.contains("OpenSky token endpoint answered HTTP \(status) (a redirect to \(Self.origin(other)))",
-                             "not followed", "retrying in"))
+        #expect(
+            log.contains(
+                "OpenSky token endpoint answered HTTP \(status) (a redirect to \(Self.origin(other)))",
+                "not followed", "retrying in"))
         #expect(!log.text.contains("s3cr"))
         try await server.stop()
         try await other.stop()
@@ -39,23 +44,29 @@ import Tracking
         let server = try await FakeOpenSkyServer(
             states: [.status(302, headers: [("Location", other.baseURL + FakeOpenSkyServer.statesPath + "?lamin=1")])],
             tokens: [Self.token("tok-1")])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             server.stateRequests.count >= 3
         }
         #expect(other.requests.isEmpty, "\(other.requests.map(\.wholeText))")
         #expect(tracker.snapshot().aircraft.isEmpty)
-        #expect(log.contains("OpenSky answered HTTP 302, a redirect to another server (\(Self.origin(other))); not followed"))
+        #expect(
+            log.contains(
+                "OpenSky answered HTTP 302, a redirect to another server (\(Self.origin(other))); not followed"))
         try await server.stop()
         try await other.stop()
     }
 
     @Test func theStatesRequestFollowsARedirectOnTheSameServer() async throws {
         let server = try await FakeOpenSkyServer(
-            states: [.status(307, headers: [("Location", FakeOpenSkyServer.statesPath + "?moved=1")]),
-                     .json(OpenSkyFixtures.threeAircraft())],
+            states: [
+                .status(307, headers: [("Location", FakeOpenSkyServer.statesPath + "?moved=1")]),
+                .json(OpenSkyFixtures.threeAircraft())
+            ],
             tokens: [Self.token("tok-1")])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -68,8 +79,11 @@ import Tracking
     }
 
     @Test func endlessRedirectsOnTheSameServerAreAnError() async throws {
-        let server = try await FakeOpenSkyServer(states: [.status(302, headers: [("Location", FakeOpenSkyServer.statesPath + "?again")])])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let server = try await FakeOpenSkyServer(states: [
+            .status(302, headers: [("Location", FakeOpenSkyServer.statesPath + "?again")])
+        ])
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server), log: log, tracker: tracker) { server.stateRequests.count >= 13 }
         #expect(log.contains("redirected the states request more than \(OpenSkyClient.maximumRedirects) times"))
         try await server.stop()
@@ -82,12 +96,15 @@ import Tracking
         let server = try await FakeOpenSkyServer(states: [.status(429, headers: [("Retry-After", retryAfter)])])
         var configuration = base.configuration(server)
         configuration.interval = .milliseconds(400)
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(configuration, log: log, tracker: tracker) { server.stateRequests.count >= 4 }
         let times = server.stateRequests.map(\.time)
         try #require(times.count >= 4)
         for index in 1..<times.count {
-            #expect(times[index] - times[index - 1] >= .milliseconds(390), "request \(index) after \(times[index] - times[index - 1])")
+            #expect(
+                times[index] - times[index - 1] >= .milliseconds(390),
+                "request \(index) after \(times[index] - times[index - 1])")
         }
         try await server.stop()
     }

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import ModeS
 import Testing
-@testable import Receivers
 import Tracking
+
+@testable import Receivers
 
 /// The OpenSky source against a local fake of the API: real-shaped answers, and on cue the
 /// API's failures. Every case ends with the right aircraft in the tracker or the right log
@@ -18,9 +19,11 @@ import Tracking
     /// only in the tests of hangs, and even there long enough (`hangTimeout`) that a test
     /// runner busy with other suites does not turn the fake's next, slow answer into a timeout
     /// too (the test expects that answer's own log line).
-    func configuration(_ server: FakeOpenSkyServer, receiver: GeoPoint? = zurich,
-                       credentials: OAuthTokenProvider.Credentials? = nil,
-                       timeout: Duration = .seconds(5)) -> OpenSkySource.Configuration {
+    func configuration(
+        _ server: FakeOpenSkyServer, receiver: GeoPoint? = zurich,
+        credentials: OAuthTokenProvider.Credentials? = nil,
+        timeout: Duration = .seconds(5)
+    ) -> OpenSkySource.Configuration {
         var configuration = OpenSkySource.Configuration()
         configuration.baseURL = server.baseURL
         configuration.tokenURL = server.tokenURL
@@ -38,8 +41,10 @@ import Tracking
     /// Runs a source until `done` holds (or 60 s pass: the whole test suite shares two cores),
     /// then cancels it; the source must end quietly then, never before. Returns the source.
     @discardableResult
-    func run(_ configuration: OpenSkySource.Configuration, log: LogRecorder, tracker: LiveTracker,
-             until done: @escaping @Sendable () -> Bool) async throws -> OpenSkySource {
+    func run(
+        _ configuration: OpenSkySource.Configuration, log: LogRecorder, tracker: LiveTracker,
+        until done: @escaping @Sendable () -> Bool
+    ) async throws -> OpenSkySource {
         let source = OpenSkySource(configuration: configuration, logger: log.logger, minimumInterval: .milliseconds(10))
         let task = Task { try await source.run(into: tracker) }
         let deadline = ContinuousClock.now + .seconds(60)
@@ -57,7 +62,8 @@ import Tracking
 
     @Test func realShapedAnswerFeedsTheTracker() async throws {
         let server = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.threeAircraft())])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.counters.stateUpdates >= 9 }
         let aircraft = tracker.snapshot().aircraft
         #expect(Set(aircraft.map(\.icaoHex)) == Self.allThree)
@@ -77,9 +83,10 @@ import Tracking
 
     @Test func badGatewayIsRetried() async throws {
         let server = try await FakeOpenSkyServer(states: [
-            .status(502, body: "<html>Bad Gateway</html>"), .status(503), .json(OpenSkyFixtures.threeAircraft()),
+            .status(502, body: "<html>Bad Gateway</html>"), .status(503), .json(OpenSkyFixtures.threeAircraft())
         ])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(icaos(tracker) == Self.allThree)
         #expect(log.contains("OpenSky answered HTTP 502", "retrying in"))
@@ -90,7 +97,8 @@ import Tracking
 
     @Test func aHangPastTheTimeoutIsRetried() async throws {
         let server = try await FakeOpenSkyServer(states: [.hang, .json(OpenSkyFixtures.threeAircraft())])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server, timeout: Self.hangTimeout), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -107,9 +115,10 @@ import Tracking
     @Test func rateLimitHonoursTheRetryHeader() async throws {
         let server = try await FakeOpenSkyServer(states: [
             .status(429, headers: [("X-Rate-Limit-Retry-After-Seconds", "1")], body: "Too many requests"),
-            .json(OpenSkyFixtures.threeAircraft()),
+            .json(OpenSkyFixtures.threeAircraft())
         ])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(icaos(tracker) == Self.allThree)
         #expect(log.contains("rate limit reached (HTTP 429), asked to retry after 1 s", "retrying in 1 s"))
@@ -122,26 +131,31 @@ import Tracking
 
     @Test func requestsAreCountedByOutcome() async throws {
         let server = try await FakeOpenSkyServer(states: [
-            .status(502), .json(""), .status(503), .json(OpenSkyFixtures.threeAircraft()),
+            .status(502), .json(""), .status(503), .json(OpenSkyFixtures.threeAircraft())
         ])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
-        let source = try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
+        let source = try await run(configuration(server), log: log, tracker: tracker) {
+            tracker.snapshot().aircraft.count == 3
+        }
         let counts = Dictionary(uniqueKeysWithValues: source.requests.snapshot.map { ($0.outcome, $0.requests) })
         #expect(counts["server_error"] == 2)
         #expect(counts["malformed"] == 1)
         #expect((counts["ok"] ?? 0) >= 1)
         #expect(Set(counts.keys) == ["server_error", "malformed", "ok"])
         // Every request is counted once, but for one the cancellation may have cut short.
-        let counted = counts.values.reduce(0, +), served = server.stateRequests.count
+        let counted = counts.values.reduce(0, +)
+        let served = server.stateRequests.count
         #expect(counted == served || counted == served - 1, "\(counted) counted, \(served) served")
         try await server.stop()
     }
 
     @Test func nullStatesIsAnEmptySkyNotAnError() async throws {
         let server = try await FakeOpenSkyServer(states: [
-            .json(OpenSkyFixtures.emptySky()), .json(OpenSkyFixtures.emptySky()), .json(OpenSkyFixtures.threeAircraft()),
+            .json(OpenSkyFixtures.emptySky()), .json(OpenSkyFixtures.emptySky()), .json(OpenSkyFixtures.threeAircraft())
         ])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(log.contains("OpenSky: no aircraft (empty sky) in the box"))
         #expect(log.problems.isEmpty, "\(log.problems)")
@@ -153,8 +167,11 @@ import Tracking
 
     @Test func truncatedJSONAndEmptyBodiesAreRetried() async throws {
         let truncated = String(OpenSkyFixtures.threeAircraft().prefix(120))
-        let server = try await FakeOpenSkyServer(states: [.json(truncated), .json(""), .json(OpenSkyFixtures.threeAircraft())])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let server = try await FakeOpenSkyServer(states: [
+            .json(truncated), .json(""), .json(OpenSkyFixtures.threeAircraft())
+        ])
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(icaos(tracker) == Self.allThree)
         #expect(log.contains("HTTP 200 with no usable data: malformed JSON (120 bytes)"))
@@ -164,10 +181,11 @@ import Tracking
 
     @Test func malformedRowsAreSkippedNotFatal() async throws {
         let body = OpenSkyFixtures.body([
-            OpenSkyFixtures.cruising(), #"["4b1806","SHORT","Switzerland",1,2]"#, OpenSkyFixtures.sparse(),
+            OpenSkyFixtures.cruising(), #"["4b1806","SHORT","Switzerland",1,2]"#, OpenSkyFixtures.sparse()
         ])
         let server = try await FakeOpenSkyServer(states: [.json(body)])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { server.stateRequests.count >= 2 }
         #expect(icaos(tracker) == ["4b1805", "a1b2c3"])
         #expect(log.contains("skipped 1 malformed state vector(s) of 3; first: row 1"))
@@ -177,9 +195,10 @@ import Tracking
     @Test func everyFailureInARowAndStillRunning() async throws {
         let server = try await FakeOpenSkyServer(states: [
             .status(502), .hang, .status(429, headers: [("X-Rate-Limit-Retry-After-Seconds", "0")]),
-            .json("{\"time\":1,\"sta"), .status(500), .status(404), .json(OpenSkyFixtures.threeAircraft()),
+            .json("{\"time\":1,\"sta"), .status(500), .status(404), .json(OpenSkyFixtures.threeAircraft())
         ])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: Self.zurich)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: Self.zurich)
         try await run(configuration(server, timeout: Self.hangTimeout), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -191,14 +210,16 @@ import Tracking
         // One line per request: a problem or an answer (the last request may still be in flight).
         let answers = log.lines.filter { $0.text.contains("in the box") }.count
         let requests = server.stateRequests.count
-        #expect(log.problems.count + answers == requests || log.problems.count + answers == requests - 1,
-                "\(log.problems.count) problems, \(answers) answers, \(requests) requests")
+        #expect(
+            log.problems.count + answers == requests || log.problems.count + answers == requests - 1,
+            "\(log.problems.count) problems, \(answers) answers, \(requests) requests")
         try await server.stop()
     }
 
     @Test func theRequestCarriesTheRoundedPositionOnly() async throws {
         let server = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.emptySky())])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         let greenwich = GeoPoint(latitude: 51.477_928, longitude: -0.001_545)
         var configuration = configuration(server, receiver: greenwich)
         configuration.latitudeHalfSpan = 0.25
@@ -219,7 +240,8 @@ import Tracking
 
     @Test func withoutAReceiverItSaysSoAndStaysIdle() async throws {
         let server = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.threeAircraft())])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         let started = ContinuousClock.now
         try await run(configuration(server, receiver: nil), log: log, tracker: tracker) {
             ContinuousClock.now - started > .milliseconds(300)
@@ -237,7 +259,8 @@ import Tracking
         // Nothing listens on the discard port (a freed ephemeral port could be taken by a
         // server of another test running in parallel).
         configuration.baseURL = "http://127.0.0.1:9"
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await run(configuration, log: log, tracker: tracker) { log.problems.count >= 3 }
         // Refused at once, said so, and retried by the source's backoff.
         #expect(log.contains("OpenSky states request failed:", "Connection refused"), "\(log.problems)")
@@ -252,7 +275,9 @@ import Tracking
     let base = OpenSkySourceTests()
 
     static func token(_ value: String, expiresIn: Int) -> Reply {
-        .json(#"{"access_token":"\#(value)","expires_in":\#(expiresIn),"refresh_expires_in":0,"token_type":"Bearer","not-before-policy":0,"scope":"profile email"}"#)
+        .json(
+            #"{"access_token":"\#(value)","expires_in":\#(expiresIn),"refresh_expires_in":0,"token_type":"Bearer","not-before-policy":0,"scope":"profile email"}"#
+        )
     }
 
     @Test func tokenIsFetchedCachedAndRefreshedBeforeItExpires() async throws {
@@ -260,7 +285,8 @@ import Tracking
         let server = try await FakeOpenSkyServer(
             states: [.json(OpenSkyFixtures.threeAircraft())],
             tokens: [Self.token("tok-first", expiresIn: 2), Self.token("tok-second", expiresIn: 1800)])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             server.stateRequests.count >= 10
                 && server.stateRequests.last?.header("Authorization") == "Bearer tok-second"
@@ -290,12 +316,14 @@ import Tracking
         let server = try await FakeOpenSkyServer(
             states: [.status(401), .json(OpenSkyFixtures.threeAircraft())],
             tokens: [Self.token("tok-old", expiresIn: 1800), Self.token("tok-new", expiresIn: 1800)])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
         #expect(server.tokenRequests.count == 2)
-        #expect(server.stateRequests.map { $0.header("Authorization") }.prefix(2) == ["Bearer tok-old", "Bearer tok-new"])
+        #expect(
+            server.stateRequests.map { $0.header("Authorization") }.prefix(2) == ["Bearer tok-old", "Bearer tok-new"])
         #expect(log.contains("OpenSky answered HTTP 401: the access token was refused"))
         try await server.stop()
     }
@@ -303,19 +331,27 @@ import Tracking
     @Test func aFailingTokenEndpointIsRetried() async throws {
         let server = try await FakeOpenSkyServer(
             states: [.json(OpenSkyFixtures.threeAircraft())],
-            tokens: [.status(401, body: #"{"error":"unauthorized_client"}"#), .hang, .status(502),
-                     Self.token("tok-1", expiresIn: 1800)])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
-        try await base.run(base.configuration(server, credentials: credentials, timeout: OpenSkySourceTests.hangTimeout),
-                           log: log, tracker: tracker) {
+            tokens: [
+                .status(401, body: #"{"error":"unauthorized_client"}"#), .hang, .status(502),
+                Self.token("tok-1", expiresIn: 1800)
+            ])
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
+        try await base.run(
+            base.configuration(server, credentials: credentials, timeout: OpenSkySourceTests.hangTimeout),
+            log: log, tracker: tracker
+        ) {
             tracker.snapshot().aircraft.count == 3
         }
         #expect(base.icaos(tracker) == OpenSkySourceTests.allThree)
-        #expect(log.contains("refused the client credentials (HTTP 401): check OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET"))
+        #expect(
+            log.contains("refused the client credentials (HTTP 401): check OPENSKY_CLIENT_ID and OPENSKY_CLIENT_SECRET")
+        )
         #expect(log.contains("OpenSky token request timed out"))
         #expect(log.contains("OpenSky token endpoint answered HTTP 502"))
-        #expect(server.stateRequests.allSatisfy { $0.header("Authorization") == "Bearer tok-1" },
-                "no states request went out without its token")
+        #expect(
+            server.stateRequests.allSatisfy { $0.header("Authorization") == "Bearer tok-1" },
+            "no states request went out without its token")
         #expect(!log.text.contains("s3cr"))
         try await server.stop()
     }
@@ -324,7 +360,8 @@ import Tracking
         let server = try await FakeOpenSkyServer(
             states: [.json(OpenSkyFixtures.threeAircraft())],
             tokens: [Self.token(#"tok\r\nX-Evil: 1"#, expiresIn: 31_536_000), Self.token("tok-good", expiresIn: 1800)])
-        let log = LogRecorder(), tracker = LiveTracker(receiver: nil)
+        let log = LogRecorder()
+        let tracker = LiveTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -358,8 +395,10 @@ import Tracking
             ["OPENSKY_CLIENT_ID": "id", "OPENSKY_CLIENT_SECRET": "hush"])
         #expect(both == .init(clientID: "id", clientSecret: "hush"))
         #expect(!"\(both!)".contains("hush"))
-        for partial in [["OPENSKY_CLIENT_ID": "id"], ["OPENSKY_CLIENT_SECRET": "hush"],
-                        ["OPENSKY_CLIENT_ID": "", "OPENSKY_CLIENT_SECRET": "hush"]] {
+        for partial in [
+            ["OPENSKY_CLIENT_ID": "id"], ["OPENSKY_CLIENT_SECRET": "hush"],
+            ["OPENSKY_CLIENT_ID": "", "OPENSKY_CLIENT_SECRET": "hush"]
+        ] {
             #expect(throws: OpenSkyError.self) { try OAuthTokenProvider.Credentials.fromEnvironment(partial) }
         }
     }
@@ -370,8 +409,9 @@ import Tracking
         configuration.credentials = credentials
         #expect(OpenSkySource(configuration: configuration, logger: Logger(label: "test")).pollInterval == .seconds(5))
         configuration.interval = .seconds(1)
-        #expect(OpenSkySource(configuration: configuration, logger: Logger(label: "test")).pollInterval == .seconds(5),
-                "the floor")
+        #expect(
+            OpenSkySource(configuration: configuration, logger: Logger(label: "test")).pollInterval == .seconds(5),
+            "the floor")
         configuration.interval = .seconds(30)
         #expect(OpenSkySource(configuration: configuration, logger: Logger(label: "test")).pollInterval == .seconds(30))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ModeS
 import Testing
+
 @testable import Receivers
 
 @Suite struct StateVectorTests {
@@ -9,12 +10,17 @@ import Testing
     }
 
     @Test func seventeenAndEighteenFieldRowsDecode() throws {
-        let response = try decode(OpenSkyFixtures.body([OpenSkyFixtures.cruising(at: 1_700_000_000),
-                                                        OpenSkyFixtures.taxiing(at: 1_700_000_000)], time: 1_700_000_005))
+        let response = try decode(
+            OpenSkyFixtures.body(
+                [
+                    OpenSkyFixtures.cruising(at: 1_700_000_000),
+                    OpenSkyFixtures.taxiing(at: 1_700_000_000)
+                ], time: 1_700_000_005))
         #expect(response.time == 1_700_000_005)
         #expect(response.skippedRows == 0)
         try #require(response.states.count == 2)
-        let cruising = response.states[0], taxiing = response.states[1]
+        let cruising = response.states[0]
+        let taxiing = response.states[1]
         #expect(cruising.icao24 == "4b1805")
         #expect(cruising.callsign == "SWR8KR  ")
         #expect(cruising.timePosition == 1_699_999_999)
@@ -32,10 +38,10 @@ import Testing
         #expect(state.icao == 0x4B1805)
         #expect(state.source == .opensky)
         #expect(state.callsign == "SWR8KR")
-        #expect(state.altitudeBaroFt == 10_000)           // 3048 m
-        #expect(state.altitudeGeoFt == 10_173)            // 3100.8 m = 10173.2 ft
-        #expect(abs(state.groundSpeedKt! - 194.384) < 0.001) // 100 m/s
-        #expect(state.verticalRateFpm == -1000)           // -5.08 m/s
+        #expect(state.altitudeBaroFt == 10_000)  // 3048 m
+        #expect(state.altitudeGeoFt == 10_173)  // 3100.8 m = 10173.2 ft
+        #expect(abs(state.groundSpeedKt! - 194.384) < 0.001)  // 100 m/s
+        #expect(state.verticalRateFpm == -1000)  // -5.08 m/s
         #expect(state.trackDeg == 271.5)
         #expect(state.onGround == false)
         #expect(state.position == GeoPoint(latitude: 47.4502, longitude: 8.6521))
@@ -77,9 +83,11 @@ import Testing
     }
 
     @Test func callsignsOutsideTheIdentificationCharactersAreDropped() throws {
-        for (callsign, kept) in [("SWR8KR  ", "SWR8KR"), ("D EABC", "D EABC"), ("swr8kr", nil), ("SWR\n8KR", nil),
-                                 ("SWR8KR\u{1B}[2J", nil), ("ABCDEFGHI", nil), (String(repeating: "A", count: 100_000), nil),
-                                 ("ÄBC", nil)] as [(String, String?)] {
+        for (callsign, kept) in [
+            ("SWR8KR  ", "SWR8KR"), ("D EABC", "D EABC"), ("swr8kr", nil), ("SWR\n8KR", nil),
+            ("SWR8KR\u{1B}[2J", nil), ("ABCDEFGHI", nil), (String(repeating: "A", count: 100_000), nil),
+            ("ÄBC", nil)
+        ] as [(String, String?)] {
             let vector = StateVector(icao24: "ABCDEF", callsign: callsign, lastContact: 10)
             let state = try #require(vector.aircraftState(now: 10))
             #expect(state.callsign == kept, "\(callsign.prefix(20))")
@@ -121,14 +129,14 @@ import Testing
     @Test func malformedRowsAreSkippedAndCounted() throws {
         let rows = [
             OpenSkyFixtures.cruising(at: 100),
-            #"["4b1806","SWR1","Switzerland",1,2]"#,                       // too short
-            #"[12345,"X","Nowhere",1,2,3,4,5,false,6,7,8,null,9,null,false,0]"#, // icao24 not a string
-            #"["zzzzzz","X","Nowhere",1,2,3,4,5,false,6,7,8,null,9,null,false,0]"#, // not hex
-            #"["4b1807","X","Nowhere",1,2,3,95,5,false,6,7,8,null,9,null,false,0]"#, // latitude 95
-            #"["4b1808","X","Nowhere",1,"late",3,4,5,false,6,7,8,null,9,null,false,0]"#, // last_contact a string
+            #"["4b1806","SWR1","Switzerland",1,2]"#,  // too short
+            #"[12345,"X","Nowhere",1,2,3,4,5,false,6,7,8,null,9,null,false,0]"#,  // icao24 not a string
+            #"["zzzzzz","X","Nowhere",1,2,3,4,5,false,6,7,8,null,9,null,false,0]"#,  // not hex
+            #"["4b1807","X","Nowhere",1,2,3,95,5,false,6,7,8,null,9,null,false,0]"#,  // latitude 95
+            #"["4b1808","X","Nowhere",1,"late",3,4,5,false,6,7,8,null,9,null,false,0]"#,  // last_contact a string
             "null",
             #""4b1809""#,
-            OpenSkyFixtures.sparse(at: 100),
+            OpenSkyFixtures.sparse(at: 100)
         ]
         let response = try decode(OpenSkyFixtures.body(rows))
         #expect(response.states.map(\.icao24) == ["4b1805", "a1b2c3"])
@@ -148,7 +156,7 @@ import Testing
             #"["4b1814","X","Nowhere",1,2,3,4,5,false,6,-1e308,8,null,9,null,false,0]"#,
             #"["4b1815","X","Nowhere",1,2,3,4,5,false,-6,7,8,null,9,null,false,0]"#,
             #"["4b1816","X","Nowhere",1,2,3,4,-3e15,false,6,7,8,null,9,null,false,0]"#,
-            OpenSkyFixtures.cruising(at: 100),
+            OpenSkyFixtures.cruising(at: 100)
         ]
         let response = try decode(OpenSkyFixtures.body(rows))
         #expect(response.states.map(\.icao24) == ["4b1805"])
@@ -160,7 +168,8 @@ import Testing
     }
 
     @Test func extraTrailingFieldsAreIgnored() throws {
-        let row = #"["4b1805","SWR8KR  ","Switzerland",1,2,8.6,47.4,3048,false,100,271.5,0,null,3100,"1000",false,0,3,"future",42]"#
+        let row =
+            #"["4b1805","SWR8KR  ","Switzerland",1,2,8.6,47.4,3048,false,100,271.5,0,null,3100,"1000",false,0,3,"future",42]"#
         let response = try decode(OpenSkyFixtures.body([row]))
         #expect(response.states.first?.category == 3)
         #expect(response.skippedRows == 0)
@@ -168,8 +177,10 @@ import Testing
 
     @Test func bodiesThatAreNotStatesAreErrors() {
         let truncated = String(OpenSkyFixtures.threeAircraft().prefix(60))
-        for body in ["", "  \n", truncated, "<html>502 Bad Gateway</html>", "[]", #"{"time":1}"#,
-                     #"{"states":null}"#, #"{"time":1,"states":"none"}"#] {
+        for body in [
+            "", "  \n", truncated, "<html>502 Bad Gateway</html>", "[]", #"{"time":1}"#,
+            #"{"states":null}"#, #"{"time":1,"states":"none"}"#
+        ] {
             #expect(throws: StateVectorResponse.Malformed.self, "\(body)") { try decode(body) }
         }
     }

@@ -76,14 +76,18 @@ final class FakeRouteServer: Sendable {
         await serving.value
     }
 
-    private static func responseHead(_ status: Int, _ headers: [(String, String)], length: Int) -> HTTPServerResponsePart {
+    private static func responseHead(_ status: Int, _ headers: [(String, String)], length: Int)
+        -> HTTPServerResponsePart
+    {
         var fields = HTTPHeaders(headers)
         fields.replaceOrAdd(name: "Content-Length", value: "\(length)")
         return .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: fields))
     }
 
-    private static func serve(_ connection: Connection, reply: @Sendable (String) -> Reply,
-                              recorded: NIOLockedValueBox<[Request]>) async throws {
+    private static func serve(
+        _ connection: Connection, reply: @Sendable (String) -> Reply,
+        recorded: NIOLockedValueBox<[Request]>
+    ) async throws {
         try await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             for try await part in inbound {
@@ -93,7 +97,8 @@ final class FakeRouteServer: Sendable {
                 case .end:
                     guard let head else { continue }
                     recorded.withLockedValue {
-                        $0.append(Request(path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, time: .now))
+                        $0.append(
+                            Request(path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, time: .now))
                     }
                     let callsign = head.uri.split(separator: "/").last.map(String.init) ?? ""
                     var answer = reply(callsign)

@@ -1,12 +1,14 @@
 import TestSupport
 import Testing
 import Tracking
+
 @testable import Receivers
 
 @Suite struct RouteCacheTests {
     static let start = ContinuousClock.now
-    static let route = FlightRoute(callsign: "BAW123", origin: FlightRoute.Airport(icao: "EGLL", iata: "LHR")!,
-                                   destination: FlightRoute.Airport(icao: "KJFK", iata: nil)!)
+    static let route = FlightRoute(
+        callsign: "BAW123", origin: FlightRoute.Airport(icao: "EGLL", iata: "LHR")!,
+        destination: FlightRoute.Airport(icao: "KJFK", iata: nil)!)
 
     static func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int64(seconds * 1000)) }
 
@@ -14,7 +16,9 @@ import Tracking
         #expect(RouteCache.normalise("  baw123 ") == "BAW123")
         #expect(RouteCache.normalise("EZY12AB") == "EZY12AB")
         #expect(RouteCache.normalise("AB") == "AB")
-        for bad in ["", "A", "BAW 123", "BAW-123", "BAW123456", "BAW/../1", "BAW%20", "ÄBC123", "BAW\n123", "12345678 9"] {
+        for bad in [
+            "", "A", "BAW 123", "BAW-123", "BAW123456", "BAW/../1", "BAW%20", "ÄBC123", "BAW\n123", "12345678 9"
+        ] {
             #expect(RouteCache.normalise(bad) == nil, "\(bad)")
         }
     }

@@ -1,8 +1,13 @@
 /// Route service answers in the shape adsbdb gives, for the route tests.
 enum RouteFixtures {
     /// The answer for a known callsign, with the airports' codes and names given.
-    static func known(callsign: String = "BAW123", origin: (icao: String, iata: String, name: String) = ("EGLL", "LHR", "London Heathrow Airport"),
-                      destination: (icao: String, iata: String, name: String) = ("KJFK", "JFK", "John F Kennedy International Airport")) -> String {
+    static func known(
+        callsign: String = "BAW123",
+        origin: (icao: String, iata: String, name: String) = ("EGLL", "LHR", "London Heathrow Airport"),
+        destination: (icao: String, iata: String, name: String) = (
+            "KJFK", "JFK", "John F Kennedy International Airport"
+        )
+    ) -> String {
         """
         {"response":{"flightroute":{"callsign":"\(callsign)","callsign_icao":"\(callsign)","callsign_iata":"BA123",\
         "airline":{"name":"British Airways","icao":"BAW","iata":"BA","country":"United Kingdom","country_iso":"GB","callsign":"SPEEDBIRD"},\

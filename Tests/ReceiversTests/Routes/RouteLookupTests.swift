@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 import Tracking
+
 @testable import Receivers
 
 /// The route service against a local fake: what it sends, what it publishes, how it backs off.
@@ -16,7 +17,9 @@ import Tracking
         var latest: [String: FlightRoute] { all.last ?? [:] }
 
         /// Waits up to `limit` for a published map that satisfies `condition`; returns it.
-        func wait(_ limit: Duration = .seconds(30), until condition: ([String: FlightRoute]) -> Bool) async -> [String: FlightRoute]? {
+        func wait(_ limit: Duration = .seconds(30), until condition: ([String: FlightRoute]) -> Bool) async -> [String:
+            FlightRoute]?
+        {
             let deadline = ContinuousClock.now + limit
             while ContinuousClock.now < deadline {
                 if let map = all.last(where: condition) { return map }
@@ -40,17 +43,22 @@ import Tracking
         }
     }
 
-    static func start(_ server: FakeRouteServer, callsigns: [String], configure: (inout RouteLookup.Configuration) -> Void = { _ in })
-        throws -> Running {
+    static func start(
+        _ server: FakeRouteServer, callsigns: [String], configure: (inout RouteLookup.Configuration) -> Void = { _ in }
+    )
+        throws -> Running
+    {
         var configuration = try RouteLookup.Configuration(baseURL: server.baseURL + "/")
         configuration.interval = .milliseconds(50)
         // Far above a loopback answer even on a loaded machine; the tests of time limits set
         // their own.
         configuration.timeout = .seconds(20)
         configure(&configuration)
-        let publications = Publications(), log = LogRecorder()
-        let lookup = RouteLookup(configuration: configuration, callsigns: { callsigns }, publish: { publications.append($0) },
-                                 logger: log.logger, generator: SplitMix(state: 42))
+        let publications = Publications()
+        let log = LogRecorder()
+        let lookup = RouteLookup(
+            configuration: configuration, callsigns: { callsigns }, publish: { publications.append($0) },
+            logger: log.logger, generator: SplitMix(state: 42))
         return Running(lookup: lookup, task: Task { await lookup.run() }, publications: publications, log: log)
     }
 
@@ -76,7 +84,15 @@ import Tracking
         await running.stop()
 
         #expect(running.publications.latest.keys.sorted() == ["BAW123"])
-        #expect(running.lookup.statistics == { var s = RouteLookup.Statistics(); s.requests = 2; s.found = 1; s.unknown = 1; return s }())
+        #expect(
+            running.lookup.statistics
+                == {
+                    var s = RouteLookup.Statistics()
+                    s.requests = 2
+                    s.found = 1
+                    s.unknown = 1
+                    return s
+                }())
         // One request per callsign, carrying the callsign and nothing else about the receiver.
         #expect(server.requests.map(\.path).sorted() == ["/callsign/BAW123", "/callsign/XYZ99"])
         for request in server.requests {
@@ -90,7 +106,8 @@ import Tracking
 
     @Test func failuresBackOffAndAreLoggedOnce() async throws {
         let server = try await FakeRouteServer { callsign in
-            callsign == "FAIL1" ? .answer(500, body: "{\"secret\":\"do not log me\"}") : .answer(404, body: RouteFixtures.unknown)
+            callsign == "FAIL1"
+                ? .answer(500, body: "{\"secret\":\"do not log me\"}") : .answer(404, body: RouteFixtures.unknown)
         }
         let running = try Self.start(server, callsigns: ["FAIL1"]) {
             $0.limits = RouteCache.Limits(retry: RetryPolicy(initial: .milliseconds(200), maximum: .seconds(60)))
@@ -166,7 +183,8 @@ import Tracking
             case "HUGE1": .answer(200, body: huge)
             case "BAD1": .answer(200, body: "<html>not json</html>")
             case "MOVED1": .answer(302, headers: [("Location", "/callsign/BAW123")], body: "")
-            case "TYPES1": .answer(200, body: #"{"response":{"flightroute":{"origin":{"icao_code":7},"destination":[]}}}"#)
+            case "TYPES1":
+                .answer(200, body: #"{"response":{"flightroute":{"origin":{"icao_code":7},"destination":[]}}}"#)
             default: .answer(200, body: RouteFixtures.known(callsign: callsign))
             }
         }
@@ -180,8 +198,9 @@ import Tracking
         #expect(problems.count == 3, "\(problems)")
         #expect(problems.contains("route lookup for HUGE1 failed: answer over the limit of 65536 bytes"))
         #expect(problems.contains("route lookup for MOVED1 failed: redirect (HTTP 302) not followed"))
-        #expect(problems.contains("route lookup for BAD1 failed: answer is not JSON")
-            || problems.contains("route lookup for TYPES1 failed: answer has no destination object"))
+        #expect(
+            problems.contains("route lookup for BAD1 failed: answer is not JSON")
+                || problems.contains("route lookup for TYPES1 failed: answer has no destination object"))
         #expect(problems.allSatisfy { !$0.contains("xxxx") && !$0.contains("html") })
         await server.stop()
     }
@@ -194,20 +213,27 @@ import Tracking
         configuration.interval = .milliseconds(50)
         configuration.timeout = .seconds(1)
         let log = LogRecorder()
-        let lookup = RouteLookup(configuration: configuration, callsigns: { ["DEAD1"] }, publish: { _ in }, logger: log.logger)
+        let lookup = RouteLookup(
+            configuration: configuration, callsigns: { ["DEAD1"] }, publish: { _ in }, logger: log.logger)
         let task = Task { await lookup.run() }
         #expect(await Self.waitFor { lookup.statistics.failed == 1 })
         task.cancel()
         await task.value
-        #expect(log.problems.count == 1 && log.problems[0].hasPrefix("route lookup for DEAD1 failed: connection"), "\(log.problems)")
+        #expect(
+            log.problems.count == 1 && log.problems[0].hasPrefix("route lookup for DEAD1 failed: connection"),
+            "\(log.problems)")
     }
 
     @Test func onlyHTTPServicesAreAccepted() throws {
         let configuration = try RouteLookup.Configuration(baseURL: " https://routes.example/api// ")
         #expect(configuration.url(for: "BAW123") == "https://routes.example/api/callsign/BAW123")
-        #expect(try RouteLookup.Configuration(baseURL: "http://127.0.0.1:8080").url(for: "AB1") == "http://127.0.0.1:8080/callsign/AB1")
-        for bad in ["ftp://routes.example", "file:///etc/passwd", "routes.example", "http://", "https://x.example/?key=1",
-                    "https://x.example/#top", "https://user:secret@x.example", ""] {
+        #expect(
+            try RouteLookup.Configuration(baseURL: "http://127.0.0.1:8080").url(for: "AB1")
+                == "http://127.0.0.1:8080/callsign/AB1")
+        for bad in [
+            "ftp://routes.example", "file:///etc/passwd", "routes.example", "http://", "https://x.example/?key=1",
+            "https://x.example/#top", "https://user:secret@x.example", ""
+        ] {
             #expect(throws: RouteError.self, "\(bad)") { try RouteLookup.Configuration(baseURL: bad) }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Tracking
+
 @testable import Receivers
 
 @Suite struct RouteResponseTests {
@@ -16,9 +17,15 @@ import Tracking
             return
         }
         #expect(route.callsign == "BAW123")
-        #expect(route.origin == FlightRoute.Airport(icao: "EGLL", iata: "LHR", name: "London Heathrow Airport", municipality: "London"))
-        #expect(route.destination == FlightRoute.Airport(icao: "KJFK", iata: "JFK", name: "John F Kennedy International Airport",
-                                                         municipality: "New York"))
+        #expect(
+            route.origin
+                == FlightRoute.Airport(
+                    icao: "EGLL", iata: "LHR", name: "London Heathrow Airport", municipality: "London"))
+        #expect(
+            route.destination
+                == FlightRoute.Airport(
+                    icao: "KJFK", iata: "JFK", name: "John F Kennedy International Airport",
+                    municipality: "New York"))
         #expect(route.origin.code == "LHR")
     }
 
@@ -29,7 +36,9 @@ import Tracking
     }
 
     @Test func otherStatusesAreErrors() {
-        for (status, message) in [(500, "HTTP status 500"), (429, "HTTP status 429"), (302, "redirect (HTTP 302) not followed")] {
+        for (status, message) in [
+            (500, "HTTP status 500"), (429, "HTTP status 429"), (302, "redirect (HTTP 302) not followed")
+        ] {
             #expect(throws: RouteError(.status, message)) { try Self.parse(RouteFixtures.known(), status: status) }
         }
     }
@@ -44,7 +53,10 @@ import Tracking
             (#"{"response":{}}"#, "answer has no \"flightroute\" object"),
             (#"{"response":{"flightroute":[]}}"#, "answer has no \"flightroute\" object"),
             (#"{"response":{"flightroute":{"origin":{"icao_code":"EGLL"}}}}"#, "answer has no destination object"),
-            (#"{"response":{"flightroute":{"origin":"EGLL","destination":{"icao_code":"EGLL"}}}}"#, "answer has no origin object"),
+            (
+                #"{"response":{"flightroute":{"origin":"EGLL","destination":{"icao_code":"EGLL"}}}}"#,
+                "answer has no origin object"
+            )
         ]
         for (body, message) in cases {
             #expect(throws: RouteError(.malformed, message)) { try Self.parse(body) }
@@ -52,7 +64,8 @@ import Tracking
     }
 
     @Test func badCodesAreDroppedAndAnAirportWithoutOneIsMalformed() throws {
-        let partly = try Self.parse(RouteFixtures.known(origin: ("EG LL", "lhr", "Heathrow"), destination: ("KJFK", "JFKX1", "JFK")))
+        let partly = try Self.parse(
+            RouteFixtures.known(origin: ("EG LL", "lhr", "Heathrow"), destination: ("KJFK", "JFKX1", "JFK")))
         guard case .route(let route) = partly else {
             Issue.record("no route: \(partly)")
             return
@@ -65,14 +78,19 @@ import Tracking
                 try Self.parse(RouteFixtures.known(origin: (icao, iata, "x")))
             }
         }
-        let wrongTypes = #"{"response":{"flightroute":{"origin":{"icao_code":1234,"iata_code":["LHR"],"name":7},"destination":{"iata_code":"JFK","name":null}}}}"#
-        #expect(throws: RouteError(.malformed, "answer's origin has no valid ICAO or IATA code")) { try Self.parse(wrongTypes) }
+        let wrongTypes =
+            #"{"response":{"flightroute":{"origin":{"icao_code":1234,"iata_code":["LHR"],"name":7},"destination":{"iata_code":"JFK","name":null}}}}"#
+        #expect(throws: RouteError(.malformed, "answer's origin has no valid ICAO or IATA code")) {
+            try Self.parse(wrongTypes)
+        }
     }
 
     @Test func namesAreCleanedAndCut() throws {
         let long = String(repeating: "Ä", count: 500)
-        let response = try Self.parse(RouteFixtures.known(origin: ("EGLL", "LHR", "  London\\u0007 \\n\\t Heathrow\\u202E  "),
-                                                          destination: ("KJFK", "JFK", long)))
+        let response = try Self.parse(
+            RouteFixtures.known(
+                origin: ("EGLL", "LHR", "  London\\u0007 \\n\\t Heathrow\\u202E  "),
+                destination: ("KJFK", "JFK", long)))
         guard case .route(let route) = response else {
             Issue.record("no route: \(response)")
             return
@@ -85,7 +103,11 @@ import Tracking
 
     @Test func hugeBodiesAreRefused() {
         let padding = String(repeating: " ", count: RouteResponse.maximumBodyBytes)
-        #expect(throws: RouteError(.tooLarge, "answer of \(RouteFixtures.known().utf8.count + padding.utf8.count) bytes, over the limit of 65536")) {
+        #expect(
+            throws: RouteError(
+                .tooLarge,
+                "answer of \(RouteFixtures.known().utf8.count + padding.utf8.count) bytes, over the limit of 65536")
+        ) {
             try Self.parse(RouteFixtures.known() + padding)
         }
     }
@@ -94,12 +116,16 @@ import Tracking
     /// throws a one-line error; a route it returns has clean codes and names.
     @Test func arbitraryBytesNeverTrap() {
         var generator = SplitMix(state: 0x5EED_0F_2047)
-        let seeds = [RouteFixtures.known(), RouteFixtures.unknown, #"{"response":{"flightroute":{}}}"#].map { Array($0.utf8) }
+        let seeds = [RouteFixtures.known(), RouteFixtures.unknown, #"{"response":{"flightroute":{}}}"#].map {
+            Array($0.utf8)
+        }
         var outcomes = [0, 0, 0]
         for round in 0..<4_000 {
             var bytes: [UInt8]
             if round % 4 == 0 {
-                bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             } else {
                 bytes = seeds[round % seeds.count]
                 for _ in 0..<Int.random(in: 1...8, using: &generator) where !bytes.isEmpty {
@@ -119,7 +145,9 @@ import Tracking
                     for airport in [route.origin, route.destination] {
                         #expect(airport.icao != nil || airport.iata != nil)
                         for code in [airport.icao, airport.iata].compactMap({ $0 }) {
-                            #expect((3...4).contains(code.count) && code.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) })
+                            #expect(
+                                (3...4).contains(code.count)
+                                    && code.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) })
                         }
                         for text in [airport.name, airport.municipality].compactMap({ $0 }) {
                             #expect(!text.isEmpty && text.count <= RouteResponse.maximumTextLength)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import X509
+
 @testable import Web
 
 @Suite struct CertificateStoreTests {
@@ -86,10 +87,13 @@ import X509
         _ = try store.pair(for: Self.subject, now: Self.now)
         let other = try SelfSignedCertificate(subject: Self.subject, now: Self.now)
         try folder.write(other.keyPEM, to: CertificateStore.keyFileName)
-        #expect(try store.pair(for: Self.subject, now: Self.now).renewalReason == "the stored key does not match the certificate")
+        #expect(
+            try store.pair(for: Self.subject, now: Self.now).renewalReason
+                == "the stored key does not match the certificate")
 
         try folder.write("garbage", to: CertificateStore.certificateFileName, mode: 0o644)
-        #expect(try store.pair(for: Self.subject, now: Self.now).renewalReason == "the stored certificate did not parse")
+        #expect(
+            try store.pair(for: Self.subject, now: Self.now).renewalReason == "the stored certificate did not parse")
 
         try FileManager.default.removeItem(atPath: store.certificatePath)
         #expect(try store.pair(for: Self.subject, now: Self.now).renewalReason == "the certificate file was missing")
@@ -104,7 +108,9 @@ import X509
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.keyPath)
         let error = #expect(throws: TLSSetupError.self) { try store.pair(for: Self.subject, now: Self.now) }
         #expect(error == .openPermissions(store.keyPath, mode: 0o100644, required: "600"))
-        #expect(error?.description == "refusing \(store.keyPath): mode 644 lets others in; it must be 600 (chmod 600 \(store.keyPath))")
+        #expect(
+            error?.description
+                == "refusing \(store.keyPath): mode 644 lets others in; it must be 600 (chmod 600 \(store.keyPath))")
     }
 
     @Test func linksAndOpenDirectoriesAreRefused() throws {
@@ -112,7 +118,8 @@ import X509
         defer { folder.remove() }
         let elsewhere = try folder.write(try SelfSignedCertificate(subject: Self.subject).keyPEM, to: "elsewhere.pem")
         try FileManager.default.createDirectory(atPath: folder.file("state"), withIntermediateDirectories: false)
-        try FileManager.default.createSymbolicLink(atPath: folder.file("state/tls-key.pem"), withDestinationPath: elsewhere)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("state/tls-key.pem"), withDestinationPath: elsewhere)
         let store = CertificateStore(directory: folder.file("state"))
         #expect(throws: TLSSetupError.symbolicLink(store.keyPath)) { try store.pair(for: Self.subject, now: Self.now) }
 

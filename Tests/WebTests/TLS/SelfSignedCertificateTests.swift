@@ -2,10 +2,12 @@ import Crypto
 import Foundation
 import Testing
 import X509
+
 @testable import Web
 
 @Suite struct SelfSignedCertificateTests {
-    static let subject = CertificateSubject.host("radar-pi", addresses: [IPAddress("192.168.1.20")!, IPAddress("2001:db8::20")!])
+    static let subject = CertificateSubject.host(
+        "radar-pi", addresses: [IPAddress("192.168.1.20")!, IPAddress("2001:db8::20")!])
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func subjectListsTheHostsNamesAndAddresses() {
@@ -18,8 +20,9 @@ import X509
     }
 
     @Test func invalidNamesAreDroppedAndTheCommonNameStaysShort() {
-        let subject = CertificateSubject(hostName: String(repeating: "x", count: 100),
-                                         dnsNames: ["ok-name", "bad_name", "-bad", "", "a..b", "OK-NAME"], ipAddresses: [])
+        let subject = CertificateSubject(
+            hostName: String(repeating: "x", count: 100),
+            dnsNames: ["ok-name", "bad_name", "-bad", "", "a..b", "OK-NAME"], ipAddresses: [])
         #expect(subject.dnsNames == ["ok-name"])
         #expect(subject.commonName.count == 64)
     }
@@ -82,7 +85,8 @@ import X509
         for text in ["", "localhost", "10.0.0", "fe80::1%eth0", "10.0.0.1/24", "::g"] {
             #expect(IPAddress(text) == nil)
         }
-        #expect(IPAddress("127.5.0.1")!.isLoopback && IPAddress("::1")!.isLoopback && !IPAddress("10.0.0.1")!.isLoopback)
+        #expect(
+            IPAddress("127.5.0.1")!.isLoopback && IPAddress("::1")!.isLoopback && !IPAddress("10.0.0.1")!.isLoopback)
         #expect(IPAddress("fe80::1")!.isLinkLocalV6 && !IPAddress("2001:db8::1")!.isLinkLocalV6)
     }
 

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import Testing
+
 @testable import Web
 
 @Suite struct TLSCredentialsTests {
@@ -23,9 +24,12 @@ import Testing
     @Test func aKeyOfAnotherCertificateIsRefused() throws {
         let folder = try TLSTestFolder()
         defer { folder.remove() }
-        let certificate = try folder.write(try SelfSignedCertificate(subject: Self.subject).certificatePEM, to: "cert.pem")
+        let certificate = try folder.write(
+            try SelfSignedCertificate(subject: Self.subject).certificatePEM, to: "cert.pem")
         let key = try folder.write(try SelfSignedCertificate(subject: Self.subject).keyPEM, to: "key.pem")
-        let error = #expect(throws: TLSSetupError.self) { try TLSCredentials.load(certificateFile: certificate, keyFile: key) }
+        let error = #expect(throws: TLSSetupError.self) {
+            try TLSCredentials.load(certificateFile: certificate, keyFile: key)
+        }
         #expect(error == .keyMismatch(certificate: certificate, key: key))
         #expect(error?.description == "TLS key \(key) does not match the certificate \(certificate)")
     }
@@ -37,19 +41,29 @@ import Testing
         let certificate = try folder.write(made.certificatePEM, to: "cert.pem")
         let key = try folder.write(made.keyPEM, to: "key.pem")
         let garbage = try folder.write("hello\n", to: "garbage.pem")
-        let broken = try folder.write("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", to: "broken.pem")
-        let brokenKey = try folder.write("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", to: "broken-key.pem")
+        let broken = try folder.write(
+            "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", to: "broken.pem")
+        let brokenKey = try folder.write(
+            "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", to: "broken-key.pem")
         let cases: [(String, String, TLSSetupError)] = [
             (folder.file("none.pem"), key, .missing(folder.file("none.pem"), what: "TLS certificate")),
             (certificate, folder.file("none.pem"), .missing(folder.file("none.pem"), what: "TLS key")),
             (garbage, key, .notPEM(garbage, what: "TLS certificate")),
             (certificate, garbage, .notPEM(garbage, what: "TLS key")),
-            (broken, key, .unusable(broken, what: "TLS certificate", reason: "it does not hold a readable certificate")),
-            (certificate, brokenKey, .unusable(brokenKey, what: "TLS key", reason: "it does not hold a readable RSA or EC private key")),
-            (folder.path, key, .unreadable(folder.path, what: "TLS certificate", reason: "not a regular file")),
+            (
+                broken, key,
+                .unusable(broken, what: "TLS certificate", reason: "it does not hold a readable certificate")
+            ),
+            (
+                certificate, brokenKey,
+                .unusable(brokenKey, what: "TLS key", reason: "it does not hold a readable RSA or EC private key")
+            ),
+            (folder.path, key, .unreadable(folder.path, what: "TLS certificate", reason: "not a regular file"))
         ]
         for (certificateFile, keyFile, expected) in cases {
-            let error = #expect(throws: TLSSetupError.self) { try TLSCredentials.load(certificateFile: certificateFile, keyFile: keyFile) }
+            let error = #expect(throws: TLSSetupError.self) {
+                try TLSCredentials.load(certificateFile: certificateFile, keyFile: keyFile)
+            }
             #expect(error == expected)
             #expect(error.map { !$0.description.contains("\n") } == true)
         }
@@ -59,7 +73,9 @@ import Testing
         let folder = try TLSTestFolder()
         defer { folder.remove() }
         let huge = try folder.write(String(repeating: "A", count: PEMFile.maximumBytes + 1), to: "huge.pem")
-        let error = #expect(throws: TLSSetupError.self) { try TLSCredentials.load(certificateFile: huge, keyFile: huge) }
+        let error = #expect(throws: TLSSetupError.self) {
+            try TLSCredentials.load(certificateFile: huge, keyFile: huge)
+        }
         guard case .unreadable(huge, what: "TLS certificate", _) = error else {
             Issue.record("unexpected \(String(describing: error))")
             return
@@ -77,8 +93,11 @@ import Testing
         let reply = try await server.exchange("ping", trusting: trusted, hostname: "localhost")
         #expect(reply == "ping")
 
-        let stranger = try NIOSSLCertificate.fromPEMBytes(Array(try SelfSignedCertificate(subject: Self.subject).certificatePEM.utf8))
-        await #expect(throws: NIOSSLError.self) { try await server.exchange("ping", trusting: stranger, hostname: "localhost") }
+        let stranger = try NIOSSLCertificate.fromPEMBytes(
+            Array(try SelfSignedCertificate(subject: Self.subject).certificatePEM.utf8))
+        await #expect(throws: NIOSSLError.self) {
+            try await server.exchange("ping", trusting: stranger, hostname: "localhost")
+        }
         let mismatch = await #expect(throws: NIOSSLExtraError.self) {
             try await server.exchange("ping", trusting: trusted, hostname: "elsewhere.example")
         }
@@ -108,7 +127,8 @@ import Testing
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let printed = try #require(text.split(separator: "=", maxSplits: 1).last).trimmingCharacters(in: .whitespacesAndNewlines)
+        let printed = try #require(text.split(separator: "=", maxSplits: 1).last).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let ours = try CertificateFingerprint.sha256(made.certificate)
         #expect(ours == printed)
         #expect(ours.count == 32 * 3 - 1)
@@ -117,6 +137,8 @@ import Testing
     /// The path of `name` on `PATH`, or nil.
     static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 }

@@ -7,8 +7,9 @@ struct TLSTestFolder {
 
     init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
     }
 
     /// `name` inside the folder.
