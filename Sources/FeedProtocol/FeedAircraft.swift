@@ -3,62 +3,62 @@ import ModeS
 /// One aircraft of a radar frame as it travels on the feed: what the tracker knows about it
 /// and where it stands in the client's sky and on its radar. The server fills it from its
 /// projection and writes it; clients read it back. Unknown values (`null` on the wire) are nil.
-public struct FeedAircraft: Sendable, Equatable {
+package struct FeedAircraft: Sendable, Equatable {
     /// ICAO 24-bit address, six lower-case hex digits.
-    public var icao: String
+    package var icao: String
     /// Flight identification, blanks removed.
-    public var callsign: String?
+    package var callsign: String?
     /// Latitude in degrees.
-    public var latitude: Double?
+    package var latitude: Double?
     /// Longitude in degrees.
-    public var longitude: Double?
+    package var longitude: Double?
     /// Pressure altitude in feet.
-    public var altitudeBaroFt: Double?
+    package var altitudeBaroFt: Double?
     /// Geometric (GNSS) height in feet.
-    public var altitudeGeoFt: Double?
+    package var altitudeGeoFt: Double?
     /// Speed over ground in knots.
-    public var groundSpeedKt: Double?
+    package var groundSpeedKt: Double?
     /// Track over ground, degrees from true north.
-    public var trackDeg: Double?
+    package var trackDeg: Double?
     /// Vertical rate in feet per minute, positive up.
-    public var verticalRateFpm: Double?
+    package var verticalRateFpm: Double?
     /// Mode A code, four octal digits.
-    public var squawk: String?
+    package var squawk: String?
     /// Emitter category, e.g. "A3".
-    public var category: String?
+    package var category: String?
     /// Whether the aircraft reports being on the ground.
-    public var onGround: Bool?
+    package var onGround: Bool?
     /// Seconds since anything was heard from it.
-    public var seenSeconds: Double?
+    package var seenSeconds: Double?
     /// Seconds since its position was last updated.
-    public var positionAgeSeconds: Double?
+    package var positionAgeSeconds: Double?
     /// Whether its position is old; drawn faded.
-    public var stale: Bool
+    package var stale: Bool
     /// Where its data comes from: "adsb", "mlat", "mode-s" or "opensky".
-    public var source: String?
+    package var source: String?
     /// Direction from the observer, degrees from true north.
-    public var azimuthDeg: Double?
+    package var azimuthDeg: Double?
     /// Angle above the observer's horizon, degrees.
-    public var elevationDeg: Double?
+    package var elevationDeg: Double?
     /// Straight-line distance from the observer, km.
-    public var slantKm: Double?
+    package var slantKm: Double?
     /// Distance along the surface from the observer, km.
-    public var groundKm: Double?
+    package var groundKm: Double?
     /// Direction relative to where the radar points, degrees in [0, 360).
-    public var bearingDeg: Double?
+    package var bearingDeg: Double?
     /// Position on the radar as a fraction of the radius, x to the right.
-    public var x: Double?
+    package var x: Double?
     /// Position on the radar as a fraction of the radius, y up (towards the heading).
-    public var y: Double?
+    package var y: Double?
     /// Which way the icon points on the radar, degrees clockwise from up.
-    public var rotationDeg: Double?
+    package var rotationDeg: Double?
     /// Icon size, 0.7 (high) to 2 (low).
-    public var scale: Double?
+    package var scale: Double?
     /// Origin and destination, from the route service when one is configured.
-    public var route: FeedRoute?
+    package var route: FeedRoute?
 
     /// An aircraft with only its address known and any other fields given; the rest are unknown.
-    public init(
+    package init(
         icao: String, callsign: String? = nil, altitudeBaroFt: Double? = nil, altitudeGeoFt: Double? = nil,
         groundSpeedKt: Double? = nil, onGround: Bool? = nil, stale: Bool = false, groundKm: Double? = nil,
         bearingDeg: Double? = nil, x: Double? = nil, y: Double? = nil, rotationDeg: Double? = nil,
@@ -80,23 +80,23 @@ public struct FeedAircraft: Sendable, Equatable {
     }
 
     /// What to call it on screen: the callsign when known, else the ICAO address in upper case.
-    public var label: String {
+    package var label: String {
         if let callsign, !callsign.isEmpty { return callsign }
         return icao.uppercased()
     }
 
     /// The altitude to show and filter by: barometric, else geometric.
-    public var altitudeFt: Double? { altitudeBaroFt ?? altitudeGeoFt }
+    package var altitudeFt: Double? { altitudeBaroFt ?? altitudeGeoFt }
 
     /// The aircraft as one JSON object, every field present (`null` when unknown), each
     /// number rounded to what it is worth: 5 decimals of a degree of latitude are about a
     /// metre, 4 decimals of the radar radius a fraction of a pixel.
-    public var json: String { object(withProjection: true) }
+    package var json: String { object(withProjection: true) }
 
     /// The aircraft as one JSON object without the projection fields (azimuth, elevation,
     /// distances, radar position, rotation, scale): what is known of it wherever one stands,
     /// as the MQTT output publishes it.
-    public var trackedJSON: String { object(withProjection: false) }
+    package var trackedJSON: String { object(withProjection: false) }
 
     private func object(withProjection projection: Bool) -> String {
         var w = JSONObjectWriter(nullForMissing: true)

@@ -2,22 +2,23 @@ import ModeS
 
 /// One radar frame as it travels on the feed (the `frame` line): the view it was drawn for
 /// and the aircraft in it. The server writes it, clients read it back.
-public struct FeedFrame: Sendable, Equatable {
+package struct FeedFrame: Sendable, Equatable {
     /// Frame number; the same for every client of the daemon.
-    public var seq: Int
+    package var seq: Int
     /// When the frame was made, seconds since 1970.
-    public var time: Double
+    package var time: Double
     /// The daemon's current data source, e.g. "rtl-sdr" or "replay".
-    public var source: String
+    package var source: String
     /// The heading the frame was drawn for, degrees from true north.
-    public var headingDeg: Double
+    package var headingDeg: Double
     /// The radar radius the frame was drawn for, km; x and y are fractions of it.
-    public var rangeKm: Double
+    package var rangeKm: Double
     /// The aircraft in view.
-    public var aircraft: [FeedAircraft]
+    package var aircraft: [FeedAircraft]
 
     /// A frame with every field given.
-    public init(seq: Int, time: Double, source: String, headingDeg: Double, rangeKm: Double, aircraft: [FeedAircraft]) {
+    package init(seq: Int, time: Double, source: String, headingDeg: Double, rangeKm: Double, aircraft: [FeedAircraft])
+    {
         self.seq = seq
         self.time = time
         self.source = source
@@ -27,7 +28,7 @@ public struct FeedFrame: Sendable, Equatable {
     }
 
     /// The aircraft nearest first; those without a distance come last, by address.
-    public var byDistance: [FeedAircraft] {
+    package var byDistance: [FeedAircraft] {
         aircraft.sorted { a, b in
             switch (a.groundKm, b.groundKm) {
             case (let da?, let db?): return da != db ? da < db : a.icao < b.icao
@@ -39,7 +40,7 @@ public struct FeedFrame: Sendable, Equatable {
     }
 
     /// The frame as one line of JSON, ending in a newline.
-    public var jsonLine: String {
+    package var jsonLine: String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "frame")
         w.add("seq", seq)

@@ -2,23 +2,23 @@ import ModeS
 
 /// A point on the Earth as the feed carries it: the receiver in the hello line, a client's
 /// own observer in its view.
-public struct FeedPosition: Sendable, Equatable, Hashable {
+package struct FeedPosition: Sendable, Equatable, Hashable {
     /// Latitude in degrees.
-    public var latitude: Double
+    package var latitude: Double
     /// Longitude in degrees.
-    public var longitude: Double
+    package var longitude: Double
     /// Height above the WGS-84 ellipsoid in metres.
-    public var altitudeMetres: Double
+    package var altitudeMetres: Double
 
     /// A position from its parts.
-    public init(latitude: Double, longitude: Double, altitudeMetres: Double = 0) {
+    package init(latitude: Double, longitude: Double, altitudeMetres: Double = 0) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitudeMetres = altitudeMetres
     }
 
     /// The position as a JSON object (`lat`, `lon`, `alt_m`).
-    public var json: String {
+    package var json: String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("lat", latitude, decimals: 5)
         w.add("lon", longitude, decimals: 5)
@@ -28,7 +28,7 @@ public struct FeedPosition: Sendable, Equatable, Hashable {
 
     /// Reads a position object: `lat` and `lon` required, `alt_m` 0 when absent or null
     /// (the height of a phone's user is rarely known, and matters little).
-    public init(_ fields: JSONFields) throws(FeedParseError) {
+    package init(_ fields: JSONFields) throws(FeedParseError) {
         self.init(
             latitude: try fields.requiredNumber("lat"), longitude: try fields.requiredNumber("lon"),
             altitudeMetres: try fields.number("alt_m") ?? 0)
@@ -37,20 +37,20 @@ public struct FeedPosition: Sendable, Equatable, Hashable {
 
 /// The greeting the server sends on connect: who serves the feed, where the receiver is,
 /// which source feeds it, and the client's starting view.
-public struct FeedHello: Sendable, Equatable {
+package struct FeedHello: Sendable, Equatable {
     /// Protocol version (`FeedMessage.protocolVersion`).
-    public var version: Int
+    package var version: Int
     /// The receiver's position; nil when the daemon has none.
-    public var receiver: FeedPosition?
+    package var receiver: FeedPosition?
     /// The daemon's current data source.
-    public var source: String
+    package var source: String
     /// Seconds between frames.
-    public var frameIntervalSeconds: Double
+    package var frameIntervalSeconds: Double
     /// The client's starting view.
-    public var view: RadarView
+    package var view: RadarView
 
     /// A greeting with every field given.
-    public init(
+    package init(
         version: Int = FeedMessage.protocolVersion, receiver: FeedPosition?, source: String,
         frameIntervalSeconds: Double, view: RadarView
     ) {
@@ -62,7 +62,7 @@ public struct FeedHello: Sendable, Equatable {
     }
 
     /// The greeting as one line of JSON, ending in a newline.
-    public var jsonLine: String {
+    package var jsonLine: String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "hello")
         w.add("version", version)

@@ -2,7 +2,7 @@ import FoundationEssentials
 import ModeS
 
 /// One line a feed client reads, by its `type`.
-public enum FeedLine: Sendable, Equatable {
+package enum FeedLine: Sendable, Equatable {
     /// The greeting.
     case hello(FeedHello)
     /// A radar frame.
@@ -17,7 +17,7 @@ public enum FeedLine: Sendable, Equatable {
     /// Reads one line (without its newline). Lenient where the protocol asks clients to be
     /// (unknown types and fields are ignored), strict where a wrong value would draw a wrong
     /// radar (a frame without a heading, an aircraft without an address).
-    public init(parsing line: some Collection<UInt8>) throws(FeedParseError) {
+    package init(parsing line: some Collection<UInt8>) throws(FeedParseError) {
         guard let value = JSONValue.parse(Data(line)) else {
             throw FeedParseError("not valid JSON: \(Self.excerpt(line))")
         }
@@ -47,7 +47,7 @@ public enum FeedLine: Sendable, Equatable {
     }
 
     /// Reads one line given as a string.
-    public init(parsing line: String) throws(FeedParseError) {
+    package init(parsing line: String) throws(FeedParseError) {
         try self.init(parsing: Array(line.utf8))
     }
 

@@ -3,25 +3,25 @@ import ModeS
 
 /// The lines of the feed protocol other than frames: what the server says on connect, how it
 /// answers commands, and how it reads the commands a client sends.
-public enum FeedMessage {
+package enum FeedMessage {
     /// Protocol version in the hello line; it changes only when existing fields change
     /// meaning or disappear (new fields may appear at any time).
-    public static let protocolVersion = 1
+    package static let protocolVersion = 1
 
     /// Longest command line accepted, in bytes; a view command is well under 300.
-    public static let maxCommandBytes = 4096
+    package static let maxCommandBytes = 4096
 
     /// The command names a client may send.
-    public static let commandTypes = ["view"]
+    package static let commandTypes = ["view"]
 
     /// The acknowledgement of an accepted `view` command: the client's whole view as it now
     /// stands.
-    public static func viewAcknowledgement(_ view: RadarView) -> String {
+    package static func viewAcknowledgement(_ view: RadarView) -> String {
         "{\"type\":\"view\",\"view\":" + view.json + "}\n"
     }
 
     /// An `error` line; the connection stays open.
-    public static func error(_ message: String) -> String {
+    package static func error(_ message: String) -> String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "error")
         w.add("message", message)
@@ -31,7 +31,7 @@ public enum FeedMessage {
     /// Applies one command line from a client to its current view: the new view, or the
     /// text of the error to send back (the view then stays as it was). Blank lines give the
     /// current view back unchanged and should not be answered.
-    public static func apply(commandLine line: [UInt8], to view: RadarView) -> Result<RadarView, FeedCommandError> {
+    package static func apply(commandLine line: [UInt8], to view: RadarView) -> Result<RadarView, FeedCommandError> {
         guard let text = String(validating: line, as: UTF8.self) else {
             return .failure(FeedCommandError("command is not valid UTF-8"))
         }
@@ -64,13 +64,13 @@ public enum FeedMessage {
     }
 
     /// The fields a `view` command may carry.
-    public static let viewFields = [
+    package static let viewFields = [
         "heading_deg", "range_km", "min_alt_ft", "max_alt_ft", "max_distance_km", "hide_on_ground",
         "observer"
     ]
 
     /// The fields of a view's `observer` object.
-    public static let observerFields = ["lat", "lon", "alt_m"]
+    package static let observerFields = ["lat", "lon", "alt_m"]
 
     /// A `view` command changes only the fields it names; `null` clears a filter, and a
     /// `null` observer goes back to the receiver's position.
@@ -130,10 +130,10 @@ public enum FeedMessage {
 }
 
 /// Why a client's command was refused; `message` is what the `error` line says.
-public struct FeedCommandError: Error, Sendable, Equatable {
+package struct FeedCommandError: Error, Sendable, Equatable {
     /// One sentence for the client.
-    public var message: String
+    package var message: String
 
     /// An error with its message.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 }

@@ -2,20 +2,20 @@ import ModeS
 
 /// Where a flight comes from and where it goes, as the feed carries it in an aircraft's
 /// `route` (`null` when unknown, or when no route service is configured).
-public struct FeedRoute: Sendable, Equatable {
+package struct FeedRoute: Sendable, Equatable {
     /// The airport the flight left.
-    public var origin: FeedAirport
+    package var origin: FeedAirport
     /// The airport it is bound for.
-    public var destination: FeedAirport
+    package var destination: FeedAirport
 
     /// A route from its two ends.
-    public init(origin: FeedAirport, destination: FeedAirport) {
+    package init(origin: FeedAirport, destination: FeedAirport) {
         self.origin = origin
         self.destination = destination
     }
 
     /// `{"origin":{…},"destination":{…}}`.
-    public var json: String {
+    package var json: String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.addRaw("origin", origin.json)
         w.addRaw("destination", destination.json)
@@ -32,23 +32,23 @@ public struct FeedRoute: Sendable, Equatable {
 }
 
 /// One end of a route: its ICAO and IATA codes and its name, each possibly unknown.
-public struct FeedAirport: Sendable, Equatable {
+package struct FeedAirport: Sendable, Equatable {
     /// Four-letter ICAO code, e.g. "EGLL".
-    public var icao: String?
+    package var icao: String?
     /// Three-letter IATA code, e.g. "LHR".
-    public var iata: String?
+    package var iata: String?
     /// The airport's name, e.g. "London Heathrow Airport".
-    public var name: String?
+    package var name: String?
 
     /// An airport from its parts.
-    public init(icao: String?, iata: String?, name: String?) {
+    package init(icao: String?, iata: String?, name: String?) {
         self.icao = icao
         self.iata = iata
         self.name = name
     }
 
     /// `{"icao":…,"iata":…,"name":…}`.
-    public var json: String {
+    package var json: String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("icao", icao)
         w.add("iata", iata)

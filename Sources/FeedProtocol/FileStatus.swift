@@ -10,24 +10,24 @@
 /// through the full Foundation's CoreFoundation module, whose members their files may not
 /// use (member import visibility, which keeps the full Foundation out of the binary: see
 /// docs/install.md, the binary's size). They ask here, where `struct stat` is the C library's.
-public struct FileStatus: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
     /// The whole `st_mode`: the file type bits and the permission bits.
-    public var mode: UInt32
+    package var mode: UInt32
     /// The owner's user id.
-    public var owner: UInt32
+    package var owner: UInt32
     /// The size in bytes.
-    public var size: Int
+    package var size: Int
 
     /// The status of the file at `path`, of a final symbolic link itself when `followLinks`
     /// is false; nil, with `errno` set, when there is none.
-    public init?(path: String, followLinks: Bool = true) {
+    package init?(path: String, followLinks: Bool = true) {
         var info = stat()
         guard (followLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
         self.init(info)
     }
 
     /// The status of the open file `descriptor`; nil, with `errno` set, when there is none.
-    public init?(descriptor: Int32) {
+    package init?(descriptor: Int32) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         self.init(info)
@@ -40,8 +40,8 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// Whether it is a directory.
-    public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
 
     /// Whether it is a regular file.
-    public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 }

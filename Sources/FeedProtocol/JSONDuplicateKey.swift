@@ -7,9 +7,9 @@ import FoundationEssentials
 /// The scan expects text that has already parsed as JSON: it follows only strings, objects
 /// and arrays, and compares keys after their escapes are resolved (`"a"` and `"\u0061"` are the
 /// same key).
-public enum JSONDuplicateKey {
+package enum JSONDuplicateKey {
     /// The first key found twice in the same object, at any depth; nil when there is none.
-    public static func first(in text: some Collection<UInt8>) -> String? {
+    package static func first(in text: some Collection<UInt8>) -> String? {
         let bytes = Array(text)
         // One entry per open container: the keys seen so far when it is an object, nil for
         // an array.

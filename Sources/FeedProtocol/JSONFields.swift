@@ -4,20 +4,20 @@ import ModeS
 /// where a number belongs, a number that is not finite) becomes a `FeedParseError` naming the
 /// field and where it was (`place`, e.g. "hello" or "aircraft 4840d6"; a client's command
 /// has no place: its errors go back to the client that sent it).
-public struct JSONFields: Sendable {
+package struct JSONFields: Sendable {
     /// The object's fields.
-    public let values: [String: JSONValue]
+    package let values: [String: JSONValue]
     /// Where the object sits, for error messages; nil for a client's command.
-    public let place: String?
+    package let place: String?
 
     /// The fields of `values`, found at `place`.
-    public init(_ values: [String: JSONValue], place: String?) {
+    package init(_ values: [String: JSONValue], place: String?) {
         self.values = values
         self.place = place
     }
 
     /// The same fields described as being at another place.
-    public func named(_ place: String) -> JSONFields { JSONFields(values, place: place) }
+    package func named(_ place: String) -> JSONFields { JSONFields(values, place: place) }
 
     /// The start of an error message about the field `key`.
     private func field(_ key: String) -> String {
@@ -26,7 +26,7 @@ public struct JSONFields: Sendable {
     }
 
     /// A finite number, or nil when the field is null or absent.
-    public func number(_ key: String) throws(FeedParseError) -> Double? {
+    package func number(_ key: String) throws(FeedParseError) -> Double? {
         switch values[key] {
         case nil, .null?: return nil
         case .number(let value)? where value.isFinite: return value
@@ -35,7 +35,7 @@ public struct JSONFields: Sendable {
     }
 
     /// A finite number that must be there.
-    public func requiredNumber(_ key: String) throws(FeedParseError) -> Double {
+    package func requiredNumber(_ key: String) throws(FeedParseError) -> Double {
         guard let value = try number(key) else {
             throw FeedParseError("\(place ?? "command") has no \"\(key)\" number")
         }
@@ -43,7 +43,7 @@ public struct JSONFields: Sendable {
     }
 
     /// A whole number that must be there and fit an `Int` (a sequence or version number).
-    public func requiredInteger(_ key: String) throws(FeedParseError) -> Int {
+    package func requiredInteger(_ key: String) throws(FeedParseError) -> Int {
         let value = try requiredNumber(key)
         guard let whole = Int(exactly: value) else {
             throw FeedParseError("\(field(key)) must be a whole number, got \(value)")
@@ -52,7 +52,7 @@ public struct JSONFields: Sendable {
     }
 
     /// A string, or nil when the field is null or absent.
-    public func string(_ key: String) throws(FeedParseError) -> String? {
+    package func string(_ key: String) throws(FeedParseError) -> String? {
         switch values[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
@@ -61,7 +61,7 @@ public struct JSONFields: Sendable {
     }
 
     /// A boolean, or nil when the field is null or absent.
-    public func bool(_ key: String) throws(FeedParseError) -> Bool? {
+    package func bool(_ key: String) throws(FeedParseError) -> Bool? {
         switch values[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
@@ -70,7 +70,7 @@ public struct JSONFields: Sendable {
     }
 
     /// A nested object, or nil when the field is null or absent.
-    public func object(_ key: String) throws(FeedParseError) -> JSONFields? {
+    package func object(_ key: String) throws(FeedParseError) -> JSONFields? {
         switch values[key] {
         case nil, .null?: return nil
         case .object(let value)?: return JSONFields(value, place: place.map { "\($0) \(key)" } ?? key)
@@ -80,13 +80,13 @@ public struct JSONFields: Sendable {
 }
 
 /// Why a feed line could not be read; the message names the line's problem.
-public struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One sentence for people.
-    public var message: String
+    package var message: String
 
     /// An error with its message.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

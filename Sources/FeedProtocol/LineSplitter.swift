@@ -2,9 +2,9 @@
 /// how both ends of the feed read it (the server a client's commands, a client the server's
 /// lines). A line longer than `limit` is reported once and its rest skipped up to its newline,
 /// rather than held in unbounded memory.
-public struct LineSplitter: Sendable {
+package struct LineSplitter: Sendable {
     /// One piece of the stream.
-    public enum Piece: Sendable, Equatable {
+    package enum Piece: Sendable, Equatable {
         /// A complete line, without its newline and a trailing carriage return.
         case line([UInt8])
         /// A line that grew past the limit; its bytes up to the next newline are skipped.
@@ -14,16 +14,16 @@ public struct LineSplitter: Sendable {
     private var pending: [UInt8] = []
     private var skipping = false
     /// Longest line accepted, bytes.
-    public let limit: Int
+    package let limit: Int
 
     /// A splitter for lines up to `limit` bytes. The default, 32 MiB, is some 50,000 aircraft
     /// in one frame, far beyond any receiver.
-    public init(limit: Int = 32 << 20) {
+    package init(limit: Int = 32 << 20) {
         self.limit = limit
     }
 
     /// The pieces `bytes` completes, after any partial line left by the last call.
-    public mutating func pieces(from bytes: some Collection<UInt8>) -> [Piece] {
+    package mutating func pieces(from bytes: some Collection<UInt8>) -> [Piece] {
         var pieces: [Piece] = []
         for byte in bytes {
             if byte == 0x0A {
@@ -47,7 +47,7 @@ public struct LineSplitter: Sendable {
 
     /// The complete lines in `bytes`, or nil when one is too long (for a reader that gives up
     /// on such a stream).
-    public mutating func lines(from bytes: some Collection<UInt8>) -> [[UInt8]]? {
+    package mutating func lines(from bytes: some Collection<UInt8>) -> [[UInt8]]? {
         var lines: [[UInt8]] = []
         for piece in pieces(from: bytes) {
             switch piece {

@@ -2,10 +2,10 @@
 /// them: `/` separates components, runs of `/` count as one, trailing ones are ignored, and a
 /// relative path stays relative (unlike `URL`, nothing is resolved against the working
 /// directory, so error messages show the path as the user gave it).
-public enum PathText {
+package enum PathText {
     /// The directory part of `path`: `/run/x.sock` → `/run`, `/x` → `/`, `x` → `""` (the
     /// working directory), `""` → `""`.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         let parent = withoutTrailingSlashes(String(trimmed[..<slash]))
@@ -13,7 +13,7 @@ public enum PathText {
     }
 
     /// The last component of `path`: `/run/x.sock` → `x.sock`, `/run/` → `run`, `/` → `/`.
-    public static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
         let name = trimmed[trimmed.index(after: slash)...]
@@ -22,7 +22,7 @@ public enum PathText {
 
     /// `name` inside `directory`: `/run` + `x.sock` → `/run/x.sock`, one slash between them
     /// whatever `directory` ends with; `name` alone when `directory` is empty.
-    public static func appending(_ name: String, to directory: String) -> String {
+    package static func appending(_ name: String, to directory: String) -> String {
         guard !directory.isEmpty else { return name }
         let base = withoutTrailingSlashes(directory)
         return base == "/" ? "/" + name : base + "/" + name

@@ -12,9 +12,9 @@ import FoundationEssentials
 /// is a real directory (not a symbolic link), owned by the current user, and closed to group
 /// and others; anything else may be another user's trap (a squatted socket that hears the
 /// client's commands or feeds it a false sky) and is refused.
-public enum PrivateDirectory {
+package enum PrivateDirectory {
     /// Why a directory cannot be trusted or made; each description is one line for stderr.
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// There is nothing at the path (for a client: no daemon has made it yet).
         case missing(String)
         /// A symbolic link stands where the directory should be.
@@ -29,7 +29,7 @@ public enum PrivateDirectory {
         case system(String, operation: String, message: String)
 
         /// One line naming the directory and what to do.
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing(let path):
                 "socket directory \(path) does not exist; is aviator-adsb running?"
@@ -48,7 +48,7 @@ public enum PrivateDirectory {
     }
 
     /// Checks that `path` is a directory the current user can trust (see the type's comment).
-    public static func check(_ path: String) throws(Problem) {
+    package static func check(_ path: String) throws(Problem) {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { throw .missing(path) }
@@ -59,7 +59,7 @@ public enum PrivateDirectory {
 
     /// Creates `path` with mode 700 if it is missing, then checks it as `check` does. The
     /// daemon calls this; clients only check.
-    public static func create(_ path: String) throws(Problem) {
+    package static func create(_ path: String) throws(Problem) {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw .system(path, operation: "mkdir", message: String(cString: strerror(errno)))
         }

@@ -3,48 +3,48 @@ import ModeS
 /// One client's view of the radar: which way the device points, how far the radar reaches,
 /// and which aircraft to leave out. The server starts every client with the daemon's
 /// defaults; a client changes its own view with a `view` command.
-public struct RadarView: Sendable, Hashable {
+package struct RadarView: Sendable, Hashable {
     /// Degrees from true north that the top of the screen points to, in [0, 360).
-    public var headingDeg: Double
+    package var headingDeg: Double
     /// Radius of the radar in kilometres (the zoom): aircraft farther away along the
     /// surface are left out, and x and y are fractions of this radius.
-    public var rangeKm: Double
+    package var rangeKm: Double
     /// Leave out aircraft below this altitude (feet), when set.
-    public var minAltitudeFt: Double?
+    package var minAltitudeFt: Double?
     /// Leave out aircraft above this altitude (feet), when set.
-    public var maxAltitudeFt: Double?
+    package var maxAltitudeFt: Double?
     /// Leave out aircraft farther than this along the surface (km), when set; unlike
     /// `rangeKm` it does not change the scale of x and y.
-    public var maxDistanceKm: Double?
+    package var maxDistanceKm: Double?
     /// Leave out aircraft known to be on the ground.
-    public var hideOnGround: Bool
+    package var hideOnGround: Bool
     /// Where this client sees the sky from (a phone in the garden rather than the antenna in
     /// the loft); nil means the receiver. Azimuth, elevation, distances, x and y and the
     /// distance filters are all taken from here. Private to the client: never logged.
-    public var observer: FeedPosition?
+    package var observer: FeedPosition?
 
     /// Limits the server accepts, so a typo cannot produce a meaningless radar.
-    public enum Limits {
+    package enum Limits {
         /// Largest radius: well past the radio horizon of any aircraft (about 450 km at
         /// 45,000 ft) so a whole-receiver view is possible.
-        public static let maxRangeKm = 1000.0
+        package static let maxRangeKm = 1000.0
         /// Smallest radius, and smallest distance filter: 100 m, a few aircraft lengths. A
         /// radius far below it would be written as 0 (distances have three decimals) and
         /// would make every position a division by almost nothing.
-        public static let minRangeKm = 0.1
+        package static let minRangeKm = 0.1
         /// Lowest altitude filter in feet: below the lowest airfields (about −1,300 ft).
-        public static let minAltitudeFt = -2000.0
+        package static let minAltitudeFt = -2000.0
         /// Highest altitude filter in feet: above anything that flies with a transponder.
-        public static let maxAltitudeFt = 100_000.0
+        package static let maxAltitudeFt = 100_000.0
         /// Lowest observer height in metres above the ellipsoid: below the Dead Sea shore
         /// (about −430 m) and the geoid's deepest dip (about −106 m) together.
-        public static let minObserverAltitudeM = -600.0
+        package static let minObserverAltitudeM = -600.0
         /// Highest observer height in metres: a person on a mountain or in an aircraft cabin.
-        public static let maxObserverAltitudeM = 15_000.0
+        package static let maxObserverAltitudeM = 15_000.0
     }
 
     /// A view; by default north up, 50 km, no filters.
-    public init(
+    package init(
         headingDeg: Double = 0, rangeKm: Double = 50, minAltitudeFt: Double? = nil,
         maxAltitudeFt: Double? = nil, maxDistanceKm: Double? = nil, hideOnGround: Bool = false,
         observer: FeedPosition? = nil
@@ -59,7 +59,7 @@ public struct RadarView: Sendable, Hashable {
     }
 
     /// Why the view is unusable, as a sentence for an `error` reply; nil when it is valid.
-    public var problem: String? {
+    package var problem: String? {
         if !headingDeg.isFinite || headingDeg < 0 || headingDeg > 360 {
             return "heading_deg must be between 0 and 360, got \(Self.show(headingDeg))"
         }
@@ -99,12 +99,12 @@ public struct RadarView: Sendable, Hashable {
     }
 
     /// Whether `km` is a usable radius or distance filter: finite and within the limits.
-    public static func isDistance(_ km: Double) -> Bool {
+    package static func isDistance(_ km: Double) -> Bool {
         km.isFinite && km >= Limits.minRangeKm && km <= Limits.maxRangeKm
     }
 
     /// The view as a JSON object with every field present.
-    public var json: String {
+    package var json: String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.addAngle("heading_deg", headingDeg, decimals: 2)
         w.add("range_km", rangeKm, decimals: 3)
@@ -129,7 +129,7 @@ public struct RadarView: Sendable, Hashable {
     }
 
     /// Numbers in error texts: integers without a fraction, others as Swift prints them.
-    public static func show(_ value: Double) -> String {
+    package static func show(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 }

@@ -8,20 +8,20 @@ import FoundationEssentials
 
 /// Where the feed socket lives and how a client reaches it; the server side (claiming the
 /// path before binding) is in FeedServer.
-public enum SocketPath {
+package enum SocketPath {
     /// File name of the default socket in `XDG_RUNTIME_DIR`.
-    public static let fileName = "aviator-adsb.sock"
+    package static let fileName = "aviator-adsb.sock"
 
     /// File name of the default socket inside the per-user directory (`privateDirectory`).
-    public static let privateFileName = "radar.sock"
+    package static let privateFileName = "radar.sock"
 
     /// Longest path a Unix socket address holds (`sun_path` less its terminating zero).
-    public static let maxLength: Int = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maxLength: Int = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// `$XDG_RUNTIME_DIR/aviator-adsb.sock` (the per-user runtime directory, private to the
     /// user and cleaned at logout), else `radar.sock` in the user's own directory in the
     /// temporary directory (`privateDirectory`).
-    public static func defaultPath(
+    package static func defaultPath(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         user: UInt32 = UInt32(geteuid())
     ) -> String {
@@ -37,7 +37,7 @@ public enum SocketPath {
     /// the socket is not put there directly (another user could take its name first): the
     /// daemon creates this directory with mode 700, and it and its clients refuse one that is
     /// not theirs (`PrivateDirectory`). Nil when `XDG_RUNTIME_DIR` is set.
-    public static func privateDirectory(
+    package static func privateDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         user: UInt32 = UInt32(geteuid())
     ) -> String? {
@@ -48,7 +48,7 @@ public enum SocketPath {
 
     /// The Unix socket address of `path` (cut to what `sun_path` holds; callers check the
     /// length against `maxLength` first), for `connect` here and `bind` on the server.
-    public static func address(of path: String) -> sockaddr_un {
+    package static func address(of path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -61,7 +61,7 @@ public enum SocketPath {
 
     /// Connects socket `fd` to the Unix socket at `path` (which must fit `sun_path`); the
     /// result of `connect(2)`, with `errno` set on failure.
-    public static func connect(_ fd: Int32, to path: String) -> Int32 {
+    package static func connect(_ fd: Int32, to path: String) -> Int32 {
         var address = address(of: path)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,7 +1,7 @@
 import FeedProtocol
 
 /// Why the feed server cannot start; each description is one line for the daemon's stderr.
-public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directory that should hold the socket does not exist.
     case missingDirectory(path: String, directory: String)
     /// Another process is accepting connections on the socket.
@@ -18,7 +18,7 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case system(operation: String, path: String, message: String)
 
     /// One line saying what is wrong and with which path.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingDirectory(let path, let directory):
             "cannot create feed socket \(path): directory \(directory) does not exist"

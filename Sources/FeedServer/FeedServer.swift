@@ -19,9 +19,9 @@ import Tracking
 /// light work, and one loop keeps the client registry free of locks. The aircraft are
 /// projected once per frame; each distinct view is rendered once and shared by the clients
 /// that use it.
-public final class FeedServer: Service, Sendable {
+package final class FeedServer: Service, Sendable {
     /// The configuration the server was bound with.
-    public let configuration: FeedConfiguration
+    package let configuration: FeedConfiguration
     private let provider: any RadarSnapshotProvider
     private let loop: any EventLoop
     private let channel: any Channel
@@ -42,7 +42,7 @@ public final class FeedServer: Service, Sendable {
 
     /// Claims the socket and starts accepting clients (they are greeted at once; frames start
     /// with `run()`). Throws a `FeedError` whose description is one line for stderr.
-    public static func bind(
+    package static func bind(
         configuration: FeedConfiguration, provider: any RadarSnapshotProvider,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> FeedServer {
@@ -100,7 +100,7 @@ public final class FeedServer: Service, Sendable {
     /// Sends a frame every interval until the calling task is cancelled or, inside a
     /// `ServiceGroup`, a graceful shutdown begins; then shuts down: closes all connections and
     /// removes the socket. Call it once.
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await self.sendFrames() }
         await shutdown()
     }
@@ -133,7 +133,7 @@ public final class FeedServer: Service, Sendable {
     }
 
     /// Stops accepting, closes every client and removes the socket. Safe to call twice.
-    public func shutdown() async {
+    package func shutdown() async {
         try? await channel.close()
         let hub = self.hub
         try? await loop.submit { hub.value.closeAll() }.get()
@@ -144,7 +144,7 @@ public final class FeedServer: Service, Sendable {
     /// same hub as the socket's clients, within the same client limit. When the feed is full
     /// the session comes back with a `refusal` to send and nothing else. Throws only when the
     /// server's event loop has stopped.
-    public func openSession() async throws -> FeedSession {
+    package func openSession() async throws -> FeedSession {
         let hub = self.hub
         let loop = self.loop
         return try await loop.submit {
@@ -155,7 +155,7 @@ public final class FeedServer: Service, Sendable {
     }
 
     /// The server's counters.
-    public func statistics() async -> FeedStatistics {
+    package func statistics() async -> FeedStatistics {
         let hub = self.hub
         return (try? await loop.submit { hub.value.statistics }.get()) ?? FeedStatistics()
     }

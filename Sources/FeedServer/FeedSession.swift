@@ -9,11 +9,11 @@ import NIOCore
 /// counters.
 ///
 /// Messages are the feed's lines without their newline: one JSON object each.
-public final class FeedSession: Sendable {
+package final class FeedSession: Sendable {
     private let core: NIOLoopBound<FeedSessionCore>
     /// The `error` message to send (then close) when the feed was full; nil when the session
     /// was taken in.
-    public let refusal: ByteBuffer?
+    package let refusal: ByteBuffer?
 
     init(core: NIOLoopBound<FeedSessionCore>, refusal: ByteBuffer?) {
         self.core = core
@@ -25,31 +25,31 @@ public final class FeedSession: Sendable {
     /// The next message to send, waiting until there is one; nil once the session has ended
     /// (the client fell behind, flooded, the server shut down, or `end()` was called).
     /// Calling it again means the previous message has been written.
-    public func next() async -> ByteBuffer? {
+    package func next() async -> ByteBuffer? {
         let core = self.core
         return try? await loop.flatSubmit { core.value.next() }.get()
     }
 
     /// A command from the client: one JSON object (a WebSocket text message).
-    public func receive(command: [UInt8]) async {
+    package func receive(command: [UInt8]) async {
         let core = self.core
         try? await loop.submit { core.value.receive(command: command) }.get()
     }
 
     /// Tells the client that something it sent is not a command (an `error` message, counted).
-    public func reject(_ message: String) async {
+    package func reject(_ message: String) async {
         let core = self.core
         try? await loop.submit { core.value.reject(message) }.get()
     }
 
     /// Returns once the session has ended, from either side.
-    public func ended() async {
+    package func ended() async {
         let core = self.core
         try? await loop.flatSubmit { core.value.endedFuture }.get()
     }
 
     /// The transport is gone: leave the hub.
-    public func end() async {
+    package func end() async {
         let core = self.core
         try? await loop.submit { core.value.finish() }.get()
     }

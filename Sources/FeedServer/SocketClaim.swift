@@ -13,7 +13,7 @@ import FoundationEssentials
 extension SocketPath {
     /// Makes `path` free for binding: checks its length and directory, and deals with a file
     /// already there (removed when it is a socket nobody answers on, an error otherwise).
-    public static func prepare(_ path: String) throws(FeedError) {
+    package static func prepare(_ path: String) throws(FeedError) {
         if path.utf8.count > maxLength { throw .pathTooLong(path: path, limit: maxLength) }
         if path.isEmpty { throw .invalidConfiguration("the feed socket path is empty") }
         let directory = PathText.directory(of: path)
@@ -42,7 +42,7 @@ extension SocketPath {
 
     /// The identity (device and inode) of the file at `path`, to remove it later only if it is
     /// still the one this process created.
-    public static func identity(of path: String) -> FileIdentity? {
+    package static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -50,7 +50,7 @@ extension SocketPath {
 
     /// Removes the socket at `path` if it is still `identity` (another daemon may have
     /// replaced it after this one's was removed by hand).
-    public static func remove(_ path: String, ifStill identity: FileIdentity?) {
+    package static func remove(_ path: String, ifStill identity: FileIdentity?) {
         guard let identity, self.identity(of: path) == identity else { return }
         unlink(path)
     }
@@ -83,9 +83,9 @@ extension SocketPath {
 }
 
 /// A file's device and inode numbers.
-public struct FileIdentity: Sendable, Equatable {
+package struct FileIdentity: Sendable, Equatable {
     /// Device number.
-    public var device: UInt64
+    package var device: UInt64
     /// Inode number.
-    public var inode: UInt64
+    package var inode: UInt64
 }

@@ -5,7 +5,7 @@
 /// trap on a failure so libFuzzer saves the input, and `FuzzTargetsTests`, which replays the
 /// seed corpus and every saved regression input in a normal `swift test`. A crash inside the
 /// code under test traps either way; a broken invariant is thrown as a `FuzzFailure`.
-public enum FuzzTarget: String, Sendable, CaseIterable {
+package enum FuzzTarget: String, Sendable, CaseIterable {
     /// Text lines of Mode S messages (AVR, timestamped AVR, bare hex, CSV), validated,
     /// decoded, positioned and written as JSON: what `aviator-adsb decode` does to a file.
     case messageLine = "message-line"
@@ -27,7 +27,7 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
     case mqtt
 
     /// Runs the target on `input`; throws when an invariant does not hold.
-    public func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
+    package func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
         switch self {
         case .messageLine: try MessageLineTarget.run(input)
         case .beast: try BeastTarget.run(input)
@@ -40,7 +40,7 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
     }
 
     /// Runs the target on `input`.
-    public func run(_ input: [UInt8]) throws(FuzzFailure) {
+    package func run(_ input: [UInt8]) throws(FuzzFailure) {
         let result: Result<Void, FuzzFailure> = input.withUnsafeBytes { bytes in
             do throws(FuzzFailure) {
                 try run(bytes)
@@ -54,7 +54,7 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
 
     /// The libFuzzer entry point's body: runs the target and traps on a broken invariant, so
     /// that libFuzzer records the input as a crash. Always returns 0 (keep the input).
-    public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> Int32 {
+    package func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> Int32 {
         do {
             try run(UnsafeRawBufferPointer(start: start, count: count))
         } catch {
@@ -66,12 +66,12 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
 
 /// An invariant of a fuzz target that did not hold for an input: what was expected and what
 /// came out instead.
-public struct FuzzFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FuzzFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// One sentence: which check failed, with the values involved.
-    public var description: String
+    package var description: String
 
     /// A failure with its sentence.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// Throws `FuzzFailure(message())` unless `condition` holds.

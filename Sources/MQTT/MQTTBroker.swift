@@ -4,21 +4,21 @@
 /// Credentials never travel in the URL (a command line shows in `ps` to every user of the
 /// machine): they come from the environment (`MQTTCredentials`), and a URL carrying any is
 /// refused with a sentence saying so.
-public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
+package struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
     /// The conventional port of plain MQTT.
-    public static let plainPort = 1883
+    package static let plainPort = 1883
     /// The conventional port of MQTT over TLS.
-    public static let tlsPort = 8883
+    package static let tlsPort = 8883
 
     /// Host name or address (an IPv6 address without brackets).
-    public var host: String
+    package var host: String
     /// TCP port.
-    public var port: Int
+    package var port: Int
     /// Whether to speak TLS (`mqtts://`).
-    public var usesTLS: Bool
+    package var usesTLS: Bool
 
     /// A broker from its parts.
-    public init(host: String, port: Int, usesTLS: Bool) {
+    package init(host: String, port: Int, usesTLS: Bool) {
         self.host = host
         self.port = port
         self.usesTLS = usesTLS
@@ -26,7 +26,7 @@ public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]` (a trailing `/` is allowed); throws
     /// one sentence saying what is wrong.
-    public init(url text: String) throws(MQTTError) {
+    package init(url text: String) throws(MQTTError) {
         let scheme: Bool
         var rest: Substring
         if text.hasPrefix("mqtt://") {
@@ -74,13 +74,13 @@ public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "mqtt://HOST:PORT", with an IPv6 host in brackets: for log lines and labels.
-    public var description: String {
+    package var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "\(usesTLS ? "mqtts" : "mqtt")://\(shownHost):\(port)"
     }
 
     /// "HOST:PORT", with an IPv6 host in brackets.
-    public var endpoint: String {
+    package var endpoint: String {
         (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }
 }

@@ -31,34 +31,34 @@ import Synchronization
 /// thread: the callback must be quick.
 ///
 /// Call `stop()` before letting go of the client.
-public final class MQTTClient: Sendable {
+package final class MQTTClient: Sendable {
     /// What the client has done so far.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Whether the client is connected now.
-        public var connected = false
+        package var connected = false
         /// Connections the broker accepted.
-        public var connections = 0
+        package var connections = 0
         /// Messages written to the broker (QoS 0) or acknowledged by it (QoS 1).
-        public var published = 0
+        package var published = 0
         /// QoS 0 messages in libmosquitto's hands when the connection dropped: lost.
-        public var lostInFlight = 0
+        package var lostInFlight = 0
         /// Messages libmosquitto refused (a malformed topic, an oversized payload).
-        public var refused = 0
+        package var refused = 0
         /// Messages received on the subscriptions.
-        public var received = 0
+        package var received = 0
         /// The queue's counters: queued, dropped when full, superseded, expired.
-        public var outbox = MQTTOutbox.Counters()
+        package var outbox = MQTTOutbox.Counters()
         /// Messages waiting in the queue now.
-        public var waiting = 0
+        package var waiting = 0
         /// Why the last connection ended or could not be made, when it did.
-        public var lastProblem: String?
+        package var lastProblem: String?
 
         /// Nothing yet.
-        public init() {}
+        package init() {}
 
         /// "connected, 3 connections, 120 published, 0 dropped (queue full), …": for the
         /// statistics line.
-        public var summary: String {
+        package var summary: String {
             (connected ? "connected" : "disconnected") + ", \(connections) connections, \(published) published, "
                 + "\(outbox.dropped) dropped (queue full), \(outbox.expired) expired, \(lostInFlight) lost on disconnect, "
                 + "\(waiting) waiting"
@@ -66,7 +66,7 @@ public final class MQTTClient: Sendable {
     }
 
     /// A change of the connection, for the owner's log.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// The broker accepted the connection.
         case connected
         /// The broker refused the connection (its reason: bad credentials, say).
@@ -111,7 +111,7 @@ public final class MQTTClient: Sendable {
     static let stopWait = 3.0
 
     /// The configuration it was made with.
-    public let configuration: MQTTConfiguration
+    package let configuration: MQTTConfiguration
     private let handle: Handle
     private let state: Mutex<State>
     /// Held from taking a message off the queue until libmosquitto has it, so that messages
@@ -141,7 +141,7 @@ public final class MQTTClient: Sendable {
     /// on every connection, `onMessage` hears the subscriptions' messages and `onEvent` the
     /// connection's changes (both on libmosquitto's thread); `clock` (seconds since 1970)
     /// times the queue's expiry.
-    public init(
+    package init(
         configuration: MQTTConfiguration, birth: @escaping @Sendable () -> [MQTTMessage] = { [] },
         onMessage: @escaping @Sendable (MQTTReceivedMessage) -> Void = { _ in },
         onEvent: @escaping @Sendable (Event) -> Void = { _ in },
@@ -172,7 +172,7 @@ public final class MQTTClient: Sendable {
     /// Sets the client up and starts connecting on libmosquitto's thread. A broker that
     /// cannot be reached yet is no error: the client keeps trying with backoff. Throws for
     /// settings libmosquitto refuses (a CA file it cannot read, a keepalive under 5 s).
-    public func start() throws(MQTTError) {
+    package func start() throws(MQTTError) {
         let pointer = handle.pointer
         let configuration = configuration
         func check(_ code: Int32, _ what: String) throws(MQTTError) {
@@ -293,7 +293,7 @@ public final class MQTTClient: Sendable {
 
     /// Subscribes to `filter` (MQTT wildcards `+` and `#` allowed), now if connected and again
     /// on every reconnection.
-    public func subscribe(_ filter: String) {
+    package func subscribe(_ filter: String) {
         let connected = state.withLock { state in
             state.subscriptions.append(filter)
             return state.statistics.connected
@@ -322,14 +322,14 @@ public final class MQTTClient: Sendable {
     /// Queues `message` for the broker; never blocks. It leaves at once when the connection
     /// has room, else when the broker catches up or comes back (or is dropped from the
     /// bounded queue, counted, if that takes too long).
-    public func publish(_ message: MQTTMessage) {
+    package func publish(_ message: MQTTMessage) {
         let now = clock()
         state.withLock { $0.outbox.push(message, at: now) }
         flush()
     }
 
     /// What the client has done so far.
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         state.withLock { state in
             var statistics = state.statistics
             statistics.outbox = state.outbox.counters
@@ -339,7 +339,7 @@ public final class MQTTClient: Sendable {
     }
 
     /// Whether the client is connected now.
-    public var isConnected: Bool { state.withLock { $0.statistics.connected } }
+    package var isConnected: Bool { state.withLock { $0.statistics.connected } }
 
     /// Hands queued messages to libmosquitto while connected and it holds fewer than
     /// `maximumInFlight` (all of them with `everything`).
@@ -403,7 +403,7 @@ public final class MQTTClient: Sendable {
     /// Hands over what is still queued (while connected), publishes `farewell` (a retained
     /// "offline", say: a clean disconnection does not trigger the will), disconnects and
     /// ends the connection's thread (waiting `stopWait` at most). Later calls do nothing.
-    public func stop(farewell: [MQTTMessage] = []) {
+    package func stop(farewell: [MQTTMessage] = []) {
         let wasRunning = lifecycle.withLock { lifecycle -> Bool in
             defer { lifecycle.stopped = true }
             return lifecycle.looping && !lifecycle.stopped

@@ -1,25 +1,25 @@
 /// A user name and password for the broker, taken from the environment so that they never
 /// appear on a command line (which every user of the machine can read in `ps`).
-public struct MQTTCredentials: Sendable, Equatable {
+package struct MQTTCredentials: Sendable, Equatable {
     /// The variable holding the user name.
-    public static let usernameVariable = "AVIATOR_MQTT_USERNAME"
+    package static let usernameVariable = "AVIATOR_MQTT_USERNAME"
     /// The variable holding the password.
-    public static let passwordVariable = "AVIATOR_MQTT_PASSWORD"
+    package static let passwordVariable = "AVIATOR_MQTT_PASSWORD"
 
     /// User name.
-    public var username: String
+    package var username: String
     /// Password, nil to send none.
-    public var password: String?
+    package var password: String?
 
     /// Credentials from their parts.
-    public init(username: String, password: String?) {
+    package init(username: String, password: String?) {
         self.username = username
         self.password = password
     }
 
     /// The credentials `environment` holds: nil when no user name is set. A password without
     /// a user name is an error (MQTT cannot send one alone).
-    public static func from(environment: [String: String]) throws(MQTTError) -> MQTTCredentials? {
+    package static func from(environment: [String: String]) throws(MQTTError) -> MQTTCredentials? {
         let username = environment[usernameVariable].flatMap { $0.isEmpty ? nil : $0 }
         let password = environment[passwordVariable].flatMap { $0.isEmpty ? nil : $0 }
         guard let username else {

@@ -10,20 +10,20 @@
 ///   comes (`expired`).
 ///
 /// A plain value with the time passed in; the client keeps one under its lock.
-public struct MQTTOutbox: Sendable {
+package struct MQTTOutbox: Sendable {
     /// What the queue did with the messages it was given.
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Messages taken in.
-        public var queued = 0
+        package var queued = 0
         /// Messages dropped to make room for newer ones.
-        public var dropped = 0
+        package var dropped = 0
         /// Retained messages replaced by a newer value of the same topic before they left.
-        public var superseded = 0
+        package var superseded = 0
         /// Messages whose expiry passed while they waited.
-        public var expired = 0
+        package var expired = 0
 
         /// Nothing counted.
-        public init() {}
+        package init() {}
     }
 
     private struct Entry: Sendable {
@@ -32,15 +32,15 @@ public struct MQTTOutbox: Sendable {
     }
 
     /// The most messages held at once.
-    public let capacity: Int
+    package let capacity: Int
     /// The most payload bytes held at once.
-    public let byteCapacity: Int
+    package let byteCapacity: Int
     /// What happened so far.
-    public private(set) var counters = Counters()
+    package private(set) var counters = Counters()
     /// Messages waiting now.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Payload bytes waiting now.
-    public private(set) var bytes = 0
+    package private(set) var bytes = 0
 
     /// The queue from `head` on; removed entries leave a hole (nil) until compaction.
     private var entries: [Entry?] = []
@@ -49,13 +49,13 @@ public struct MQTTOutbox: Sendable {
     private var retainedAt: [String: Int] = [:]
 
     /// An empty queue holding at most `capacity` messages and `byteCapacity` payload bytes.
-    public init(capacity: Int = 4096, byteCapacity: Int = 8 << 20) {
+    package init(capacity: Int = 4096, byteCapacity: Int = 8 << 20) {
         self.capacity = max(1, capacity)
         self.byteCapacity = max(1, byteCapacity)
     }
 
     /// Queues `message`, given at `now` (seconds).
-    public mutating func push(_ message: MQTTMessage, at now: Double) {
+    package mutating func push(_ message: MQTTMessage, at now: Double) {
         counters.queued += 1
         if message.retain, let index = retainedAt[message.topic] {
             remove(at: index)
@@ -71,7 +71,7 @@ public struct MQTTOutbox: Sendable {
 
     /// Puts `message` back at the front, as the next to leave (a publish that failed because
     /// the connection had just gone). Nothing is counted.
-    public mutating func pushBack(_ message: MQTTMessage, queuedAt: Double) {
+    package mutating func pushBack(_ message: MQTTMessage, queuedAt: Double) {
         if message.retain, retainedAt[message.topic] != nil { return }
         if head > 0 {
             head -= 1
@@ -87,7 +87,7 @@ public struct MQTTOutbox: Sendable {
 
     /// The next message to send at `now` with the time it was queued, dropping (and
     /// counting) those that expired while they waited; nil when none is waiting.
-    public mutating func pop(at now: Double) -> (message: MQTTMessage, queuedAt: Double)? {
+    package mutating func pop(at now: Double) -> (message: MQTTMessage, queuedAt: Double)? {
         while let index = firstIndex() {
             let entry = entries[index]!
             remove(at: index)

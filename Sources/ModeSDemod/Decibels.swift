@@ -1,24 +1,24 @@
 import ModeS
 
 /// Decibel arithmetic without a C math library, so `ModeS` stays free of platform imports.
-public enum Decibels {
+package enum Decibels {
     /// 20·log10(amplitude / fullScale): the level of an amplitude in dB relative to full
     /// scale (0 dBFS is the loudest sample the input can hold). Non-positive input gives
     /// -infinity.
-    public static func fromAmplitude(_ amplitude: Double, fullScale: Double) -> Double {
+    package static func fromAmplitude(_ amplitude: Double, fullScale: Double) -> Double {
         guard amplitude > 0, fullScale > 0 else { return -.infinity }
         return 20 * log10(amplitude / fullScale)
     }
 
     /// 10·log10(power): the level of a power relative to full scale (1.0) in dB. Non-positive
     /// input gives -infinity.
-    public static func fromPower(_ power: Double) -> Double {
+    package static func fromPower(_ power: Double) -> Double {
         guard power > 0 else { return -.infinity }
         return 10 * log10(power)
     }
 
     /// The base-10 logarithm of a positive finite `x`.
-    public static func log10(_ x: Double) -> Double {
+    package static func log10(_ x: Double) -> Double {
         naturalLog(x) / 2.302585092994046
     }
 

@@ -11,19 +11,19 @@ import ModeS
 /// and the phase of a strong reply could no longer be told from its preamble). Sixteen
 /// bits keep the weakest noise (about 4 LSB rms in cu8, i.e. ~1500 on this scale) well
 /// resolved while the demodulator's integer sums cannot overflow.
-public struct MagnitudeConverter: Sendable {
+package struct MagnitudeConverter: Sendable {
     /// The sample layout being converted.
-    public let format: SampleFormat
+    package let format: SampleFormat
     /// For cu8: the magnitude of every (I, Q) byte pair, indexed by the pair read as one
     /// little-endian 16-bit word (I in the low byte). 128 KiB, built once; a lookup is far
     /// cheaper than a square root per sample.
     private let table: [UInt16]
 
     /// The magnitude of an amplitude of 1.0 (one component at full scale): 65535 / √2.
-    public static let fullScale = 65535.0 / 2.0.squareRoot()
+    package static let fullScale = 65535.0 / 2.0.squareRoot()
 
     /// A converter for `format`.
-    public init(format: SampleFormat) {
+    package init(format: SampleFormat) {
         self.format = format
         if format == .cu8 {
             var table = [UInt16](repeating: 0, count: 65536)
@@ -41,7 +41,7 @@ public struct MagnitudeConverter: Sendable {
     /// Converts `count` whole samples starting at `source` into `destination[0..<count]`.
     /// `source` may be unaligned.
     @inline(__always)
-    public func convert(_ source: UnsafeRawPointer, count: Int, into destination: UnsafeMutablePointer<UInt16>) {
+    package func convert(_ source: UnsafeRawPointer, count: Int, into destination: UnsafeMutablePointer<UInt16>) {
         switch format {
         case .cu8:
             table.withUnsafeBufferPointer { table in
@@ -74,7 +74,7 @@ public struct MagnitudeConverter: Sendable {
     /// which a real converter has long clipped) so that squares and products of samples stay
     /// finite everywhere downstream.
     @inline(__always)
-    public static func cf32Component(_ source: UnsafeRawPointer, byteOffset: Int) -> Float {
+    package static func cf32Component(_ source: UnsafeRawPointer, byteOffset: Int) -> Float {
         let value = Float(
             bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: byteOffset, as: UInt32.self)))
         guard value.isFinite else { return 0 }

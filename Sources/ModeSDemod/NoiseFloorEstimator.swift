@@ -13,10 +13,10 @@ import ModeS
 /// are left out: they are reply pulses, not noise. For pure complex Gaussian noise the
 /// magnitude is Rayleigh distributed and only exp(-pi/4 * 3^2) ≈ 0.08 % of samples exceed 3
 /// times its mean, so trimming there removes almost no noise but most strong pulses.
-public struct NoiseFloorEstimator: Sendable {
+package struct NoiseFloorEstimator: Sendable {
     /// Samples per window (a power of two): 4096 samples is 1.7 ms at 2.4 MS/s, short
     /// enough to follow gain changes, long enough for a steady mean.
-    public static let windowLength = 4096
+    package static let windowLength = 4096
     /// Only samples whose absolute index is a multiple of this are measured.
     static let stride = 16
     /// Samples louder than this many floors are treated as signal, not noise.
@@ -29,20 +29,20 @@ public struct NoiseFloorEstimator: Sendable {
 
     private var floors = [UInt32](repeating: 0, count: ringLength)
     /// Absolute index of the next sample to be absorbed.
-    public private(set) var absorbedCount: Int = 0
+    package private(set) var absorbedCount: Int = 0
     private var sum: UInt64 = 0
     private var kept: UInt64 = 0
     private var previousFloor: UInt32?
 
     /// An estimator that has seen nothing yet.
-    public init() {}
+    package init() {}
 
     /// The number of windows whose floor is known.
-    public var completedWindows: Int { absorbedCount / Self.windowLength }
+    package var completedWindows: Int { absorbedCount / Self.windowLength }
 
     /// Feeds the next `count` magnitudes of the stream (absolute indices
     /// `absorbedCount ..< absorbedCount + count`).
-    public mutating func absorb(_ magnitudes: UnsafePointer<UInt16>, count: Int) {
+    package mutating func absorb(_ magnitudes: UnsafePointer<UInt16>, count: Int) {
         var index = 0
         while index < count {
             let absolute = absorbedCount + index
@@ -72,7 +72,7 @@ public struct NoiseFloorEstimator: Sendable {
     }
 
     /// Closes the last, partial window at the end of a stream so its samples get a floor.
-    public mutating func finish() {
+    package mutating func finish() {
         guard absorbedCount % Self.windowLength != 0 else { return }
         closeWindow(index: absorbedCount / Self.windowLength)
         absorbedCount = (absorbedCount / Self.windowLength + 1) * Self.windowLength
@@ -80,7 +80,7 @@ public struct NoiseFloorEstimator: Sendable {
 
     /// Starts measuring again at absolute sample `index`, after a gap in the stream. The
     /// last floor is kept as the trimming reference: the receiver's gain did not change.
-    public mutating func restart(at index: Int) {
+    package mutating func restart(at index: Int) {
         absorbedCount = index
         sum = 0
         kept = 0
@@ -89,7 +89,7 @@ public struct NoiseFloorEstimator: Sendable {
     /// The noise floor (mean noise magnitude) around absolute sample `index`; only valid
     /// once the window holding `index` is complete.
     @inline(__always)
-    public func floor(at index: Int) -> UInt32 {
+    package func floor(at index: Int) -> UInt32 {
         floors[(index / Self.windowLength) & (Self.ringLength - 1)]
     }
 

@@ -13,54 +13,54 @@ import ModeS
 ///
 /// All times are in tenths of a sample, so every overlap, hence every weight, is a small
 /// integer and scoring is pure integer arithmetic.
-public struct ReplyKernels: Sendable {
+package struct ReplyKernels: Sendable {
     /// Weights of one bit: the scores starts at sample `offset` (relative to the candidate's
     /// first sample) and spans at most four samples.
-    public struct BitKernel: Sendable {
+    package struct BitKernel: Sendable {
         /// First sample, relative to the candidate start.
-        public var offset: Int32
+        package var offset: Int32
         /// Weight of samples offset, offset+1, offset+2, offset+3.
-        public var w0: Int32, w1: Int32, w2: Int32, w3: Int32
+        package var w0: Int32, w1: Int32, w2: Int32, w3: Int32
     }
 
     /// How much the neighbouring chips leak into one bit's score, for the decision-feedback
     /// slicer: each is Σ weight × overlap (tenths²) over the bit's samples.
-    public struct Interference: Sendable {
+    package struct Interference: Sendable {
         /// Leak of the chip just before the bit (the previous bit's second chip).
-        public var previous: Int32
+        package var previous: Int32
         /// Leak of the chip just after the bit (the next bit's first chip).
-        public var next: Int32
+        package var next: Int32
         /// Σ weight × (overlap with the bit's own two chips): nonzero when the samples
         /// cover the two chips unevenly.
-        public var own: Int32
+        package var own: Int32
     }
 
     /// Chips in the preamble (8 µs).
-    public static let preambleChips = 16
+    package static let preambleChips = 16
     /// Preamble chips that carry a pulse: pulses start at 0, 1.0, 3.5 and 4.5 µs.
-    public static let preamblePulseChips: Set<Int> = [0, 2, 7, 9]
+    package static let preamblePulseChips: Set<Int> = [0, 2, 7, 9]
     /// Bits in a long reply; a short one uses the first 56 of them.
-    public static let maximumBits = 112
+    package static let maximumBits = 112
     /// Weight of an "on" preamble chip relative to an "off" one. 4 on chips against 12 off
     /// chips: weighting the on chips 3 times makes the weights sum to zero, so the score is
     /// insensitive to the noise floor and equals 12 chip-lengths × (mean on − mean off).
     static let preambleOnWeight: Int32 = 3
 
     /// The sample rate the kernels were built for.
-    public let sampleRate: SampleRate
+    package let sampleRate: SampleRate
     /// Sub-sample start offsets in tenths of a sample, one per phase.
-    public let phaseOffsets: [Int]
+    package let phaseOffsets: [Int]
     /// Samples the preamble kernels span (the same for all phases).
-    public let preambleSpan: Int
+    package let preambleSpan: Int
     /// Samples from a candidate start to the last sample a long reply can touch.
-    public let replySpan: Int
+    package let replySpan: Int
     /// The same for a short (56-bit) reply.
-    public let shortReplySpan: Int
+    package let shortReplySpan: Int
 
     /// Samples a reply of `bitCount` bits may touch from its candidate start.
-    public func span(bitCount: Int) -> Int { bitCount == 112 ? replySpan : shortReplySpan }
+    package func span(bitCount: Int) -> Int { bitCount == 112 ? replySpan : shortReplySpan }
     /// The first sample, from a candidate start, that bit `number` (1-based) can touch.
-    public func firstSample(ofBit number: Int) -> Int {
+    package func firstSample(ofBit number: Int) -> Int {
         (Self.preambleChips + 2 * (number - 1)) * sampleRate.tenthsPerChip / 10
     }
     /// Per phase, `preambleSpan` weights: +3 × overlap with on chips, −1 × overlap with off.
@@ -78,12 +78,12 @@ public struct ReplyKernels: Sendable {
     let pulseChipKernels: [BitKernel]
     /// The preamble score of a reply whose on-chips are one magnitude unit above its off
     /// chips: divide a score by this to get (mean on − mean off) in magnitude units.
-    public let preambleScale: Int32
+    package let preambleScale: Int32
     /// Same for a bit score: |score| / bitScale is the on/off magnitude difference.
-    public let bitScale: Int32
+    package let bitScale: Int32
 
     /// Builds the kernels for `sampleRate`.
-    public init(sampleRate: SampleRate) {
+    package init(sampleRate: SampleRate) {
         self.sampleRate = sampleRate
         let chip = sampleRate.tenthsPerChip
         let phases = sampleRate.phaseOffsetsInTenths

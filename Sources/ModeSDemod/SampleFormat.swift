@@ -6,13 +6,13 @@ import ModeS
 /// - `cs16`: two signed 16-bit little-endian integers (many SDRs and recorders; some write Q
 ///   first, which does not change a magnitude).
 /// - `cf32`: two 32-bit little-endian IEEE floats, full scale 1.0.
-public enum SampleFormat: String, Sendable, CaseIterable {
+package enum SampleFormat: String, Sendable, CaseIterable {
     case cu8
     case cs16
     case cf32
 
     /// Bytes per complex sample (I and Q together).
-    public var bytesPerSample: Int {
+    package var bytesPerSample: Int {
         switch self {
         case .cu8: 2
         case .cs16: 4
@@ -22,7 +22,7 @@ public enum SampleFormat: String, Sendable, CaseIterable {
 
     /// Parses a format name as typed on a command line: `cu8`, `cs16` (or its alias `sc16`),
     /// `cf32` (or `fc32`), in any case; nil for anything else.
-    public init?(name: some StringProtocol) {
+    package init?(name: some StringProtocol) {
         switch name.lowercased() {
         case "cu8", "uc8": self = .cu8
         case "cs16", "sc16": self = .cs16
@@ -33,7 +33,7 @@ public enum SampleFormat: String, Sendable, CaseIterable {
 
     /// The format a file name's extension implies (`.cu8`, `.cs16`, `.sc16`, `.cf32`, `.fc32`),
     /// or nil when the extension says nothing.
-    public init?(fileName: some StringProtocol) {
+    package init?(fileName: some StringProtocol) {
         guard let dot = fileName.lastIndex(of: ".") else { return nil }
         self.init(name: fileName[fileName.index(after: dot)...])
     }

@@ -18,15 +18,15 @@ import ModeS
 /// `StreamingDemodulator+Examination` (the preamble and the slicing attempts),
 /// `+Judgement` (the acceptance rules and repairs of one slice), `+ChannelFit` (where the
 /// channel fit is asked) and `+Overlaps` (the search beneath a cancelled frame).
-public final class StreamingDemodulator {
+package final class StreamingDemodulator {
     /// The sample layout of the input.
-    public let format: SampleFormat
+    package let format: SampleFormat
     /// The sample rate of the input.
-    public let sampleRate: SampleRate
+    package let sampleRate: SampleRate
     /// What the options were when the demodulator was made.
-    public let options: Options
+    package let options: Options
     /// Counters so far.
-    public internal(set) var statistics = DemodulatorStatistics()
+    package internal(set) var statistics = DemodulatorStatistics()
 
     /// Turns input samples into magnitudes.
     private let converter: MagnitudeConverter
@@ -130,7 +130,7 @@ public final class StreamingDemodulator {
     private let ticksPerSample: UInt64
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
-    public init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
+    package init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
         self.format = format
         self.sampleRate = sampleRate
         self.options = options
@@ -181,10 +181,10 @@ public final class StreamingDemodulator {
     }
 
     /// Bytes of an incomplete sample held over for the next block (0 after a whole sample).
-    public var carriedBytes: Int { carryCount }
+    package var carriedBytes: Int { carryCount }
 
     /// Feeds the next bytes of the stream; `emit` receives every frame completed so far.
-    public func process(_ bytes: UnsafeRawBufferPointer, emit: (Frame) -> Void) {
+    package func process(_ bytes: UnsafeRawBufferPointer, emit: (Frame) -> Void) {
         precondition(!finished, "process after finish")
         guard var source = bytes.baseAddress, !bytes.isEmpty else { return }
         var remaining = bytes.count
@@ -220,7 +220,7 @@ public final class StreamingDemodulator {
     /// the start of a stream: a reply cut by the gap must not be spliced from the samples on
     /// either side of it. Timestamps go on counting the lost samples, so they stay on the
     /// receiver's sample clock (multilateration compares them between receivers).
-    public func resume(afterDropping count: Int, emit: (Frame) -> Void) {
+    package func resume(afterDropping count: Int, emit: (Frame) -> Void) {
         precondition(!finished, "resume after finish")
         guard count > 0 else { return }
         let end = bufferStart + filled
@@ -240,7 +240,7 @@ public final class StreamingDemodulator {
     /// Ends the stream: examines the last positions and returns how many bytes of an
     /// incomplete final sample were left over (0 for a well-formed stream).
     @discardableResult
-    public func finish(emit: (Frame) -> Void) -> Int {
+    package func finish(emit: (Frame) -> Void) -> Int {
         guard !finished else { return carryCount }
         noise.finish()
         search(final: true, emit: emit)

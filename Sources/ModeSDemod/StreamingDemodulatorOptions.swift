@@ -4,7 +4,7 @@ extension StreamingDemodulator {
     /// Tuning knobs. The defaults were chosen on simulated recordings (yield per SNR
     /// bucket, busy traffic, false frames) and the busy-sky throughput of `make bench`;
     /// `aviator-adsb demod` exposes them as hidden options for such measurements.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Required gate difference (mean pulse − mean quiet) in sixteenths of the noise
         /// floor. Lower finds weaker replies but scores more noise. Noise on the gate's four
         /// pulse and six quiet samples (Rayleigh magnitudes) moves the difference by about a
@@ -13,77 +13,77 @@ extension StreamingDemodulator {
         /// replies are worth the look because the channel fit decodes many whose every
         /// slice fails. At 16 (3 standard deviations) about three times as many noise
         /// windows pass as at 18, and the preamble detector turns nearly all of them away.
-        public var gateSixteenths: Int32 = 16
+        package var gateSixteenths: Int32 = 16
         /// How loud the gate's quiet samples may be relative to its pulse samples, both
         /// above the floor, in sixteenths (nil: no limit). See `GateLimits`.
-        public var gateQuietSixteenths: Int32? = 10
+        package var gateQuietSixteenths: Int32? = 10
         /// Required preamble-score difference in sixteenths of the noise floor (see
         /// `PreambleDetector.minimumPulseToFloorSixteenths`). 12 (3.75 standard deviations
         /// of a noise-only score) rather than 14 slices more preambles near the noise:
         /// the CRC and the acceptance rules, not this threshold, keep noise out, and the
         /// replies it adds are mostly ones only the channel fit can decode.
-        public var preambleSixteenths: Int32 = 12
+        package var preambleSixteenths: Int32 = 12
         /// How loud a preamble's quiet chips may be relative to its pulses, in sixteenths
         /// (16: no limit). See `PreambleDetector`.
-        public var quietToPulseSixteenths: Int32 = 8
+        package var quietToPulseSixteenths: Int32 = 8
         /// Inside a decoded frame, a new candidate must be this strong (pulse minus quiet, in
         /// sixteenths of the frame's pulse level above the floor): the frame's own Manchester
         /// data passes the plain gate at almost every sample, while a reply that can still be
         /// recovered on top of it must stand out against it. Lower lets more of the frame's
         /// own data through to be sliced for nothing; near the noise, where the plain gate
         /// sits close to a weak frame's level, the whole level is what keeps that data out.
-        public var insideStrengthSixteenths: Int32 = 16
+        package var insideStrengthSixteenths: Int32 = 16
         /// How many of a candidate's best phases are sliced before giving up on it.
-        public var maximumPhases = 3
+        package var maximumPhases = 3
         /// After a frame, resume searching right after its preamble (true) rather than after
         /// its last bit, so a second reply starting inside the first can still be found.
-        public var searchInsideFrames = true
+        package var searchInsideFrames = true
         /// Allow two-bit repairs of DF17/18 (only for already-known addresses, see
         /// `RepairGate`).
-        public var allowTwoBitCorrection = true
+        package var allowTwoBitCorrection = true
         /// When every phase fails, slice the best phase twice more with the two kinds of
         /// decision feedback (see `BitSlicer`): band-limited pulses smear into the next
         /// bit, and at 2.0 MS/s a reply half a sample off is ambiguous without it.
-        public var feedbackRetry = true
+        package var feedbackRetry = true
         /// When every phase and feedback slice fails, slice the best phase once more as the
         /// most likely sequence of bits (see `SequenceSlicer`).
-        public var sequenceRetry = true
+        package var sequenceRetry = true
         /// When every other slice fails, decide the best phase once more against the
         /// reply's own fitted channel (see `ChannelFitSlicer`): strong replies smeared by
         /// the receiver's filter, its ringing or an echo.
-        public var channelFit = true
+        package var channelFit = true
         /// A repaired bit must be among this many least confident bits of the reply.
-        public var repairRankLimit = 6
+        package var repairRankLimit = 6
         /// The same, for repairs of an address already confirmed by a clean CRC.
-        public var knownAddressRankLimit = 24
+        package var knownAddressRankLimit = 24
         /// Address/parity replies must have firmly decided bits (see `RepairGate.firmEnough`).
-        public var addressParityFirmness = true
+        package var addressParityFirmness = true
         /// A DF11 with a non-zero interrogator code is only believed once another aircraft
         /// has answered with the same code (see `InterrogatorCodes`).
-        public var confirmInterrogatorCodes = true
+        package var confirmInterrogatorCodes = true
         /// A DF11 with a non-zero interrogator code from an aircraft already confirmed by a
         /// clean CRC is believed without that second aircraft (see
         /// `AcceptancePolicy.codeOfKnownAddressBelieved`): a station near the edge of the
         /// receiver's reach may interrogate only one aircraft the receiver hears.
-        public var knownAddressInterrogatorCodes = true
+        package var knownAddressInterrogatorCodes = true
         /// After a frame that shows another signal around it, subtract the frame from the
         /// IQ samples and search what is left for the reply it overlapped (see
         /// `ReplyCanceller`, `OverlapRecovery`): in a busy sky replies overlap often, and
         /// the weaker of two is otherwise lost under the stronger one's pulses.
-        public var cancelOverlaps = true
+        package var cancelOverlaps = true
         /// When every attempt fails on a strong DF17/18 candidate, decide its bits again
         /// coherently, on its own fitted carrier (see `ReplyCanceller.coherentBits`): a
         /// reply overlapped by a weaker one of similar strength. Needs `cancelOverlaps`
         /// (the raw samples).
-        public var coherentRetry = true
+        package var coherentRetry = true
         /// Repair three bits of a DF17/18 from a known aircraft (see
         /// `RepairGate.threeBitRepair`).
-        public var threeBitRepairs = true
+        package var threeBitRepairs = true
         /// Repair one bit of an address/parity reply from a known aircraft (see
         /// `RepairGate.addressParityRepair`).
-        public var addressParityRepairs = true
+        package var addressParityRepairs = true
 
         /// The default options.
-        public init() {}
+        package init() {}
     }
 }

@@ -3,7 +3,7 @@ import Tracking
 /// `aircraft.json` and `receiver.json` rendered from the live tracker when asked: what the
 /// publisher writes into `--json-dir` and what the web server serves from memory under
 /// `/data`, so both always agree.
-public struct AircraftJSONDocuments: Sendable {
+package struct AircraftJSONDocuments: Sendable {
     private let tracker: LiveTracker
     private let signals: SignalLevels
     private let version: String
@@ -11,7 +11,7 @@ public struct AircraftJSONDocuments: Sendable {
 
     /// Documents of `tracker`, with signal levels from `signals`; `refreshMilliseconds` tells
     /// readers how often the documents change.
-    public init(tracker: LiveTracker, signals: SignalLevels, version: String, refreshMilliseconds: Int = 1000) {
+    package init(tracker: LiveTracker, signals: SignalLevels, version: String, refreshMilliseconds: Int = 1000) {
         self.tracker = tracker
         self.signals = signals
         self.version = version
@@ -19,7 +19,7 @@ public struct AircraftJSONDocuments: Sendable {
     }
 
     /// `aircraft.json` now.
-    public func aircraftJSON() -> String {
+    package func aircraftJSON() -> String {
         let snapshot = tracker.snapshot()
         let levels = signals.levels(keeping: snapshot.aircraft.map(\.key))
         return AircraftJSONWriter.aircraftJSON(
@@ -28,7 +28,7 @@ public struct AircraftJSONDocuments: Sendable {
     }
 
     /// `receiver.json`.
-    public func receiverJSON() -> String {
+    package func receiverJSON() -> String {
         AircraftJSONWriter.receiverJSON(
             version: version, refreshMilliseconds: refreshMilliseconds,
             receiver: tracker.receiver)

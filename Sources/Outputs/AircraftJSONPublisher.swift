@@ -5,9 +5,9 @@ import Tracking
 /// `receiver.json` at the start and then once a minute (a page reads it when it loads: a
 /// first write that failed, or a file cleaned away from a temporary directory, comes back),
 /// until cancelled.
-public struct AircraftJSONPublisher: Sendable {
+package struct AircraftJSONPublisher: Sendable {
     /// The writer for the target directory.
-    public let writer: AircraftJSONWriter
+    package let writer: AircraftJSONWriter
     private let documents: AircraftJSONDocuments
     private let tracker: LiveTracker
     private let interval: Duration
@@ -18,7 +18,7 @@ public struct AircraftJSONPublisher: Sendable {
     /// `interval` (`receiver.json` every `receiverInterval`). `onError` hears each distinct
     /// write failure once (the daemon logs it and carries on: a full disk must not stop the
     /// receiver).
-    public init(
+    package init(
         directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
         interval: Duration = .seconds(1), receiverInterval: Duration = .seconds(60),
         onError: @escaping @Sendable (String) -> Void
@@ -34,7 +34,7 @@ public struct AircraftJSONPublisher: Sendable {
     }
 
     /// Writes `receiver.json`, then `aircraft.json` every interval until the task is cancelled.
-    public func run() async throws {
+    package func run() async throws {
         // The last failure of each kind of write, so each distinct one is reported once
         // (a receiver.json that cannot be written while the others can must not alternate
         // with their success into a line a second).
@@ -79,7 +79,7 @@ public struct AircraftJSONPublisher: Sendable {
     }
 
     /// Writes `aircraft.json` once, now.
-    public func publishOnce() throws {
+    package func publishOnce() throws {
         try writer.write("aircraft.json", documents.aircraftJSON())
     }
 }

@@ -21,23 +21,23 @@ import Tracking
 ///
 /// Files are replaced atomically: written to a temporary file in the same directory, then
 /// renamed over the old one, so a web server never serves half a file.
-public struct AircraftJSONWriter: Sendable {
+package struct AircraftJSONWriter: Sendable {
     /// Names of ADS-B emergency states 0–7, as the JSON format spells them.
-    public static let emergencyNames = [
+    package static let emergencyNames = [
         "none", "general", "lifeguard", "minfuel", "nordo", "unlawful", "downed", "reserved"
     ]
 
     /// The directory the files go to.
-    public let directory: String
+    package let directory: String
 
     /// A writer into `directory` (which must exist).
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// The text of `aircraft.json` at `now` (seconds since 1970) after `messages` messages,
     /// with each aircraft's recent signal level from `rssi` (dBFS, by `AircraftState.key`).
-    public static func aircraftJSON(
+    package static func aircraftJSON(
         now: Double, messages: Int, aircraft: [AircraftState],
         rssi: [UInt32: Double], receiver: GeoPoint? = nil
     ) -> String {
@@ -148,7 +148,7 @@ public struct AircraftJSONWriter: Sendable {
 
     /// The text of `receiver.json`: `version`, `refresh` (ms between reloads), `history`
     /// (number of history files: none) and, when known, the receiver's `lat` and `lon`.
-    public static func receiverJSON(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) -> String {
+    package static func receiverJSON(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) -> String {
         var w = JSONObjectWriter()
         w.add("version", version)
         w.add("refresh", refreshMilliseconds)
@@ -161,7 +161,7 @@ public struct AircraftJSONWriter: Sendable {
     }
 
     /// Writes `aircraft.json`.
-    public func writeAircraft(
+    package func writeAircraft(
         now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double],
         receiver: GeoPoint? = nil
     ) throws {
@@ -173,12 +173,12 @@ public struct AircraftJSONWriter: Sendable {
     }
 
     /// Writes `stats.json` with `text` (see `StatsJSON`).
-    public func writeStats(_ text: String) throws {
+    package func writeStats(_ text: String) throws {
         try Self.replace(path: directory + "/stats.json", with: text)
     }
 
     /// Writes `receiver.json`.
-    public func writeReceiver(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) throws {
+    package func writeReceiver(version: String, refreshMilliseconds: Int, receiver: GeoPoint?) throws {
         try write(
             "receiver.json",
             Self.receiverJSON(
@@ -187,13 +187,13 @@ public struct AircraftJSONWriter: Sendable {
     }
 
     /// Replaces the file `name` of the directory with `text`.
-    public func write(_ name: String, _ text: String) throws {
+    package func write(_ name: String, _ text: String) throws {
         try Self.replace(path: directory + "/" + name, with: text)
     }
 
     /// Checks that `path` is a directory this process can create files in; throws an
     /// `OutputError.unusableDirectory` saying why not.
-    public static func checkDirectory(_ path: String) throws {
+    package static func checkDirectory(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw OutputError.unusableDirectory(path: path, reason: "no such directory")

@@ -16,9 +16,9 @@ import Tracking
 /// `run` encodes the queue on its own task a few milliseconds later, so a slow output or a
 /// busy machine never holds up demodulation. The queue is bounded: when the encoder falls
 /// behind by `capacity` updates, newer ones are dropped and counted (`droppedUpdates`).
-public final class FrameFanout: Sendable {
+package final class FrameFanout: Sendable {
     /// Updates that may wait to be encoded: a few seconds of the busiest sky.
-    public static let capacity = 16_384
+    package static let capacity = 16_384
 
     private let beast: TCPBroadcastServer?
     private let sbs: TCPBroadcastServer?
@@ -31,7 +31,7 @@ public final class FrameFanout: Sendable {
     private let queue = Mutex<(updates: [TrackUpdate], dropped: Int)>(([], 0))
 
     /// A fanout to whichever outputs are given.
-    public init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?, signals: SignalLevels?)
+    package init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?, signals: SignalLevels?)
     {
         self.beast = beast
         self.sbs = sbs
@@ -41,7 +41,7 @@ public final class FrameFanout: Sendable {
     }
 
     /// Registers with `tracker` for its accepted frames; they wait for `run` (or `drain`).
-    public func attach(to tracker: LiveTracker) {
+    package func attach(to tracker: LiveTracker) {
         tracker.addFrameListener { [self] update in enqueue(update) }
     }
 
@@ -58,11 +58,11 @@ public final class FrameFanout: Sendable {
     }
 
     /// Updates dropped so far because the encoder fell behind.
-    public var droppedUpdates: Int { queue.withLock { $0.dropped } }
+    package var droppedUpdates: Int { queue.withLock { $0.dropped } }
 
     /// Encodes every queued update into the outputs; returns how many there were.
     @discardableResult
-    public func drain() -> Int {
+    package func drain() -> Int {
         let batch = queue.withLock { queue -> [TrackUpdate] in
             var taken: [TrackUpdate] = []
             taken.reserveCapacity(queue.updates.capacity)
@@ -77,7 +77,7 @@ public final class FrameFanout: Sendable {
 
     /// Encodes the queue every `interval` until the task is cancelled, then once more. The
     /// interval adds at most that much latency; the TCP servers batch for 25 ms anyway.
-    public func run(every interval: Duration = .milliseconds(10)) async {
+    package func run(every interval: Duration = .milliseconds(10)) async {
         while !Task.isCancelled {
             drain()
             do { try await Task.sleep(for: interval) } catch { break }

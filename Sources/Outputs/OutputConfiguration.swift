@@ -1,39 +1,39 @@
 /// Which ecosystem outputs to run and where: TCP ports for Beast, SBS and AVR, and a
 /// directory for aircraft.json. Everything is off unless set.
-public struct OutputConfiguration: Sendable, Equatable {
+package struct OutputConfiguration: Sendable, Equatable {
     /// Conventional port of the Beast binary output.
-    public static let conventionalBeastPort = 30005
+    package static let conventionalBeastPort = 30005
     /// Conventional port of the SBS/BaseStation output.
-    public static let conventionalSBSPort = 30003
+    package static let conventionalSBSPort = 30003
     /// Conventional port of the AVR raw output.
-    public static let conventionalAVRPort = 30002
+    package static let conventionalAVRPort = 30002
 
     /// Address the TCP outputs listen on; loopback unless the user opens them up.
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// Beast output port, nil when off.
-    public var beastPort: Int?
+    package var beastPort: Int?
     /// SBS output port, nil when off.
-    public var sbsPort: Int?
+    package var sbsPort: Int?
     /// AVR output port, nil when off.
-    public var avrPort: Int?
+    package var avrPort: Int?
     /// Directory for aircraft.json and receiver.json, nil when off.
-    public var jsonDirectory: String?
+    package var jsonDirectory: String?
     /// Whether aircraft.json is also served from memory (by the web server), so signal
     /// levels are kept even without a directory.
-    public var servesJSON = false
+    package var servesJSON = false
     /// Most clients each TCP output serves at once; one more is closed at once.
-    public var maxClients = TCPBroadcastServer.Configuration.defaultMaxClients
+    package var maxClients = TCPBroadcastServer.Configuration.defaultMaxClients
 
     /// Everything off.
-    public init() {}
+    package init() {}
 
     /// Whether no output is configured.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         beastPort == nil && sbsPort == nil && avrPort == nil && jsonDirectory == nil && !servesJSON
     }
 
     /// A problem with the settings (a port out of range or used twice), or nil.
-    public var problem: String? {
+    package var problem: String? {
         let ports = [("--beast-out", beastPort), ("--sbs-out", sbsPort), ("--avr-out", avrPort)]
         for (option, port) in ports {
             if let port, !(1...65535).contains(port) { return "\(option) must be a port from 1 to 65535, not \(port)" }

@@ -1,5 +1,5 @@
 /// Why an output could not start: each case describes itself in one line for stderr.
-public enum OutputError: Error, CustomStringConvertible, Equatable {
+package enum OutputError: Error, CustomStringConvertible, Equatable {
     /// Another program (or another output) already listens on the port.
     case addressInUse(output: String, host: String, port: Int)
     /// The listening socket could not be set up for another reason (unknown address...).
@@ -8,7 +8,7 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
     case unusableDirectory(path: String, reason: String)
 
     /// One line saying what went wrong and where.
-    public var description: String {
+    package var description: String {
         switch self {
         case .addressInUse(let output, let host, let port):
             return

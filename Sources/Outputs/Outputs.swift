@@ -7,19 +7,19 @@ import Tracking
 /// `start` opens every configured port (or fails with one `OutputError` line, having closed
 /// whatever it already opened) and attaches to the tracker; `run()` serves until cancelled.
 /// It is a swift-service-lifecycle `Service`: add it to the daemon's `ServiceGroup`.
-public final class Outputs: Service, Sendable {
+package final class Outputs: Service, Sendable {
     /// The Beast server, when configured.
-    public let beast: TCPBroadcastServer?
+    package let beast: TCPBroadcastServer?
     /// The SBS server, when configured.
-    public let sbs: TCPBroadcastServer?
+    package let sbs: TCPBroadcastServer?
     /// The AVR server, when configured.
-    public let avr: TCPBroadcastServer?
+    package let avr: TCPBroadcastServer?
     /// The aircraft.json publisher, when configured.
-    public let json: AircraftJSONPublisher?
+    package let json: AircraftJSONPublisher?
     /// The encoder between the tracker and the outputs.
-    public let fanout: FrameFanout
+    package let fanout: FrameFanout
     /// aircraft.json and receiver.json in memory, when a directory or the web server wants them.
-    public let documents: AircraftJSONDocuments?
+    package let documents: AircraftJSONDocuments?
 
     private init(
         beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?,
@@ -35,7 +35,7 @@ public final class Outputs: Service, Sendable {
 
     /// Opens the configured outputs and attaches them to `tracker`. `version` goes into
     /// receiver.json; `onError` hears JSON write failures.
-    public static func start(
+    package static func start(
         _ configuration: OutputConfiguration, tracker: LiveTracker, version: String,
         onError: @escaping @Sendable (String) -> Void
     ) async throws -> Outputs {
@@ -70,7 +70,7 @@ public final class Outputs: Service, Sendable {
 
     /// Serves every output until the task is cancelled or, inside a `ServiceGroup`, a graceful
     /// shutdown begins; then closes them.
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await self.serve() }
     }
 
@@ -87,7 +87,7 @@ public final class Outputs: Service, Sendable {
     }
 
     /// Closes the TCP outputs now (for an early exit).
-    public func shutdown() async {
+    package func shutdown() async {
         for server in [beast, sbs, avr].compactMap({ $0 }) { await server.shutdown() }
     }
 }

@@ -23,23 +23,23 @@ import Tracking
 /// | 8 | all-call reply | DF11 |
 ///
 /// Other messages (status, target state, operational status...) have no SBS line.
-public struct SBSEncoder: Sendable {
+package struct SBSEncoder: Sendable {
     /// Number of comma-separated fields in a line.
-    public static let fieldCount = 22
+    package static let fieldCount = 22
     /// Squawks that declare an emergency: hijack, radio failure, general emergency.
-    public static let emergencySquawks: Set<String> = ["7500", "7600", "7700"]
+    package static let emergencySquawks: Set<String> = ["7500", "7600", "7700"]
 
     /// Seconds to add to UTC for the date and time fields (receivers conventionally log local
     /// time; 0 writes UTC).
-    public var utcOffsetSeconds: Int
+    package var utcOffsetSeconds: Int
 
     /// An encoder writing times `utcOffsetSeconds` ahead of UTC.
-    public init(utcOffsetSeconds: Int = 0) {
+    package init(utcOffsetSeconds: Int = 0) {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
     /// The transmission type for a message, or nil when SBS has no line for it.
-    public static func transmissionType(for message: Message) -> Int? {
+    package static func transmissionType(for message: Message) -> Int? {
         switch message.df {
         case 17, 18:
             guard let typeCode = message.typeCode else { return nil }
@@ -62,7 +62,7 @@ public struct SBSEncoder: Sendable {
     /// this very message fixed one), received at `time` (seconds since 1970), with the
     /// aircraft's state after the merge (for its emergency flag); nil when the message has no
     /// SBS line or failed its parity.
-    public func line(for message: Message, aircraft: AircraftState?, receivedAt time: Double) -> String? {
+    package func line(for message: Message, aircraft: AircraftState?, receivedAt time: Double) -> String? {
         guard message.crcOK != false, let type = Self.transmissionType(for: message) else { return nil }
         var fields = [String](repeating: "", count: Self.fieldCount)
         fields[0] = "MSG"

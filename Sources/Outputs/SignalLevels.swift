@@ -14,14 +14,14 @@ import Tracking
 /// Averaging power over a few messages steadies the figure (single messages vary by several
 /// dB with antenna patterns and overlaps) while still following an aircraft that approaches.
 /// Updated from the receiving thread, read once a second; both under a short lock.
-public final class SignalLevels: Sendable {
+package final class SignalLevels: Sendable {
     /// Messages averaged per aircraft.
-    public static let window = 8
+    package static let window = 8
     /// The most aircraft remembered: as many as the tracker holds. Aircraft are forgotten
     /// when aircraft.json is built; with nobody asking for it (the web server's copy), or
     /// under a flood of made-up addresses, the record starts afresh at this size instead of
     /// growing (the levels come back within a few messages).
-    public static let capacity = Tracker.defaultMaximumAircraft
+    package static let capacity = Tracker.defaultMaximumAircraft
 
     private struct Recent: Sendable {
         var powers: [Double] = []
@@ -40,11 +40,11 @@ public final class SignalLevels: Sendable {
     private let levels = Mutex<[UInt32: Recent]>([:])
 
     /// An empty record.
-    public init() {}
+    package init() {}
 
     /// Records a message received at `dBFS` from the aircraft with tracker key `key`
     /// (`AircraftState.key`).
-    public func record(key: UInt32, dBFS: Double) {
+    package func record(key: UInt32, dBFS: Double) {
         guard dBFS.isFinite else { return }
         let power = pow(10, dBFS / 10)
         levels.withLock { levels in
@@ -58,7 +58,7 @@ public final class SignalLevels: Sendable {
 
     /// The mean level of the recent messages from each aircraft in `keys`, in dBFS; aircraft
     /// not in `keys` are forgotten (they expired from the tracker).
-    public func levels(keeping keys: [UInt32]) -> [UInt32: Double] {
+    package func levels(keeping keys: [UInt32]) -> [UInt32: Double] {
         let wanted = Set(keys)
         return levels.withLock { levels in
             levels = levels.filter { wanted.contains($0.key) }

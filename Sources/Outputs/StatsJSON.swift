@@ -19,25 +19,25 @@ import Tracking
 /// frame; `unknown_icao` (frames refused for an address never heard) is not counted apart
 /// and is 0; CPR decoding does not tell global from local positions, so every position
 /// counts as `global_ok`.
-public enum StatsJSON {
+package enum StatsJSON {
     /// The totals at one moment.
-    public struct Snapshot: Sendable, Equatable {
+    package struct Snapshot: Sendable, Equatable {
         /// Seconds since 1970.
-        public var time: Double
+        package var time: Double
         /// The tracker's counts.
-        public var statistics: LiveTracker.Statistics
+        package var statistics: LiveTracker.Statistics
         /// Processor time of the whole process so far, seconds.
-        public var processSeconds: Double
+        package var processSeconds: Double
 
         /// A snapshot from its parts.
-        public init(time: Double, statistics: LiveTracker.Statistics, processSeconds: Double) {
+        package init(time: Double, statistics: LiveTracker.Statistics, processSeconds: Double) {
             self.time = time
             self.statistics = statistics
             self.processSeconds = processSeconds
         }
 
         /// Processor time this process has used, user and system, in seconds.
-        public static func processSeconds() -> Double {
+        package static func processSeconds() -> Double {
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)
             func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
@@ -47,18 +47,18 @@ public enum StatsJSON {
 
     /// The snapshots stats.json is made of: the one at start and one a minute for the last
     /// quarter of an hour.
-    public struct History: Sendable {
+    package struct History: Sendable {
         /// The snapshot at start.
-        public let start: Snapshot
+        package let start: Snapshot
         /// One a minute, oldest first, at most 16.
-        public private(set) var minutes: [Snapshot] = []
+        package private(set) var minutes: [Snapshot] = []
 
         /// A history from `start`.
-        public init(start: Snapshot) { self.start = start }
+        package init(start: Snapshot) { self.start = start }
 
         /// Keeps `now` when a minute has passed since the last kept snapshot; returns the text
         /// of stats.json as of `now`.
-        public mutating func record(_ now: Snapshot) -> String {
+        package mutating func record(_ now: Snapshot) -> String {
             if now.time - (minutes.last ?? start).time >= 60 {
                 minutes.append(now)
                 if minutes.count > 16 { minutes.removeFirst() }
@@ -70,7 +70,7 @@ public enum StatsJSON {
     /// The text of stats.json at `now`, from the snapshot at start, those taken once a minute
     /// since (oldest first), and the current one. Until a minute has passed, the minute
     /// periods run from the start to now.
-    public static func text(start: Snapshot, minutes: [Snapshot], now: Snapshot) -> String {
+    package static func text(start: Snapshot, minutes: [Snapshot], now: Snapshot) -> String {
         let newest = minutes.last ?? now
         func minutesBack(_ count: Int) -> Snapshot {
             minutes.count > count ? minutes[minutes.count - 1 - count] : start

@@ -22,40 +22,40 @@ import Tracking
 /// Use: `let server = try await TCPBroadcastServer.bind(configuration)` opens the port, then
 /// `try await server.run()` flushes until its task is cancelled and closes everything — the
 /// shape of a swift-service-lifecycle `Service`.
-public final class TCPBroadcastServer: Sendable {
+package final class TCPBroadcastServer: Sendable {
     /// Where to listen and how much to buffer.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The output's name in messages ("Beast", "SBS", "AVR").
-        public var name: String
+        package var name: String
         /// Address to listen on.
-        public var host: String
+        package var host: String
         /// Port to listen on; 0 lets the system choose (see `port`).
-        public var port: Int
+        package var port: Int
         /// How often accumulated bytes are sent: short enough to add no visible latency,
         /// long enough that a busy sky costs tens of writes a second, not thousands.
-        public var flushInterval: TimeAmount = .milliseconds(25)
+        package var flushInterval: TimeAmount = .milliseconds(25)
         /// Bytes a client may have waiting in the server before batches are skipped for it.
         /// 256 KiB is minutes of a busy Beast feed for a client that reads at all.
-        public var highWaterMark = 256 * 1024
+        package var highWaterMark = 256 * 1024
         /// Seconds a client may stay over the high-water mark before it is disconnected.
-        public var stallTimeout = 5.0
+        package var stallTimeout = 5.0
         /// Bytes accumulated between two flushes beyond which appends are dropped (the event
         /// loop is late); a busy sky produces a few kilobytes per flush.
-        public var maximumPendingBytes = 1024 * 1024
+        package var maximumPendingBytes = 1024 * 1024
         /// Most clients served at once; one more is closed as soon as it is accepted (the
         /// formats have no way to say why). Each client holds a file descriptor, and a flood
         /// of idle connections must not use up the ones the daemon needs elsewhere.
-        public var maxClients = Configuration.defaultMaxClients
+        package var maxClients = Configuration.defaultMaxClients
         /// Default of `maxClients`: more feeders and tools than one receiver ever has, and a
         /// small part of the usual limit of 1,024 descriptors per process.
-        public static let defaultMaxClients = 256
+        package static let defaultMaxClients = 256
         /// Kernel send buffer of each client socket (nil: the system's default).
-        public var sendBufferBytes: Int?
+        package var sendBufferBytes: Int?
         /// Where clients arriving and slow clients cut off are logged.
-        public var logger = Logger(label: "aviator-adsb.output")
+        package var logger = Logger(label: "aviator-adsb.output")
 
         /// A configuration for output `name` on `host:port` with the default limits.
-        public init(name: String, host: String, port: Int) {
+        package init(name: String, host: String, port: Int) {
             self.name = name
             self.host = host
             self.port = port
@@ -63,29 +63,29 @@ public final class TCPBroadcastServer: Sendable {
     }
 
     /// Counters of the server.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Clients accepted since the start.
-        public var clientsAccepted = 0
+        package var clientsAccepted = 0
         /// Clients connected now.
-        public var clientsConnected = 0
+        package var clientsConnected = 0
         /// Clients disconnected because they stopped reading.
-        public var clientsDisconnectedSlow = 0
+        package var clientsDisconnectedSlow = 0
         /// Clients closed at once because `maxClients` were already connected.
-        public var clientsRefused = 0
+        package var clientsRefused = 0
         /// Times accepting paused because the process had no file descriptor left.
-        public var acceptsPaused = 0
+        package var acceptsPaused = 0
         /// Bytes written to clients, summed over the clients.
-        public var bytesBroadcast = 0
+        package var bytesBroadcast = 0
         /// Frames or lines dropped because the event loop fell behind.
-        public var framesDropped = 0
+        package var framesDropped = 0
         /// Bytes skipped for individual clients over their high-water mark.
-        public var bytesSkipped = 0
+        package var bytesSkipped = 0
     }
 
     /// The configuration the server was bound with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The port actually listened on (the chosen one when the configuration said 0).
-    public let port: Int
+    package let port: Int
     private let loop: any EventLoop
     private let channel: any Channel
     private let registry: NIOLoopBound<BroadcastRegistry>
@@ -107,7 +107,7 @@ public final class TCPBroadcastServer: Sendable {
 
     /// Opens the listening socket. Throws an `OutputError` (one line) when the port is taken or
     /// the address cannot be listened on.
-    public static func bind(
+    package static func bind(
         _ configuration: Configuration,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> TCPBroadcastServer {
@@ -167,12 +167,12 @@ public final class TCPBroadcastServer: Sendable {
     }
 
     /// Whether any client is connected: callers skip encoding when nobody listens.
-    public var hasClients: Bool { shared.connected.load(ordering: .relaxed) > 0 }
+    package var hasClients: Bool { shared.connected.load(ordering: .relaxed) > 0 }
 
     /// Appends bytes written by `encode` (whole frames or lines) to the next batch. Cheap and
     /// safe from any thread; does nothing when no client is connected, and drops the bytes
     /// (counted) when the batch is already at its limit.
-    public func append(_ encode: (inout [UInt8]) -> Void) {
+    package func append(_ encode: (inout [UInt8]) -> Void) {
         guard hasClients else { return }
         let limit = configuration.maximumPendingBytes
         let dropped = pending.withLock { bytes -> Int in
@@ -184,12 +184,12 @@ public final class TCPBroadcastServer: Sendable {
     }
 
     /// Appends `bytes` to the next batch (see `append(_:)`).
-    public func append(bytes: [UInt8]) {
+    package func append(bytes: [UInt8]) {
         append { $0.append(contentsOf: bytes) }
     }
 
     /// The counters so far.
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         var statistics = shared.statistics.withLock { $0 }
         statistics.clientsConnected = shared.connected.load(ordering: .relaxed)
         return statistics
@@ -197,7 +197,7 @@ public final class TCPBroadcastServer: Sendable {
 
     /// Sends a batch every flush interval until the calling task is cancelled, then closes the
     /// listening socket and every client.
-    public func run() async throws {
+    package func run() async throws {
         let task = loop.scheduleRepeatedTask(
             initialDelay: configuration.flushInterval,
             delay: configuration.flushInterval
@@ -212,7 +212,7 @@ public final class TCPBroadcastServer: Sendable {
     }
 
     /// Stops accepting and closes every client. Safe to call twice.
-    public func shutdown() async {
+    package func shutdown() async {
         flushTask.withLock { task in
             task?.cancel()
             task = nil

@@ -1,7 +1,7 @@
 /// The altitude bands the terminal radar cycles through with `f`: everything, then low,
 /// middle and high traffic. The bands split where traffic naturally separates: below
 /// 10,000 ft are arrivals, departures and light aircraft; above 30,000 ft the airliners in cruise.
-public enum AltitudeFilter: Int, Sendable, CaseIterable {
+package enum AltitudeFilter: Int, Sendable, CaseIterable {
     /// No filter.
     case all
     /// Below 10,000 ft.
@@ -12,7 +12,7 @@ public enum AltitudeFilter: Int, Sendable, CaseIterable {
     case high
 
     /// Lowest altitude shown, feet; nil for no lower bound.
-    public var minFt: Double? {
+    package var minFt: Double? {
         switch self {
         case .all, .low: nil
         case .middle: 10_000
@@ -21,7 +21,7 @@ public enum AltitudeFilter: Int, Sendable, CaseIterable {
     }
 
     /// Highest altitude shown, feet; nil for no upper bound.
-    public var maxFt: Double? {
+    package var maxFt: Double? {
         switch self {
         case .all, .high: nil
         case .low: 10_000
@@ -30,12 +30,12 @@ public enum AltitudeFilter: Int, Sendable, CaseIterable {
     }
 
     /// The next band, back to `all` after the last.
-    public var next: AltitudeFilter {
+    package var next: AltitudeFilter {
         AltitudeFilter(rawValue: rawValue + 1) ?? .all
     }
 
     /// A short name for the status line.
-    public var name: String {
+    package var name: String {
         switch self {
         case .all: "all"
         case .low: "<10000 ft"

@@ -1,6 +1,6 @@
 /// What a character cell of the radar shows, which decides its colour: the renderer says what
 /// each cell is, and only the printer knows the palette.
-public enum CellStyle: Sendable, Equatable {
+package enum CellStyle: Sendable, Equatable {
     /// Empty screen.
     case blank
     /// A range ring.
@@ -28,21 +28,21 @@ public enum CellStyle: Sendable, Equatable {
 
 /// One character cell: what it shows, how, and how strongly the sweep's glow lies on it
 /// (0 none, up to `RadarCanvas.maxGlow` right under the beam).
-public struct Cell: Sendable, Equatable {
+package struct Cell: Sendable, Equatable {
     /// The character; a single terminal column wide.
-    public var character: Character
+    package var character: Character
     /// What it is.
-    public var style: CellStyle
+    package var style: CellStyle
     /// The sweep's afterglow on this cell.
-    public var glow: Int
+    package var glow: Int
 
     /// A cell showing `character` as `style`, without glow.
-    public init(_ character: Character, _ style: CellStyle, glow: Int = 0) {
+    package init(_ character: Character, _ style: CellStyle, glow: Int = 0) {
         self.character = character
         self.style = style
         self.glow = glow
     }
 
     /// An empty cell.
-    public static let blank = Cell(" ", .blank)
+    package static let blank = Cell(" ", .blank)
 }

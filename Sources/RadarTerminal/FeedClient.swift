@@ -13,9 +13,9 @@ import Synchronization
 /// background thread and reports them, sends `view` commands, and when the daemon goes away
 /// (restarts, is not started yet) tries again with a short backoff, re-sending the last view so
 /// the radar looks the same after the daemon is back.
-public final class FeedClient: Sendable {
+package final class FeedClient: Sendable {
     /// What the client reports, on its own thread.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// Connected (again) to the daemon.
         case connected
         /// A line from the daemon.
@@ -28,12 +28,12 @@ public final class FeedClient: Sendable {
 
     /// First wait before connecting again, seconds; doubled after every failure up to
     /// `maxBackoff`, so a restarted daemon is found within two seconds without busy looping.
-    public static let firstBackoff = 0.1
+    package static let firstBackoff = 0.1
     /// Longest wait between attempts, seconds.
-    public static let maxBackoff = 2.0
+    package static let maxBackoff = 2.0
 
     /// The socket path.
-    public let path: String
+    package let path: String
     private let handler: @Sendable (Event) -> Void
     private let state = Mutex(State())
 
@@ -45,13 +45,13 @@ public final class FeedClient: Sendable {
     }
 
     /// A client of the socket at `path` that calls `handler` for everything that happens.
-    public init(path: String, handler: @escaping @Sendable (Event) -> Void) {
+    package init(path: String, handler: @escaping @Sendable (Event) -> Void) {
         self.path = path
         self.handler = handler
     }
 
     /// Starts connecting and reading on a background thread; a second call does nothing.
-    public func start() {
+    package func start() {
         let first = state.withLock { state in
             defer { state.started = true }
             return !state.started
@@ -62,7 +62,7 @@ public final class FeedClient: Sendable {
     }
 
     /// Stops: closes the connection and ends the background thread.
-    public func stop() {
+    package func stop() {
         state.withLock { state in
             state.stopped = true
             if state.descriptor >= 0 { shutdown(state.descriptor, Int32(SHUT_RDWR)) }
@@ -73,7 +73,7 @@ public final class FeedClient: Sendable {
     /// newline); kept and sent again after every reconnection. Never waits: it is called from
     /// the screen's loop, and a daemon that stopped reading (its socket buffer full) must not
     /// freeze the radar; the command is then only kept.
-    public func send(viewCommand: String) {
+    package func send(viewCommand: String) {
         state.withLock { state in
             state.viewCommand = viewCommand
             if state.descriptor >= 0 {

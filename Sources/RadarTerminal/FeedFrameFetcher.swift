@@ -10,10 +10,11 @@ import FoundationEssentials
 /// Gets one frame from the feed and hangs up, for `aviator-adsb radar --once`: connects
 /// (retrying while the daemon starts), optionally sends a view, and returns the first frame
 /// drawn with that view.
-public enum FeedFrameFetcher {
+package enum FeedFrameFetcher {
     /// The first frame from the socket at `path` within `timeout` seconds. With a
     /// `viewCommand`, frames before the daemon acknowledged it are skipped.
-    public static func fetch(path: String, viewCommand: String?, timeout: Double) throws(FeedClientError) -> FeedFrame {
+    package static func fetch(path: String, viewCommand: String?, timeout: Double) throws(FeedClientError) -> FeedFrame
+    {
         let deadline = Date().addingTimeInterval(timeout)
         var lastProblem = FeedClientError("no answer")
         while true {

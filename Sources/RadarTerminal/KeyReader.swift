@@ -1,14 +1,14 @@
 /// Turns the bytes a terminal sends in raw mode into key presses. Arrow keys arrive as escape
 /// sequences (`ESC [ C`, or `ESC O C` in application cursor mode), possibly split across reads,
 /// so an incomplete sequence is kept until the next bytes arrive.
-public struct KeyReader: Sendable {
+package struct KeyReader: Sendable {
     private var pending: [UInt8] = []
 
     /// A reader with nothing pending.
-    public init() {}
+    package init() {}
 
     /// The keys in `bytes`, following on from any sequence left incomplete by the last call.
-    public mutating func keys(from bytes: some Sequence<UInt8>) -> [RadarKey] {
+    package mutating func keys(from bytes: some Sequence<UInt8>) -> [RadarKey] {
         pending.append(contentsOf: bytes)
         var keys: [RadarKey] = []
         var i = 0

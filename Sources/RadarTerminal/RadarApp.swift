@@ -11,11 +11,11 @@ import Synchronization
 /// The interactive terminal radar: the feed client, the keyboard and the screen tied together
 /// in one loop that redraws about ten times a second (often enough for a smooth sweep, cheap
 /// enough for a slow SSH link, since only changed rows are written).
-public final class RadarApp {
+package final class RadarApp {
     /// The socket to read.
-    public let socketPath: String
+    package let socketPath: String
     /// Whether to draw in colour.
-    public let colour: Bool
+    package let colour: Bool
     private var settings: RadarSettings
     /// Whether the heading and the range were given on the command line; the parts not given
     /// are the daemon's own view from its greeting, so `radar` alone shows what the daemon
@@ -43,7 +43,7 @@ public final class RadarApp {
 
     /// A radar reading `socketPath`, starting with `settings`, of which the command line gave
     /// the heading (`headingChosen`) and the range (`rangeChosen`).
-    public init(socketPath: String, settings: RadarSettings, headingChosen: Bool, rangeChosen: Bool, colour: Bool) {
+    package init(socketPath: String, settings: RadarSettings, headingChosen: Bool, rangeChosen: Bool, colour: Bool) {
         self.socketPath = socketPath
         self.settings = settings
         self.headingChosen = headingChosen
@@ -55,7 +55,7 @@ public final class RadarApp {
     /// Runs until `q`, Ctrl-C, SIGINT, SIGTERM or SIGHUP, always leaving the terminal as it
     /// found it. The exit status: 0 after `q`, else 128 plus the signal's number, as a shell
     /// reports a process stopped by that signal (Ctrl-C counts as SIGINT).
-    public func run() throws(FeedClientError) -> Int32 {
+    package func run() throws(FeedClientError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
         defer { signals.cancel() }

@@ -2,64 +2,64 @@
 /// Drawing outside the grid is silently clipped, so the renderer need not check bounds, and
 /// every character drawn is made printable, so a callsign or a message cannot send the
 /// terminal a control sequence.
-public struct RadarCanvas: Sendable, Equatable {
+package struct RadarCanvas: Sendable, Equatable {
     /// Columns.
-    public let width: Int
+    package let width: Int
     /// Rows.
-    public let height: Int
+    package let height: Int
     /// The cells, row by row.
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
 
     /// Strongest sweep glow (the beam itself).
-    public static let maxGlow = 4
+    package static let maxGlow = 4
 
     /// A blank canvas.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
     /// The cell at `column`, `row`; nil outside the grid.
-    public subscript(column: Int, row: Int) -> Cell? {
+    package subscript(column: Int, row: Int) -> Cell? {
         guard contains(column: column, row: row) else { return nil }
         return cells[row * width + column]
     }
 
     /// Whether the position is on the grid.
-    public func contains(column: Int, row: Int) -> Bool {
+    package func contains(column: Int, row: Int) -> Bool {
         column >= 0 && column < width && row >= 0 && row < height
     }
 
     /// Puts `character` at a position, keeping the cell's glow. Whatever is put is made
     /// printable first (`TerminalText`): no text from outside reaches the terminal raw.
-    public mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle) {
+    package mutating func put(_ character: Character, column: Int, row: Int, style: CellStyle) {
         guard contains(column: column, row: row) else { return }
         cells[row * width + column].character = TerminalText.printable(character)
         cells[row * width + column].style = style
     }
 
     /// Writes `text` from a position to the right, one character per column.
-    public mutating func write(_ text: String, column: Int, row: Int, style: CellStyle) {
+    package mutating func write(_ text: String, column: Int, row: Int, style: CellStyle) {
         for (offset, character) in text.enumerated() {
             put(character, column: column + offset, row: row, style: style)
         }
     }
 
     /// Raises the sweep glow of a cell to at least `glow`.
-    public mutating func glow(_ glow: Int, column: Int, row: Int) {
+    package mutating func glow(_ glow: Int, column: Int, row: Int) {
         guard contains(column: column, row: row) else { return }
         cells[row * width + column].glow = max(cells[row * width + column].glow, glow)
     }
 
     /// One row's characters.
-    public func text(row: Int) -> String {
+    package func text(row: Int) -> String {
         guard row >= 0 && row < height else { return "" }
         return String(cells[(row * width)..<((row + 1) * width)].map(\.character))
     }
 
     /// The whole canvas as plain text, one string per row, trailing blanks removed.
-    public var plainLines: [String] {
+    package var plainLines: [String] {
         (0..<height).map { row in
             var line = text(row: row)
             while line.last == " " { line.removeLast() }
@@ -69,7 +69,7 @@ public struct RadarCanvas: Sendable, Equatable {
 
     /// Where `text` first appears on the canvas, as (column, row), looking only in `columns`
     /// when given; nil if nowhere.
-    public func find(_ text: String, columns: Range<Int>? = nil) -> (column: Int, row: Int)? {
+    package func find(_ text: String, columns: Range<Int>? = nil) -> (column: Int, row: Int)? {
         let target = Array(text)
         let range = (columns ?? 0..<width).clamped(to: 0..<width)
         guard !target.isEmpty, target.count <= range.count else { return nil }

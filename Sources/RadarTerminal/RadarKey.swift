@@ -1,5 +1,5 @@
 /// A key press the terminal radar acts on.
-public enum RadarKey: Sendable, Equatable {
+package enum RadarKey: Sendable, Equatable {
     /// Left arrow: turn the radar anticlockwise.
     case left
     /// Right arrow: turn the radar clockwise.

@@ -11,29 +11,29 @@ import FoundationEssentials
 ///
 /// Terminal cells are about twice as tall as they are wide, so the scope is drawn with a
 /// radius of `radius` rows and `2 × radius` columns to look round.
-public struct RadarLayout: Sendable, Equatable {
+package struct RadarLayout: Sendable, Equatable {
     /// Width of the side panel including its border, 0 when the terminal is too narrow.
-    public let panelWidth: Int
+    package let panelWidth: Int
     /// Columns of the scope area (left of the panel).
-    public let scopeWidth: Int
+    package let scopeWidth: Int
     /// Rows of the scope area (above the status line).
-    public let scopeHeight: Int
+    package let scopeHeight: Int
     /// Centre column of the scope.
-    public let centreColumn: Int
+    package let centreColumn: Int
     /// Centre row of the scope.
-    public let centreRow: Int
+    package let centreRow: Int
     /// Radius of the outer ring in rows (in columns it is twice this).
-    public let radius: Int
+    package let radius: Int
 
     /// Columns per row: the cell aspect ratio the scope is corrected for.
-    public static let aspect = 2.0
+    package static let aspect = 2.0
     /// The side panel's width: callsign, altitude, distance and bearing columns plus margins.
-    public static let panelColumns = 32
+    package static let panelColumns = 32
     /// The narrowest terminal that still gets the side panel (the scope keeps 38 columns).
-    public static let minWidthForPanel = 70
+    package static let minWidthForPanel = 70
 
     /// The layout for `width` × `height` cells.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         panelWidth = width >= RadarLayout.minWidthForPanel ? RadarLayout.panelColumns : 0
         scopeWidth = max(0, width - panelWidth)
         scopeHeight = max(0, height - 1)
@@ -48,7 +48,7 @@ public struct RadarLayout: Sendable, Equatable {
     /// The cell of the radar position `x`, `y` (fractions of the radius, x right, y up).
     /// Positions far off the radar (a feed may send any number) land on a cell just as far
     /// off the screen, a few radii out, rather than one beyond what an `Int` holds.
-    public func cell(x: Double, y: Double) -> (column: Int, row: Int) {
+    package func cell(x: Double, y: Double) -> (column: Int, row: Int) {
         func limited(_ fraction: Double) -> Double { fraction.isFinite ? min(max(fraction, -4), 4) : 4 }
         return (
             centreColumn + Int((limited(x) * Double(radius) * RadarLayout.aspect).rounded()),
@@ -57,14 +57,14 @@ public struct RadarLayout: Sendable, Equatable {
     }
 
     /// The cell at `angleDeg` (clockwise from up) and `distance` rows from the centre.
-    public func cell(angleDeg: Double, distance: Double) -> (column: Int, row: Int) {
+    package func cell(angleDeg: Double, distance: Double) -> (column: Int, row: Int) {
         let angle = angleDeg * .pi / 180
         return cell(
             x: sin(angle) * distance / Double(max(radius, 1)), y: cos(angle) * distance / Double(max(radius, 1)))
     }
 
     /// Whether a cell is in the scope area.
-    public func inScope(column: Int, row: Int) -> Bool {
+    package func inScope(column: Int, row: Int) -> Bool {
         column >= 0 && column < scopeWidth && row >= 0 && row < scopeHeight
     }
 }

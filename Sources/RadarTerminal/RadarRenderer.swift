@@ -11,38 +11,38 @@ import ModeS
 /// Draws the radar screen: a pure function from what is known (the latest frame, the
 /// settings, the time for the sweep) and the terminal size to a canvas of cells. Nothing here
 /// touches the terminal, so the picture can be tested as text.
-public struct RadarRenderer: Sendable {
+package struct RadarRenderer: Sendable {
     /// What the person chose.
-    public var settings: RadarSettings
+    package var settings: RadarSettings
     /// Whether the output has colours: the sweep's trail is then drawn as a fading glow
     /// behind the characters, else as characters.
-    public var colour: Bool
+    package var colour: Bool
     /// Whether to draw the rotating sweep (off for a still picture such as `--once`).
-    public var sweep: Bool
+    package var sweep: Bool
 
     /// Seconds per turn of the sweep: the slow, steady turn of an old surveillance radar.
-    public static let sweepPeriod = 4.0
+    package static let sweepPeriod = 4.0
     /// How far the afterglow trails behind the beam, degrees.
-    public static let trailDeg = 90.0
+    package static let trailDeg = 90.0
     /// Where on each ring its distance is written, degrees clockwise from up: lower right,
     /// away from the compass letters and the usual busy top of the screen.
     static let ringLabelAngle = 135.0
 
     /// A renderer for `settings`.
-    public init(settings: RadarSettings, colour: Bool, sweep: Bool) {
+    package init(settings: RadarSettings, colour: Bool, sweep: Bool) {
         self.settings = settings
         self.colour = colour
         self.sweep = sweep
     }
 
     /// Where the sweep's beam points at `time` (seconds), degrees clockwise from up.
-    public static func sweepAngle(at time: Double) -> Double {
+    package static func sweepAngle(at time: Double) -> Double {
         let turns = time / sweepPeriod
         return (turns - turns.rounded(.down)) * 360
     }
 
     /// The whole screen for a `width` × `height` terminal at `time`.
-    public func render(_ model: RadarModel, time: Double, width: Int, height: Int) -> RadarCanvas {
+    package func render(_ model: RadarModel, time: Double, width: Int, height: Int) -> RadarCanvas {
         var canvas = RadarCanvas(width: width, height: height)
         let layout = RadarLayout(width: width, height: height)
         guard layout.radius >= 3 else {
@@ -99,7 +99,7 @@ public struct RadarRenderer: Sendable {
     /// about a quarter of the range apart, so their labels are numbers people read at a
     /// glance, and the outer ring at the range itself. A step ring too close to the outer one
     /// (beyond 85% of the range) is left out. Small scopes get only half and full range.
-    public static func ringDistances(rangeKm: Double, radius: Int) -> [Double] {
+    package static func ringDistances(rangeKm: Double, radius: Int) -> [Double] {
         guard rangeKm > 0, rangeKm.isFinite else { return [] }
         guard radius >= 8 else { return [rangeKm / 2, rangeKm] }
         let target = rangeKm / 4
@@ -203,7 +203,7 @@ public struct RadarRenderer: Sendable {
 
     /// Where a label of `length` may go beside a glyph at `column`, `row`, best first: to
     /// the right after one blank column, to the left, then the same one row up and down.
-    public static func labelSpots(column: Int, row: Int, length: Int) -> [(column: Int, row: Int)] {
+    package static func labelSpots(column: Int, row: Int, length: Int) -> [(column: Int, row: Int)] {
         let right = column + 2
         let left = column - 1 - length
         return [(right, row), (left, row), (right, row - 1), (right, row + 1), (left, row - 1), (left, row + 1)]

@@ -4,25 +4,25 @@ import ModeS
 /// What the person at the terminal chose: which way the radar points, how far it reaches,
 /// which aircraft to show and how to draw them. Keys change it; the feed is told about the
 /// parts the daemon computes (heading, range, altitude band) with a `view` command.
-public struct RadarSettings: Sendable, Equatable {
+package struct RadarSettings: Sendable, Equatable {
     /// Degrees from true north the top of the radar points to, in [0, 360).
-    public var headingDeg: Double
+    package var headingDeg: Double
     /// Radius of the radar, km.
-    public var rangeKm: Double
+    package var rangeKm: Double
     /// Whether aircraft carry their callsign on the radar.
-    public var showLabels: Bool
+    package var showLabels: Bool
     /// Which altitudes are shown.
-    public var filter: AltitudeFilter
+    package var filter: AltitudeFilter
 
     /// Zoom steps for `+` and `-`, km: roughly 1.5x apart, from an airfield circuit to a
     /// whole-receiver view (the daemon's limit is 1000 km).
-    public static let rangeSteps: [Double] = [5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000]
+    package static let rangeSteps: [Double] = [5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000]
 
     /// Degrees one press of left or right turns the radar.
-    public static let headingStep = 10.0
+    package static let headingStep = 10.0
 
     /// Settings with the daemon's defaults (north up, 50 km) unless given.
-    public init(headingDeg: Double = 0, rangeKm: Double = 50, showLabels: Bool = true, filter: AltitudeFilter = .all) {
+    package init(headingDeg: Double = 0, rangeKm: Double = 50, showLabels: Bool = true, filter: AltitudeFilter = .all) {
         self.headingDeg = RadarSettings.normalised(headingDeg)
         self.rangeKm = rangeKm
         self.showLabels = showLabels
@@ -30,12 +30,12 @@ public struct RadarSettings: Sendable, Equatable {
     }
 
     /// Turns the radar by `degrees` (positive clockwise), staying in [0, 360).
-    public mutating func turn(by degrees: Double) {
+    package mutating func turn(by degrees: Double) {
         headingDeg = RadarSettings.normalised(headingDeg + degrees)
     }
 
     /// Zooms in (`inward`, a smaller radius) or out, to the next step.
-    public mutating func zoom(inward: Bool) {
+    package mutating func zoom(inward: Bool) {
         if inward {
             rangeKm = RadarSettings.rangeSteps.last { $0 < rangeKm - 1e-9 } ?? RadarSettings.rangeSteps[0]
         } else {
@@ -45,14 +45,14 @@ public struct RadarSettings: Sendable, Equatable {
 
     /// The `view` command that asks the daemon for frames drawn with these settings (one line,
     /// without its newline). Headings are rounded to 0.01°, as the feed rounds them.
-    public var viewCommand: String {
+    package var viewCommand: String {
         "{\"type\":\"view\",\"heading_deg\":\(RadarSettings.number(headingDeg)),\"range_km\":\(RadarSettings.number(rangeKm)),"
             + "\"min_alt_ft\":\(RadarSettings.number(filter.minFt)),\"max_alt_ft\":\(RadarSettings.number(filter.maxFt))}"
     }
 
     /// A `view` command naming only the heading and/or the range, leaving the rest of the
     /// daemon's view as it is (for options given on the command line); nil when neither.
-    public func viewCommand(heading: Bool, range: Bool) -> String? {
+    package func viewCommand(heading: Bool, range: Bool) -> String? {
         var fields: [String] = []
         if heading { fields.append("\"heading_deg\":\(RadarSettings.number(headingDeg))") }
         if range { fields.append("\"range_km\":\(RadarSettings.number(rangeKm))") }

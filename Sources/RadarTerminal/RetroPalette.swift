@@ -1,6 +1,6 @@
 /// The old-CRT look: green phosphor on black, written as ANSI escape sequences with the
 /// 256-colour palette (supported by every current terminal emulator and by tmux).
-public enum RetroPalette {
+package enum RetroPalette {
     /// Greens of the 256-colour cube, darkest to brightest (#005f00, #008700, #00af00,
     /// #00d700, #00ff00): five phosphor intensities.
     static let greens = [22, 28, 34, 40, 46]
@@ -32,7 +32,7 @@ public enum RetroPalette {
     }
 
     /// A canvas row with colours: an SGR sequence wherever the look changes, ending with a reset.
-    public static func coloured(_ canvas: RadarCanvas, row: Int) -> String {
+    package static func coloured(_ canvas: RadarCanvas, row: Int) -> String {
         var line = ""
         var current = ""
         for column in 0..<canvas.width {

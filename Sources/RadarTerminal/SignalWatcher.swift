@@ -10,7 +10,7 @@ import Synchronization
 /// Catches signals without a C signal handler: their default action is turned off and a
 /// dispatch source records them, so the radar's loop can restore the terminal and leave
 /// normally on SIGINT or SIGTERM, and redraw on SIGWINCH.
-public final class SignalWatcher {
+package final class SignalWatcher {
     private let inbox = Inbox()
     private var sources: [any DispatchSourceSignal] = []
 
@@ -20,7 +20,7 @@ public final class SignalWatcher {
     }
 
     /// Starts watching `signals`.
-    public init(_ signals: [Int32]) {
+    package init(_ signals: [Int32]) {
         let queue = DispatchQueue(label: "signal-watcher")
         for number in signals {
             signal(number, SIG_IGN)
@@ -32,7 +32,7 @@ public final class SignalWatcher {
     }
 
     /// The signals received since the last call, oldest first.
-    public func take() -> [Int32] {
+    package func take() -> [Int32] {
         inbox.received.withLock { list in
             defer { list.removeAll() }
             return list
@@ -40,7 +40,7 @@ public final class SignalWatcher {
     }
 
     /// Stops watching and gives the signals their default action back.
-    public func cancel() {
+    package func cancel() {
         for source in sources {
             source.cancel()
             signal(Int32(source.handle), SIG_DFL)

@@ -9,32 +9,32 @@ import FoundationEssentials
 /// The terminal as a full screen: raw keyboard input (no echo, no line editing, Ctrl-C as a
 /// key), the alternate screen so the shell's scrollback is left as it was, and no cursor.
 /// `restore()` undoes all of it and is safe to call more than once.
-public final class TerminalScreen {
+package final class TerminalScreen {
     private let input: Int32
     private let output: Int32
     private var original = termios()
     private var active = false
 
     /// A screen on the process's standard input and output.
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.input = input
         self.output = output
     }
 
     /// Whether both standard input and output are terminals, which the full-screen radar needs.
-    public static var isInteractive: Bool {
+    package static var isInteractive: Bool {
         isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     }
 
     /// The size of the terminal on `fd` in columns and rows; nil when it is not a terminal.
-    public static func size(of fd: Int32 = STDOUT_FILENO) -> (width: Int, height: Int)? {
+    package static func size(of fd: Int32 = STDOUT_FILENO) -> (width: Int, height: Int)? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
     /// Switches to raw mode and the alternate screen.
-    public func enter() throws(FeedClientError) {
+    package func enter() throws(FeedClientError) {
         guard tcgetattr(input, &original) == 0 else {
             throw FeedClientError("cannot read the terminal settings: \(String(cString: strerror(errno)))")
         }
@@ -58,7 +58,7 @@ public final class TerminalScreen {
     }
 
     /// Back to the terminal as it was: main screen, cursor visible, settings restored.
-    public func restore() {
+    package func restore() {
         guard active else { return }
         active = false
         write("\u{1B}[0m\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l")
@@ -66,7 +66,7 @@ public final class TerminalScreen {
     }
 
     /// Writes text to the terminal.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -82,7 +82,7 @@ public final class TerminalScreen {
 
     /// Waits up to `seconds` for keyboard input and returns what is there: empty on timeout,
     /// nil when the terminal is gone (hung up), after which the radar should stop.
-    public func readInput(waiting seconds: Double) -> [UInt8]? {
+    package func readInput(waiting seconds: Double) -> [UInt8]? {
         var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, Int32(seconds * 1000))
         if ready < 0 { return errno == EINTR ? [] : nil }

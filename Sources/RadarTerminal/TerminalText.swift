@@ -11,18 +11,18 @@
 /// that is not printable, or that a terminal draws two columns wide (CJK, full-width forms,
 /// emoji), becomes `replacement`; a combined character keeps only its printable base (its
 /// combining marks would otherwise pile onto one column).
-public enum TerminalText {
+package enum TerminalText {
     /// What an unprintable character becomes.
-    public static let replacement: Character = "?"
+    package static let replacement: Character = "?"
 
     /// `text` with every character made printable (see `printable(_:)` for one character).
-    public static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         String(text.map { (character: Character) -> Character in printable(character) })
     }
 
     /// `character` itself when it is one printable scalar; its first scalar when that is
     /// printable and the rest are marks or format characters; else `replacement`.
-    public static func printable(_ character: Character) -> Character {
+    package static func printable(_ character: Character) -> Character {
         let scalars = character.unicodeScalars
         if let first = scalars.first, isPrintable(first), !isWide(first) {
             return scalars.count == 1 ? character : Character(first)
@@ -33,7 +33,7 @@ public enum TerminalText {
     /// Whether a terminal draws `scalar` two columns wide: emoji shown as pictures, and the
     /// East Asian wide and full-width blocks (Hangul, CJK and its punctuation, kana, the
     /// full-width forms, the supplementary ideographs).
-    public static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWide(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.isEmojiPresentation { return true }
         switch scalar.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
@@ -47,7 +47,7 @@ public enum TerminalText {
     /// Whether `scalar` is shown by a terminal as a glyph of its own: not a control (C0, DEL,
     /// C1), format character (bidi controls, zero-width characters, soft hyphen), line or
     /// paragraph separator, combining mark, surrogate, private-use or unassigned code point.
-    public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned,
             .nonspacingMark, .spacingMark, .enclosingMark:

@@ -64,9 +64,9 @@ enum UnixSocket {
 
 /// Why talking to the feed failed, in words for people, and of which kind, for callers
 /// that act differently on an answer than on a failure to get one.
-public struct FeedClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FeedClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as far as a caller needs to branch on it.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No usable answer: no socket, no daemon, a lost connection, a terminal that cannot
         /// be set up. Trying again later may help.
         case failed
@@ -76,16 +76,16 @@ public struct FeedClientError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// One sentence.
-    public var message: String
+    package var message: String
     /// Whether the daemon refused or could not be reached.
-    public var kind: Kind
+    package var kind: Kind
 
     /// An error with its message, a failure to get an answer unless `kind` says otherwise.
-    public init(_ message: String, kind: Kind = .failed) {
+    package init(_ message: String, kind: Kind = .failed) {
         self.message = message
         self.kind = kind
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

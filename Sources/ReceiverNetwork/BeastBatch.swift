@@ -16,27 +16,27 @@ import ModeS
 /// Reading is strict: a payload with a byte outside a record, a record cut short, an unknown
 /// record type, a Mode A/C record or a wrong version is dropped whole, since a well-behaved
 /// receiver never sends one.
-public struct BeastBatch: Sendable, Equatable {
+package struct BeastBatch: Sendable, Equatable {
     /// The format version written and read.
-    public static let version: UInt8 = 1
+    package static let version: UInt8 = 1
     /// Header bytes before the records.
-    public static let headerSize = 9
+    package static let headerSize = 9
     /// The largest payload read: a batch of a quarter second from the busiest receiver is a
     /// few tens of kilobytes, and a publisher splits a larger one.
-    public static let maximumPayload = 256 << 10
+    package static let maximumPayload = 256 << 10
     /// The most frames a payload can hold: the shortest record (a short frame with nothing
     /// escaped) is 16 bytes.
-    public static let maximumFrames = (maximumPayload - headerSize) / 16
+    package static let maximumFrames = (maximumPayload - headerSize) / 16
 
     /// The batch's sequence number.
-    public var sequence: UInt32
+    package var sequence: UInt32
     /// Frames the sender published in earlier batches.
-    public var framesBefore: UInt32
+    package var framesBefore: UInt32
     /// The frames, as the Beast records carried them.
-    public var frames: [BeastFrameParser.Received]
+    package var frames: [BeastFrameParser.Received]
 
     /// A batch from its parts.
-    public init(sequence: UInt32, framesBefore: UInt32, frames: [BeastFrameParser.Received]) {
+    package init(sequence: UInt32, framesBefore: UInt32, frames: [BeastFrameParser.Received]) {
         self.sequence = sequence
         self.framesBefore = framesBefore
         self.frames = frames
@@ -44,7 +44,7 @@ public struct BeastBatch: Sendable, Equatable {
 
     /// The header of a batch numbered `sequence` after `framesBefore` frames, to which
     /// `BeastEncoder.append` adds the records.
-    public static func header(sequence: UInt32, framesBefore: UInt32) -> [UInt8] {
+    package static func header(sequence: UInt32, framesBefore: UInt32) -> [UInt8] {
         var bytes: [UInt8] = [version]
         bytes.reserveCapacity(headerSize)
         for value in [sequence, framesBefore] {
@@ -56,7 +56,7 @@ public struct BeastBatch: Sendable, Equatable {
     }
 
     /// Reads a payload; throws when it is oversized or anything in it is out of place.
-    public static func decode(_ payload: UnsafeRawBufferPointer) throws(NetworkPayloadError) -> BeastBatch {
+    package static func decode(_ payload: UnsafeRawBufferPointer) throws(NetworkPayloadError) -> BeastBatch {
         guard payload.count <= maximumPayload else { throw .oversized(payload.count, limit: maximumPayload) }
         guard payload.count >= headerSize else { throw .malformed("a frame batch shorter than its header") }
         guard payload[0] == version else { throw .malformed("a frame batch of format version \(payload[0])") }
@@ -75,7 +75,7 @@ public struct BeastBatch: Sendable, Equatable {
     }
 
     /// Reads a payload held in an array.
-    public static func decode(_ payload: [UInt8]) throws(NetworkPayloadError) -> BeastBatch {
+    package static func decode(_ payload: [UInt8]) throws(NetworkPayloadError) -> BeastBatch {
         let result: Result<BeastBatch, NetworkPayloadError> = payload.withUnsafeBytes { bytes in
             do throws(NetworkPayloadError) { return .success(try decode(bytes)) } catch { return .failure(error) }
         }

@@ -10,21 +10,21 @@ import ModeS
 /// rounded to 0.1° (about 10 km) before it leaves the machine, as for the OpenSky query:
 /// close enough for decoding, far from the user's address. Publishing it at all is the
 /// user's choice (`--mqtt`); without `--receiver` there is no position.
-public struct ReceiverAnnouncement: Sendable, Equatable {
+package struct ReceiverAnnouncement: Sendable, Equatable {
     /// The largest payload read.
-    public static let maximumPayload = 4096
+    package static let maximumPayload = 4096
     /// Degrees the position is rounded to.
-    public static let positionStep = 0.1
+    package static let positionStep = 0.1
 
     /// The receiver's position, rounded; nil when it has none.
-    public var position: GeoPoint?
+    package var position: GeoPoint?
     /// The program and version, e.g. "aviator-adsb 1.0".
-    public var version: String
+    package var version: String
     /// What feeds it, as the radar's source ("rtl-sdr", "replay+beast").
-    public var sources: String
+    package var sources: String
 
     /// An announcement with the position rounded to `positionStep`.
-    public init(position: GeoPoint?, version: String, sources: String) {
+    package init(position: GeoPoint?, version: String, sources: String) {
         self.position = position.map { point in
             GeoPoint(latitude: Self.rounded(point.latitude), longitude: Self.rounded(point.longitude))
         }
@@ -37,7 +37,7 @@ public struct ReceiverAnnouncement: Sendable, Equatable {
     }
 
     /// The JSON object.
-    public var json: String {
+    package var json: String {
         var writer = JSONObjectWriter()
         writer.add("lat", position?.latitude, decimals: 1)
         writer.add("lon", position?.longitude, decimals: 1)
@@ -57,7 +57,7 @@ public struct ReceiverAnnouncement: Sendable, Equatable {
     /// Reads a payload: a JSON object whose `lat` and `lon`, when present, are a position on
     /// the globe, and whose `version` and `sources`, when present, are short strings (control
     /// characters removed). Unknown fields are ignored; anything else throws.
-    public static func decode(_ payload: [UInt8]) throws(NetworkPayloadError) -> ReceiverAnnouncement {
+    package static func decode(_ payload: [UInt8]) throws(NetworkPayloadError) -> ReceiverAnnouncement {
         guard payload.count <= maximumPayload else { throw .oversized(payload.count, limit: maximumPayload) }
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(payload)) else {
             throw .malformed("a receiver announcement that is not a JSON object of the expected fields")

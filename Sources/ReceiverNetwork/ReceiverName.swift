@@ -4,12 +4,12 @@
 ///
 /// 1 to 64 characters among letters, digits, `.`, `_` and `-`: nothing that MQTT treats
 /// specially (`/`, `+`, `#`), nothing a log line or a label would need to quote.
-public enum ReceiverName {
+package enum ReceiverName {
     /// The longest name.
-    public static let maximumLength = 64
+    package static let maximumLength = 64
 
     /// Why `name` cannot be a receiver's name, or nil when it can.
-    public static func problem(_ name: String) -> String? {
+    package static func problem(_ name: String) -> String? {
         if name.isEmpty { return "a receiver name cannot be empty" }
         if name.utf8.count > maximumLength { return "a receiver name has at most \(maximumLength) characters" }
         if !name.utf8.allSatisfy(isAllowed) {
@@ -20,11 +20,11 @@ public enum ReceiverName {
     }
 
     /// Whether `name` can be a receiver's name.
-    public static func isValid(_ name: String) -> Bool { problem(name) == nil }
+    package static func isValid(_ name: String) -> Bool { problem(name) == nil }
 
     /// A valid name made from a host name: the first label (before any dot), other
     /// characters replaced by '-', cut to the longest length; "receiver" when nothing is left.
-    public static func fromHostName(_ host: String) -> String {
+    package static func fromHostName(_ host: String) -> String {
         let label = host.split(separator: ".").first.map(String.init) ?? ""
         let cleaned = String(
             String.UnicodeScalarView(
@@ -47,12 +47,12 @@ public enum ReceiverName {
 
 extension ReceiverName {
     /// What a network receiver's frames are labelled on an aggregator: "mqtt NAME".
-    public static func sourceLabel(_ name: String) -> String { sourceLabelPrefix + name }
+    package static func sourceLabel(_ name: String) -> String { sourceLabelPrefix + name }
 
     /// The start of every network receiver's source label.
-    public static let sourceLabelPrefix = "mqtt "
+    package static let sourceLabelPrefix = "mqtt "
 
     /// Whether frames labelled `label` came from the network (and must not be published to
     /// it again, which would send them round in a loop).
-    public static func isNetworkSource(_ label: String) -> Bool { label.hasPrefix(sourceLabelPrefix) }
+    package static func isNetworkSource(_ label: String) -> Bool { label.hasPrefix(sourceLabelPrefix) }
 }

@@ -7,42 +7,42 @@
 /// | `status` | `online`, or `offline` (the last will) | 1, retained |
 /// | `receiver` | a `ReceiverAnnouncement` (position, version, sources) | 1, retained |
 /// | `sensors` | the Home Assistant sensors' state as JSON | 0, retained |
-public struct ReceiverTopics: Sendable, Equatable {
+package struct ReceiverTopics: Sendable, Equatable {
     /// The first level of every topic.
-    public static let root = "aviator"
+    package static let root = "aviator"
     /// The last level of a frame batch topic.
-    public static let beastLevel = "beast"
+    package static let beastLevel = "beast"
     /// The last level of a receiver announcement topic.
-    public static let receiverLevel = "receiver"
+    package static let receiverLevel = "receiver"
     /// The subscription filter an aggregator uses by default: every receiver's frames.
-    public static let defaultBeastFilter = "\(root)/+/\(beastLevel)"
+    package static let defaultBeastFilter = "\(root)/+/\(beastLevel)"
 
     /// The receiver's name (`ReceiverName`).
-    public let name: String
+    package let name: String
 
     /// The topics of the receiver called `name`.
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 
     /// `aviator/NAME`.
-    public var prefix: String { "\(Self.root)/\(name)" }
+    package var prefix: String { "\(Self.root)/\(name)" }
     /// Frame batches.
-    public var beast: String { "\(prefix)/\(Self.beastLevel)" }
+    package var beast: String { "\(prefix)/\(Self.beastLevel)" }
     /// `online` or `offline`.
-    public var status: String { "\(prefix)/status" }
+    package var status: String { "\(prefix)/status" }
     /// Where the receiver is and what it runs.
-    public var receiver: String { "\(prefix)/\(Self.receiverLevel)" }
+    package var receiver: String { "\(prefix)/\(Self.receiverLevel)" }
     /// The Home Assistant sensors' state.
-    public var sensors: String { "\(prefix)/sensors" }
+    package var sensors: String { "\(prefix)/sensors" }
     /// One aircraft's state, by its address as the feed writes it (six lower-case hex
     /// digits, `~` first for a non-ICAO address).
-    public func aircraft(_ icao: String) -> String { "\(prefix)/aircraft/\(icao)" }
+    package func aircraft(_ icao: String) -> String { "\(prefix)/aircraft/\(icao)" }
 
     /// What a topic an aggregator received says: the receiver's name (the level before the
     /// last) and the last level; nil when it has fewer than two levels or the name is not a
     /// valid `ReceiverName`.
-    public static func parse(_ topic: String) -> (name: String, kind: String)? {
+    package static func parse(_ topic: String) -> (name: String, kind: String)? {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         guard levels.count >= 2 else { return nil }
         let name = String(levels[levels.count - 2])
@@ -52,7 +52,7 @@ public struct ReceiverTopics: Sendable, Equatable {
 
     /// Why `filter` cannot select frame batches, or nil: it must end in `/beast`, with the
     /// receiver's name (or `+`) as the level before, and no `#`.
-    public static func problem(beastFilter filter: String) -> String? {
+    package static func problem(beastFilter filter: String) -> String? {
         let levels = filter.split(separator: "/", omittingEmptySubsequences: false)
         guard levels.count >= 2, levels.last == Substring(beastLevel), !filter.contains("#") else {
             return "the topic filter must end in /\(beastLevel), e.g. \(defaultBeastFilter), without #"
@@ -69,7 +69,7 @@ public struct ReceiverTopics: Sendable, Equatable {
 
     /// The filter for the receiver announcements that go with a frame filter: the same with
     /// `receiver` as the last level.
-    public static func receiverFilter(forBeastFilter filter: String) -> String {
+    package static func receiverFilter(forBeastFilter filter: String) -> String {
         String(filter.dropLast(beastLevel.count)) + receiverLevel
     }
 }

@@ -6,7 +6,7 @@ import Tracking
 /// output (`BeastInput`), Beast pushed to us (`BeastListener`), the OpenSky Network
 /// (`OpenSkySource`). The daemon runs each as a service (`SourceService`), several at once
 /// into one tracker, or the dongle with a fallback under `SourceSupervisor`.
-public protocol Source: Sendable {
+package protocol Source: Sendable {
     /// The kind of source, reported as (part of) the radar's source while it runs, e.g.
     /// "rtl-sdr", "beast".
     var name: String { get }
@@ -20,25 +20,25 @@ public protocol Source: Sendable {
 
 extension Source {
     /// The kind is label enough for a source the daemon runs once at most.
-    public var label: String { name }
+    package var label: String { name }
 }
 
 /// Runs one source as a lifecycle service, naming it among the radar's sources while it
 /// runs.
-public struct SourceService: Service {
+package struct SourceService: Service {
     /// The source.
-    public let source: any Source
+    package let source: any Source
     /// The tracker it feeds.
-    public let tracker: LiveTracker
+    package let tracker: LiveTracker
 
     /// A service that runs `source` into `tracker`.
-    public init(_ source: any Source, tracker: LiveTracker) {
+    package init(_ source: any Source, tracker: LiveTracker) {
         self.source = source
         self.tracker = tracker
     }
 
     /// Names the source among the tracker's, then runs it.
-    public func run() async throws {
+    package func run() async throws {
         tracker.setSource(source.name, slot: source.label)
         try await source.run(into: tracker)
     }

@@ -10,19 +10,19 @@
 /// longer than `maximumLineBytes` is not collected: its bytes are counted and dropped as
 /// they stream past, and the line comes out as `.overlong`, so one enormous line (a file
 /// of commas, a binary file given by mistake) costs no more memory than a short one.
-public final class TextLineReader {
+package final class TextLineReader {
     /// Why a file could not be read.
-    public struct OpenError: Error, CustomStringConvertible {
+    package struct OpenError: Error, CustomStringConvertible {
         /// The path that failed.
-        public let path: String
+        package let path: String
         /// The system's reason.
-        public let reason: String
+        package let reason: String
         /// "cannot open PATH: reason".
-        public var description: String { "cannot open \(path): \(reason)" }
+        package var description: String { "cannot open \(path): \(reason)" }
     }
 
     /// One line of the input.
-    public enum Line: Equatable, Sendable {
+    package enum Line: Equatable, Sendable {
         /// A line within the limit, without its line ending (LF, CR LF or trailing CRs).
         case text(String)
         /// A line over the limit, dropped unread; `bytes` is its length without the LF.
@@ -31,16 +31,16 @@ public final class TextLineReader {
 
     /// The longest line kept by default, in bytes: far beyond any message format read here
     /// (a CSV row of a Mode S message is under 200 bytes).
-    public static let defaultMaximumLineBytes = 4096
+    package static let defaultMaximumLineBytes = 4096
     /// How much is read from the file at a time.
-    public static let chunkBytes = 1 << 16
+    package static let chunkBytes = 1 << 16
 
     /// Lines longer than this many bytes (without the line ending) come out as `.overlong`.
-    public let maximumLineBytes: Int
+    package let maximumLineBytes: Int
     /// The most bytes of one line ever held at once: never more than `maximumLineBytes`.
-    public private(set) var largestLineBuffer = 0
+    package private(set) var largestLineBuffer = 0
     /// Why reading stopped early (the system's reason), or nil if the input simply ended.
-    public private(set) var readFailure: String?
+    package private(set) var readFailure: String?
 
     private let descriptor: Int32
     private var chunk: [UInt8]
@@ -49,7 +49,7 @@ public final class TextLineReader {
 
     /// Opens `path`, or standard input when it is "-", keeping lines of up to
     /// `maximumLineBytes` bytes.
-    public init(path: String, maximumLineBytes: Int = TextLineReader.defaultMaximumLineBytes) throws(OpenError) {
+    package init(path: String, maximumLineBytes: Int = TextLineReader.defaultMaximumLineBytes) throws(OpenError) {
         self.maximumLineBytes = max(1, maximumLineBytes)
         chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
         if path == "-" {
@@ -80,11 +80,11 @@ public final class TextLineReader {
     /// Whether input is already read and waiting, so that the next `nextLine()` can return
     /// without waiting on the file (a pipe or a terminal). A reader of a live stream flushes
     /// its own output when this is false.
-    public var hasBufferedInput: Bool { start < end }
+    package var hasBufferedInput: Bool { start < end }
 
     /// The next line, or nil at the end of the input (or when reading fails: see
     /// `readFailure`). A last line without a line ending counts as a line.
-    public func next() -> Line? {
+    package func next() -> Line? {
         var line: [UInt8] = []
         var length = 0
         var sawAnything = false

@@ -1,5 +1,5 @@
 /// What an aircraft is doing over the recording.
-public enum FlightPhase: String, Sendable, CaseIterable {
+package enum FlightPhase: String, Sendable, CaseIterable {
     /// Moving (or parked) on the airport surface.
     case taxiing
     /// Departing: climbing out.
@@ -14,37 +14,37 @@ public enum FlightPhase: String, Sendable, CaseIterable {
 ///
 /// Motion is straight and at constant speed and vertical rate (recordings last seconds to
 /// minutes), which keeps every state a closed-form function of time.
-public struct AircraftTrack: Sendable {
+package struct AircraftTrack: Sendable {
     /// The 24-bit ICAO address.
-    public var icao: UInt32
+    package var icao: UInt32
     /// Flight identification, up to 8 characters.
-    public var callsign: String
+    package var callsign: String
     /// Emitter category, e.g. "A3".
-    public var category: String
+    package var category: String
     /// Mode A code, four octal digits.
-    public var squawk: String
+    package var squawk: String
     /// The phase of flight.
-    public var phase: FlightPhase
+    package var phase: FlightPhase
     /// State at t = 0.
-    public var initial: TrueAircraftState
+    package var initial: TrueAircraftState
     /// Lowest altitude the aircraft reaches (ground elevation), feet.
-    public var floorFt: Double
+    package var floorFt: Double
     /// Reports GNSS height positions (type codes 20–22) instead of barometric ones.
-    public var gnssPositionsOnly: Bool
+    package var gnssPositionsOnly: Bool
     /// Reports airspeed and heading (velocity subtype 3) instead of ground velocity.
-    public var reportsAirspeed: Bool
+    package var reportsAirspeed: Bool
     /// Answers Gillham-coded altitude in DF4 (an older transponder).
-    public var gillhamAltitude: Bool
+    package var gillhamAltitude: Bool
     /// Carrier offset of this transponder from 1090 MHz, Hz.
-    public var frequencyOffsetHz: Double
+    package var frequencyOffsetHz: Double
     /// Per-aircraft signal spread (antenna, transmitter power, installation), dB.
-    public var levelOffsetDb: Double
+    package var levelOffsetDb: Double
 
     /// The highest level a climb reaches, feet.
-    public static let ceilingFt = 41_000.0
+    package static let ceilingFt = 41_000.0
 
     /// The state at `t` seconds.
-    public func state(at t: Double) -> TrueAircraftState {
+    package func state(at t: Double) -> TrueAircraftState {
         var state = initial
         let (s, c) = DeterministicMath.sinCos(DeterministicMath.radians(initial.trackDeg))
         let metres = initial.groundSpeedKt * 1852 / 3600 * t

@@ -1,7 +1,7 @@
 /// Compact Position Reporting: encodes a latitude/longitude into the 17-bit even or odd
 /// CPR values of ADS-B airborne (360° zones) and surface (90° zones) positions, following
 /// the ICAO Annex 10 / DO-260B formulas with Nb = 17 and NZ = 15.
-public enum CPREncoder {
+package enum CPREncoder {
     /// 2^17: the number of CPR steps in one zone.
     private static let scale = 131_072.0
 
@@ -14,7 +14,7 @@ public enum CPREncoder {
     }()
 
     /// The number of longitude zones at `latitude` (degrees), 1...59.
-    public static func nl(_ latitude: Double) -> Int {
+    package static func nl(_ latitude: Double) -> Int {
         let lat = abs(latitude)
         if lat == 0 { return 59 }
         if lat == 87 { return 2 }
@@ -30,7 +30,7 @@ public enum CPREncoder {
     private static func mod(_ x: Double, _ y: Double) -> Double { x - y * (x / y).rounded(.down) }
 
     /// The 17-bit CPR latitude and longitude of a position, even (`odd` false) or odd.
-    public static func encode(
+    package static func encode(
         latitude: Double, longitude: Double, odd: Bool,
         surface: Bool = false
     ) -> (lat: UInt64, lon: UInt64) {

@@ -1,14 +1,14 @@
 /// Comm-B register contents (the MB field of DF20/21) for the registers a sky commonly
 /// carries. MB bit k (1-based) is the k-th of 56 bits.
-public enum CommBEncoder {
+package enum CommBEncoder {
     /// BDS 2,0: aircraft identification (the register number 0x20, then eight characters).
-    public static func identification(callsign: String) -> UInt64 {
+    package static func identification(callsign: String) -> UInt64 {
         0x20 << 48 | CallsignCode.field(callsign)
     }
 
     /// BDS 4,0: selected vertical intention: MCP/FCU selected altitude and FMS altitude in
     /// 16 ft steps, barometric setting in 0.1 hPa above 800 hPa.
-    public static func selectedVerticalIntention(
+    package static func selectedVerticalIntention(
         mcpAltitudeFt: Int, fmsAltitudeFt: Int,
         baroSettingHPa: Double
     ) -> UInt64 {
@@ -21,7 +21,7 @@ public enum CommBEncoder {
 
     /// BDS 5,0: track and turn report: roll angle, true track, ground speed, track rate and
     /// true airspeed.
-    public static func trackAndTurn(
+    package static func trackAndTurn(
         rollDeg: Double, trackDeg: Double, groundSpeedKt: Double,
         trackRateDegPerS: Double, trueAirspeedKt: Double
     ) -> UInt64 {

@@ -4,9 +4,9 @@
 /// The accuracy (a few units in the last place) is far beyond what the simulation needs;
 /// what matters is that every step is an exactly specified `+ - * /`, `rounded` or
 /// `squareRoot`, which IEEE-754 defines to the bit.
-public enum DeterministicMath {
+package enum DeterministicMath {
     /// π to double precision.
-    public static let pi = 3.141592653589793
+    package static let pi = 3.141592653589793
     /// π/2 split in two parts (Cody–Waite) so that range reduction loses no precision.
     private static let halfPiHigh = 1.5707963267341256e+00
     private static let halfPiLow = 6.0771005065061922e-11
@@ -16,7 +16,7 @@ public enum DeterministicMath {
     private static let ln10 = 2.302585092994045684
 
     /// sin x and cos x together (x in radians, meant for |x| below about 1e6).
-    public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+    package static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         let k = (x * (2 / pi)).rounded()
         let r = (x - k * halfPiHigh) - k * halfPiLow
         let r2 = r * r
@@ -49,12 +49,12 @@ public enum DeterministicMath {
     }
 
     /// sin x (radians).
-    public static func sin(_ x: Double) -> Double { sinCos(x).sin }
+    package static func sin(_ x: Double) -> Double { sinCos(x).sin }
     /// cos x (radians).
-    public static func cos(_ x: Double) -> Double { sinCos(x).cos }
+    package static func cos(_ x: Double) -> Double { sinCos(x).cos }
 
     /// Natural logarithm of a positive finite x (returns -infinity for 0 and nan below).
-    public static func ln(_ x: Double) -> Double {
+    package static func ln(_ x: Double) -> Double {
         if x.isNaN || x < 0 { return .nan }
         if x == 0 { return -.infinity }
         if x.isInfinite { return x }
@@ -74,10 +74,10 @@ public enum DeterministicMath {
     }
 
     /// Base-10 logarithm.
-    public static func log10(_ x: Double) -> Double { ln(x) / ln10 }
+    package static func log10(_ x: Double) -> Double { ln(x) / ln10 }
 
     /// e^x.
-    public static func exp(_ x: Double) -> Double {
+    package static func exp(_ x: Double) -> Double {
         if x > 709 { return .infinity }
         if x < -745 { return 0 }
         let k = (x / ln2High).rounded()
@@ -93,12 +93,12 @@ public enum DeterministicMath {
     }
 
     /// 10^(db/10): a power ratio from decibels.
-    public static func powerRatio(decibels db: Double) -> Double { exp(db / 10 * ln10) }
+    package static func powerRatio(decibels db: Double) -> Double { exp(db / 10 * ln10) }
 
     /// 10·log10(ratio): decibels from a power ratio.
-    public static func decibels(powerRatio ratio: Double) -> Double { 10 * log10(ratio) }
+    package static func decibels(powerRatio ratio: Double) -> Double { 10 * log10(ratio) }
 
     /// Degrees to radians.
     @inline(__always)
-    public static func radians(_ degrees: Double) -> Double { degrees * (pi / 180) }
+    package static func radians(_ degrees: Double) -> Double { degrees * (pi / 180) }
 }

@@ -5,12 +5,12 @@ import ModeS
 ///
 /// ME field bit numbers in the comments are 1-based within the 56-bit ME field, as in
 /// DO-260B; ME bit k is message bit 32 + k.
-public enum ExtendedSquitterEncoder {
+package enum ExtendedSquitterEncoder {
     /// Capability 5: level 2+ transponder, airborne. 4: on the ground.
-    public static func capability(onGround: Bool) -> UInt64 { onGround ? 4 : 5 }
+    package static func capability(onGround: Bool) -> UInt64 { onGround ? 4 : 5 }
 
     /// A DF17 message around a 56-bit ME field.
-    public static func squitter(icao: UInt32, me: UInt64, capability: UInt64 = 5) -> ModeSBits {
+    package static func squitter(icao: UInt32, me: UInt64, capability: UInt64 = 5) -> ModeSBits {
         var bits = ModeSBits(bitCount: 112)
         bits.setField(1, 5, 17)
         bits.setField(6, 8, capability & 7)
@@ -21,7 +21,7 @@ public enum ExtendedSquitterEncoder {
 
     /// Type codes 1–4: identification and category. `category` is "A0"..."D7" (set letter A
     /// is type code 4, B 3, C 2, D 1; the digit is the category within the set).
-    public static func identification(
+    package static func identification(
         icao: UInt32, callsign: String, category: String,
         capability: UInt64 = 5
     ) -> ModeSBits {
@@ -41,7 +41,7 @@ public enum ExtendedSquitterEncoder {
 
     /// Type codes 9–18: airborne position with barometric altitude (12-bit field, 25 ft or
     /// Gillham code). A nil altitude sends "no altitude" (all zeros).
-    public static func airbornePosition(
+    package static func airbornePosition(
         icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
         altitudeFt: Int?, typeCode: UInt64 = 11,
         surveillanceStatus: UInt64 = 0, singleAntenna: Bool = false
@@ -55,7 +55,7 @@ public enum ExtendedSquitterEncoder {
 
     /// Type codes 20–22: airborne position with GNSS height (HAE). The 12-bit field holds the
     /// height in metres, unsigned.
-    public static func gnssPosition(
+    package static func gnssPosition(
         icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
         heightFt: Int, typeCode: UInt64 = 20
     ) -> ModeSBits {
@@ -79,7 +79,7 @@ public enum ExtendedSquitterEncoder {
 
     /// Type codes 5–8: surface position, with ground movement (quantised as the movement
     /// table requires) and ground track in 360/128° steps.
-    public static func surfacePosition(
+    package static func surfacePosition(
         icao: UInt32, latitude: Double, longitude: Double, odd: Bool,
         groundSpeedKt: Double?, trackDeg: Double?,
         typeCode: UInt64 = 6
@@ -101,7 +101,7 @@ public enum ExtendedSquitterEncoder {
     /// The 7-bit surface movement code for a ground speed: a non-linear scale, fine at
     /// taxi speeds and coarse at take-off speeds. Speeds fall into the bin whose lower bound
     /// they reach (1 = stopped, 124 = 175 kt or more).
-    public static func movementCode(_ speedKt: Double) -> UInt64 {
+    package static func movementCode(_ speedKt: Double) -> UInt64 {
         let v = max(speedKt, 0)
         if v < 0.125 { return 1 }
         // (first code, lower bound of its bin, step) for each linear segment of the table.
@@ -118,7 +118,7 @@ public enum ExtendedSquitterEncoder {
     /// Type code 19, subtypes 1 (subsonic) and 2 (supersonic, 4 kt units): velocity over
     /// ground as east/west and north/south components, vertical rate in 64 ft/min steps,
     /// and the GNSS-minus-baro altitude difference in 25 ft steps.
-    public static func groundVelocity(
+    package static func groundVelocity(
         icao: UInt32, groundSpeedKt: Double, trackDeg: Double,
         verticalRateFpm: Int?, geoMinusBaroFt: Int?,
         verticalRateFromGNSS: Bool = true
@@ -146,7 +146,7 @@ public enum ExtendedSquitterEncoder {
 
     /// Type code 19, subtypes 3 and 4: airspeed (indicated or true) and magnetic heading,
     /// for aircraft without a GNSS velocity.
-    public static func airspeedVelocity(
+    package static func airspeedVelocity(
         icao: UInt32, airspeedKt: Int, trueAirspeed: Bool,
         headingDeg: Double?, verticalRateFpm: Int?,
         geoMinusBaroFt: Int?
@@ -182,7 +182,7 @@ public enum ExtendedSquitterEncoder {
 
     /// Type code 28, subtype 1: emergency/priority status (0 none, 1 general, ...) and the
     /// Mode A code.
-    public static func aircraftStatus(
+    package static func aircraftStatus(
         icao: UInt32, squawk: String, emergency: UInt64 = 0,
         capability: UInt64 = 5
     ) -> ModeSBits {
@@ -194,7 +194,7 @@ public enum ExtendedSquitterEncoder {
     /// Type code 29, subtype 1 (version 2): target state and status: selected altitude
     /// (32 ft steps), barometric setting (0.8 hPa steps above 800 hPa), selected heading
     /// (180/256° steps) and the autopilot mode bits.
-    public static func targetState(
+    package static func targetState(
         icao: UInt32, selectedAltitudeFt: Int?, baroSettingHPa: Double?,
         selectedHeadingDeg: Double?, autopilot: Bool, vnav: Bool,
         altitudeHold: Bool, approach: Bool, lnav: Bool,
@@ -223,7 +223,7 @@ public enum ExtendedSquitterEncoder {
     }
 
     /// Type code 31: operational status (subtype 0 airborne, 1 surface), ADS-B version 2.
-    public static func operationalStatus(icao: UInt32, onGround: Bool, version: UInt64 = 2) -> ModeSBits {
+    package static func operationalStatus(icao: UInt32, onGround: Bool, version: UInt64 = 2) -> ModeSBits {
         var me: UInt64 = 31 << 51 | (onGround ? 1 : 0) << 48
         // Capability class: TCAS operational (airborne), 1090ES IN; operational mode zero.
         me |= onGround ? 0x0010 << 32 : 0x2010 << 32

@@ -3,11 +3,11 @@ import ModeS
 extension GeoPoint {
     /// Mean Earth radius in metres (the spherical model is accurate enough for a few hundred
     /// kilometres of simulated sky).
-    public static let earthRadius = 6_371_000.0
+    package static let earthRadius = 6_371_000.0
 
     /// The point `north` and `east` metres away on a local tangent plane, computed with the
     /// simulator's own deterministic maths so recordings are bit-identical everywhere.
-    public func offset(north: Double, east: Double) -> GeoPoint {
+    package func offset(north: Double, east: Double) -> GeoPoint {
         let degreesPerRadian = 180 / DeterministicMath.pi
         let lat2 = latitude + north / Self.earthRadius * degreesPerRadian
         let lon2 =
@@ -17,7 +17,7 @@ extension GeoPoint {
     }
 
     /// Ground distance in metres to `other` (equirectangular: exact enough within 500 km).
-    public func distance(to other: GeoPoint) -> Double {
+    package func distance(to other: GeoPoint) -> Double {
         let meanLat = DeterministicMath.radians((latitude + other.latitude) / 2)
         let dNorth = DeterministicMath.radians(other.latitude - latitude) * Self.earthRadius
         let dEast =

@@ -1,9 +1,9 @@
 import ModeS
 
 /// Turns a message kind and an aircraft's true state into the bits the transponder sends.
-public enum MessageFactory {
+package enum MessageFactory {
     /// The message `kind` from `track` in `state`.
-    public static func message(_ kind: MessageKind, track: AircraftTrack, state: TrueAircraftState) -> ModeSBits {
+    package static func message(_ kind: MessageKind, track: AircraftTrack, state: TrueAircraftState) -> ModeSBits {
         let icao = track.icao
         let altitude = Int(state.altitudeBaroFt.rounded())
         let rate = Int(state.verticalRateFpm.rounded())

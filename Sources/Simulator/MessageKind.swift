@@ -1,5 +1,5 @@
 /// The kinds of message a simulated transponder sends, each on its own schedule.
-public enum MessageKind: Sendable, Equatable {
+package enum MessageKind: Sendable, Equatable {
     /// DF17 TC 9–18 (or 20–22 for GNSS-only aircraft), even or odd CPR.
     case airbornePosition(odd: Bool)
     /// DF17 TC 5–8, even or odd CPR.

@@ -7,26 +7,26 @@
 /// complex noise power). The carrier is A·e^{i(φ + 2π f t)}: a random phase per message and
 /// the aircraft's frequency offset, so the phase rotates across the burst. Overlapping
 /// bursts add as complex fields, as they do in a real receiver.
-public struct Modulator: Sendable {
+package struct Modulator: Sendable {
     /// Samples per second (2.0 or 2.4 million).
-    public let sampleRate: Double
+    package let sampleRate: Double
     /// Noise standard deviation per component, cu8 LSB.
-    public let noiseSigma: Double
+    package let noiseSigma: Double
     /// The pulse shape.
-    public let shaper: PulseShaper
+    package let shaper: PulseShaper
 
     /// A modulator at `sampleRate` with noise `noiseSigma` LSB rms per component.
-    public init(sampleRate: Double, noiseSigma: Double = 4.0, riseTimeUs: Double = 0.1) {
+    package init(sampleRate: Double, noiseSigma: Double = 4.0, riseTimeUs: Double = 0.1) {
         self.sampleRate = sampleRate
         self.noiseSigma = noiseSigma
         self.shaper = PulseShaper(sampleRate: sampleRate, riseTimeUs: riseTimeUs)
     }
 
     /// Complex noise power, LSB².
-    public var noisePower: Double { 2 * noiseSigma * noiseSigma }
+    package var noisePower: Double { 2 * noiseSigma * noiseSigma }
 
     /// The carrier amplitude (LSB) that gives `transmission` its SNR.
-    public func amplitude(for transmission: Transmission) -> Double {
+    package func amplitude(for transmission: Transmission) -> Double {
         let shapePower = shaper.meanPower(transmission.bits, start: transmission.time)
         guard shapePower > 0 else { return 0 }
         let power = DeterministicMath.powerRatio(decibels: transmission.snrDb) * noisePower
@@ -35,7 +35,7 @@ public struct Modulator: Sendable {
 
     /// Renders `totalSamples` samples of noise plus `transmissions` (sorted by time) and hands
     /// them to `consume` in blocks of interleaved I/Q values.
-    public func render(
+    package func render(
         _ transmissions: [Transmission], totalSamples: Int, noise: inout SeededGenerator,
         blockSize: Int = 1 << 16,
         consume: (UnsafeBufferPointer<Double>) throws -> Void
@@ -50,7 +50,7 @@ public struct Modulator: Sendable {
     /// through `channel`: the replies and their echoes, the signal stages, the receiver noise,
     /// then the stages acting on everything received. An empty chain with no interference
     /// renders exactly as the kind channel always did (noise first, then each burst added).
-    public func render(
+    package func render(
         _ transmissions: [Transmission], interference: [ModeACReply], totalSamples: Int,
         noise: inout SeededGenerator, channel: inout ChannelChain, blockSize: Int = 1 << 16,
         consume: (UnsafeBufferPointer<Double>) throws -> Void

@@ -15,16 +15,16 @@ import ModeS
 /// Both steps are linear and closed-form: the envelope is a sum over half-microsecond
 /// "chips" (on or off) of the window-averaged edge response, so no filtering state is kept
 /// and any sample of any burst can be computed on its own.
-public struct PulseShaper: Sendable {
+package struct PulseShaper: Sendable {
     /// Sample rate, samples per second.
-    public let sampleRate: Double
+    package let sampleRate: Double
     /// Width of a pulse edge (raised cosine, 0 to 100 %), microseconds.
-    public let riseTimeUs: Double
+    package let riseTimeUs: Double
     /// The averaging window (one sample period), microseconds.
-    public let windowUs: Double
+    package let windowUs: Double
 
     /// A shaper for `sampleRate` with edges of `riseTimeUs`.
-    public init(sampleRate: Double, riseTimeUs: Double = 0.1) {
+    package init(sampleRate: Double, riseTimeUs: Double = 0.1) {
         self.sampleRate = sampleRate
         self.riseTimeUs = riseTimeUs
         self.windowUs = 1e6 / sampleRate
@@ -35,7 +35,7 @@ public struct PulseShaper: Sendable {
 
     /// Whether half-microsecond chip `chip` of the burst carries a pulse.
     @inline(__always)
-    public static func chipIsOn(_ bits: ModeSBits, _ chip: Int) -> Bool {
+    package static func chipIsOn(_ bits: ModeSBits, _ chip: Int) -> Bool {
         if chip < 16 { return (preambleChips >> UInt32(chip)) & 1 == 1 }
         let offset = chip - 16
         let bit = bits.bit(offset / 2 + 1) == 1
@@ -65,7 +65,7 @@ public struct PulseShaper: Sendable {
     /// The envelope (0...1) of the burst carrying `bits` at `t` µs after the leading edge of
     /// its first preamble pulse.
     @inline(__always)
-    public func envelope(_ bits: ModeSBits, at t: Double) -> Double {
+    package func envelope(_ bits: ModeSBits, at t: Double) -> Double {
         let totalChips = 16 + 2 * bits.bitCount
         let reach = windowUs / 2 + riseTimeUs / 2
         let firstChip = max(0, Int(((t - reach) * 2).rounded(.down)) - 1)
@@ -82,12 +82,12 @@ public struct PulseShaper: Sendable {
     /// One pulse of `widthUs` starting at 0, seen through the edge shape and the sampling
     /// window, at `t` µs (Mode A/C pulses, which do not sit on the half-microsecond grid).
     @inline(__always)
-    public func pulse(at t: Double, widthUs: Double) -> Double {
+    package func pulse(at t: Double, widthUs: Double) -> Double {
         windowedStep(t) - windowedStep(t - widthUs)
     }
 
     /// First and last sample index (inclusive) a burst starting at `start` seconds touches.
-    public func sampleSpan(start: Double, duration: Double) -> (first: Int, last: Int) {
+    package func sampleSpan(start: Double, duration: Double) -> (first: Int, last: Int) {
         let margin = (windowUs + riseTimeUs) * 1e-6
         let first = Int(((start - margin) * sampleRate).rounded(.down))
         let last = Int(((start + duration + margin) * sampleRate).rounded(.up))
@@ -97,7 +97,7 @@ public struct PulseShaper: Sendable {
     /// Mean of envelope² over the samples that fall within the burst's nominal duration
     /// (from the first preamble edge to the end of the last bit): what DESIGN's SNR
     /// definition divides by the noise power.
-    public func meanPower(_ bits: ModeSBits, start: Double) -> Double {
+    package func meanPower(_ bits: ModeSBits, start: Double) -> Double {
         let duration = (8 + Double(bits.bitCount)) * 1e-6
         let first = Int((start * sampleRate).rounded(.up))
         let last = Int(((start + duration) * sampleRate).rounded(.down))

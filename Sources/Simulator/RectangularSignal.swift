@@ -16,20 +16,20 @@ import ModeSDemod
 /// period), with every reply placed by hand: demodulator tests use it to put a reply at a
 /// known sub-sample phase or under another one, and `aviator-adsb bench` to make a stream of
 /// known content.
-public struct RectangularSignal: Sendable {
+package struct RectangularSignal: Sendable {
     /// One reply to place in the recording.
-    public struct Burst: Sendable {
-        public var bits: ModeSBits
+    package struct Burst: Sendable {
+        package var bits: ModeSBits
         /// Start of the first preamble pulse, in (fractional) samples.
-        public var start: Double
+        package var start: Double
         /// Pulse amplitude in cu8 LSB (full scale 127.5).
-        public var amplitude: Double
+        package var amplitude: Double
         /// Carrier offset from the tuned frequency, Hz: transponders differ by tens of kHz,
         /// which is what lets overlapping replies be told apart by their carriers.
-        public var frequencyOffset: Double = 0
+        package var frequencyOffset: Double = 0
 
         /// A reply of `bits` starting at `start` (samples) with pulses `amplitude` LSB high.
-        public init(bits: ModeSBits, start: Double, amplitude: Double, frequencyOffset: Double = 0) {
+        package init(bits: ModeSBits, start: Double, amplitude: Double, frequencyOffset: Double = 0) {
             self.bits = bits
             self.start = start
             self.amplitude = amplitude
@@ -38,16 +38,16 @@ public struct RectangularSignal: Sendable {
     }
 
     /// The sample rate of the recording.
-    public var sampleRate: SampleRate
+    package var sampleRate: SampleRate
     /// How many complex samples it holds.
-    public var sampleCount: Int
+    package var sampleCount: Int
     /// Noise standard deviation per component, in cu8 LSB (4 LSB rms in all, as a dongle's).
-    public var noise: Double = 4 / 2.squareRoot()
+    package var noise: Double = 4 / 2.squareRoot()
     /// Seed of the noise and of each reply's carrier phase: the same seed, the same samples.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
 
     /// A recording of `sampleCount` samples at `sampleRate`.
-    public init(sampleRate: SampleRate, sampleCount: Int, noise: Double = 4 / 2.squareRoot(), seed: UInt64 = 1) {
+    package init(sampleRate: SampleRate, sampleCount: Int, noise: Double = 4 / 2.squareRoot(), seed: UInt64 = 1) {
         self.sampleRate = sampleRate
         self.sampleCount = sampleCount
         self.noise = noise
@@ -55,7 +55,7 @@ public struct RectangularSignal: Sendable {
     }
 
     /// The complex samples (I, Q interleaved) in cu8 LSB around zero.
-    public func samples(_ bursts: [Burst]) -> [Double] {
+    package func samples(_ bursts: [Burst]) -> [Double] {
         var iq = [Double](repeating: 0, count: 2 * sampleCount)
         var state = seed
         func uniform() -> Double {
@@ -101,13 +101,13 @@ public struct RectangularSignal: Sendable {
     }
 
     /// The recording encoded as `format` bytes.
-    public func bytes(_ bursts: [Burst], format: SampleFormat) -> [UInt8] {
+    package func bytes(_ bursts: [Burst], format: SampleFormat) -> [UInt8] {
         Self.encode(samples(bursts), format: format)
     }
 
     /// Complex samples in cu8 LSB (I, Q interleaved, as `samples` gives them) encoded as
     /// `format` bytes, clipped at each format's limits.
-    public static func encode(_ iq: [Double], format: SampleFormat) -> [UInt8] {
+    package static func encode(_ iq: [Double], format: SampleFormat) -> [UInt8] {
         var out = [UInt8]()
         switch format {
         case .cu8:
@@ -127,7 +127,7 @@ public struct RectangularSignal: Sendable {
     }
 
     /// A valid DF17 reply for `address` with a varying payload.
-    public static func extendedSquitter(address: UInt32, payload: UInt64) -> ModeSBits {
+    package static func extendedSquitter(address: UInt32, payload: UInt64) -> ModeSBits {
         var bits = ModeSBits(bitCount: 112)
         bits.setField(1, 5, 17)
         bits.setField(6, 8, 5)

@@ -4,10 +4,10 @@ import ModeS
 /// acquisition squitters), DF4/DF5 surveillance replies and DF20/DF21 Comm-B replies.
 /// DF11 carries a real CRC (possibly XORed with the interrogator code); the others overlay
 /// the transponder address on the parity, as real replies do.
-public enum ReplyEncoder {
+package enum ReplyEncoder {
     /// DF11: all-call reply. `interrogatorCode` 0 is a spontaneous acquisition squitter;
     /// 1–15 (II) or up to 63 (SI) answers a given interrogator.
-    public static func allCall(icao: UInt32, capability: UInt64 = 5, interrogatorCode: UInt32 = 0) -> ModeSBits {
+    package static func allCall(icao: UInt32, capability: UInt64 = 5, interrogatorCode: UInt32 = 0) -> ModeSBits {
         var bits = ModeSBits(bitCount: 56)
         bits.setField(1, 5, 11)
         bits.setField(6, 8, capability & 7)
@@ -16,10 +16,10 @@ public enum ReplyEncoder {
     }
 
     /// Flight status: 0 airborne, 1 on ground (no alert, no SPI).
-    public static func flightStatus(onGround: Bool) -> UInt64 { onGround ? 1 : 0 }
+    package static func flightStatus(onGround: Bool) -> UInt64 { onGround ? 1 : 0 }
 
     /// DF4: altitude reply (13-bit AC field, 25 ft or Gillham code).
-    public static func altitudeReply(
+    package static func altitudeReply(
         icao: UInt32, altitudeFt: Int?, onGround: Bool,
         forceGillham: Bool = false
     ) -> ModeSBits {
@@ -28,19 +28,19 @@ public enum ReplyEncoder {
     }
 
     /// DF5: identity reply (13-bit ID field, the squawk).
-    public static func identityReply(icao: UInt32, squawk: String, onGround: Bool) -> ModeSBits {
+    package static func identityReply(icao: UInt32, squawk: String, onGround: Bool) -> ModeSBits {
         let id = IdentityCode.encode(squawk: squawk).map(UInt64.init) ?? 0
         return surveillance(df: 5, icao: icao, fs: flightStatus(onGround: onGround), field: id, mb: nil)
     }
 
     /// DF20: Comm-B altitude reply with a 56-bit MB field (see `CommBEncoder`).
-    public static func commBAltitudeReply(icao: UInt32, altitudeFt: Int?, onGround: Bool, mb: UInt64) -> ModeSBits {
+    package static func commBAltitudeReply(icao: UInt32, altitudeFt: Int?, onGround: Bool, mb: UInt64) -> ModeSBits {
         let ac = altitudeFt.flatMap { AltitudeCode.acField($0) } ?? 0
         return surveillance(df: 20, icao: icao, fs: flightStatus(onGround: onGround), field: ac, mb: mb)
     }
 
     /// DF21: Comm-B identity reply with a 56-bit MB field.
-    public static func commBIdentityReply(icao: UInt32, squawk: String, onGround: Bool, mb: UInt64) -> ModeSBits {
+    package static func commBIdentityReply(icao: UInt32, squawk: String, onGround: Bool, mb: UInt64) -> ModeSBits {
         let id = IdentityCode.encode(squawk: squawk).map(UInt64.init) ?? 0
         return surveillance(df: 21, icao: icao, fs: flightStatus(onGround: onGround), field: id, mb: mb)
     }

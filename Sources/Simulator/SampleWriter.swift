@@ -14,18 +14,18 @@ import ModeSDemod
 /// per component. `cu8` stores round(x + 127.5) clipped to 0...255; `cs16` stores round(256·x)
 /// clipped to ±32767 (same headroom, 8 more bits); `cf32` stores x / 127.5 as a 32-bit float
 /// clipped to ±1. Samples are interleaved I, Q, little-endian.
-public final class SampleWriter {
+package final class SampleWriter {
     /// The output format.
-    public let format: SampleFormat
+    package let format: SampleFormat
     /// Bytes written so far.
-    public private(set) var bytesWritten = 0
+    package private(set) var bytesWritten = 0
     /// Components (I or Q) that had to be clipped to the format's range.
-    public private(set) var clippedComponents = 0
+    package private(set) var clippedComponents = 0
     private let file: UnsafeMutablePointer<FILE>
     private var buffer: [UInt8] = []
 
     /// Opens (creates or truncates) `path` for writing.
-    public init(path: String, format: SampleFormat) throws {
+    package init(path: String, format: SampleFormat) throws {
         guard let file = fopen(path, "wb") else {
             throw SimulationError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
@@ -36,7 +36,7 @@ public final class SampleWriter {
     deinit { fclose(file) }
 
     /// Converts and writes interleaved I/Q values.
-    public func write(_ values: UnsafeBufferPointer<Double>) throws {
+    package func write(_ values: UnsafeBufferPointer<Double>) throws {
         let needed = values.count * format.bytesPerSample / 2
         if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
         var clipped = 0
@@ -78,7 +78,7 @@ public final class SampleWriter {
     }
 
     /// Flushes buffered bytes to the file.
-    public func close() throws {
+    package func close() throws {
         guard fflush(file) == 0 else {
             throw SimulationError.cannotWrite(path: "IQ output", reason: String(cString: strerror(errno)))
         }

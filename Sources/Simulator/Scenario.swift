@@ -6,18 +6,18 @@ import ModeS
 /// arrivals near the receiver. A busy sky puts the receiver next to an airport: many
 /// aircraft taxiing, departing and arriving close by, and more interrogation replies (see
 /// `TransmissionSchedule`), so that bursts often overlap.
-public struct Scenario: Sendable {
+package struct Scenario: Sendable {
     /// The receiver's position.
-    public var receiver: GeoPoint
+    package var receiver: GeoPoint
     /// Receiver antenna height above sea level, metres.
-    public var receiverAltitudeM: Double
+    package var receiverAltitudeM: Double
     /// Dense airport traffic.
-    public var busy: Bool
+    package var busy: Bool
     /// The aircraft.
-    public var aircraft: [AircraftTrack]
+    package var aircraft: [AircraftTrack]
 
     /// A sky of `count` aircraft around `receiver`, entirely determined by `generator`.
-    public init(receiver: GeoPoint, count: Int, busy: Bool, generator: inout SeededGenerator) {
+    package init(receiver: GeoPoint, count: Int, busy: Bool, generator: inout SeededGenerator) {
         self.receiver = receiver
         self.receiverAltitudeM = 0
         self.busy = busy

@@ -4,14 +4,14 @@
 /// seed, so the same seed gives the same recording everywhere. Independent parts of a
 /// simulation (the sky, each aircraft's schedule, the noise) draw from separate streams
 /// made with `stream(_:)`, so changing one part does not reshuffle the others.
-public struct SeededGenerator: Sendable {
+package struct SeededGenerator: Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
     /// A generator whose whole output is determined by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var state = seed
         func splitMix() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -28,7 +28,7 @@ public struct SeededGenerator: Sendable {
 
     /// The next 64 random bits.
     @inline(__always)
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -41,21 +41,21 @@ public struct SeededGenerator: Sendable {
     }
 
     /// A new generator for an independent sub-stream, identified by `label`.
-    public func stream(_ label: UInt64) -> SeededGenerator {
+    package func stream(_ label: UInt64) -> SeededGenerator {
         var copy = self
         return SeededGenerator(seed: copy.next() ^ (label &* 0xD6E8_FEB8_6659_FD93))
     }
 
     /// Uniform in [0, 1), with 53 random bits.
     @inline(__always)
-    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    package mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// Uniform in [low, high).
     @inline(__always)
-    public mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * uniform() }
+    package mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * uniform() }
 
     /// Uniform integer in 0..<bound (bound > 0), by rejection so that it is exactly uniform.
-    public mutating func integer(below bound: Int) -> Int {
+    package mutating func integer(below bound: Int) -> Int {
         precondition(bound > 0)
         let n = UInt64(bound)
         let limit = UInt64.max - UInt64.max % n
@@ -66,15 +66,15 @@ public struct SeededGenerator: Sendable {
     }
 
     /// True with probability `p`.
-    public mutating func chance(_ p: Double) -> Bool { uniform() < p }
+    package mutating func chance(_ p: Double) -> Bool { uniform() < p }
 
     /// One element of a non-empty array, uniformly.
-    public mutating func pick<T>(_ items: [T]) -> T { items[integer(below: items.count)] }
+    package mutating func pick<T>(_ items: [T]) -> T { items[integer(below: items.count)] }
 
     /// Two independent standard normal values (Marsaglia's polar form of Box–Muller: no
     /// trigonometry, one logarithm and one square root per pair).
     @inline(__always)
-    public mutating func gaussianPair() -> (Double, Double) {
+    package mutating func gaussianPair() -> (Double, Double) {
         while true {
             let u = Double(Int64(bitPattern: next()) >> 11) * 0x1p-52  // [-1, 1)
             let v = Double(Int64(bitPattern: next()) >> 11) * 0x1p-52
@@ -87,5 +87,5 @@ public struct SeededGenerator: Sendable {
     }
 
     /// One standard normal value.
-    public mutating func gaussian() -> Double { gaussianPair().0 }
+    package mutating func gaussian() -> Double { gaussianPair().0 }
 }

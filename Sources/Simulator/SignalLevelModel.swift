@@ -8,25 +8,25 @@ import ModeS
 /// small per-message jitter (multipath, antenna pattern). Aircraft on the ground lose 12 dB
 /// to obstructions. The result is capped at 25 dB, about where a dongle at this noise floor
 /// starts to saturate.
-public struct SignalLevelModel: Sendable {
+package struct SignalLevelModel: Sendable {
     /// A fixed SNR range (dB), or nil to derive SNR from distance.
-    public var fixedRange: ClosedRange<Double>?
+    package var fixedRange: ClosedRange<Double>?
     /// SNR (dB) of an average aircraft at 100 km.
-    public var snrAt100km = 16.0
+    package var snrAt100km = 16.0
     /// Loss for aircraft on the ground, dB.
-    public var groundLossDb = 12.0
+    package var groundLossDb = 12.0
     /// Standard deviation of the per-message jitter, dB.
-    public var jitterDb = 0.7
+    package var jitterDb = 0.7
     /// Upper and lower bounds of the distance-derived SNR, dB.
-    public var cap = -5.0...25.0
+    package var cap = -5.0...25.0
 
     /// A model with a fixed range or, with nil, the distance model.
-    public init(fixedRange: ClosedRange<Double>? = nil) {
+    package init(fixedRange: ClosedRange<Double>? = nil) {
         self.fixedRange = fixedRange
     }
 
     /// The SNR of one message (dB).
-    public func snr(
+    package func snr(
         track: AircraftTrack, state: TrueAircraftState, receiver: GeoPoint, receiverAltitudeM: Double,
         generator: inout SeededGenerator
     ) -> Double {

@@ -2,36 +2,36 @@ import ModeS
 import ModeSDemod
 
 /// A complete simulated recording: settings in, IQ file and truth file out.
-public struct Simulation {
+package struct Simulation {
     /// What to simulate.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// Sample format of the IQ file.
-        public var format: SampleFormat = .cu8
+        package var format: SampleFormat = .cu8
         /// Samples per second: 2,000,000 or 2,400,000.
-        public var sampleRate: Int = 2_400_000
+        package var sampleRate: Int = 2_400_000
         /// Length in seconds.
-        public var duration: Double = 10
+        package var duration: Double = 10
         /// Number of aircraft (nil: 20, or 150 when `busy`).
-        public var aircraft: Int? = nil
+        package var aircraft: Int? = nil
         /// The seed: the same seed gives the same bytes.
-        public var seed: UInt64 = 1
+        package var seed: UInt64 = 1
         /// A fixed SNR range (dB) for every message, or nil for distance-derived SNR.
-        public var snrRange: ClosedRange<Double>? = nil
+        package var snrRange: ClosedRange<Double>? = nil
         /// The receiver's position.
-        public var receiver = GeoPoint(latitude: 52.0, longitude: 4.4)
+        package var receiver = GeoPoint(latitude: 52.0, longitude: 4.4)
         /// A dense sky near an airport.
-        public var busy = false
+        package var busy = false
         /// The receiver's impairments and the sky's interference (`Channel.kind`: none).
-        public var channel = Channel.kind
+        package var channel = Channel.kind
 
         /// Default settings.
-        public init() {}
+        package init() {}
 
         /// The aircraft count actually used.
-        public var aircraftCount: Int { aircraft ?? (busy ? 150 : 20) }
+        package var aircraftCount: Int { aircraft ?? (busy ? 150 : 20) }
 
         /// Throws when a setting is out of range.
-        public func validate() throws {
+        package func validate() throws {
             guard sampleRate == 2_000_000 || sampleRate == 2_400_000 else {
                 throw SimulationError.invalidSetting("sample rate must be 2.0M or 2.4M, not \(sampleRate)")
             }
@@ -52,28 +52,28 @@ public struct Simulation {
     }
 
     /// What a run produced.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Messages on air.
-        public var messages: Int
+        package var messages: Int
         /// Messages that overlap another.
-        public var overlapped: Int
+        package var overlapped: Int
         /// Complex samples written.
-        public var samples: Int
+        package var samples: Int
         /// Bytes of the IQ file.
-        public var bytes: Int
+        package var bytes: Int
         /// I or Q components clipped to the format's range.
-        public var clipped: Int
+        package var clipped: Int
     }
 
     /// The settings.
-    public let settings: Settings
+    package let settings: Settings
     /// The sky.
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// Every message, in time order.
-    public let transmissions: [Transmission]
+    package let transmissions: [Transmission]
 
     /// Builds the sky and its schedule (cheap; nothing is rendered yet).
-    public init(settings: Settings) throws {
+    package init(settings: Settings) throws {
         try settings.validate()
         self.settings = settings
         let root = SeededGenerator(seed: settings.seed)
@@ -91,14 +91,14 @@ public struct Simulation {
     }
 
     /// The Mode A/C replies on air (interference: not in the truth).
-    public let modeACReplies: [ModeACReply]
+    package let modeACReplies: [ModeACReply]
 
     /// Total complex samples of the recording.
-    public var totalSamples: Int { Int((settings.duration * Double(settings.sampleRate)).rounded()) }
+    package var totalSamples: Int { Int((settings.duration * Double(settings.sampleRate)).rounded()) }
 
     /// Writes the IQ file to `path` and its truth to `path + ".truth.jsonl"`; `progress`
     /// receives a fraction done now and then.
-    public func write(to path: String, progress: (Double) -> Void = { _ in }) throws -> Summary {
+    package func write(to path: String, progress: (Double) -> Void = { _ in }) throws -> Summary {
         let writer = try SampleWriter(path: path, format: settings.format)
         let modulator = Modulator(sampleRate: Double(settings.sampleRate))
         var noise = SeededGenerator(seed: settings.seed).stream(3)

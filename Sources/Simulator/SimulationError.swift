@@ -1,12 +1,12 @@
 /// Why a simulation could not be written.
-public enum SimulationError: Error, CustomStringConvertible, Equatable {
+package enum SimulationError: Error, CustomStringConvertible, Equatable {
     /// An output file could not be created or written.
     case cannotWrite(path: String, reason: String)
     /// A setting is out of range.
     case invalidSetting(String)
 
     /// One line for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         case .invalidSetting(let message): return message

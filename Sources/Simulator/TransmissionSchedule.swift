@@ -9,23 +9,23 @@
 /// random (Poisson) times. Each schedule starts at a random phase. One transponder never
 /// overlaps itself: a message due while the previous one is still on air waits for it.
 /// Different aircraft may collide freely, as on a real channel.
-public struct TransmissionSchedule: Sendable {
+package struct TransmissionSchedule: Sendable {
     /// Every message of the recording, in time order, with `overlap` set.
-    public private(set) var transmissions: [Transmission]
+    package private(set) var transmissions: [Transmission]
     /// The Mode A/C replies on air (the channel's interference, no messages), in time order.
-    public private(set) var modeACReplies: [ModeACReply] = []
+    package private(set) var modeACReplies: [ModeACReply] = []
 
     /// Mean interrogation replies per aircraft per second in a quiet and in a busy sky.
-    public static let quietReplyRate = 0.6
+    package static let quietReplyRate = 0.6
     /// See `quietReplyRate`.
-    public static let busyReplyRate = 3.0
+    package static let busyReplyRate = 3.0
 
     /// The schedule of `scenario` over `duration` seconds.
     /// With a `channel` other than the kind one, the sky also carries its interference
     /// (all-call replies to ground stations, trains of Comm-B replies, Mode A/C replies) and
     /// some aircraft's replies an echo. Those draw from generator streams of their own, so the
     /// messages of the kind channel stay exactly what they always were.
-    public init(
+    package init(
         scenario: Scenario, duration: Double, levels: SignalLevelModel, generator: SeededGenerator,
         channel: Channel = .kind
     ) {

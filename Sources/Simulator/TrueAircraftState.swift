@@ -2,19 +2,19 @@ import ModeS
 
 /// What an aircraft truly is doing at one instant: the values its messages encode and the
 /// truth file records.
-public struct TrueAircraftState: Sendable, Equatable {
+package struct TrueAircraftState: Sendable, Equatable {
     /// Position.
-    public var position: GeoPoint
+    package var position: GeoPoint
     /// Barometric (pressure) altitude, feet.
-    public var altitudeBaroFt: Double
+    package var altitudeBaroFt: Double
     /// Geometric (GNSS) altitude, feet.
-    public var altitudeGeoFt: Double
+    package var altitudeGeoFt: Double
     /// Ground speed, knots.
-    public var groundSpeedKt: Double
+    package var groundSpeedKt: Double
     /// Track over ground, degrees clockwise from true north.
-    public var trackDeg: Double
+    package var trackDeg: Double
     /// Vertical rate, feet per minute (positive climbing).
-    public var verticalRateFpm: Double
+    package var verticalRateFpm: Double
     /// On the ground (surface messages) or airborne.
-    public var onGround: Bool
+    package var onGround: Bool
 }

@@ -14,35 +14,35 @@ import ModeSDemod
 /// transmitted message (time of the first preamble pulse, its sample index, hex, DF, ICAO,
 /// SNR, overlap) and, once a second, one `state` line per aircraft with its true position,
 /// altitude, velocity and track.
-public struct TruthWriter {
+package struct TruthWriter {
     /// The settings the header records.
-    public struct Header {
+    package struct Header {
         /// Sample format.
-        public var format: SampleFormat
+        package var format: SampleFormat
         /// Samples per second.
-        public var sampleRate: Int
+        package var sampleRate: Int
         /// Recording length, seconds.
-        public var duration: Double
+        package var duration: Double
         /// The seed.
-        public var seed: UInt64
+        package var seed: UInt64
         /// Number of aircraft.
-        public var aircraft: Int
+        package var aircraft: Int
         /// Receiver position and height.
-        public var receiver: GeoPoint
+        package var receiver: GeoPoint
         /// Receiver height, metres.
-        public var receiverAltitudeM: Double
+        package var receiverAltitudeM: Double
         /// The fixed SNR range, if any.
-        public var snrRange: ClosedRange<Double>?
+        package var snrRange: ClosedRange<Double>?
         /// Dense sky.
-        public var busy: Bool
+        package var busy: Bool
         /// The channel, when it is not the kind one (the kind channel's header stays as it was).
-        public var channel: Channel? = nil
+        package var channel: Channel? = nil
         /// Mode A/C replies on air (interference, no message lines).
-        public var modeACReplies: Int = 0
+        package var modeACReplies: Int = 0
     }
 
     /// Produces the truth file line by line (each with its newline), in order.
-    public static func lines(
+    package static func lines(
         header: Header, scenario: Scenario, transmissions: [Transmission],
         emit: (String) throws -> Void
     ) rethrows {
@@ -62,14 +62,14 @@ public struct TruthWriter {
     }
 
     /// The whole truth file's text (for short recordings and tests).
-    public static func text(header: Header, scenario: Scenario, transmissions: [Transmission]) -> String {
+    package static func text(header: Header, scenario: Scenario, transmissions: [Transmission]) -> String {
         var out = ""
         lines(header: header, scenario: scenario, transmissions: transmissions) { out += $0 }
         return out
     }
 
     /// Writes the truth file, streaming it so that long recordings need no large buffer.
-    public static func write(path: String, header: Header, scenario: Scenario, transmissions: [Transmission]) throws {
+    package static func write(path: String, header: Header, scenario: Scenario, transmissions: [Transmission]) throws {
         guard let file = fopen(path, "wb") else {
             throw SimulationError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }

@@ -8,16 +8,16 @@ import ModeS
 #endif
 
 /// A point in Earth-centred, Earth-fixed coordinates, in metres.
-public struct ECEFPoint: Sendable, Equatable {
+package struct ECEFPoint: Sendable, Equatable {
     /// Towards latitude 0, longitude 0.
-    public var x: Double
+    package var x: Double
     /// Towards latitude 0, longitude 90° E.
-    public var y: Double
+    package var y: Double
     /// Towards the north pole.
-    public var z: Double
+    package var z: Double
 
     /// A point from its coordinates in metres.
-    public init(x: Double, y: Double, z: Double) {
+    package init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
@@ -25,25 +25,25 @@ public struct ECEFPoint: Sendable, Equatable {
 }
 
 /// A vector in the local east-north-up frame of an observer, in metres.
-public struct ENUVector: Sendable, Equatable {
+package struct ENUVector: Sendable, Equatable {
     /// Metres east.
-    public var east: Double
+    package var east: Double
     /// Metres north.
-    public var north: Double
+    package var north: Double
     /// Metres up, along the ellipsoid normal at the observer.
-    public var up: Double
+    package var up: Double
 
     /// A vector from its components in metres.
-    public init(east: Double, north: Double, up: Double) {
+    package init(east: Double, north: Double, up: Double) {
         self.east = east
         self.north = north
         self.up = up
     }
 
     /// Straight-line length in metres.
-    public var length: Double { (east * east + north * north + up * up).squareRoot() }
+    package var length: Double { (east * east + north * north + up * up).squareRoot() }
     /// Length of the horizontal part in metres.
-    public var horizontalLength: Double { (east * east + north * north).squareRoot() }
+    package var horizontalLength: Double { (east * east + north * north).squareRoot() }
 }
 
 /// The WGS-84 ellipsoid and the conversions the radar needs: geodetic to ECEF, ECEF to a local
@@ -52,19 +52,19 @@ public struct ENUVector: Sendable, Equatable {
 /// Positions are placed on the ellipsoid rather than compared as flat latitude/longitude
 /// differences: a degree of longitude shrinks with latitude and the Earth curves away, so flat
 /// differences put aircraft tens of kilometres off at radar ranges.
-public enum Geodesy {
+package enum Geodesy {
     /// Semi-major axis in metres (WGS-84).
-    public static let semiMajorAxis = 6_378_137.0
+    package static let semiMajorAxis = 6_378_137.0
     /// Flattening (WGS-84).
-    public static let flattening = 1 / 298.257223563
+    package static let flattening = 1 / 298.257223563
     /// Semi-minor axis in metres.
-    public static let semiMinorAxis = semiMajorAxis * (1 - flattening)
+    package static let semiMinorAxis = semiMajorAxis * (1 - flattening)
     /// First eccentricity squared.
-    public static let eccentricitySquared = flattening * (2 - flattening)
+    package static let eccentricitySquared = flattening * (2 - flattening)
 
     /// ECEF coordinates of a point at `latitude`, `longitude` (degrees) and `height` metres
     /// above the ellipsoid.
-    public static func ecef(latitude: Double, longitude: Double, height: Double) -> ECEFPoint {
+    package static func ecef(latitude: Double, longitude: Double, height: Double) -> ECEFPoint {
         let phi = latitude * .pi / 180
         let lambda = longitude * .pi / 180
         let sinPhi = sin(phi)
@@ -79,7 +79,7 @@ public enum Geodesy {
 
     /// The vector from the observer at `latitude`, `longitude` (degrees), whose ECEF position is
     /// `origin`, to `target`, expressed in the observer's east-north-up frame.
-    public static func enu(
+    package static func enu(
         of target: ECEFPoint, from origin: ECEFPoint,
         latitude: Double, longitude: Double
     ) -> ENUVector {
@@ -104,7 +104,7 @@ public enum Geodesy {
     /// Vincenty's method is accurate to well under a millimetre; it can fail to converge only
     /// for nearly antipodal points, far beyond any receiver's range, where the great-circle
     /// distance on a sphere of the mean radius is returned instead.
-    public static func surfaceDistance(
+    package static func surfaceDistance(
         latitude1: Double, longitude1: Double,
         latitude2: Double, longitude2: Double
     ) -> Double {
@@ -162,7 +162,7 @@ public enum Geodesy {
     }
 
     /// `degrees` brought into [0, 360).
-    public static func normalizedDegrees(_ degrees: Double) -> Double {
+    package static func normalizedDegrees(_ degrees: Double) -> Double {
         let r = degrees.truncatingRemainder(dividingBy: 360)
         let positive = r < 0 ? r + 360 : r
         return positive >= 360 ? 0 : positive

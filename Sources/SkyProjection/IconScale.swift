@@ -8,10 +8,10 @@ import FoundationEssentials
 
 /// How large a radar client should draw an aircraft: low aircraft are drawn larger, because
 /// they are the ones an observer can actually see.
-public enum IconScale {
+package enum IconScale {
     /// `min(2, max(4.7 − log10(h + 1), 0.7))` with `h` the aircraft's height in metres:
     /// 2 near the ground, 1 around 5,000 m, never below 0.7 however high.
-    public static func scale(heightMetres h: Double) -> Double {
+    package static func scale(heightMetres h: Double) -> Double {
         min(2, max(4.7 - log10(max(h, 0) + 1), 0.7))
     }
 }

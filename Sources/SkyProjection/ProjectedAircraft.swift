@@ -4,26 +4,26 @@ import Tracking
 
 /// One aircraft as a radar client receives it: what the tracker knows, where it is in the
 /// observer's sky, and where and how to draw it on this client's radar.
-public struct ProjectedAircraft: Sendable {
+package struct ProjectedAircraft: Sendable {
     /// What the tracker knows.
-    public var state: AircraftState
+    package var state: AircraftState
     /// Seconds since anything was heard from the aircraft.
-    public var seenSeconds: Double
+    package var seenSeconds: Double
     /// Seconds since its position was updated.
-    public var positionAgeSeconds: Double?
+    package var positionAgeSeconds: Double?
     /// Whether the position is older than the tracker's staleness limit.
-    public var positionIsStale: Bool
+    package var positionIsStale: Bool
     /// Where it is in the sky; nil without an observer.
-    public var sky: SkyPlacement?
+    package var sky: SkyPlacement?
     /// Where it is on this radar; nil without an observer.
-    public var radar: RadarPlacement?
+    package var radar: RadarPlacement?
     /// Which way its icon points on this radar; nil when its track is unknown.
-    public var rotationDeg: Double?
+    package var rotationDeg: Double?
     /// How large to draw it; nil when its height is unknown.
-    public var scale: Double?
+    package var scale: Double?
 
     /// Projects a scene aircraft for `view`, with ages measured at `now` (tracker clock).
-    public init(_ aircraft: SceneAircraft, view: RadarView, now: Double) {
+    package init(_ aircraft: SceneAircraft, view: RadarView, now: Double) {
         state = aircraft.state
         seenSeconds = max(0, now - state.lastSeen)
         positionAgeSeconds = state.positionTime.map { max(0, now - $0) }
@@ -37,7 +37,7 @@ public struct ProjectedAircraft: Sendable {
     }
 
     /// The aircraft as the feed carries it.
-    public var feedAircraft: FeedAircraft {
+    package var feedAircraft: FeedAircraft {
         var wire = FeedAircraft(
             icao: state.icaoHex, callsign: state.callsign,
             altitudeBaroFt: state.altitudeBaroFt.map(Double.init),
@@ -67,7 +67,7 @@ public struct ProjectedAircraft: Sendable {
 extension FeedAircraft {
     /// What the tracker knows of `state`, with ages measured at `now` (tracker clock), for no
     /// observer: the projection fields stay unknown (see `trackedJSON`).
-    public init(tracked state: AircraftState, now: Double) {
+    package init(tracked state: AircraftState, now: Double) {
         self = ProjectedAircraft(SceneAircraft(state: state, sky: nil), view: RadarView(), now: now).feedAircraft
     }
 }

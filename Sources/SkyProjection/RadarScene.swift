@@ -2,32 +2,32 @@ import FeedProtocol
 import Tracking
 
 /// One aircraft of a scene: its tracked state and where it is in the observer's sky.
-public struct SceneAircraft: Sendable {
+package struct SceneAircraft: Sendable {
     /// What the tracker knows.
-    public var state: AircraftState
+    package var state: AircraftState
     /// Where it is in the sky; nil when there is no observer.
-    public var sky: SkyPlacement?
+    package var sky: SkyPlacement?
 }
 
 /// The view-independent part of one radar frame: built once per frame interval from a
 /// snapshot, then rendered for each distinct client view (heading, range, filters), so the
 /// geodesy is done once however many clients are connected.
-public struct RadarScene: Sendable {
+package struct RadarScene: Sendable {
     /// Frame sequence number, counting up by one per frame interval from 1.
-    public var seq: UInt64
+    package var seq: UInt64
     /// Wall-clock time of the frame, seconds since 1970.
-    public var time: Double
+    package var time: Double
     /// Name of the current data source.
-    public var source: String
+    package var source: String
     /// The observer, when known.
-    public var observer: Observer?
+    package var observer: Observer?
     /// The tracker's clock at the snapshot, for ages.
-    public var now: Double
+    package var now: Double
     /// Aircraft that have a position, in the snapshot's order.
-    public var aircraft: [SceneAircraft]
+    package var aircraft: [SceneAircraft]
 
     /// Projects a snapshot. Aircraft without a position cannot be placed and are left out.
-    public init(seq: UInt64, time: Double, snapshot: RadarSnapshot) {
+    package init(seq: UInt64, time: Double, snapshot: RadarSnapshot) {
         self.seq = seq
         self.time = time
         source = snapshot.source
@@ -42,7 +42,7 @@ public struct RadarScene: Sendable {
 
     /// This scene as seen through `view`: filtered, with radar placements. A view with an
     /// observer of its own has every aircraft placed again in that observer's sky.
-    public func frame(for view: RadarView) -> RadarFrame {
+    package func frame(for view: RadarView) -> RadarFrame {
         let shown = seen(from: view.observer).filter(view.includes).map { ProjectedAircraft($0, view: view, now: now) }
         return RadarFrame(seq: seq, time: time, source: source, view: view, aircraft: shown)
     }

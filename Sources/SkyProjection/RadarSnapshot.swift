@@ -2,20 +2,20 @@ import Tracking
 
 /// What the feed needs from the rest of the daemon at each frame: where the receiver is,
 /// which source is feeding the tracker, and the tracker's aircraft.
-public struct RadarSnapshot: Sendable {
+package struct RadarSnapshot: Sendable {
     /// The observer the sky is projected for; nil when the receiver position is unknown (the
     /// feed then carries positions without projection fields).
-    public var observer: Observer?
+    package var observer: Observer?
     /// Name of the current data source, e.g. "rtl-sdr", "replay", "beast", "opensky", "none".
-    public var source: String
+    package var source: String
     /// The current time on the tracker's clock (the clock of `AircraftState.lastSeen`), so
     /// that ages such as `seen_s` are measured consistently.
-    public var now: Double
+    package var now: Double
     /// The tracked aircraft.
-    public var aircraft: [AircraftState]
+    package var aircraft: [AircraftState]
 
     /// A snapshot from its parts.
-    public init(observer: Observer?, source: String, now: Double, aircraft: [AircraftState]) {
+    package init(observer: Observer?, source: String, now: Double, aircraft: [AircraftState]) {
         self.observer = observer
         self.source = source
         self.now = now
@@ -25,20 +25,20 @@ public struct RadarSnapshot: Sendable {
 
 /// Where the feed server takes its aircraft from: the daemon plugs its tracker in, tests plug
 /// in fixed or scripted skies.
-public protocol RadarSnapshotProvider: Sendable {
+package protocol RadarSnapshotProvider: Sendable {
     /// The current picture; called once per frame interval.
     func radarSnapshot() async -> RadarSnapshot
 }
 
 /// A provider backed by a closure.
-public struct ClosureSnapshotProvider: RadarSnapshotProvider {
+package struct ClosureSnapshotProvider: RadarSnapshotProvider {
     private let body: @Sendable () async -> RadarSnapshot
 
     /// A provider that calls `body` for every frame.
-    public init(_ body: @escaping @Sendable () async -> RadarSnapshot) {
+    package init(_ body: @escaping @Sendable () async -> RadarSnapshot) {
         self.body = body
     }
 
     /// The closure's answer.
-    public func radarSnapshot() async -> RadarSnapshot { await body() }
+    package func radarSnapshot() async -> RadarSnapshot { await body() }
 }

@@ -11,16 +11,16 @@ import Tracking
 
 /// Where one aircraft is in the observer's sky, independent of which way the device points:
 /// the part of the projection that all clients share.
-public struct SkyPlacement: Sendable, Equatable {
+package struct SkyPlacement: Sendable, Equatable {
     /// Direction from the observer, degrees clockwise from true north, in [0, 360).
-    public var azimuthDeg: Double
+    package var azimuthDeg: Double
     /// Angle above the observer's horizon in degrees (negative below it); nil when the
     /// aircraft's height is unknown.
-    public var elevationDeg: Double?
+    package var elevationDeg: Double?
     /// Straight-line distance in kilometres; nil when the aircraft's height is unknown.
-    public var slantKm: Double?
+    package var slantKm: Double?
     /// Distance along the Earth's surface in kilometres.
-    public var groundKm: Double
+    package var groundKm: Double
 }
 
 /// Projects positions into one observer's sky: geodetic -> ECEF -> the observer's local
@@ -28,13 +28,13 @@ public struct SkyPlacement: Sendable, Equatable {
 ///
 /// The observer's ECEF position and frame are computed once, so projecting a frame's worth of
 /// aircraft costs a few trigonometric calls each.
-public struct SkyProjection: Sendable {
+package struct SkyProjection: Sendable {
     /// The observer everything is projected for.
-    public let observer: Observer
+    package let observer: Observer
     private let origin: ECEFPoint
 
     /// A projection for `observer`.
-    public init(observer: Observer) {
+    package init(observer: Observer) {
         self.observer = observer
         origin = Geodesy.ecef(
             latitude: observer.latitude, longitude: observer.longitude,
@@ -43,7 +43,7 @@ public struct SkyProjection: Sendable {
 
     /// Where a point at `latitude`, `longitude` (degrees) is, and, when its height in metres
     /// is known, how high and how far in a straight line.
-    public func place(latitude: Double, longitude: Double, heightMetres: Double?) -> SkyPlacement {
+    package func place(latitude: Double, longitude: Double, heightMetres: Double?) -> SkyPlacement {
         // Without a height the direction is still well defined: take the point on the
         // ellipsoid for the azimuth, and leave elevation and slant range unknown.
         let target = Geodesy.ecef(latitude: latitude, longitude: longitude, height: heightMetres ?? 0)
@@ -69,7 +69,7 @@ public struct SkyProjection: Sendable {
 
     /// Where an aircraft is, using its geometric height if known, else its barometric one;
     /// nil when it has no position.
-    public func place(_ aircraft: AircraftState) -> SkyPlacement? {
+    package func place(_ aircraft: AircraftState) -> SkyPlacement? {
         guard let position = aircraft.position else { return nil }
         return place(
             latitude: position.latitude, longitude: position.longitude,
@@ -78,14 +78,14 @@ public struct SkyProjection: Sendable {
 }
 
 /// Which height the radar uses for an aircraft.
-public enum AircraftHeight {
+package enum AircraftHeight {
     /// Metres per foot.
-    public static let metresPerFoot = 0.3048
+    package static let metresPerFoot = 0.3048
 
     /// The aircraft's height in metres: geometric (GNSS) if known, else barometric, since the
     /// geometric height is the true one and pressure altitude can be off by hundreds of feet
     /// in unusual weather; nil when neither is known.
-    public static func metres(of aircraft: AircraftState) -> Double? {
+    package static func metres(of aircraft: AircraftState) -> Double? {
         if let geo = aircraft.altitudeGeoFt { return Double(geo) * metresPerFoot }
         if let baro = aircraft.altitudeBaroFt { return Double(baro) * metresPerFoot }
         return nil

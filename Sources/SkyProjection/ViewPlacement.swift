@@ -13,7 +13,7 @@ import Tracking
 extension RadarView {
     /// Whether `aircraft` passes the filters. Aircraft of unknown altitude fail any altitude
     /// filter (they cannot be shown to pass it); distances apply only when known.
-    public func includes(_ aircraft: SceneAircraft) -> Bool {
+    package func includes(_ aircraft: SceneAircraft) -> Bool {
         let state = aircraft.state
         if hideOnGround, state.onGround == true { return false }
         if minAltitudeFt != nil || maxAltitudeFt != nil {
@@ -31,7 +31,7 @@ extension RadarView {
 
     /// Where `sky` lands on this radar: bearing relative to the heading, and x, y as fractions
     /// of the radius with up being the heading (x to the right).
-    public func place(_ sky: SkyPlacement) -> RadarPlacement {
+    package func place(_ sky: SkyPlacement) -> RadarPlacement {
         let bearing = Geodesy.normalizedDegrees(sky.azimuthDeg - headingDeg)
         let r = sky.groundKm / rangeKm
         let radians = bearing * .pi / 180
@@ -39,17 +39,17 @@ extension RadarView {
     }
 
     /// Which way an aircraft's icon points on this radar: its track relative to the heading.
-    public func rotation(trackDeg: Double?) -> Double? {
+    package func rotation(trackDeg: Double?) -> Double? {
         trackDeg.map { Geodesy.normalizedDegrees($0 - headingDeg) }
     }
 }
 
 /// Where an aircraft is drawn on one client's radar.
-public struct RadarPlacement: Sendable, Equatable {
+package struct RadarPlacement: Sendable, Equatable {
     /// Direction relative to where the device points, degrees clockwise, in [0, 360).
-    public var bearingDeg: Double
+    package var bearingDeg: Double
     /// Rightwards, as a fraction of the radar's radius.
-    public var x: Double
+    package var x: Double
     /// Upwards (towards the heading), as a fraction of the radar's radius.
-    public var y: Double
+    package var y: Double
 }

@@ -14,15 +14,15 @@ import NIOCore
 /// failed. Out of descriptors (or kernel memory), accepting pauses for a second, and the
 /// `paused` closure counts and logs it; other errors (a client that gave up while queued)
 /// are retried at once. Shared by the feed server, the TCP outputs and the Beast listener.
-public enum AcceptGuard {
+package enum AcceptGuard {
     /// Descriptors kept free for everything that is not a client: files being replaced, the
     /// thread pool's look at its workers, outgoing connections, a log line to a new file.
-    public static let headroom = 16
+    package static let headroom = 16
 
     /// Adds the headroom check and NIO's `AcceptBackoffHandler` to a server channel's
     /// pipeline, calling `paused` with each error that pauses accepting; for
     /// `serverChannelInitializer`.
-    public static func install(
+    package static func install(
         on channel: any Channel,
         paused: @escaping @Sendable (IOError) -> Void
     ) -> EventLoopFuture<Void> {
@@ -40,14 +40,14 @@ public enum AcceptGuard {
     }
 
     /// Whether accepting pauses after `error`: out of descriptors or kernel memory.
-    public static func pauses(_ error: IOError) -> Bool {
+    package static func pauses(_ error: IOError) -> Bool {
         [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode)
     }
 
     /// Whether fewer than `headroom` descriptors are free under the soft limit now. The kernel
     /// hands out the lowest free number, so a probe opened now numbered `n` means 0…n−1 are
     /// all in use; a probe that cannot be opened at all means none is free.
-    public static func isShort(headroom: Int) -> Bool {
+    package static func isShort(headroom: Int) -> Bool {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0,
             limit.rlim_cur < rlim_t(Int32.max)

@@ -8,7 +8,7 @@ import ModeS
 /// (TIS-B), some of them under addresses that are not ICAO addresses at all. An address that
 /// is not an ICAO address names a different aircraft than the same 24 bits from a
 /// transponder, so such aircraft are tracked apart and written with a leading `~`.
-public enum AddressType: Int, Sendable, Equatable, Comparable, CaseIterable {
+package enum AddressType: Int, Sendable, Equatable, Comparable, CaseIterable {
     /// ADS-B from a Mode S transponder (DF17), ICAO address.
     case adsbICAO
     /// ADS-B from a device that is not a transponder (DF18 CF 0), ICAO address.
@@ -37,7 +37,7 @@ public enum AddressType: Int, Sendable, Equatable, Comparable, CaseIterable {
     case unknown
 
     /// The name aircraft.json readers know.
-    public var jsonName: String {
+    package var jsonName: String {
         switch self {
         case .adsbICAO: "adsb_icao"
         case .adsbICAONonTransponder: "adsb_icao_nt"
@@ -56,18 +56,18 @@ public enum AddressType: Int, Sendable, Equatable, Comparable, CaseIterable {
 
     /// Whether the address is an ICAO 24-bit address (written plain) rather than another
     /// kind (written with a leading `~`).
-    public var isICAO: Bool { self < .adsbOther }
+    package var isICAO: Bool { self < .adsbOther }
 
     /// Whether the information is a ground station's relay (TIS-B) rather than the
     /// aircraft's own report: aircraft.json lists such fields under `tisb`.
-    public var isTISB: Bool { self == .tisbICAO || self == .tisbOther || self == .tisbTrackfile }
+    package var isTISB: Bool { self == .tisbICAO || self == .tisbOther || self == .tisbTrackfile }
 
     /// A more direct type orders first.
-    public static func < (a: AddressType, b: AddressType) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: AddressType, b: AddressType) -> Bool { a.rawValue < b.rawValue }
 
     /// The type of a decoded message: the downlink format, and for DF18 the control field
     /// and the IMF bit (`Message.nonICAOAddress`).
-    public init(of message: Message, multilaterated: Bool) {
+    package init(of message: Message, multilaterated: Bool) {
         if multilaterated {
             self = .mlat
             return

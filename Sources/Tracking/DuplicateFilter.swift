@@ -19,9 +19,9 @@ import ModeS
 /// table a few thousand frames large, which the demodulator's work between two frames
 /// pushes out of the caches) is built only once a second source delivers, and dropped once
 /// the window again holds frames of one source alone. The answers are the same either way.
-public struct DuplicateFilter: Sendable {
+package struct DuplicateFilter: Sendable {
     /// How long a frame from one source hides the same bits from another, in seconds.
-    public let window: Double
+    package let window: Double
     /// The newest frame kept of each bits: only while `indexed`.
     private var seen: [ModeSBits: (time: Double, source: String)] = [:]
     /// Frames in the order they were recorded, for forgetting them once out of the window;
@@ -40,13 +40,13 @@ public struct DuplicateFilter: Sendable {
     static let clockStep: Double = 60
 
     /// A filter with a `window` in seconds (2 s by default).
-    public init(window: Double = 2) {
+    package init(window: Double = 2) {
         self.window = window
     }
 
     /// Whether `bits` from `source` at `time` repeat what another source delivered within the
     /// window; records them when not.
-    public mutating func isDuplicate(_ bits: ModeSBits, from source: String, at time: Double) -> Bool {
+    package mutating func isDuplicate(_ bits: ModeSBits, from source: String, at time: Double) -> Bool {
         // The wall clock stepped back: what was recorded lies "ahead" and would be kept (and
         // the memory grow) until the clock caught up. Starting afresh may count a frame
         // twice, once. A source a few seconds behind the others (a demodulator catching up, a
@@ -78,7 +78,7 @@ public struct DuplicateFilter: Sendable {
     }
 
     /// Frames remembered now (for tests: the memory stays bounded by the window).
-    public var remembered: Int { order.count - oldest }
+    package var remembered: Int { order.count - oldest }
 
     /// Whether the lookup by bits is kept now (for tests: only with several sources).
     var isIndexed: Bool { indexed }

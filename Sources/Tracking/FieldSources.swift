@@ -7,9 +7,9 @@
 /// only once that one is older than the timeout, so an aircraft answering radar
 /// interrogations keeps its ADS-B values, and a TIS-B relay does not override what the
 /// aircraft itself says.
-public struct FieldSources: Sendable, Equatable {
+package struct FieldSources: Sendable, Equatable {
     /// The fields whose source is kept, each named as aircraft.json names it.
-    public enum Field: Int, CaseIterable, Sendable {
+    package enum Field: Int, CaseIterable, Sendable {
         /// Position, altitudes (and the GNSS minus pressure difference), speed, track, rates.
         case position, altitudeBaro, altitudeGeom, geomDelta, groundSpeed, track, baroRate, geomRate
         /// Identity and status.
@@ -22,7 +22,7 @@ public struct FieldSources: Sendable, Equatable {
         case integrity, version, nicBaro, nacP, nacV, sil, gva, sda, alert, spi
 
         /// The aircraft.json keys the field fills.
-        public var jsonNames: [String] {
+        package var jsonNames: [String] {
             switch self {
             case .position: ["lat", "lon"]
             case .altitudeBaro: ["alt_baro"]
@@ -63,43 +63,43 @@ public struct FieldSources: Sendable, Equatable {
     }
 
     /// The source and time of one field's value.
-    public struct Stamp: Sendable, Equatable {
+    package struct Stamp: Sendable, Equatable {
         /// How the value was heard.
-        public var type: AddressType
+        package var type: AddressType
         /// When (seconds, the tracker's clock).
-        public var time: Double
+        package var time: Double
     }
 
     private var stamps = [Stamp?](repeating: nil, count: Field.allCases.count)
 
     /// No field known.
-    public init() {}
+    package init() {}
 
     /// The source and time of `field`'s value, nil when it has none.
-    public subscript(field: Field) -> Stamp? { stamps[field.rawValue] }
+    package subscript(field: Field) -> Stamp? { stamps[field.rawValue] }
 
     /// Whether a value of `field` heard as `type` at `time` should replace the current one: it
     /// is as direct or more, or the current value is older than `timeout` seconds. When it
     /// should, the field is stamped with the new source.
-    public mutating func accept(_ field: Field, from type: AddressType, at time: Double, timeout: Double) -> Bool {
+    package mutating func accept(_ field: Field, from type: AddressType, at time: Double, timeout: Double) -> Bool {
         if let stamp = stamps[field.rawValue], type > stamp.type, time - stamp.time <= timeout { return false }
         stamps[field.rawValue] = Stamp(type: type, time: time)
         return true
     }
 
     /// Forgets `field`'s source (its value was moved or dropped).
-    public mutating func clear(_ field: Field) {
+    package mutating func clear(_ field: Field) {
         stamps[field.rawValue] = nil
     }
 
     /// Gives `field` the source and time of another field it was derived from.
-    public mutating func stamp(_ field: Field, as stamp: Stamp) {
+    package mutating func stamp(_ field: Field, as stamp: Stamp) {
         stamps[field.rawValue] = stamp
     }
 
     /// The aircraft.json names of the fields whose value came by a source matching `where`,
     /// in a fixed order (`mlat` lists multilaterated fields, `tisb` relayed ones).
-    public func jsonNames(where matches: (AddressType) -> Bool) -> [String] {
+    package func jsonNames(where matches: (AddressType) -> Bool) -> [String] {
         Field.allCases.flatMap { field in stamps[field.rawValue].map { matches($0.type) } == true ? field.jsonNames : []
         }
     }

@@ -6,21 +6,21 @@
 /// route every day, so the answer is kept per callsign. It comes from outside, so every
 /// string in it has been checked (codes of letters and digits, names of printable
 /// characters and bounded length) before a value is made.
-public struct FlightRoute: Sendable, Hashable {
+package struct FlightRoute: Sendable, Hashable {
     /// One end of a route. At least one of the two codes is present: an airport with neither
     /// could not be shown or looked up.
-    public struct Airport: Sendable, Hashable {
+    package struct Airport: Sendable, Hashable {
         /// The four-character ICAO code ("EGLL"), if known.
-        public let icao: String?
+        package let icao: String?
         /// The three-character IATA code ("LHR"), if known.
-        public let iata: String?
+        package let iata: String?
         /// The airport's name ("London Heathrow Airport"), if known.
-        public let name: String?
+        package let name: String?
         /// The town or city it serves ("London"), if known.
-        public let municipality: String?
+        package let municipality: String?
 
         /// An airport; nil when neither code is given.
-        public init?(icao: String?, iata: String?, name: String? = nil, municipality: String? = nil) {
+        package init?(icao: String?, iata: String?, name: String? = nil, municipality: String? = nil) {
             guard icao != nil || iata != nil else { return nil }
             self.icao = icao
             self.iata = iata
@@ -29,18 +29,18 @@ public struct FlightRoute: Sendable, Hashable {
         }
 
         /// The shortest label: the IATA code travellers know, else the ICAO code.
-        public var code: String { iata ?? icao ?? "" }
+        package var code: String { iata ?? icao ?? "" }
     }
 
     /// The callsign the route was asked for, upper case ("BAW123").
-    public let callsign: String
+    package let callsign: String
     /// Where the flight departs.
-    public let origin: Airport
+    package let origin: Airport
     /// Where the flight arrives.
-    public let destination: Airport
+    package let destination: Airport
 
     /// A route for `callsign` from `origin` to `destination`.
-    public init(callsign: String, origin: Airport, destination: Airport) {
+    package init(callsign: String, origin: Airport, destination: Airport) {
         self.callsign = callsign
         self.origin = origin
         self.destination = destination

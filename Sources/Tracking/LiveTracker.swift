@@ -12,21 +12,21 @@ import Synchronization
 /// as given only when it is not in the future (a sender's timestamp, a replay running ahead
 /// of real time or a skewed peer are cut back to now), so one bad frame can never age every
 /// aircraft out of the map.
-public final class LiveTracker: Sendable {
+package final class LiveTracker: Sendable {
     /// Counters for the statistics line.
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Frames accepted (CRC-checked or address-confirmed).
-        public var frames = 0
+        package var frames = 0
         /// Frames whose parity was repaired.
-        public var correctedFrames = 0
+        package var correctedFrames = 0
         /// External state updates (OpenSky).
-        public var stateUpdates = 0
+        package var stateUpdates = 0
         /// Frames accepted, by downlink format (index 0 to 24; 24 stands for 24 and above, as
         /// `ModeSBits.downlinkFormat` reports them).
-        public var framesByFormat = [Int](repeating: 0, count: 25)
+        package var framesByFormat = [Int](repeating: 0, count: 25)
 
         /// All zero.
-        public init() {}
+        package init() {}
     }
 
     private struct State: Sendable {
@@ -87,16 +87,16 @@ public final class LiveTracker: Sendable {
     }
 
     /// Everything counted so far, read at one moment: stats.json's figures.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Frames and state updates.
-        public var counters: Counters
+        package var counters: Counters
         /// Tracks and positions.
-        public var tracks: Tracker.Counts
+        package var tracks: Tracker.Counts
         /// The local receiver's samples, frames, signal and noise (zero with no local receiver).
-        public var local: LocalStatistics
+        package var local: LocalStatistics
 
         /// Statistics from their parts.
-        public init(counters: Counters, tracks: Tracker.Counts, local: LocalStatistics) {
+        package init(counters: Counters, tracks: Tracker.Counts, local: LocalStatistics) {
             self.counters = counters
             self.tracks = tracks
             self.local = local
@@ -105,22 +105,22 @@ public final class LiveTracker: Sendable {
 
     /// Called for every accepted frame, on the receiving thread, after the tracker merged it.
     /// Listeners must be quick: they run before the receiver takes its next frame.
-    public typealias FrameListener = @Sendable (TrackUpdate) -> Void
+    package typealias FrameListener = @Sendable (TrackUpdate) -> Void
 
     private let state: Mutex<State>
     private let listeners = Mutex<[FrameListener]>([])
     private let decoder = MessageDecoder()
     /// The receiver's position, if configured.
-    public let receiver: GeoPoint?
+    package let receiver: GeoPoint?
     /// The tracker's clock: seconds since 1970.
     private let clock: @Sendable () -> Double
 
     /// The wall clock, in seconds since 1970.
-    public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    package static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     /// A tracker for a receiver at `receiver`, keeping time by `clock` (the wall clock; tests
     /// pass their own).
-    public init(
+    package init(
         receiver: GeoPoint?, maxRangeKm: Double = 500,
         clock: @escaping @Sendable () -> Double = LiveTracker.wallClock
     ) {
@@ -130,14 +130,14 @@ public final class LiveTracker: Sendable {
     }
 
     /// The label of frames handed over without one: a single local receiver.
-    public static let localSource = "local"
+    package static let localSource = "local"
 
     /// Decodes `frame` from the source labelled `source` and merges it, received at `time`
     /// (seconds since 1970; a time in the future counts as now). Returns false, counting it
     /// as that source's duplicate, when another source delivered the same frame just before
     /// (`DuplicateFilter`).
     @discardableResult
-    public func accept(_ frame: Frame, at time: Double, from source: String = LiveTracker.localSource) -> Bool {
+    package func accept(_ frame: Frame, at time: Double, from source: String = LiveTracker.localSource) -> Bool {
         let message = decoder.decode(frame)
         let now = clock()
         let received = time.isFinite ? min(time, now) : now
@@ -163,26 +163,26 @@ public final class LiveTracker: Sendable {
     /// a receiver whose position is not known yet): their CPR frames are then decoded
     /// against that receiver's position instead of this one's, and range-checked from there
     /// (with no position, only global decoding, without a range check).
-    public func setPosition(_ position: GeoPoint?, ofSource source: String) {
+    package func setPosition(_ position: GeoPoint?, ofSource source: String) {
         state.withLock { $0.sourcePositions[source] = .some(position) }
     }
 
     /// Forgets what `setPosition(_:ofSource:)` said about `source`.
-    public func forgetPosition(ofSource source: String) {
+    package func forgetPosition(ofSource source: String) {
         state.withLock { _ = $0.sourcePositions.removeValue(forKey: source) }
     }
 
     /// What each source delivered so far, in the order they first delivered.
-    public var sourceCounts: [SourceCounts] { state.withLock { $0.sources } }
+    package var sourceCounts: [SourceCounts] { state.withLock { $0.sources } }
 
     /// Adds a listener for accepted frames (outputs such as Beast, AVR and SBS use this).
-    public func addFrameListener(_ listener: @escaping FrameListener) {
+    package func addFrameListener(_ listener: @escaping FrameListener) {
         listeners.withLock { $0.append(listener) }
     }
 
     /// Merges a complete state from another source (OpenSky); its times are cut back to now
     /// when they lie in the future.
-    public func accept(_ update: AircraftState) {
+    package func accept(_ update: AircraftState) {
         let now = clock()
         var update = update
         update.lastSeen = update.lastSeen.isFinite ? min(update.lastSeen, now) : now
@@ -196,7 +196,7 @@ public final class LiveTracker: Sendable {
 
     /// The names of the sources feeding the tracker now, joined by "+" ("rtl-sdr",
     /// "replay+beast", "opensky"), or "none": reported in every radar frame.
-    public var source: String {
+    package var source: String {
         state.withLock { state in
             var names: [String] = []
             for case let name? in state.sourceSlots.map(\.name) where !names.contains(name) { names.append(name) }
@@ -206,7 +206,7 @@ public final class LiveTracker: Sendable {
 
     /// Names what feeds `slot` now (nil: nothing). Each configured source has a slot (its
     /// label); the dongle's slot switches between "rtl-sdr" and its fallback.
-    public func setSource(_ name: String?, slot: String) {
+    package func setSource(_ name: String?, slot: String) {
         state.withLock { state in
             if let index = state.sourceSlots.firstIndex(where: { $0.slot == slot }) {
                 state.sourceSlots[index].name = name
@@ -217,11 +217,11 @@ public final class LiveTracker: Sendable {
     }
 
     /// The tracker's notion of now: its clock.
-    public var now: Double { clock() }
+    package var now: Double { clock() }
 
     /// Every aircraft heard recently, with the time the snapshot was taken. A read only:
     /// aircraft are forgotten by `expire`, on a timer.
-    public func snapshot() -> (time: Double, aircraft: [AircraftState]) {
+    package func snapshot() -> (time: Double, aircraft: [AircraftState]) {
         let now = clock()
         return state.withLock { state in
             var aircraft = state.tracker.snapshot(at: now)
@@ -236,7 +236,7 @@ public final class LiveTracker: Sendable {
 
     /// How many aircraft are tracked now, and how many of them have a position that is not
     /// stale (the ones aircraft.json gives a position).
-    public func aircraftCounts() -> (all: Int, withPosition: Int) {
+    package func aircraftCounts() -> (all: Int, withPosition: Int) {
         let snapshot = snapshot()
         let withPosition = snapshot.aircraft.filter { $0.position != nil && !$0.positionIsStale(at: snapshot.time) }
             .count
@@ -245,19 +245,19 @@ public final class LiveTracker: Sendable {
 
     /// Replaces the known routes (by callsign, as the aircraft report it); the next
     /// snapshots carry them.
-    public func setRoutes(_ routes: [String: FlightRoute]) {
+    package func setRoutes(_ routes: [String: FlightRoute]) {
         state.withLock { $0.routes = routes }
     }
 
     /// The callsigns of the aircraft tracked now, each once.
-    public func callsigns() -> [String] {
+    package func callsigns() -> [String] {
         let now = clock()
         return state.withLock { state in Array(Set(state.tracker.snapshot(at: now).compactMap(\.callsign))) }
     }
 
     /// Forgets aircraft not heard for `Tracker.expireAfter` seconds; returns how many.
     @discardableResult
-    public func expire() -> Int {
+    package func expire() -> Int {
         let now = clock()
         return state.withLock { state in
             let before = state.tracker.count
@@ -267,7 +267,7 @@ public final class LiveTracker: Sendable {
     }
 
     /// Calls `expire` every `interval` until the task is cancelled.
-    public func expireRegularly(every interval: Duration = .seconds(5)) async {
+    package func expireRegularly(every interval: Duration = .seconds(5)) async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             expire()
@@ -275,15 +275,15 @@ public final class LiveTracker: Sendable {
     }
 
     /// The counters so far.
-    public var counters: Counters { state.withLock { $0.counters } }
+    package var counters: Counters { state.withLock { $0.counters } }
 
     /// Adds what a local receiver counted in one block of samples.
-    public func addLocal(_ block: LocalStatistics) {
+    package func addLocal(_ block: LocalStatistics) {
         state.withLock { $0.local.add(block) }
     }
 
     /// Everything counted so far.
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         state.withLock { Statistics(counters: $0.counters, tracks: $0.tracker.counts, local: $0.local) }
     }
 }

@@ -13,56 +13,56 @@ import FoundationEssentials
 /// The receiving side adds one block's worth at a time to the `LiveTracker`; periods are the
 /// difference of two totals. Powers are relative to full scale (1.0), summed, so that means
 /// over any period are exact.
-public struct LocalStatistics: Sendable, Equatable {
+package struct LocalStatistics: Sendable, Equatable {
     /// Samples demodulated.
-    public var samplesProcessed = 0
+    package var samplesProcessed = 0
     /// Samples lost before demodulation (a full ring, a gap in the stream).
-    public var samplesDropped = 0
+    package var samplesDropped = 0
     /// Candidate replies whose preamble was examined.
-    public var preambles = 0
+    package var preambles = 0
     /// Frames accepted, by the number of bits repaired (0, 1, 2).
-    public var accepted = [0, 0, 0]
+    package var accepted = [0, 0, 0]
     /// Sum of the accepted frames' signal powers.
-    public var signalPowerSum = 0.0
+    package var signalPowerSum = 0.0
     /// Strongest accepted frame's signal power.
-    public var peakSignalPower = 0.0
+    package var peakSignalPower = 0.0
     /// Accepted frames above -3 dBFS (near clipping: the gain may be too high).
-    public var strongSignals = 0
+    package var strongSignals = 0
     /// Sum over the measured samples of the noise power each block's measurement gave (so
     /// that dividing by `noiseSamples` is the mean noise power).
-    public var noisePowerSum = 0.0
+    package var noisePowerSum = 0.0
     /// Samples measured for the noise level.
-    public var noiseSamples = 0
+    package var noiseSamples = 0
     /// Processor time spent demodulating, seconds.
-    public var demodulationSeconds = 0.0
+    package var demodulationSeconds = 0.0
 
     /// Nothing counted.
-    public init() {}
+    package init() {}
 
     /// Frames accepted, repaired or not.
-    public var acceptedFrames: Int { accepted.reduce(0, +) }
+    package var acceptedFrames: Int { accepted.reduce(0, +) }
 
     /// Mean power of the accepted frames in dBFS; nil when no frame was accepted (or none
     /// had a measured level).
-    public var meanSignalDBFS: Double? {
+    package var meanSignalDBFS: Double? {
         acceptedFrames > 0 ? Self.decibels(signalPowerSum / Double(acceptedFrames)) : nil
     }
 
     /// Mean noise power of the measured samples in dBFS; nil when nothing was measured.
-    public var meanNoiseDBFS: Double? {
+    package var meanNoiseDBFS: Double? {
         noiseSamples > 0 ? Self.decibels(noisePowerSum / Double(noiseSamples)) : nil
     }
 
     /// Power of the strongest accepted frame in dBFS; nil when there was none.
-    public var peakSignalDBFS: Double? { Self.decibels(peakSignalPower) }
+    package var peakSignalDBFS: Double? { Self.decibels(peakSignalPower) }
 
     /// A power relative to full scale in dB; nil for no power at all.
-    public static func decibels(_ power: Double) -> Double? {
+    package static func decibels(_ power: Double) -> Double? {
         power > 0 ? 10 * log10(power) : nil
     }
 
     /// Counts one accepted frame received at `dBFS` with `repairedBits` bits repaired.
-    public mutating func accept(dBFS: Double, repairedBits: Int) {
+    package mutating func accept(dBFS: Double, repairedBits: Int) {
         accepted[min(max(repairedBits, 0), accepted.count - 1)] += 1
         guard dBFS.isFinite else { return }
         let power = Self.power(dBFS: dBFS)
@@ -72,7 +72,7 @@ public struct LocalStatistics: Sendable, Equatable {
     }
 
     /// Adds `other` (a block's counts) to these totals.
-    public mutating func add(_ other: LocalStatistics) {
+    package mutating func add(_ other: LocalStatistics) {
         samplesProcessed += other.samplesProcessed
         samplesDropped += other.samplesDropped
         preambles += other.preambles
@@ -87,7 +87,7 @@ public struct LocalStatistics: Sendable, Equatable {
 
     /// The counts between `earlier` and these later totals. The peak of a period is not
     /// recoverable from two totals: it is the later one's, an upper bound.
-    public func since(_ earlier: LocalStatistics) -> LocalStatistics {
+    package func since(_ earlier: LocalStatistics) -> LocalStatistics {
         var period = LocalStatistics()
         period.samplesProcessed = samplesProcessed - earlier.samplesProcessed
         period.samplesDropped = samplesDropped - earlier.samplesDropped

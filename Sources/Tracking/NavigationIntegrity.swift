@@ -7,10 +7,10 @@
 /// B from the airborne position itself. The radii are the ADS-B standard's containment
 /// bounds (in nautical miles or metres), given in whole metres rounded up, so a bound is
 /// never reported tighter than it is.
-public enum NavigationIntegrity {
+package enum NavigationIntegrity {
     /// NIC and Rc (metres, nil when unknown) for a position of type code `typeCode` with
     /// NIC supplements `a` and `b`; nil for a type code that is not a position.
-    public static func of(typeCode: Int, supplementA a: Bool, supplementB b: Bool) -> (nic: Int, rcMeters: Int?)? {
+    package static func of(typeCode: Int, supplementA a: Bool, supplementB b: Bool) -> (nic: Int, rcMeters: Int?)? {
         let nauticalMile = 1852.0
         let bound: (Int, Double?)
         switch typeCode {

@@ -6,53 +6,53 @@ import ModeS
 /// Positions come from its `PositionResolver`, which pairs CPR frames per aircraft. Aircraft
 /// not heard for `expireAfter` seconds are dropped; positions older than `staleAfter` are
 /// reported as stale. Not thread-safe: one owner feeds it and takes snapshots.
-public struct Tracker: Sendable {
+package struct Tracker: Sendable {
     /// Seconds without any message after which an aircraft is forgotten.
-    public static let expireAfter = 60.0
+    package static let expireAfter = 60.0
     /// Seconds after which a position is stale.
-    public static let staleAfter = 15.0
+    package static let staleAfter = 15.0
     /// Seconds a more direct source keeps its claim on an aircraft, and on each of its fields,
     /// against less direct ones (an ADS-B aircraft answering Mode S interrogations stays
     /// ADS-B, and keeps its ADS-B ground speed against a Comm-B one).
-    public static let sourceTimeout = 15.0
+    package static let sourceTimeout = 15.0
     /// The most aircraft tracked at once unless told otherwise: several times what a whole
     /// network hears (the world has about 15,000 aircraft aloft at its busiest), so that a
     /// peer sending valid frames from ever new made-up addresses cannot take all memory.
     /// Reaching it drops the tenth of the aircraft heard longest ago (`Counts.tracksDropped`).
-    public static let defaultMaximumAircraft = 50_000
+    package static let defaultMaximumAircraft = 50_000
 
     /// What the tracker has counted since it started, for stats.json.
-    public struct Counts: Sendable, Equatable {
+    package struct Counts: Sendable, Equatable {
         /// Aircraft tracks created.
-        public var tracks = 0
+        package var tracks = 0
         /// Tracks forgotten after a single message (mostly frames with a wrong address).
-        public var singleMessageTracks = 0
+        package var singleMessageTracks = 0
         /// Surface position frames (CPR).
-        public var surfacePositionFrames = 0
+        package var surfacePositionFrames = 0
         /// Airborne position frames (CPR).
-        public var airbornePositionFrames = 0
+        package var airbornePositionFrames = 0
         /// Positions resolved from them.
-        public var positions = 0
+        package var positions = 0
         /// Tracks dropped, the least recently heard first, to stay within `maximumAircraft`.
-        public var tracksDropped = 0
+        package var tracksDropped = 0
 
         /// Nothing counted.
-        public init() {}
+        package init() {}
     }
 
     private var aircraft: [UInt32: AircraftState] = [:]
     private var resolver: PositionResolver
     /// Messages merged so far.
-    public private(set) var messageCount = 0
+    package private(set) var messageCount = 0
     /// Tracks and positions counted so far.
-    public private(set) var counts = Counts()
+    package private(set) var counts = Counts()
 
     /// The most aircraft this tracker holds (see `defaultMaximumAircraft`).
-    public let maximumAircraft: Int
+    package let maximumAircraft: Int
 
     /// A tracker for a receiver at `receiver` (used for CPR references and range checks),
     /// holding at most `maximumAircraft` aircraft.
-    public init(
+    package init(
         receiver: GeoPoint? = nil, maxRangeKm: Double = 500, maximumAircraft: Int = Tracker.defaultMaximumAircraft
     ) {
         resolver = PositionResolver(receiver: receiver, maxRangeKm: maxRangeKm)
@@ -68,7 +68,7 @@ public struct Tracker: Sendable {
     /// Each field takes the message's value unless a more direct source set it within
     /// `sourceTimeout` (see `FieldSources`).
     @discardableResult
-    public mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false) -> TrackUpdate? {
+    package mutating func merge(_ message: Message, at time: Double, multilaterated: Bool = false) -> TrackUpdate? {
         merge(message, at: time, multilaterated: multilaterated, heardAt: resolver.receiver)
     }
 
@@ -78,7 +78,7 @@ public struct Tracker: Sendable {
     /// false the update is not returned (nil): it holds a copy of the aircraft's whole state,
     /// which costs a few percent of a live receiver's time when nothing reads it.
     @discardableResult
-    public mutating func merge(
+    package mutating func merge(
         _ message: Message, at time: Double, multilaterated: Bool = false,
         heardAt receiver: GeoPoint?, reporting: Bool = true
     ) -> TrackUpdate? {
@@ -237,7 +237,7 @@ public struct Tracker: Sendable {
 
     /// Replaces what is known about an aircraft with a complete state from another source
     /// (such as an OpenSky state vector), keeping fields the update does not carry.
-    public mutating func merge(_ update: AircraftState) {
+    package mutating func merge(_ update: AircraftState) {
         if aircraft[update.key] == nil {
             makeRoom()
             counts.tracks += 1
@@ -279,14 +279,14 @@ public struct Tracker: Sendable {
     /// Drops aircraft not heard within `expireAfter` seconds of `now`, either side: one heard
     /// "later" than now was heard before the wall clock stepped back, and would otherwise
     /// stay on the radar as freshly heard until the clock caught up.
-    public mutating func expire(at now: Double) {
+    package mutating func expire(at now: Double) {
         counts.singleMessageTracks += aircraft.values.count { !Self.isCurrent($0, at: now) && $0.messageCount == 1 }
         aircraft = aircraft.filter { Self.isCurrent($0.value, at: now) }
     }
 
     /// Every aircraft heard within `expireAfter` seconds of `now`, sorted by key (ICAO
     /// addresses first, then the others).
-    public func snapshot(at now: Double) -> [AircraftState] {
+    package func snapshot(at now: Double) -> [AircraftState] {
         aircraft.values.filter { Self.isCurrent($0, at: now) }.sorted { $0.key < $1.key }
     }
 
@@ -297,8 +297,8 @@ public struct Tracker: Sendable {
 
     /// The state of one aircraft by its key (`AircraftState.key`: the ICAO address itself for
     /// an ICAO address), if known.
-    public func state(of key: UInt32) -> AircraftState? { aircraft[key] }
+    package func state(of key: UInt32) -> AircraftState? { aircraft[key] }
 
     /// How many aircraft are currently tracked.
-    public var count: Int { aircraft.count }
+    package var count: Int { aircraft.count }
 }

@@ -3,7 +3,7 @@ import Outputs
 /// Where the server gets the JSON documents it serves under `/data`: the same
 /// `aircraft.json` and `receiver.json` a `--json-dir` would hold, rendered in memory, so
 /// tar1090 can be pointed at the daemon directly.
-public protocol DataDocuments: Sendable {
+package protocol DataDocuments: Sendable {
     /// The current `aircraft.json`.
     func aircraftJSON() async -> String
     /// The current `receiver.json`.

@@ -1,36 +1,36 @@
 import Logging
 
 /// Everything the web server needs besides the feed and the data it serves.
-public struct WebConfiguration: Sendable {
+package struct WebConfiguration: Sendable {
     /// Address to listen on: 127.0.0.1 unless the user opens it to the network.
-    public var host: String
+    package var host: String
     /// TCP port; 0 lets the system choose (the log says which).
-    public var port: Int
+    package var port: Int
     /// An `Origin` allowed to read `/data/*.json` from another site (tar1090 elsewhere), sent
     /// back as `Access-Control-Allow-Origin`; nil sends no CORS header, so browsers keep other
     /// sites' pages from reading the data.
-    public var corsOrigin: String?
+    package var corsOrigin: String?
     /// Most connections open at once (pages, WebSockets, keep-alive); beyond it the server
     /// stops accepting until one closes, counted, so a flood cannot use up the daemon's
     /// descriptors.
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// Seconds a client has to send a whole request head once it has started one (or to get
     /// through the TLS handshake): slow senders are closed, counted.
-    public var requestHeadTimeout: Double
+    package var requestHeadTimeout: Double
     /// Seconds an idle keep-alive connection stays open.
-    public var idleTimeout: Double
+    package var idleTimeout: Double
     /// Largest WebSocket message a client may send; a view command is well under 1 KB.
-    public var maxMessageBytes: Int
+    package var maxMessageBytes: Int
     /// Where requests the server refuses and its start are logged.
-    public var logger: Logger
+    package var logger: Logger
     /// Told the port once the server listens (useful with port 0).
-    public var onListening: (@Sendable (Int) -> Void)?
+    package var onListening: (@Sendable (Int) -> Void)?
 
     /// Default of `maxConnections`: the feed's own client limit plus room for page loads.
-    public static let defaultMaxConnections = 512
+    package static let defaultMaxConnections = 512
 
     /// A configuration with the defaults above.
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int, corsOrigin: String? = nil,
         maxConnections: Int = WebConfiguration.defaultMaxConnections, requestHeadTimeout: Double = 10,
         idleTimeout: Double = 60, maxMessageBytes: Int = 64 * 1024,

@@ -20,9 +20,9 @@ import ServiceLifecycle
 /// Use: make it with the running `FeedServer` and a `DataDocuments`, and add it to the
 /// daemon's `ServiceGroup`; `run()` listens until the group shuts down. The address it
 /// listens on is logged once it does (`--http 0` picks a free port).
-public final class WebServer: Service, Sendable {
+package final class WebServer: Service, Sendable {
     /// How it was configured.
-    public let configuration: WebConfiguration
+    package let configuration: WebConfiguration
     private let feed: FeedServer
     private let documents: any DataDocuments
     private let tls: TLSCredentials?
@@ -31,7 +31,7 @@ public final class WebServer: Service, Sendable {
 
     /// A server for `feed` and `documents`, over HTTPS when `tls` is given, answering
     /// `/metrics` from `metrics` when given (404 otherwise).
-    public init(
+    package init(
         configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
         tls: TLSCredentials? = nil, metrics: MetricsSources? = nil
     ) {
@@ -44,7 +44,7 @@ public final class WebServer: Service, Sendable {
 
     /// Listens and serves until cancelled or a graceful shutdown; throws a `WebError` when it
     /// cannot listen or the TLS setup is unusable.
-    public func run() async throws {
+    package func run() async throws {
         let configuration = self.configuration
         let counters = self.counters
         let socket = FeedSocket(feed: feed, counters: counters, maxMessageBytes: configuration.maxMessageBytes)
@@ -93,7 +93,7 @@ public final class WebServer: Service, Sendable {
     /// Binds `host:port` and lets it go at once, so that an address in use (or not this
     /// machine's, or below 1024 without the right) is a clear error at start, before anything
     /// else runs; the server binds it again when its service starts. Port 0 is not checked.
-    public static func checkAddress(host: String, port: Int) async throws {
+    package static func checkAddress(host: String, port: Int) async throws {
         guard port != 0 else { return }
         do {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -115,7 +115,7 @@ public final class WebServer: Service, Sendable {
     }
 
     /// The server's counters.
-    public func statistics() -> WebStatistics { counters.snapshot }
+    package func statistics() -> WebStatistics { counters.snapshot }
 
     /// IPv6 addresses go in brackets in a URL.
     static func hostForURL(_ host: String) -> String {
@@ -124,11 +124,11 @@ public final class WebServer: Service, Sendable {
 }
 
 /// Why the web server could not start; one line for the log.
-public enum WebError: Error, CustomStringConvertible {
+package enum WebError: Error, CustomStringConvertible {
     /// Listening failed (address in use, no permission, bad address) or TLS was unusable.
     case cannotServe(host: String, port: Int, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotServe(let host, let port, let reason):
             "web: cannot serve on \(WebServer.hostForURL(host)):\(port): \(reason)"

@@ -1,40 +1,40 @@
 import Synchronization
 
 /// Counters of the web server, for the statistics line and tests.
-public struct WebStatistics: Sendable, Equatable {
+package struct WebStatistics: Sendable, Equatable {
     /// HTTP requests answered (WebSocket upgrades included).
-    public var requests: UInt64 = 0
+    package var requests: UInt64 = 0
     /// Requests for paths the server does not have.
-    public var notFound: UInt64 = 0
+    package var notFound: UInt64 = 0
     /// Requests with a method other than GET or HEAD.
-    public var badMethods: UInt64 = 0
+    package var badMethods: UInt64 = 0
     /// Plain requests for `/feed`, which only speaks WebSocket.
-    public var feedWithoutUpgrade: UInt64 = 0
+    package var feedWithoutUpgrade: UInt64 = 0
     /// WebSocket upgrades refused because the page asking is from another site.
-    public var foreignOrigins: UInt64 = 0
+    package var foreignOrigins: UInt64 = 0
     /// WebSocket feed sessions opened.
-    public var webSockets: UInt64 = 0
+    package var webSockets: UInt64 = 0
     /// WebSocket feed sessions open now.
-    public var webSocketsOpen = 0
+    package var webSocketsOpen = 0
     /// WebSocket clients sent away because the feed was full.
-    public var webSocketsRefused: UInt64 = 0
+    package var webSocketsRefused: UInt64 = 0
     /// WebSocket clients closed for a message over the size limit.
-    public var oversizeMessages: UInt64 = 0
+    package var oversizeMessages: UInt64 = 0
     /// WebSocket clients closed for frames that break the protocol.
-    public var malformedFrames: UInt64 = 0
+    package var malformedFrames: UInt64 = 0
     /// Binary WebSocket messages (commands are text), answered with an error.
-    public var binaryMessages: UInt64 = 0
+    package var binaryMessages: UInt64 = 0
     /// Connections closed because the request head (or TLS handshake) did not arrive in time.
-    public var slowRequests: UInt64 = 0
+    package var slowRequests: UInt64 = 0
     /// Times a connection had to wait because `maxConnections` were open.
-    public var connectionsDeferred: UInt64 = 0
+    package var connectionsDeferred: UInt64 = 0
 
     /// All zero.
-    public init() {}
+    package init() {}
 
     /// The counters for the statistics line: WebSockets opened, then each kind of refusal
     /// that happened, as `name count` pairs.
-    public var summary: String {
+    package var summary: String {
         let refusals: [(String, UInt64)] = [
             ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins),
             ("oversize_messages", oversizeMessages),

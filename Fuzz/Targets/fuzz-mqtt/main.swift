@@ -4,6 +4,6 @@ import FuzzTargets
 /// Built with `swift build --sanitize=fuzzer` (`make fuzz`), libFuzzer supplies `main`; in a
 /// normal build this executable does nothing.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+package func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     FuzzTarget.mqtt.fuzz(start, count)
 }

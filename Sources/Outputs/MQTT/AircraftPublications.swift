@@ -8,13 +8,13 @@ import Tracking
 /// A plain value with the time passed in; the publisher keeps one under its lock. Its
 /// memory follows the aircraft tracked: every entry goes at expiry, and no more aircraft are
 /// taken than the tracker holds (`capacity`), whatever a flood of made-up addresses brings.
-public struct AircraftPublications: Sendable {
+package struct AircraftPublications: Sendable {
     /// What is due at a moment.
-    public struct Due: Sendable {
+    package struct Due: Sendable {
         /// States to publish.
-        public var states: [AircraftState] = []
+        package var states: [AircraftState] = []
         /// Topic names (`AircraftPublications.topicName`) of the aircraft that expired.
-        public var expired: [String] = []
+        package var expired: [String] = []
     }
 
     private struct Published: Sendable {
@@ -24,33 +24,33 @@ public struct AircraftPublications: Sendable {
     }
 
     /// Shortest time between two messages about one aircraft, seconds.
-    public let minimumInterval: Double
+    package let minimumInterval: Double
     /// Seconds without a message after which an aircraft is gone (the tracker's expiry).
-    public let expireAfter: Double
+    package let expireAfter: Double
     private var waiting: [UInt32: AircraftState] = [:]
     private var published: [UInt32: Published] = [:]
     /// The most aircraft scheduled at once: as many as the tracker holds.
-    public static let capacity = Tracker.defaultMaximumAircraft
+    package static let capacity = Tracker.defaultMaximumAircraft
     /// Updates of further aircraft not scheduled because `capacity` were.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
 
     /// A schedule with the given limits.
-    public init(minimumInterval: Double = 1, expireAfter: Double = Tracker.expireAfter) {
+    package init(minimumInterval: Double = 1, expireAfter: Double = Tracker.expireAfter) {
         self.minimumInterval = minimumInterval
         self.expireAfter = expireAfter
     }
 
     /// Aircraft with a retained message out (or about to be).
-    public var count: Int { Set(waiting.keys).union(published.keys).count }
+    package var count: Int { Set(waiting.keys).union(published.keys).count }
 
     /// The aircraft's last level of its topic: the address as aircraft.json writes it, six
     /// lower-case hex digits with `~` before a non-ICAO address.
-    public static func topicName(of state: AircraftState) -> String {
+    package static func topicName(of state: AircraftState) -> String {
         (state.addressType.isICAO ? "" : "~") + state.icaoHex
     }
 
     /// Records the aircraft's latest state.
-    public mutating func update(_ state: AircraftState) {
+    package mutating func update(_ state: AircraftState) {
         if waiting[state.key] == nil, published[state.key] == nil, waiting.count + published.count >= Self.capacity {
             dropped += 1
             return
@@ -60,7 +60,7 @@ public struct AircraftPublications: Sendable {
 
     /// What to publish at `now` (seconds since 1970, the tracker's clock). An aircraft last
     /// published after `now` (the wall clock stepped back) is due at once.
-    public mutating func due(at now: Double) -> Due {
+    package mutating func due(at now: Double) -> Due {
         var due = Due()
         for (key, state) in waiting {
             if let last = published[key], (0..<minimumInterval).contains(now - last.at) { continue }

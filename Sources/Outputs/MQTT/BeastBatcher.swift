@@ -11,35 +11,35 @@ import ReceiverNetwork
 /// split into several batches rather than one a subscriber would refuse.
 ///
 /// A plain value with the time passed in; the publisher keeps one under its lock.
-public struct BeastBatcher: Sendable {
+package struct BeastBatcher: Sendable {
     /// The largest payload written (well under `BeastBatch.maximumPayload`).
-    public static let maximumPayload = 64 << 10
+    package static let maximumPayload = 64 << 10
     /// Frames that may wait: tens of seconds of a busy receiver.
-    public static let capacity = 65_536
+    package static let capacity = 65_536
 
     /// Seconds between batches.
-    public let interval: Double
+    package let interval: Double
     private var pending: [Frame] = []
     private var lastBatch: Double?
     private var sequence: UInt32 = 0
     private var framesBefore: UInt32 = 0
     /// Frames dropped because `capacity` were waiting.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
     /// Batches made so far.
-    public private(set) var batches = 0
+    package private(set) var batches = 0
     /// Frames put into batches so far.
-    public private(set) var frames = 0
+    package private(set) var frames = 0
 
     /// A batcher making a batch every `interval` seconds.
-    public init(interval: Double = 0.25) {
+    package init(interval: Double = 0.25) {
         self.interval = interval
     }
 
     /// Frames waiting for the next batch.
-    public var waiting: Int { pending.count }
+    package var waiting: Int { pending.count }
 
     /// Adds one frame to the next batch, or counts it as dropped when `capacity` wait.
-    public mutating func add(_ frame: Frame) {
+    package mutating func add(_ frame: Frame) {
         guard pending.count < Self.capacity else {
             dropped += 1
             return
@@ -51,7 +51,7 @@ public struct BeastBatcher: Sendable {
     /// batch, and none when no frame waits; else every waiting frame, in as many payloads as
     /// `maximumPayload` needs, numbered on from the previous ones. A time before the last
     /// batch (the wall clock stepped back) makes a batch due at once.
-    public mutating func take(at now: Double) -> [[UInt8]] {
+    package mutating func take(at now: Double) -> [[UInt8]] {
         guard !pending.isEmpty else { return [] }
         if let lastBatch, (0..<interval).contains(now - lastBatch) { return [] }
         lastBatch = now

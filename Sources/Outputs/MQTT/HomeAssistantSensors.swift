@@ -15,9 +15,9 @@ import Tracking
 ///   line of sight) and elevation above the horizon (degrees).
 ///
 /// The sensors are available while the receiver's status is `online`.
-public struct HomeAssistantSensors: Sendable {
+package struct HomeAssistantSensors: Sendable {
     /// The discovery prefix Home Assistant listens on by default.
-    public static let discoveryPrefix = "homeassistant"
+    package static let discoveryPrefix = "homeassistant"
 
     /// One sensor: its object id, name, the state field it shows and how.
     struct Sensor {
@@ -45,16 +45,16 @@ public struct HomeAssistantSensors: Sendable {
     ]
 
     /// The receiver's topics.
-    public let topics: ReceiverTopics
+    package let topics: ReceiverTopics
     /// The program and version, for the device.
-    public let version: String
+    package let version: String
     /// Where the receiver is, for distances and elevations; nil when unknown.
-    public let observer: Observer?
+    package let observer: Observer?
     /// The radar's range in km: "in range" means within it.
-    public let rangeKm: Double
+    package let rangeKm: Double
 
     /// The sensors of the receiver with `topics`.
-    public init(topics: ReceiverTopics, version: String, observer: Observer?, rangeKm: Double) {
+    package init(topics: ReceiverTopics, version: String, observer: Observer?, rangeKm: Double) {
         self.topics = topics
         self.version = version
         self.observer = observer
@@ -65,7 +65,7 @@ public struct HomeAssistantSensors: Sendable {
     var deviceID: String { "aviator_" + topics.name.map { $0 == "." ? "_" : $0 } }
 
     /// The retained discovery messages, one per sensor.
-    public var discoveryMessages: [MQTTMessage] {
+    package var discoveryMessages: [MQTTMessage] {
         Self.sensors.map { sensor in
             var device = JSONObjectWriter()
             device.addRaw("identifiers", "[\"\(deviceID)\"]")
@@ -95,7 +95,7 @@ public struct HomeAssistantSensors: Sendable {
     }
 
     /// The sensors' state for the aircraft of a snapshot: one JSON object.
-    public func state(of aircraft: [AircraftState], now: Double) -> String {
+    package func state(of aircraft: [AircraftState], now: Double) -> String {
         var inRange = 0
         var nearest: (state: AircraftState, sky: SkyPlacement, distance: Double)?
         if let observer {

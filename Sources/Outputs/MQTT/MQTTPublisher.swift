@@ -20,32 +20,32 @@ import Tracking
 ///
 /// Frames that came from the network (`mqtt NAME` sources) and multilateration results are
 /// not published: the first would circle between receivers, the second were never received.
-public final class MQTTPublisher: Service, Sendable {
+package final class MQTTPublisher: Service, Sendable {
     /// What to publish and how often.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The client's settings (its will is set by the publisher).
-        public var mqtt: MQTTConfiguration
+        package var mqtt: MQTTConfiguration
         /// The receiver's name in the network.
-        public var name: String
+        package var name: String
         /// The program and version, e.g. "aviator-adsb 1.0".
-        public var version: String
+        package var version: String
         /// The receiver's position and height, when known.
-        public var observer: Observer?
+        package var observer: Observer?
         /// Seconds between frame batches.
-        public var batchInterval = 0.25
+        package var batchInterval = 0.25
         /// Shortest time between two messages about one aircraft, seconds.
-        public var aircraftInterval = 1.0
+        package var aircraftInterval = 1.0
         /// The MQTT 5 message expiry of aircraft messages, seconds.
-        public var aircraftExpiry: UInt32 = 60
+        package var aircraftExpiry: UInt32 = 60
         /// Whether to announce and update Home Assistant sensors.
-        public var homeAssistant = false
+        package var homeAssistant = false
         /// Seconds between updates of the sensors (and checks of the announced sources).
-        public var sensorInterval = 5.0
+        package var sensorInterval = 5.0
         /// The radar's range, km: the sensors count aircraft within it.
-        public var rangeKm = 50.0
+        package var rangeKm = 50.0
 
         /// A configuration with the defaults above.
-        public init(mqtt: MQTTConfiguration, name: String, version: String, observer: Observer?) {
+        package init(mqtt: MQTTConfiguration, name: String, version: String, observer: Observer?) {
             self.mqtt = mqtt
             self.name = name
             self.version = version
@@ -61,9 +61,9 @@ public final class MQTTPublisher: Service, Sendable {
     }
 
     /// The settings.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The receiver's topics.
-    public let topics: ReceiverTopics
+    package let topics: ReceiverTopics
     private let tracker: LiveTracker
     private let client: MQTTClient
     private let logger: Logger
@@ -78,7 +78,7 @@ public final class MQTTPublisher: Service, Sendable {
 
     /// A publisher of `tracker` with `configuration`; it listens to the tracker at once and
     /// connects when run. Throws for client settings libmosquitto refuses.
-    public init(configuration: Configuration, tracker: LiveTracker, logger: Logger) throws(MQTTError) {
+    package init(configuration: Configuration, tracker: LiveTracker, logger: Logger) throws(MQTTError) {
         self.configuration = configuration
         self.tracker = tracker
         self.logger = logger
@@ -134,7 +134,7 @@ public final class MQTTPublisher: Service, Sendable {
 
     /// Connects and publishes until cancelled (or a graceful shutdown); then publishes what
     /// is left, says `offline` and disconnects.
-    public func run() async throws {
+    package func run() async throws {
         try client.start()
         await cancelWhenGracefulShutdown { await self.publishRegularly() }
         publishDue(at: tracker.now, final: true)
@@ -207,11 +207,11 @@ public final class MQTTPublisher: Service, Sendable {
     }
 
     /// The client's counters.
-    public var clientStatistics: MQTTClient.Statistics { client.statistics }
+    package var clientStatistics: MQTTClient.Statistics { client.statistics }
 
     /// The publisher's counters for the statistics line: "mqtt-out HOST:PORT as NAME:
     /// 120 batches (2400 frames), 30 aircraft messages, …, connected, …".
-    public var summary: String {
+    package var summary: String {
         let (batches, frames, dropped, aircraft, expired, unscheduled) = pending.withLock {
             (
                 $0.batcher.batches, $0.batcher.frames, $0.batcher.dropped, $0.aircraftMessages, $0.expiredMessages,

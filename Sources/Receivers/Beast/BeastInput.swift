@@ -14,24 +14,24 @@ import Tracking
 /// (1 s doubling to 30 s) whenever it cannot be made or is lost, and given up as lost when
 /// nothing arrives for `readTimeout` (readsb and dump1090 send a heartbeat every minute even
 /// with no aircraft in range).
-public final class BeastInput: Source {
+package final class BeastInput: Source {
     /// Host to connect to.
-    public let host: String
+    package let host: String
     /// Port to connect to.
-    public let port: Int
+    package let port: Int
     private let logger: Logger
     private let counters = Mutex(BeastCounters())
     private let maximumBackoff: Duration
     /// How long the connection may stay silent before it counts as lost.
-    public let readTimeout: TimeAmount
+    package let readTimeout: TimeAmount
 
     /// "beast", the radar's source name while another receiver's Beast output feeds it.
-    public let name = "beast"
+    package let name = "beast"
     /// "beast-in HOST:PORT".
-    public var label: String { "beast-in \(Self.endpointText(host, port))" }
+    package var label: String { "beast-in \(Self.endpointText(host, port))" }
 
     /// An input from `host:port`.
-    public init(
+    package init(
         host: String, port: Int, logger: Logger, maximumBackoff: Duration = .seconds(30),
         readTimeout: TimeAmount = .seconds(180)
     ) {
@@ -43,7 +43,7 @@ public final class BeastInput: Source {
     }
 
     /// Parses "HOST:PORT" (a bracketed IPv6 host is accepted); nil when malformed.
-    public static func endpoint(_ text: String) -> (host: String, port: Int)? {
+    package static func endpoint(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
             (1...65535).contains(port)
         else { return nil }
@@ -58,10 +58,10 @@ public final class BeastInput: Source {
     }
 
     /// The counters so far.
-    public var statistics: BeastCounters { counters.withLock { $0 } }
+    package var statistics: BeastCounters { counters.withLock { $0 } }
 
     /// Connects and reads until the task is cancelled, reconnecting as needed.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         var validator = FrameValidator()
         await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
             try await readConnection(into: tracker, validator: &validator)

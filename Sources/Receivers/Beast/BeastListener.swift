@@ -13,21 +13,21 @@ import Tracking
 /// Every connection is read like a `BeastInput` (each frame checked again); at most
 /// `maxConnections` at once, further ones are closed at once and counted. The port is bound
 /// by `bind`, before the daemon starts, so an address in use is a clear error at start.
-public final class BeastListener: Source {
+package final class BeastListener: Source {
     /// The port could not be listened on; one line for stderr.
-    public struct ListenFailure: Error, CustomStringConvertible {
+    package struct ListenFailure: Error, CustomStringConvertible {
         /// What went wrong, with the address.
-        public let description: String
+        package let description: String
     }
 
     /// "beast", the radar's source name while Beast pushed to us feeds it.
-    public let name = "beast"
+    package let name = "beast"
     /// "beast-listen ADDR:PORT".
-    public let label: String
+    package let label: String
     /// The port listened on (the one the system picked when asked for port 0).
-    public let port: Int
+    package let port: Int
     /// Most connections read at once.
-    public let maxConnections: Int
+    package let maxConnections: Int
     /// The listening socket (internal for tests, which raise errors on its pipeline).
     let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, Never>, Never>
     private let shared: Shared
@@ -54,7 +54,7 @@ public final class BeastListener: Source {
     }
 
     /// Listens on `host:port` (port 0: any free one). Throws `ListenFailure`.
-    public static func bind(host: String, port: Int, maxConnections: Int = 64, logger: Logger) async throws
+    package static func bind(host: String, port: Int, maxConnections: Int = 64, logger: Logger) async throws
         -> BeastListener
     {
         let endpoint = BeastInput.endpointText(host, port)
@@ -100,10 +100,10 @@ public final class BeastListener: Source {
     }
 
     /// The counters so far.
-    public var statistics: BeastCounters { shared.counters.withLock { $0 } }
+    package var statistics: BeastCounters { shared.counters.withLock { $0 } }
 
     /// Accepts and reads connections until the task is cancelled.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         try await withTaskCancellationHandler {
             try await server.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in

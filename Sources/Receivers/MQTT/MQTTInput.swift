@@ -14,13 +14,13 @@ import Tracking
 /// Messages arrive on the MQTT client's thread and go straight into the tracker: reading a
 /// batch is a few microseconds a frame. Anything malformed or oversized is dropped whole and
 /// counted against the receiver it came from, with at most one log line every 10 s.
-public final class MQTTInput: Source {
+package final class MQTTInput: Source {
     /// "mqtt", the radar's source name while the network feeds it.
-    public let name = "mqtt"
+    package let name = "mqtt"
     /// The MQTT client's settings.
-    public let configuration: MQTTConfiguration
+    package let configuration: MQTTConfiguration
     /// The subscription filter for frame batches, e.g. "aviator/+/beast".
-    public let filter: String
+    package let filter: String
     private let logger: Logger
     private let receivers: Mutex<RemoteReceivers>
     private let problems = Mutex(LogThrottle(interval: .seconds(10)))
@@ -32,12 +32,12 @@ public final class MQTTInput: Source {
     private let client = Mutex<MQTTClient?>(nil)
 
     /// "mqtt-in HOST:PORT".
-    public var label: String { "mqtt-in \(configuration.broker.endpoint)" }
+    package var label: String { "mqtt-in \(configuration.broker.endpoint)" }
 
     /// An input subscribing to `filter` (and the matching receiver announcements and status)
     /// at the broker of `configuration`, ignoring the receiver called `ownName` (this daemon,
     /// when it also publishes).
-    public init(
+    package init(
         configuration: MQTTConfiguration, filter: String = ReceiverTopics.defaultBeastFilter,
         ownName: String?, logger: Logger
     ) {
@@ -52,7 +52,7 @@ public final class MQTTInput: Source {
 
     /// Connects and feeds `tracker` until the task is cancelled; the client reconnects by
     /// itself whenever the broker goes away.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         let label = self.label
         let logger = self.logger
         let mqtt: MQTTClient
@@ -115,16 +115,16 @@ public final class MQTTInput: Source {
     }
 
     /// Each receiver's counters, in the order they were first heard.
-    public var receiverCounters: [(label: String, counters: RemoteReceiverCounters)] {
+    package var receiverCounters: [(label: String, counters: RemoteReceiverCounters)] {
         receivers.withLock { $0.counters }
     }
 
     /// The client's counters, once it runs.
-    public var clientStatistics: MQTTClient.Statistics? { client.withLock { $0?.statistics } }
+    package var clientStatistics: MQTTClient.Statistics? { client.withLock { $0?.statistics } }
 
     /// The input's counters for the statistics line: the connection, then each receiver
     /// (the first 20 of them), then messages that concerned none.
-    public var summary: String {
+    package var summary: String {
         let (receivers, badTopics, refused) = self.receivers.withLock {
             ($0.counters, $0.badTopics, $0.refusedReceivers)
         }
@@ -145,7 +145,7 @@ public final class MQTTInput: Source {
 }
 
 /// An MQTT input that cannot start (settings libmosquitto refuses), as one line.
-public struct MQTTInputError: Error, CustomStringConvertible, Sendable {
+package struct MQTTInputError: Error, CustomStringConvertible, Sendable {
     /// The line.
-    public var description: String
+    package var description: String
 }

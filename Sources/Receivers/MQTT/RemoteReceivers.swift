@@ -11,22 +11,22 @@ import ReceiverNetwork
 /// daemon's own frames, which come back from the broker when it also publishes, are ignored.
 ///
 /// A plain value with the time passed in; the input keeps one under its lock.
-public struct RemoteReceivers: Sendable {
+package struct RemoteReceivers: Sendable {
     /// What one message asks of the tracker.
-    public struct Delivery: Sendable {
+    package struct Delivery: Sendable {
         /// The receiver's source label ("mqtt NAME").
-        public var label: String
+        package var label: String
         /// Frames to track, checked.
-        public var frames: [Frame] = []
+        package var frames: [Frame] = []
         /// The receiver's position, when this message set it (the inner nil: not known).
-        public var position: GeoPoint??
+        package var position: GeoPoint??
         /// Why the payload was dropped, when it was.
-        public var problem: NetworkPayloadError?
+        package var problem: NetworkPayloadError?
         /// A change of the receiver's status, when this message brought one.
-        public var online: Bool?
+        package var online: Bool?
         /// A break in the receiver's batch numbers, when this batch showed one: "batch 21
         /// after 19".
-        public var gap: String?
+        package var gap: String?
     }
 
     private struct Remote: Sendable {
@@ -45,38 +45,38 @@ public struct RemoteReceivers: Sendable {
     /// The most receivers remembered: enough for a large network; beyond it, messages from
     /// new names are dropped and counted (`refusedReceivers`), so made-up names cannot
     /// exhaust memory.
-    public static let maximumReceivers = 20_000
+    package static let maximumReceivers = 20_000
 
     /// This daemon's own name, whose messages are ignored.
-    public let ownName: String?
+    package let ownName: String?
     private var remotes: [String: Remote] = [:]
     /// The order receivers were first heard in, for the statistics line.
     private var order: [String] = []
     private var validator = FrameValidator()
     /// Messages on topics that name no valid receiver.
-    public private(set) var badTopics = 0
+    package private(set) var badTopics = 0
     /// Messages from new receivers dropped because `maximumReceivers` were known.
-    public private(set) var refusedReceivers = 0
+    package private(set) var refusedReceivers = 0
     /// Messages of this daemon's own, ignored.
-    public private(set) var ownMessages = 0
+    package private(set) var ownMessages = 0
 
     /// Receivers for an input whose own name (ignored) is `ownName`.
-    public init(ownName: String?) {
+    package init(ownName: String?) {
         self.ownName = ownName
     }
 
     /// How many receivers were heard.
-    public var count: Int { remotes.count }
+    package var count: Int { remotes.count }
 
     /// Each receiver's label and counters, in the order they were first heard.
-    public var counters: [(label: String, counters: RemoteReceiverCounters)] {
+    package var counters: [(label: String, counters: RemoteReceiverCounters)] {
         order.map { (ReceiverName.sourceLabel($0), remotes[$0]!.counters) }
     }
 
     /// Reads one message received at `time` (seconds since 1970); nil when it concerns no
     /// receiver (a bad topic, the daemon's own, one receiver too many). `size` is the
     /// payload's as published, when the client did not keep one that large.
-    public mutating func receive(topic: String, payload: [UInt8], size: Int? = nil, at time: Double) -> Delivery? {
+    package mutating func receive(topic: String, payload: [UInt8], size: Int? = nil, at time: Double) -> Delivery? {
         guard let (name, kind) = ReceiverTopics.parse(topic) else {
             badTopics += 1
             return nil

@@ -12,23 +12,23 @@ import NIOHTTP1
 /// reaches only the configured URL (the HTTP client it is given must not follow redirects
 /// itself: `OpenSkySource` makes one that does not). Neither the secret nor the token appears in any error
 /// text or log line. An actor: the cache is shared state.
-public actor OAuthTokenProvider {
+package actor OAuthTokenProvider {
     /// An OpenSky API client's id and secret.
-    public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+    package struct Credentials: Sendable, Equatable, CustomStringConvertible {
         /// The client id.
-        public let clientID: String
+        package let clientID: String
         /// The client secret; never printed.
-        public let clientSecret: String
+        package let clientSecret: String
 
         /// Credentials from their parts.
-        public init(clientID: String, clientSecret: String) {
+        package init(clientID: String, clientSecret: String) {
             self.clientID = clientID
             self.clientSecret = clientSecret
         }
 
         /// Credentials from `OPENSKY_CLIENT_ID` and `OPENSKY_CLIENT_SECRET`: nil when neither
         /// is set; an error when only one is, or one is empty.
-        public static func fromEnvironment(_ environment: [String: String]) throws -> Credentials? {
+        package static func fromEnvironment(_ environment: [String: String]) throws -> Credentials? {
             let id = environment["OPENSKY_CLIENT_ID"]
             let secret = environment["OPENSKY_CLIENT_SECRET"]
             switch (id, secret) {
@@ -44,7 +44,7 @@ public actor OAuthTokenProvider {
         }
 
         /// The id only: the secret stays hidden even when the value is printed.
-        public var description: String { "OpenSky client \(clientID) (secret hidden)" }
+        package var description: String { "OpenSky client \(clientID) (secret hidden)" }
     }
 
     private struct Token {
@@ -58,10 +58,10 @@ public actor OAuthTokenProvider {
     private let refreshMargin: Duration
     private var cached: Token?
     /// Tokens fetched so far.
-    public private(set) var fetches = 0
+    package private(set) var fetches = 0
 
     /// A provider asking `tokenURL` with `credentials` through `client`.
-    public init(
+    package init(
         tokenURL: String, credentials: Credentials, client: HTTPClient,
         timeout: Duration = .seconds(15), refreshMargin: Duration = .seconds(60)
     ) {
@@ -73,7 +73,7 @@ public actor OAuthTokenProvider {
 
     /// A valid access token: the cached one, or a new one when it is missing or due for
     /// refresh. Throws `OpenSkyError` when the token endpoint fails.
-    public func token() async throws -> String {
+    package func token() async throws -> String {
         let now = ContinuousClock.now
         if let cached, now < cached.refreshAt { return cached.value }
         let token = try await fetch()
@@ -82,7 +82,7 @@ public actor OAuthTokenProvider {
     }
 
     /// Forgets the cached token (the API refused it); the next call fetches a new one.
-    public func invalidate() {
+    package func invalidate() {
         cached = nil
     }
 

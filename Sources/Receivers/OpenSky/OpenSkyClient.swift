@@ -10,18 +10,18 @@ import NIOHTTP1
 /// becomes an `OpenSkyError` saying what happened, for the caller to retry. The HTTP client
 /// it is given must not follow redirects itself (`OpenSkySource` makes one that does not):
 /// this client follows them, and only within the API's own origin.
-public struct OpenSkyClient: Sendable {
+package struct OpenSkyClient: Sendable {
     /// Sent with every request so the API's operators can tell who is asking.
     static let userAgent = "aviator-adsb"
 
     /// The API's base URL, without a trailing slash, e.g. "https://opensky-network.org".
-    public let baseURL: String
+    package let baseURL: String
     private let exchange: HTTPExchange
     private let tokens: OAuthTokenProvider?
     private let retry: RetryPolicy
 
     /// A client of the API at `baseURL` through `client`; with `tokens`, authenticated.
-    public init(
+    package init(
         baseURL: String, client: HTTPClient, timeout: Duration = .seconds(15),
         tokens: OAuthTokenProvider? = nil, retry: RetryPolicy = RetryPolicy()
     ) {
@@ -34,10 +34,10 @@ public struct OpenSkyClient: Sendable {
     }
 
     /// Whether requests carry a token.
-    public var isAuthenticated: Bool { tokens != nil }
+    package var isAuthenticated: Bool { tokens != nil }
 
     /// The URL asked for `query`: only the rounded box is in it.
-    public func url(for query: OpenSkyQuery) -> String {
+    package func url(for query: OpenSkyQuery) -> String {
         "\(baseURL)/api/states/all?\(query.queryString)"
     }
 
@@ -49,7 +49,7 @@ public struct OpenSkyClient: Sendable {
     /// A redirect is followed only within the API's own scheme, host and port, at most
     /// `maximumRedirects` times; one anywhere else is an `OpenSkyError` of kind `.redirected`
     /// and nothing (least of all the token) is sent there.
-    public func states(in query: OpenSkyQuery) async throws -> StateVectorResponse {
+    package func states(in query: OpenSkyQuery) async throws -> StateVectorResponse {
         var address = url(for: query)
         var redirects = 0
         var response: HTTPExchange.Response

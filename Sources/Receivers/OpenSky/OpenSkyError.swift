@@ -2,9 +2,9 @@
 ///
 /// Every kind is retried by the source; the kind decides only how long it waits (a 429 says
 /// so itself) and what the log line says. Descriptions never contain a token or a secret.
-public struct OpenSkyError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct OpenSkyError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The kinds of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No complete answer within the request timeout.
         case timeout
         /// The connection could not be made or broke.
@@ -27,16 +27,16 @@ public struct OpenSkyError: Error, Sendable, CustomStringConvertible, Equatable 
     }
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// The HTTP status, when there was one.
-    public let status: Int?
+    package let status: Int?
     /// How long the server asked us to wait (429 only).
-    public let retryAfter: Duration?
+    package let retryAfter: Duration?
     /// The log line's text.
-    public let description: String
+    package let description: String
 
     /// An error of `kind` with its log text.
-    public init(_ kind: Kind, _ description: String, status: Int? = nil, retryAfter: Duration? = nil) {
+    package init(_ kind: Kind, _ description: String, status: Int? = nil, retryAfter: Duration? = nil) {
         self.kind = kind
         self.description = description
         self.status = status

@@ -8,22 +8,22 @@ import ModeS
 /// client, the URL or a log line: 0.1° is about 11 km, enough to place a radar and not
 /// enough to place a house. The box is clamped to the valid ranges of latitude and
 /// longitude (it does not wrap across the antimeridian: OpenSky's boxes cannot).
-public struct OpenSkyQuery: Sendable, Equatable {
+package struct OpenSkyQuery: Sendable, Equatable {
     /// The rounded centre of the box.
-    public let centre: GeoPoint
+    package let centre: GeoPoint
     /// Half the height of the box, degrees of latitude.
-    public let latitudeHalfSpan: Double
+    package let latitudeHalfSpan: Double
     /// Half the width of the box, degrees of longitude.
-    public let longitudeHalfSpan: Double
+    package let longitudeHalfSpan: Double
 
     /// Default half-height of the box, as the original app used.
-    public static let defaultLatitudeHalfSpan = 0.25
+    package static let defaultLatitudeHalfSpan = 0.25
     /// Default half-width of the box, as the original app used (about the same distance as
     /// the half-height at mid latitudes).
-    public static let defaultLongitudeHalfSpan = 0.5
+    package static let defaultLongitudeHalfSpan = 0.5
 
     /// A box around `receiver` (rounded to 0.1° here) of ± the given spans.
-    public init(
+    package init(
         receiver: GeoPoint, latitudeHalfSpan: Double = defaultLatitudeHalfSpan,
         longitudeHalfSpan: Double = defaultLongitudeHalfSpan
     ) {
@@ -33,7 +33,7 @@ public struct OpenSkyQuery: Sendable, Equatable {
     }
 
     /// `point` rounded to the nearest 0.1° in both coordinates.
-    public static func rounded(_ point: GeoPoint) -> GeoPoint {
+    package static func rounded(_ point: GeoPoint) -> GeoPoint {
         func round(_ degrees: Double) -> Double {
             let value = (degrees * 10).rounded() / 10
             return value == 0 ? 0 : value  // no "-0.0" in a URL
@@ -42,16 +42,16 @@ public struct OpenSkyQuery: Sendable, Equatable {
     }
 
     /// Southern edge.
-    public var latitudeMin: Double { max(-90, centre.latitude - latitudeHalfSpan) }
+    package var latitudeMin: Double { max(-90, centre.latitude - latitudeHalfSpan) }
     /// Northern edge.
-    public var latitudeMax: Double { min(90, centre.latitude + latitudeHalfSpan) }
+    package var latitudeMax: Double { min(90, centre.latitude + latitudeHalfSpan) }
     /// Western edge.
-    public var longitudeMin: Double { max(-180, centre.longitude - longitudeHalfSpan) }
+    package var longitudeMin: Double { max(-180, centre.longitude - longitudeHalfSpan) }
     /// Eastern edge.
-    public var longitudeMax: Double { min(180, centre.longitude + longitudeHalfSpan) }
+    package var longitudeMax: Double { min(180, centre.longitude + longitudeHalfSpan) }
 
     /// The query string, `lamin=…&lomin=…&lamax=…&lomax=…`.
-    public var queryString: String {
+    package var queryString: String {
         [("lamin", latitudeMin), ("lomin", longitudeMin), ("lamax", latitudeMax), ("lomax", longitudeMax)]
             .map { "\($0.0)=\(Self.format($0.1))" }
             .joined(separator: "&")

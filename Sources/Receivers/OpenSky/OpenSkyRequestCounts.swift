@@ -4,11 +4,11 @@ import Synchronization
 /// state vectors (an empty sky included), otherwise the kind of failure (`timeout`,
 /// `rate_limited`, ...; `other` for an error that is not an `OpenSkyError`). Shared by
 /// every copy of the source, and read by the daemon's metrics.
-public final class OpenSkyRequestCounts: Sendable {
+package final class OpenSkyRequestCounts: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
     /// Nothing counted.
-    public init() {}
+    package init() {}
 
     /// Counts one request that ended with `outcome`.
     func count(_ outcome: String) {
@@ -21,7 +21,7 @@ public final class OpenSkyRequestCounts: Sendable {
     }
 
     /// The counts so far, by outcome, sorted by name; outcomes that never happened are left out.
-    public var snapshot: [(outcome: String, requests: Int)] {
+    package var snapshot: [(outcome: String, requests: Int)] {
         counts.withLock { $0 }.map { (outcome: $0.key, requests: $0.value) }.sorted { $0.outcome < $1.outcome }
     }
 

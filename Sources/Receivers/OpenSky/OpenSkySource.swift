@@ -14,54 +14,54 @@ import Tracking
 /// waits as long as the API says, within [poll interval, 1 h]. Each problem is one log line; the first data after a problem is one line too.
 /// `run` returns only when its task is cancelled. Without a receiver position there is no
 /// box to ask for: it says so once and stays idle.
-public struct OpenSkySource: Source {
+package struct OpenSkySource: Source {
     /// What to ask, where, and how often.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The API's base URL; tests point it at a local server.
-        public var baseURL = "https://opensky-network.org"
+        package var baseURL = "https://opensky-network.org"
         /// The OAuth2 token endpoint used with credentials.
-        public var tokenURL =
+        package var tokenURL =
             "https://auth.opensky-network.org/auth/realms/opensky-network/protocol/openid-connect/token"
         /// The receiver's position (rounded to 0.1° before use); nil leaves the source idle.
-        public var receiver: GeoPoint?
+        package var receiver: GeoPoint?
         /// Half the box's height in degrees of latitude.
-        public var latitudeHalfSpan = OpenSkyQuery.defaultLatitudeHalfSpan
+        package var latitudeHalfSpan = OpenSkyQuery.defaultLatitudeHalfSpan
         /// Half the box's width in degrees of longitude.
-        public var longitudeHalfSpan = OpenSkyQuery.defaultLongitudeHalfSpan
+        package var longitudeHalfSpan = OpenSkyQuery.defaultLongitudeHalfSpan
         /// Time between polls; nil for the default of the access mode.
-        public var interval: Duration?
+        package var interval: Duration?
         /// Client credentials; nil for anonymous access.
-        public var credentials: OAuthTokenProvider.Credentials?
+        package var credentials: OAuthTokenProvider.Credentials?
         /// Limit for one request, from connecting to the end of the body.
-        public var requestTimeout = Duration.seconds(15)
+        package var requestTimeout = Duration.seconds(15)
         /// Waits after failures.
-        public var retry = RetryPolicy()
+        package var retry = RetryPolicy()
 
         /// The default configuration: anonymous, the public API, no receiver yet.
-        public init() {}
+        package init() {}
     }
 
     /// Anonymous users get a new picture every 10 s; polling faster only spends credits.
-    public static let anonymousInterval = Duration.seconds(10)
+    package static let anonymousInterval = Duration.seconds(10)
     /// Authenticated users get 5 s resolution.
-    public static let authenticatedInterval = Duration.seconds(5)
+    package static let authenticatedInterval = Duration.seconds(5)
     /// The shortest interval allowed: OpenSky's best time resolution.
-    public static let minimumInterval = Duration.seconds(5)
+    package static let minimumInterval = Duration.seconds(5)
 
     /// "opensky", the radar's source name while this source runs.
-    public let name = DataSource.opensky.rawValue
+    package let name = DataSource.opensky.rawValue
     /// The configuration as given.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The time between successful polls, after defaults and the floor.
-    public let pollInterval: Duration
+    package let pollInterval: Duration
     /// How the requests so far ended, by outcome.
-    public let requests = OpenSkyRequestCounts()
+    package let requests = OpenSkyRequestCounts()
     private let requestedBelowFloor: Bool
     private let floor: Duration
     private let logger: Logger
 
     /// A source with `configuration`, logging to `logger`.
-    public init(configuration: Configuration, logger: Logger) {
+    package init(configuration: Configuration, logger: Logger) {
         self.init(configuration: configuration, logger: logger, minimumInterval: Self.minimumInterval)
     }
 
@@ -78,7 +78,7 @@ public struct OpenSkySource: Source {
     }
 
     /// Polls until cancelled, feeding `tracker`. Returns (never throws) when cancelled.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         guard let receiver = configuration.receiver else {
             logger.warning(
                 "OpenSky fallback idle: no receiver position to ask around; start with --receiver LAT,LON to use it")

@@ -11,19 +11,19 @@ import Tracking
 /// `Retry-After` in seconds or as an HTTP date), and that wins over the backoff, within
 /// bounds the source sets: never sooner than its poll interval, never later than
 /// `maximumRetryAfter`.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// The wait after the first failure, before jitter.
-    public var initial: Duration
+    package var initial: Duration
     /// The longest wait, before jitter.
-    public var maximum: Duration
+    package var maximum: Duration
     /// The longest wait a server's retry-after header is allowed to impose: an hour by
     /// default. OpenSky asks for many hours when a daily quota is spent; asking again after
     /// an hour costs one more refused request, while a wrong or hostile header cannot keep
     /// the fallback silent for a day.
-    public var maximumRetryAfter: Duration
+    package var maximumRetryAfter: Duration
 
     /// A policy; the defaults are 2 s doubling to 2 min, and retry-after headers up to 1 h.
-    public init(
+    package init(
         initial: Duration = .seconds(2), maximum: Duration = .seconds(120),
         maximumRetryAfter: Duration = .seconds(3600)
     ) {
@@ -33,14 +33,14 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The wait before the next attempt after `failures` consecutive failures (1 or more).
-    public func delay(afterFailures failures: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+    package func delay(afterFailures failures: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let exponent = min(max(failures, 1) - 1, 30)  // 2^30 · anything sane is past the cap
         let base = min(initial * (1 << exponent), maximum)
         return base * Double.random(in: 0.5...1, using: &generator)
     }
 
     /// The wait before the next attempt after `failures` consecutive failures (1 or more).
-    public func delay(afterFailures failures: Int) -> Duration {
+    package func delay(afterFailures failures: Int) -> Duration {
         var generator = SystemRandomNumberGenerator()
         return delay(afterFailures: failures, using: &generator)
     }
@@ -49,7 +49,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// for at `now`, capped at `maximumRetryAfter`: a non-negative number of seconds, or an
     /// HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), a date already past meaning zero. Nil
     /// when the value is missing or neither.
-    public func retryAfter(header value: String?, now: Date = Date()) -> Duration? {
+    package func retryAfter(header value: String?, now: Date = Date()) -> Duration? {
         guard let text = value.map({ String($0.trimmingWhitespace()) }) else { return nil }
         let seconds: Double
         if let number = Double(text) {

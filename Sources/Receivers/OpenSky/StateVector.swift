@@ -12,46 +12,46 @@ import Tracking
 /// optional here; a row whose required fields are missing or of the wrong type does not
 /// decode (the response skips and counts it). Fields past the 18th are ignored, so a future
 /// addition to the API does not blank the sky.
-public struct StateVector: Sendable, Equatable {
+package struct StateVector: Sendable, Equatable {
     /// The 24-bit ICAO address as the API writes it: six hex digits.
-    public var icao24: String
+    package var icao24: String
     /// Callsign, padded with blanks by the API; nil when unknown.
-    public var callsign: String?
+    package var callsign: String?
     /// Country of registration inferred from the address.
-    public var originCountry: String
+    package var originCountry: String
     /// Unix time of the last position update; nil when no position was received for 15 s.
-    public var timePosition: Double?
+    package var timePosition: Double?
     /// Unix time of the last message of any kind.
-    public var lastContact: Double
+    package var lastContact: Double
     /// WGS-84 longitude in degrees.
-    public var longitude: Double?
+    package var longitude: Double?
     /// WGS-84 latitude in degrees.
-    public var latitude: Double?
+    package var latitude: Double?
     /// Barometric altitude in metres.
-    public var baroAltitude: Double?
+    package var baroAltitude: Double?
     /// Whether the last position came from a surface position report.
-    public var onGround: Bool
+    package var onGround: Bool
     /// Ground speed in metres per second.
-    public var velocity: Double?
+    package var velocity: Double?
     /// Track over ground, degrees clockwise from true north.
-    public var trueTrack: Double?
+    package var trueTrack: Double?
     /// Vertical rate in metres per second, positive up.
-    public var verticalRate: Double?
+    package var verticalRate: Double?
     /// Ids of the receivers that contributed (only when asked for; usually null).
-    public var sensors: [Int]?
+    package var sensors: [Int]?
     /// Geometric (GNSS) altitude in metres.
-    public var geoAltitude: Double?
+    package var geoAltitude: Double?
     /// Mode A code.
-    public var squawk: String?
+    package var squawk: String?
     /// Special purpose indicator.
-    public var spi: Bool
+    package var spi: Bool
     /// Where the position came from: 0 ADS-B, 1 ASTERIX, 2 MLAT, 3 FLARM.
-    public var positionSource: Int
+    package var positionSource: Int
     /// OpenSky's aircraft category number (the 18th field), when present.
-    public var category: Int?
+    package var category: Int?
 
     /// A state vector from its fields (used by tests and by the decoder).
-    public init(
+    package init(
         icao24: String, callsign: String? = nil, originCountry: String = "",
         timePosition: Double? = nil, lastContact: Double, longitude: Double? = nil,
         latitude: Double? = nil, baroAltitude: Double? = nil, onGround: Bool = false,
@@ -80,7 +80,7 @@ public struct StateVector: Sendable, Equatable {
     }
 
     /// The address as a number, nil unless `icao24` is exactly six hex digits.
-    public var address: UInt32? {
+    package var address: UInt32? {
         guard icao24.utf8.count == 6, icao24.allSatisfy(\.isHexDigit) else { return nil }
         return UInt32(icao24, radix: 16)
     }
@@ -90,7 +90,7 @@ public struct StateVector: Sendable, Equatable {
     /// Times are OpenSky's Unix seconds, but never later than `now` (the local clock): a server
     /// clock running ahead must not push the tracker's notion of now into the future.
     /// Returns nil when the address is not six hex digits.
-    public func aircraftState(now: Double) -> AircraftState? {
+    package func aircraftState(now: Double) -> AircraftState? {
         guard let icao = address else { return nil }
         let seen = min(lastContact, now)
         var state = AircraftState(icao: icao, lastSeen: seen, source: .opensky)
@@ -147,7 +147,7 @@ public struct StateVector: Sendable, Equatable {
 
 extension StateVector: Decodable {
     /// Decodes the positional array; throws when a required field is missing or mistyped.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         var row = try decoder.unkeyedContainer()
         if let count = row.count, count < 17 {
             throw DecodingError.dataCorrupted(

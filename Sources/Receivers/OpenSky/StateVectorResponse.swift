@@ -6,24 +6,24 @@ import FoundationEssentials
 /// that does not decode is skipped and counted (with the first reason kept for the log line),
 /// so one odd aircraft never blanks the others. A body that is not such an object at all
 /// (empty, truncated, HTML from a proxy) is an error.
-public struct StateVectorResponse: Sendable, Equatable {
+package struct StateVectorResponse: Sendable, Equatable {
     /// Why a body could not be read at all.
-    public struct Malformed: Error, CustomStringConvertible, Equatable {
+    package struct Malformed: Error, CustomStringConvertible, Equatable {
         /// What was wrong, for the log line.
-        public let description: String
+        package let description: String
     }
 
     /// The time the data refers to, Unix seconds.
-    public var time: Double
+    package var time: Double
     /// The rows that decoded.
-    public var states: [StateVector]
+    package var states: [StateVector]
     /// Rows that were skipped as malformed.
-    public var skippedRows: Int
+    package var skippedRows: Int
     /// Why the first skipped row was skipped, for the log line.
-    public var firstSkipReason: String?
+    package var firstSkipReason: String?
 
     /// A response from its parts.
-    public init(time: Double, states: [StateVector], skippedRows: Int = 0, firstSkipReason: String? = nil) {
+    package init(time: Double, states: [StateVector], skippedRows: Int = 0, firstSkipReason: String? = nil) {
         self.time = time
         self.states = states
         self.skippedRows = skippedRows
@@ -31,7 +31,7 @@ public struct StateVectorResponse: Sendable, Equatable {
     }
 
     /// Decodes a response body; throws `Malformed` when it is not a states object.
-    public static func decode(_ body: Data) throws -> StateVectorResponse {
+    package static func decode(_ body: Data) throws -> StateVectorResponse {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw Malformed(description: "empty response body")
         }

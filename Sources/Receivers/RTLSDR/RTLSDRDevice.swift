@@ -4,21 +4,21 @@ import CRtlSdr
 ///
 /// A thin, checked layer over librtlsdr: every call that can fail turns into an `Error` with
 /// the step that failed, so the daemon can log one clear line.
-public final class RTLSDRDevice: @unchecked Sendable {
+package final class RTLSDRDevice: @unchecked Sendable {
     /// Which device to open.
-    public enum Selector: Sendable, Equatable, CustomStringConvertible {
+    package enum Selector: Sendable, Equatable, CustomStringConvertible {
         /// By position in librtlsdr's list (0 is the first dongle).
         case index(Int)
         /// By the serial number stored in the dongle's EEPROM.
         case serial(String)
 
         /// Parses "0", "1", ... as an index, anything else as a serial number.
-        public init(_ text: String) {
+        package init(_ text: String) {
             if let index = Int(text), index >= 0 { self = .index(index) } else { self = .serial(text) }
         }
 
         /// "index N" or "serial S".
-        public var description: String {
+        package var description: String {
             switch self {
             case .index(let index): return "index \(index)"
             case .serial(let serial): return "serial \(serial)"
@@ -27,7 +27,7 @@ public final class RTLSDRDevice: @unchecked Sendable {
     }
 
     /// Tuner gain.
-    public enum Gain: Sendable, Equatable {
+    package enum Gain: Sendable, Equatable {
         /// The tuner's automatic gain control.
         case automatic
         /// A fixed gain in dB; the nearest gain the tuner supports is used.
@@ -35,36 +35,36 @@ public final class RTLSDRDevice: @unchecked Sendable {
     }
 
     /// What failed, in words for the log.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    package struct Failure: Error, CustomStringConvertible, Sendable {
         /// One line.
-        public let description: String
+        package let description: String
     }
 
     /// Everything needed to set a device up.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Which device.
-        public var selector: Selector = .index(0)
+        package var selector: Selector = .index(0)
         /// Samples per second (2,400,000 or 2,000,000).
-        public var sampleRate: Int = 2_400_000
+        package var sampleRate: Int = 2_400_000
         /// Centre frequency in Hz.
-        public var frequency: Int = 1_090_000_000
+        package var frequency: Int = 1_090_000_000
         /// Tuner gain.
-        public var gain: Gain = .automatic
+        package var gain: Gain = .automatic
         /// Frequency correction of the dongle's crystal, parts per million.
-        public var ppm: Int = 0
+        package var ppm: Int = 0
 
         /// The defaults: device 0, 2.4 MS/s, 1090 MHz, automatic gain, no correction.
-        public init() {}
+        package init() {}
     }
 
     private let handle: OpaquePointer
     /// The gain actually set, in dB (nil for automatic).
-    public private(set) var gainDecibels: Double?
+    package private(set) var gainDecibels: Double?
     /// The device's name as librtlsdr reports it.
-    public let name: String
+    package let name: String
 
     /// Opens and configures the device; throws `Failure` naming the step that failed.
-    public init(_ configuration: Configuration) throws(Failure) {
+    package init(_ configuration: Configuration) throws(Failure) {
         let deviceCount = Int(rtlsdr_get_device_count())
         guard deviceCount > 0 else { throw Failure(description: "no RTL-SDR device found") }
         let index: Int
@@ -109,7 +109,7 @@ public final class RTLSDRDevice: @unchecked Sendable {
     /// The USB transfers are standard blocks (`IQBlock.standardByteCount`, a multiple of the
     /// 512 bytes librtlsdr requires); four of them in flight take 4 MiB of the kernel's USB
     /// memory, well inside its usual 16 MB limit.
-    public func stream(
+    package func stream(
         into ring: SampleRing, bufferCount: Int = 4,
         bufferLength: Int = IQBlock.standardByteCount
     ) -> Int {
@@ -125,7 +125,7 @@ public final class RTLSDRDevice: @unchecked Sendable {
     }
 
     /// Asks a running `stream` to return.
-    public func cancel() {
+    package func cancel() {
         rtlsdr_cancel_async(handle)
     }
 

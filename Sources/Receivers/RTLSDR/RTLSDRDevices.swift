@@ -1,7 +1,7 @@
 import CRtlSdr
 
 /// The RTL-SDR dongles librtlsdr can see on this machine.
-public enum RTLSDRDevices {
+package enum RTLSDRDevices {
     /// How many devices are plugged in.
-    public static var count: Int { Int(rtlsdr_get_device_count()) }
+    package static var count: Int { Int(rtlsdr_get_device_count()) }
 }

@@ -10,22 +10,22 @@ import Tracking
 ///
 /// Two threads, not tasks: `rtlsdr_read_async` blocks for as long as the device streams, and
 /// the demodulator is a tight synchronous loop; neither belongs on the cooperative pool.
-public final class RTLSDRSource: DeviceSource {
+package final class RTLSDRSource: DeviceSource {
     /// The device stopped streaming without being asked to (typically: unplugged).
-    public struct DeviceLost: Error, CustomStringConvertible {
+    package struct DeviceLost: Error, CustomStringConvertible {
         /// librtlsdr's status.
-        public let status: Int
+        package let status: Int
         /// One line for the log.
-        public var description: String { "RTL-SDR device stopped streaming (error \(status)); unplugged?" }
+        package var description: String { "RTL-SDR device stopped streaming (error \(status)); unplugged?" }
     }
 
     /// The device stopped delivering samples without reporting an error (a dongle whose USB
     /// transfers hang): it was cancelled after `RTLSDRSource.stallTimeout` of silence.
-    public struct DeviceStalled: Error, CustomStringConvertible {
+    package struct DeviceStalled: Error, CustomStringConvertible {
         /// Seconds without a sample.
-        public let seconds: Double
+        package let seconds: Double
         /// One line for the log.
-        public var description: String {
+        package var description: String {
             "RTL-SDR device sent no samples for \(Int(seconds)) s and was stopped (replugging it may help)"
         }
     }
@@ -34,26 +34,26 @@ public final class RTLSDRSource: DeviceSource {
     /// stopped for a while (a debugger, a suspended virtual machine) stalls it for as long and
     /// recovers by itself; a hung USB transfer never does. At 2.4 MS/s a block comes every
     /// 0.44 s.
-    public static let stallTimeout = 30.0
+    package static let stallTimeout = 30.0
 
     /// How the device is set up.
-    public let configuration: RTLSDRDevice.Configuration
+    package let configuration: RTLSDRDevice.Configuration
     /// How its samples are demodulated.
-    public let demodulatorOptions: StreamingDemodulator.Options
+    package let demodulatorOptions: StreamingDemodulator.Options
     private let logger: Logger
     /// Sample blocks dropped because demodulation fell behind, in bytes, since the start.
-    public var droppedBytes: Int {
+    package var droppedBytes: Int {
         dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) }
     }
     /// Drops of earlier device sessions, and the ring of the current one.
     private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
 
     /// "rtl-sdr", the radar's source name while the dongle feeds it.
-    public let name = "rtl-sdr"
+    package let name = "rtl-sdr"
 
     /// A source for the device described by `configuration`, demodulated with
     /// `demodulatorOptions`.
-    public init(
+    package init(
         configuration: RTLSDRDevice.Configuration,
         demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger
     ) {
@@ -63,12 +63,12 @@ public final class RTLSDRSource: DeviceSource {
     }
 
     /// Whether any RTL-SDR device is plugged in.
-    public var isPresent: Bool { RTLSDRDevices.count > 0 }
+    package var isPresent: Bool { RTLSDRDevices.count > 0 }
 
     /// Opens the device (throwing `RTLSDRDevice.Failure` when it cannot); the returned
     /// streaming runs until the task is cancelled (then returns) or the device fails (then
     /// throws `DeviceLost`).
-    public func open() throws -> @Sendable (LiveTracker) async throws -> Void {
+    package func open() throws -> @Sendable (LiveTracker) async throws -> Void {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw RTLSDRDevice.Failure(description: "unsupported sample rate \(configuration.sampleRate)")
         }

@@ -10,7 +10,7 @@ import FoundationEssentials
 ///
 /// Each block keeps the wall-clock time it was pushed and the number of samples dropped
 /// right before it, so the consumer's clock can count them (see `IQBlock`, `SampleClock`).
-public final class SampleRing: @unchecked Sendable {
+package final class SampleRing: @unchecked Sendable {
     private let condition = ThreadCondition()
     private let slots: [UnsafeMutableRawBufferPointer]
     private var lengths: [Int]
@@ -33,7 +33,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
     /// `bytesPerSample` bytes, stamping blocks with `now`.
-    public init(
+    package init(
         slotCount: Int = 4, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
@@ -50,25 +50,25 @@ public final class SampleRing: @unchecked Sendable {
     /// The size of a slot unless told otherwise: a standard block (`IQBlock.standardByteCount`).
     /// Four of them hold 0.87 s of samples at 2.4 MS/s, which a demodulator fallen behind has
     /// to catch up before samples are dropped.
-    public static let defaultSlotSize = IQBlock.standardByteCount
+    package static let defaultSlotSize = IQBlock.standardByteCount
 
     deinit {
         for slot in slots { slot.deallocate() }
     }
 
     /// Bytes dropped because the consumer fell behind.
-    public var droppedBytes: Int { condition.withLock { dropped } }
+    package var droppedBytes: Int { condition.withLock { dropped } }
 
     /// Seconds since the producer last offered a block (or since the ring was made): how long
     /// the device has been silent.
-    public var secondsSinceLastPush: Double {
+    package var secondsSinceLastPush: Double {
         let elapsed = condition.withLock { ContinuousClock.now - lastPush }
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Copies `bytes` into a free slot, or drops them (counted) when none is free. Never
     /// blocks. Blocks larger than a slot are split.
-    public func push(_ bytes: UnsafeRawBufferPointer) {
+    package func push(_ bytes: UnsafeRawBufferPointer) {
         let arrival = now()
         var offset = 0
         while offset < bytes.count {
@@ -102,7 +102,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Waits for the next block and passes it to `body` (valid only during the call); returns
     /// false once the ring is closed and empty.
-    public func pop(_ body: (IQBlock) -> Void) -> Bool {
+    package func pop(_ body: (IQBlock) -> Void) -> Bool {
         condition.lock()
         while count == 0 && !closed { condition.wait() }
         if count == 0 {
@@ -123,7 +123,7 @@ public final class SampleRing: @unchecked Sendable {
     }
 
     /// Ends the hand-over: later pushes are ignored; `pop` drains what is left, then returns false.
-    public func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()

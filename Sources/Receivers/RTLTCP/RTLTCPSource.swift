@@ -16,25 +16,25 @@ import Tracking
 /// connection is retried with backoff (1 s doubling to 30 s) when it fails or ends, and
 /// given up as lost when no sample arrives for `readTimeout` (a server streams without a
 /// pause).
-public final class RTLTCPSource: Source {
+package final class RTLTCPSource: Source {
     /// Why a server is not usable; one line for the log.
-    public struct ProtocolError: Error, CustomStringConvertible {
+    package struct ProtocolError: Error, CustomStringConvertible {
         /// What was wrong.
-        public let description: String
+        package let description: String
     }
 
     /// The server's greeting.
-    public struct Greeting: Sendable, Equatable {
+    package struct Greeting: Sendable, Equatable {
         /// The tuner type rtl_tcp reports (1 E4000, 5 R820T, …).
-        public var tunerType: UInt32
+        package var tunerType: UInt32
         /// How many gain steps the tuner has.
-        public var gainCount: UInt32
+        package var gainCount: UInt32
 
         /// The greeting's size on the wire.
-        public static let size = 12
+        package static let size = 12
 
         /// Reads a greeting from its 12 bytes; throws when they are not rtl_tcp's.
-        public init(_ bytes: some Collection<UInt8>) throws(ProtocolError) {
+        package init(_ bytes: some Collection<UInt8>) throws(ProtocolError) {
             let bytes = Array(bytes)
             guard bytes.count == Self.size, bytes.starts(with: Array("RTL0".utf8)) else {
                 throw ProtocolError(description: "not an rtl_tcp server (its first bytes are not \"RTL0\")")
@@ -63,27 +63,27 @@ public final class RTLTCPSource: Source {
     }
 
     /// "rtl-tcp", the radar's source name while a served dongle feeds it.
-    public let name = "rtl-tcp"
+    package let name = "rtl-tcp"
     /// "rtltcp HOST:PORT".
-    public var label: String { "rtltcp \(BeastInput.endpointText(host, port))" }
+    package var label: String { "rtltcp \(BeastInput.endpointText(host, port))" }
     /// The server's host.
-    public let host: String
+    package let host: String
     /// The server's port.
-    public let port: Int
+    package let port: Int
     /// Frequency, sample rate, gain and correction asked of the server (the selector is not used).
-    public let configuration: RTLSDRDevice.Configuration
+    package let configuration: RTLSDRDevice.Configuration
     /// How the samples are demodulated.
-    public let demodulatorOptions: StreamingDemodulator.Options
+    package let demodulatorOptions: StreamingDemodulator.Options
     private let logger: Logger
     private let maximumBackoff: Duration
     /// How long the connection may stay silent before it counts as lost.
-    public let readTimeout: TimeAmount
+    package let readTimeout: TimeAmount
     /// Drops of earlier connections, and the ring of the current one.
     private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
     private let connections = Mutex(0)
 
     /// A source reading `host:port`, asking for `configuration`'s settings.
-    public init(
+    package init(
         host: String, port: Int, configuration: RTLSDRDevice.Configuration = .init(),
         demodulatorOptions: StreamingDemodulator.Options = .init(), logger: Logger,
         maximumBackoff: Duration = .seconds(30), readTimeout: TimeAmount = .seconds(15)
@@ -98,10 +98,10 @@ public final class RTLTCPSource: Source {
     }
 
     /// Sample bytes lost because demodulation fell behind, since the start.
-    public var droppedBytes: Int { dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) } }
+    package var droppedBytes: Int { dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) } }
 
     /// Connections made so far.
-    public var connectionCount: Int { connections.withLock { $0 } }
+    package var connectionCount: Int { connections.withLock { $0 } }
 
     /// The commands that set the server up, in the order sent.
     var setupCommands: [[UInt8]] {
@@ -124,7 +124,7 @@ public final class RTLTCPSource: Source {
     }
 
     /// Connects and streams until the task is cancelled, reconnecting as needed.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw ProtocolError(description: "unsupported sample rate \(configuration.sampleRate)")
         }

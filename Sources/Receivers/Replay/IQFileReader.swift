@@ -6,21 +6,21 @@
 
 /// Reads an IQ recording, from a file or from standard input (`-`), block by block into one
 /// reused buffer, so any length of recording streams through in constant memory.
-public final class IQFileReader {
+package final class IQFileReader {
     /// Why a recording could not be read.
-    public struct ReadError: Error, CustomStringConvertible, Sendable {
+    package struct ReadError: Error, CustomStringConvertible, Sendable {
         /// One line saying what went wrong, naming the file.
-        public let description: String
+        package let description: String
     }
 
     /// What the reader saw once the input was exhausted.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Bytes read in total.
-        public var bytes: Int
+        package var bytes: Int
     }
 
     /// The path as given (`-` for standard input).
-    public let path: String
+    package let path: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let blockSize: Int
@@ -28,7 +28,7 @@ public final class IQFileReader {
 
     /// Opens `path` (`-` is standard input) for reading in blocks of `blockSize` bytes (by
     /// default a standard block, as a dongle delivers them).
-    public init(path: String, blockSize: Int = IQBlock.standardByteCount) throws(ReadError) {
+    package init(path: String, blockSize: Int = IQBlock.standardByteCount) throws(ReadError) {
         self.path = path
         self.blockSize = max(1, blockSize)
         if path == "-" {
@@ -65,7 +65,7 @@ public final class IQFileReader {
     /// ready (a pipe or FIFO whose writer is slow or absent), asks `isCancelled` every
     /// tenth of a second and throws `CancellationError` once it says yes, so a replay can
     /// always be stopped.
-    public func forEachBlock(
+    package func forEachBlock(
         isCancelled: () -> Bool = { false },
         _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Summary {

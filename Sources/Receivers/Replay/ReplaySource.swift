@@ -8,24 +8,24 @@ import Tracking
 /// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
 /// and tracker as a live dongle: as fast as possible, or at the recording's own pace, once or
 /// in a loop.
-public struct ReplaySource: Source {
+package struct ReplaySource: Source {
     /// What to replay and how.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The recording, or "-" for standard input.
-        public var path: String
+        package var path: String
         /// How its samples are laid out.
-        public var format: SampleFormat
+        package var format: SampleFormat
         /// Its sample rate.
-        public var sampleRate: SampleRate
+        package var sampleRate: SampleRate
         /// Deliver at real-time pace instead of as fast as possible.
-        public var throttle = false
+        package var throttle = false
         /// Start again at the end (not possible for standard input).
-        public var loop = false
+        package var loop = false
         /// How the samples are demodulated.
-        public var demodulator = StreamingDemodulator.Options()
+        package var demodulator = StreamingDemodulator.Options()
 
         /// A configuration replaying `path` once, as fast as possible.
-        public init(path: String, format: SampleFormat, sampleRate: SampleRate) {
+        package init(path: String, format: SampleFormat, sampleRate: SampleRate) {
             self.path = path
             self.format = format
             self.sampleRate = sampleRate
@@ -33,21 +33,21 @@ public struct ReplaySource: Source {
     }
 
     /// The replay's settings.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let logger: Logger
 
     /// "replay", the radar's source name while a recording feeds it.
-    public let name = "replay"
+    package let name = "replay"
 
     /// A replay source.
-    public init(configuration: Configuration, logger: Logger) {
+    package init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
     }
 
     /// Replays until the end of the recording (or forever with `loop`), or until the task is
     /// cancelled. Throws `IQFileReader.ReadError` when the recording cannot be read.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         let cancelled = Mutex(false)
         let configuration = self.configuration
         let logger = self.logger

@@ -18,12 +18,12 @@ import Tracking
 /// `maximumInFlight` at once, so a flood of new aircraft becomes a trickle of requests.
 /// Only callsigns that `normalise` accepts are ever looked up. The cache holds at most
 /// `maximumEntries` callsigns; past that the least recently answered tenth is dropped.
-public struct RouteCache: Sendable {
+package struct RouteCache: Sendable {
     /// The clock's time.
-    public typealias Instant = ContinuousClock.Instant
+    package typealias Instant = ContinuousClock.Instant
 
     /// What is known of one callsign.
-    public enum Entry: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         /// The route, good until the instant.
         case known(FlightRoute, until: Instant)
         /// The service does not know the callsign; not asked again before the instant.
@@ -33,18 +33,18 @@ public struct RouteCache: Sendable {
     }
 
     /// How long answers last, how failures back off and how much is held.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// How long a route or an "unknown" answer is kept: a day.
-        public var freshness: Duration
+        package var freshness: Duration
         /// The backoff after failures: a minute doubling to an hour, with jitter.
-        public var retry: RetryPolicy
+        package var retry: RetryPolicy
         /// The most callsigns held.
-        public var maximumEntries: Int
+        package var maximumEntries: Int
         /// The most lookups under way at once.
-        public var maximumInFlight: Int
+        package var maximumInFlight: Int
 
         /// Limits; the defaults are those described on the type.
-        public init(
+        package init(
             freshness: Duration = .seconds(86_400),
             retry: RetryPolicy = RetryPolicy(initial: .seconds(60), maximum: .seconds(3_600)),
             maximumEntries: Int = 10_000, maximumInFlight: Int = 2
@@ -63,23 +63,23 @@ public struct RouteCache: Sendable {
     }
 
     /// The limits in force.
-    public let limits: Limits
+    package let limits: Limits
     private var slots: [String: Slot] = [:]
     /// The callsigns handed out by `due` and not yet answered.
-    public private(set) var inFlight: Set<String> = []
+    package private(set) var inFlight: Set<String> = []
 
     /// An empty cache.
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
     /// How many callsigns the cache holds.
-    public var count: Int { slots.count }
+    package var count: Int { slots.count }
 
     /// The form a callsign is looked up in: without surrounding white space, upper case; nil
     /// unless it is then 2 to 8 ASCII letters and digits (what a Mode S callsign can carry,
     /// without the padding). Nothing else is ever sent to the service.
-    public static func normalise(_ callsign: String) -> String? {
+    package static func normalise(_ callsign: String) -> String? {
         let trimmed = callsign.trimmingWhitespace().uppercased()
         guard (2...8).contains(trimmed.utf8.count),
             trimmed.utf8.allSatisfy({
@@ -93,7 +93,7 @@ public struct RouteCache: Sendable {
     /// The normalised callsigns among `callsigns` to look up now, marked as in flight until
     /// `record` or `abandon`: those never asked, first, then those whose answer expired or
     /// whose retry time has come; no more than the free lookup slots.
-    public mutating func due(callsigns: some Sequence<String>, now: Instant) -> [String] {
+    package mutating func due(callsigns: some Sequence<String>, now: Instant) -> [String] {
         let free = limits.maximumInFlight - inFlight.count
         guard free > 0 else { return [] }
         var new: [String] = []
@@ -118,7 +118,7 @@ public struct RouteCache: Sendable {
     }
 
     /// Stores the service's answer for `callsign`, received at `now`.
-    public mutating func record(_ callsign: String, _ response: RouteResponse, now: Instant) {
+    package mutating func record(_ callsign: String, _ response: RouteResponse, now: Instant) {
         switch response {
         case .route(let route): store(callsign, .known(route, until: now + limits.freshness), now: now)
         case .unknown: store(callsign, .unknown(until: now + limits.freshness), now: now)
@@ -127,7 +127,7 @@ public struct RouteCache: Sendable {
 
     /// Stores a failed lookup of `callsign` at `now`; the retry time comes from the backoff
     /// for the number of consecutive failures, with jitter from `generator`.
-    public mutating func recordFailure(
+    package mutating func recordFailure(
         _ callsign: String, now: Instant, using generator: inout some RandomNumberGenerator
     ) {
         var attempts = 1
@@ -138,12 +138,12 @@ public struct RouteCache: Sendable {
 
     /// Forgets that `callsign` is in flight without an answer (the lookup was cancelled), so
     /// the next `due` may hand it out again.
-    public mutating func abandon(_ callsign: String) {
+    package mutating func abandon(_ callsign: String) {
         inFlight.remove(callsign)
     }
 
     /// The route of `callsign` (any spelling `normalise` accepts) while it is fresh at `now`.
-    public func route(for callsign: String, now: Instant) -> FlightRoute? {
+    package func route(for callsign: String, now: Instant) -> FlightRoute? {
         guard let key = Self.normalise(callsign), case .known(let route, let until)? = slots[key]?.entry,
             now < until
         else { return nil }
@@ -152,7 +152,7 @@ public struct RouteCache: Sendable {
 
     /// The fresh routes of `callsigns` at `now`, keyed by each callsign as given; callsigns
     /// without one are absent.
-    public func routes(for callsigns: [String], now: Instant) -> [String: FlightRoute] {
+    package func routes(for callsigns: [String], now: Instant) -> [String: FlightRoute] {
         var routes: [String: FlightRoute] = [:]
         for callsign in callsigns {
             if let route = route(for: callsign, now: now) { routes[callsign] = route }
@@ -161,7 +161,7 @@ public struct RouteCache: Sendable {
     }
 
     /// What is stored for `callsign` (normalised), whatever its age.
-    public func entry(for callsign: String) -> Entry? {
+    package func entry(for callsign: String) -> Entry? {
         Self.normalise(callsign).flatMap { slots[$0]?.entry }
     }
 

@@ -3,9 +3,9 @@
 ///
 /// The text never repeats what the service sent (a hostile body could write anything into
 /// the log) and never names more than the callsign asked for.
-public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, in classes that call for the same reaction.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// No answer within the time limit.
         case timeout
         /// The connection could not be made or broke.
@@ -21,16 +21,16 @@ public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The class of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One line saying what happened.
-    public let message: String
+    package let message: String
 
     /// An error of `kind`; line breaks in `message` are replaced so it stays one line.
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = String(message.map { $0.isNewline ? " " : $0 })
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

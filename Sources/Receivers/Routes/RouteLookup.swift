@@ -30,25 +30,25 @@ import Tracking
 /// callsign (as the caller spelled it) to its route; a callsign without a known route is
 /// absent. Counters say how many requests were made and how they ended; failures are logged
 /// one line per kind at most every `logInterval`, naming the callsign and nothing else.
-public final class RouteLookup: Sendable {
+package final class RouteLookup: Sendable {
     /// Where the service is and how hard to use it.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The service's base URL, http or https, without a trailing slash.
-        public let baseURL: String
+        package let baseURL: String
         /// The service's host, as the log names it.
-        public let host: String
+        package let host: String
         /// How often the seen callsigns are read: 5 s.
-        public var interval: Duration = .seconds(5)
+        package var interval: Duration = .seconds(5)
         /// The limit for one request, connection to last byte: 10 s.
-        public var timeout: Duration = .seconds(10)
+        package var timeout: Duration = .seconds(10)
         /// Freshness, backoff, size and concurrency (2 requests at once).
-        public var limits = RouteCache.Limits()
+        package var limits = RouteCache.Limits()
         /// The shortest time between two log lines about failures of one kind: 1 min.
-        public var logInterval: Duration = .seconds(60)
+        package var logInterval: Duration = .seconds(60)
 
         /// A configuration for the service at `baseURL`; throws unless it is an http or
         /// https URL with a host, without a query, a fragment or credentials.
-        public init(baseURL: String) throws(RouteError) {
+        package init(baseURL: String) throws(RouteError) {
             let trimmed = String(baseURL.trimmingWhitespace())
             guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https"
@@ -72,31 +72,31 @@ public final class RouteLookup: Sendable {
 
         /// The URL of the lookup for a normalised `callsign` (letters and digits only, so
         /// nothing needs escaping).
-        public func url(for callsign: String) -> String {
+        package func url(for callsign: String) -> String {
             baseURL + "/callsign/" + callsign
         }
     }
 
     /// How many lookups were made and how they ended.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Requests sent.
-        public var requests = 0
+        package var requests = 0
         /// Answers with a route.
-        public var found = 0
+        package var found = 0
         /// Answers that the callsign is unknown.
-        public var unknown = 0
+        package var unknown = 0
         /// Requests that failed (no answer, a bad status or a malformed body).
-        public var failed = 0
+        package var failed = 0
 
         /// No lookups yet.
-        public init() {}
+        package init() {}
     }
 
     /// How long after a request's time limit the backstop timer gives up on it.
     static let backstopGrace = Duration.milliseconds(500)
 
     /// The settings.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let callsigns: @Sendable () async -> [String]
     private let publish: @Sendable ([String: FlightRoute]) async -> Void
     private let logger: Logger
@@ -105,7 +105,7 @@ public final class RouteLookup: Sendable {
 
     /// A service for `configuration`, reading the seen callsigns from `callsigns` and handing
     /// the routes to `publish`; `generator` draws the backoff's jitter.
-    public init(
+    package init(
         configuration: Configuration,
         callsigns: @escaping @Sendable () async -> [String],
         publish: @escaping @Sendable ([String: FlightRoute]) async -> Void,
@@ -120,7 +120,7 @@ public final class RouteLookup: Sendable {
     }
 
     /// The counters so far.
-    public var statistics: Statistics { counters.withLock { $0 } }
+    package var statistics: Statistics { counters.withLock { $0 } }
 
     /// What one step of the loop reacts to.
     private enum Event: Sendable {
@@ -133,7 +133,7 @@ public final class RouteLookup: Sendable {
     }
 
     /// Runs the lookups until the task is cancelled.
-    public func run() async {
+    package func run() async {
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(

@@ -13,20 +13,20 @@ import Tracking
 /// `maximumTextLength` characters with control and other invisible characters removed, and
 /// a field of the wrong type counts as absent. An airport needs at least one valid code;
 /// without one the answer is malformed. Other fields (airline, coordinates) are ignored.
-public enum RouteResponse: Sendable, Equatable {
+package enum RouteResponse: Sendable, Equatable {
     /// The service knows the callsign's route.
     case route(FlightRoute)
     /// The service does not know the callsign.
     case unknown
 
     /// The largest body read: an answer is about one kilobyte.
-    public static let maximumBodyBytes = 64 * 1024
+    package static let maximumBodyBytes = 64 * 1024
     /// The longest airport name or municipality kept, in characters.
-    public static let maximumTextLength = 100
+    package static let maximumTextLength = 100
 
     /// The meaning of an answer with HTTP `status` and `body` to the request for `callsign`
     /// (which the route carries; the callsign in the body is not trusted).
-    public static func parse(status: Int, body: some Collection<UInt8>, callsign: String) throws(RouteError)
+    package static func parse(status: Int, body: some Collection<UInt8>, callsign: String) throws(RouteError)
         -> RouteResponse
     {
         switch status {

@@ -4,13 +4,13 @@
 /// The arrival time ties the sample clock to the wall clock (`SampleClock`); the dropped
 /// count keeps the sample clock honest after a loss and tells the demodulator not to join
 /// the samples on either side of the gap. Valid only during the call it is passed to.
-public struct IQBlock {
+package struct IQBlock {
     /// The samples, in the stream's format.
-    public var bytes: UnsafeRawBufferPointer
+    package var bytes: UnsafeRawBufferPointer
     /// When the last sample arrived, in seconds since 1970.
-    public var arrival: Double
+    package var arrival: Double
     /// Samples lost between the previous block and this one.
-    public var droppedSamples: Int
+    package var droppedSamples: Int
 
     /// The size of the blocks every source hands on: 1 MiB, about 218 ms of cu8 samples at
     /// 2.4 MS/s (librtlsdr's transfers, the network source's gathering, a replay's reads).
@@ -19,10 +19,10 @@ public struct IQBlock {
     /// two blocks its tables and buffers grow cold, and warming them again is paid per block:
     /// a 300-aircraft sky at real pace costs about a sixth more CPU time in 256 KiB blocks (55 ms)
     /// than in 1 MiB ones. Larger blocks save little more and delay what the radar shows.
-    public static let standardByteCount = 1 << 20
+    package static let standardByteCount = 1 << 20
 
     /// A block of `bytes` that arrived at `arrival`, after `droppedSamples` lost samples.
-    public init(bytes: UnsafeRawBufferPointer, arrival: Double, droppedSamples: Int = 0) {
+    package init(bytes: UnsafeRawBufferPointer, arrival: Double, droppedSamples: Int = 0) {
         self.bytes = bytes
         self.arrival = arrival
         self.droppedSamples = droppedSamples

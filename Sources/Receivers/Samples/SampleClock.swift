@@ -8,29 +8,29 @@
 /// arrival less the duration of the samples after it. A stall, a loss nobody reported (the
 /// USB stack overflowing while the process was stopped) or a replay faster than real time
 /// therefore never leaves frame times behind or ahead of the wall clock by more than a block.
-public struct SampleClock: Sendable {
+package struct SampleClock: Sendable {
     /// Samples per second.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Samples counted so far, dropped ones included: the index of the next sample.
-    public private(set) var samples = 0
+    package private(set) var samples = 0
     /// Samples the receiver reported lost.
-    public private(set) var droppedSamples = 0
+    package private(set) var droppedSamples = 0
     /// Arrival time of the latest block, and the index just past its last sample.
     private var anchor: (time: Double, sample: Int)?
     /// The latest time handed out: frame times never go backwards.
     private var latest = 0.0
 
     /// A clock for a stream of `sampleRate` samples a second.
-    public init(sampleRate: Int) {
+    package init(sampleRate: Int) {
         self.sampleRate = sampleRate
     }
 
     /// 12 MHz ticks per sample.
-    public var ticksPerSample: Int { 12_000_000 / sampleRate }
+    package var ticksPerSample: Int { 12_000_000 / sampleRate }
 
     /// Counts a block of `count` samples that arrived at `arrival`, after `dropped` samples
     /// the receiver reported lost.
-    public mutating func advance(count: Int, arrival: Double, dropped: Int) {
+    package mutating func advance(count: Int, arrival: Double, dropped: Int) {
         let lost = max(0, dropped)
         samples += lost + count
         droppedSamples += lost
@@ -40,7 +40,7 @@ public struct SampleClock: Sendable {
     /// When the sample at 12 MHz timestamp `ticks` was received, in seconds since 1970: the
     /// latest block's arrival less the samples after it, never earlier than a time already
     /// given (nor later than that arrival).
-    public mutating func time(ofTimestamp ticks: UInt64) -> Double {
+    package mutating func time(ofTimestamp ticks: UInt64) -> Double {
         guard let anchor else { return latest }
         let sample = Int(clamping: ticks / UInt64(ticksPerSample))
         let after = max(0, anchor.sample - sample)

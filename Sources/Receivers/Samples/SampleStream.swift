@@ -14,13 +14,13 @@ import Tracking
 /// go through it, so a recording is handled exactly like live samples.
 ///
 /// Not thread-safe: one instance per stream, fed from the thread that demodulates.
-public final class SampleStream {
+package final class SampleStream {
     /// The demodulator (its statistics are the stream's).
-    public let demodulator: StreamingDemodulator
+    package let demodulator: StreamingDemodulator
     /// The stream's clock.
-    public private(set) var clock: SampleClock
+    package private(set) var clock: SampleClock
     /// Frames handed to the tracker so far.
-    public private(set) var frames = 0
+    package private(set) var frames = 0
     private let tracker: LiveTracker
     /// The label of the source the samples come from.
     private let label: String
@@ -30,7 +30,7 @@ public final class SampleStream {
 
     /// A stream of `format` samples at `sampleRate` from the source labelled `label`,
     /// demodulated with `options` into `tracker`.
-    public init(
+    package init(
         format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
         into tracker: LiveTracker, label: String
     ) {
@@ -41,7 +41,7 @@ public final class SampleStream {
     }
 
     /// Demodulates `block`; after a loss, what came before it is finished first.
-    public func process(_ block: IQBlock) {
+    package func process(_ block: IQBlock) {
         if block.droppedSamples > 0 {
             // What came before the gap is timed by the block it came in.
             demodulator.resume(afterDropping: block.droppedSamples) { deliver($0) }
@@ -77,7 +77,7 @@ public final class SampleStream {
 
     /// Ends the stream; returns the bytes of an incomplete final sample (0 when whole).
     @discardableResult
-    public func finish() -> Int {
+    package func finish() -> Int {
         let remaining = demodulator.finish { deliver($0) }
         tracker.addLocal(counted)
         counted = LocalStatistics()

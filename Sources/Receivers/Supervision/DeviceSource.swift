@@ -4,7 +4,7 @@ import Tracking
 /// radar while the device was away (`SourceSupervisor`'s fallback) keeps going until the
 /// device is really open: a dongle that is plugged in but cannot be opened (another program
 /// has it, no permission) must not stop the fallback at every retry.
-public protocol DeviceSource: Source {
+package protocol DeviceSource: Source {
     /// Whether a device is plugged in now: only then is opening it worth a try.
     var isPresent: Bool { get }
     /// Opens the device, or throws why it cannot (one line). Returns the streaming of the
@@ -15,7 +15,7 @@ public protocol DeviceSource: Source {
 
 extension DeviceSource {
     /// Opens the device and streams from it.
-    public func run(into tracker: LiveTracker) async throws {
+    package func run(into tracker: LiveTracker) async throws {
         try await open()(tracker)
     }
 }

@@ -4,11 +4,11 @@ import Tracking
 
 /// Keeps the radar fed: the dongle first; when there is none or it fails, the fallback source
 /// (unless told not to), while retrying the dongle and switching back as soon as it returns.
-public struct SourceSupervisor: Service {
+package struct SourceSupervisor: Service {
     /// Why the supervisor gave up (only with `noFallback`).
-    public struct NoDongle: Error, CustomStringConvertible {
+    package struct NoDongle: Error, CustomStringConvertible {
         /// The reason, as logged.
-        public let description: String
+        package let description: String
     }
 
     private let dongle: any DeviceSource
@@ -19,7 +19,7 @@ public struct SourceSupervisor: Service {
     private let logger: Logger
 
     /// A supervisor feeding `tracker` from `dongle`, or `fallback` while the dongle is away.
-    public init(
+    package init(
         dongle: any DeviceSource, fallback: any Source, noFallback: Bool,
         retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger
     ) {
@@ -32,10 +32,10 @@ public struct SourceSupervisor: Service {
     }
 
     /// The tracker's source slot of the dongle and its fallback.
-    public static let slot = "dongle"
+    package static let slot = "dongle"
 
     /// Runs until cancelled; throws `NoDongle` when the dongle is missing and `noFallback` is set.
-    public func run() async throws {
+    package func run() async throws {
         var fallbackTask: Task<Void, Never>?
         var dongleWasMissing = false
         var current: String?

@@ -7,7 +7,7 @@ import Tracking
 /// Logs one line of receiver statistics every interval and once more at shutdown: messages
 /// per second, aircraft, aircraft with a position, dropped samples, current source, and
 /// what the source itself counts (a Beast input's rejected and malformed frames).
-public struct StatisticsReporter: Service {
+package struct StatisticsReporter: Service {
     private let tracker: LiveTracker
     private let interval: Duration
     private let droppedBytes: @Sendable () -> Int
@@ -16,7 +16,7 @@ public struct StatisticsReporter: Service {
 
     /// A reporter over `tracker`; `droppedBytes` reads the sample bytes lost so far and
     /// `sourceDetails` the source's own counters, appended to the line when not nil.
-    public init(
+    package init(
         tracker: LiveTracker, interval: Duration = .seconds(60),
         droppedBytes: @escaping @Sendable () -> Int,
         sourceDetails: @escaping @Sendable () -> String? = { nil }, logger: Logger
@@ -29,7 +29,7 @@ public struct StatisticsReporter: Service {
     }
 
     /// Reports until cancelled, then reports the totals.
-    public func run() async throws {
+    package func run() async throws {
         // Totals count from zero: a fast source may have delivered frames before this starts.
         let initial = LiveTracker.Counters()
         var previous = initial
@@ -51,7 +51,7 @@ public struct StatisticsReporter: Service {
 
     /// One statistics line for the counters gained since `earlier` over `elapsed` ("totals:"
     /// instead of "statistics:" when `total`); the daemon also logs one on SIGUSR1.
-    public func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
+    package func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
         let counters = tracker.counters
         let seconds = max(elapsed.inSeconds, 1e-9)
         let messages = counters.frames - earlier.frames

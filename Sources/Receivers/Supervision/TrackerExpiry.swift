@@ -4,20 +4,20 @@ import Tracking
 /// Forgets aircraft that have gone quiet, every few seconds, for as long as the daemon runs.
 /// Readers of the tracker (the feed, the outputs, the statistics) only read; this is the one
 /// place aircraft leave it.
-public struct TrackerExpiry: Service {
+package struct TrackerExpiry: Service {
     /// The tracker to keep tidy.
-    public let tracker: LiveTracker
+    package let tracker: LiveTracker
     /// Time between two passes; an aircraft outlives `Tracker.expireAfter` by at most this.
-    public let interval: Duration
+    package let interval: Duration
 
     /// Expiry of `tracker` every `interval`.
-    public init(tracker: LiveTracker, interval: Duration = .seconds(5)) {
+    package init(tracker: LiveTracker, interval: Duration = .seconds(5)) {
         self.tracker = tracker
         self.interval = interval
     }
 
     /// Runs until cancelled or, inside a `ServiceGroup`, a graceful shutdown begins.
-    public func run() async {
+    package func run() async {
         await cancelWhenGracefulShutdown { await tracker.expireRegularly(every: interval) }
     }
 }

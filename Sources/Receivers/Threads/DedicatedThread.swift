@@ -10,13 +10,13 @@ import Dispatch
 /// demodulator draining its ring, a throttled replay. Such loops must not sit on Swift's
 /// cooperative pool (a handful of threads the async code shares) nor on Dispatch's worker
 /// pool, and the operating system should show them by name (`ps -T`, `top -H`).
-public enum DedicatedThread {
+package enum DedicatedThread {
     /// Runs `body` on a new detached thread named `name` (cut to the 15 bytes Linux keeps).
     ///
     /// Should the system refuse a new thread (its limit of threads reached), `body` runs on a
     /// serial Dispatch queue instead: slower to be scheduled, but it runs, so no caller waits
     /// forever for work that never started.
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -32,7 +32,7 @@ public enum DedicatedThread {
 
     /// Blocks the calling thread for `seconds` (nothing when not positive), resuming the sleep
     /// after a signal interrupts it.
-    public static func sleep(seconds: Double) {
+    package static func sleep(seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }
         let whole = seconds.rounded(.down)
         var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))

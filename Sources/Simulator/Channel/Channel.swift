@@ -10,39 +10,39 @@
 /// Comm-B replies from aircraft near a radar.
 ///
 /// The SNR of a reply (its truth line) is set on the direct path, before any of this.
-public struct Channel: Sendable, Equatable {
+package struct Channel: Sendable, Equatable {
     /// Echoes, per aircraft.
-    public var multipath: Multipath?
+    package var multipath: Multipath?
     /// The receiver's band limit and ringing: natural frequency (fraction of the sample rate)
     /// and damping (see `ReceiverFilter`).
-    public var filter: (bandwidth: Double, damping: Double)?
+    package var filter: (bandwidth: Double, damping: Double)?
     /// The tuner's frequency error, Hz.
-    public var tuningErrorHz: Double = 0
+    package var tuningErrorHz: Double = 0
     /// The tuner's phase noise, radians rms per sample step.
-    public var phaseNoise: Double = 0
+    package var phaseNoise: Double = 0
     /// The converter's IQ imbalance.
-    public var iqImbalance: IQImbalance?
+    package var iqImbalance: IQImbalance?
     /// The converter's DC offset.
-    public var dcOffset: DCOffset?
+    package var dcOffset: DCOffset?
     /// Gain steps: ±range (dB) and mean interval (s).
-    public var gainSteps: (rangeDb: Double, meanIntervalS: Double)?
+    package var gainSteps: (rangeDb: Double, meanIntervalS: Double)?
     /// The converter's rails, LSB from zero (nil: only the sample format's own range).
-    public var rail: Double?
+    package var rail: Double?
     /// Mode A/C replies.
-    public var modeAC: ModeACReplies?
+    package var modeAC: ModeACReplies?
     /// All-call replies to ground stations with their interrogator codes.
-    public var stations: GroundStations?
+    package var stations: GroundStations?
     /// Trains of Comm-B replies.
-    public var trains: InterrogationTrains?
+    package var trains: InterrogationTrains?
     /// The strongest distance-derived SNR, dB (the kind channel stops at 25 dB, short of the
     /// rails; a receiver near an airport sees much stronger replies).
-    public var strongestSnrDb: Double = 25
+    package var strongestSnrDb: Double = 25
 
     /// The old, kind channel: nothing but the band limit and white noise.
-    public static let kind = Channel()
+    package static let kind = Channel()
 
     /// The realistic default mix (see the type's description for what and why).
-    public static let realistic: Channel = {
+    package static let realistic: Channel = {
         var channel = Channel()
         channel.multipath = Multipath(fraction: 0.1)
         channel.filter = (bandwidth: 0.35, damping: 0.6)
@@ -60,13 +60,13 @@ public struct Channel: Sendable, Equatable {
     }()
 
     /// Whether nothing is switched on: the recording is rendered exactly as it always was.
-    public var isKind: Bool { self == .kind }
+    package var isKind: Bool { self == .kind }
 
     /// A kind channel.
-    public init() {}
+    package init() {}
 
     /// Equal when every setting is.
-    public static func == (a: Channel, b: Channel) -> Bool {
+    package static func == (a: Channel, b: Channel) -> Bool {
         a.multipath == b.multipath && a.filter?.bandwidth == b.filter?.bandwidth
             && a.filter?.damping == b.filter?.damping && a.tuningErrorHz == b.tuningErrorHz
             && a.phaseNoise == b.phaseNoise && a.iqImbalance == b.iqImbalance && a.dcOffset == b.dcOffset

@@ -1,5 +1,5 @@
 /// The receiver stages of one recording, in order, with their state (see `Channel.stages`).
-public struct ChannelChain: Sendable {
+package struct ChannelChain: Sendable {
     /// Stages applied to the noise-free signal.
     var signal: [any ChannelStage]
     /// Stages applied to the receiver noise alone.
@@ -8,15 +8,15 @@ public struct ChannelChain: Sendable {
     var received: [any ChannelStage]
 
     /// The chain of `channel` at `sampleRate`, its randomness from `generator`.
-    public init(_ channel: Channel, sampleRate: Double, generator: SeededGenerator) {
+    package init(_ channel: Channel, sampleRate: Double, generator: SeededGenerator) {
         (signal, noise, received) = channel.stages(sampleRate: sampleRate, generator: generator)
     }
 
     /// Whether there is no stage at all.
-    public var isEmpty: Bool { signal.isEmpty && noise.isEmpty && received.isEmpty }
+    package var isEmpty: Bool { signal.isEmpty && noise.isEmpty && received.isEmpty }
 
     /// Components the converter's rails cut so far.
-    public var clippedComponents: Int {
+    package var clippedComponents: Int {
         received.reduce(0) { $0 + (($1 as? Clipping)?.clipped ?? 0) }
     }
 

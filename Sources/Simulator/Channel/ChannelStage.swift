@@ -5,7 +5,7 @@
 /// oscillator's phase, the current gain), so the same recording cut into blocks of any size
 /// comes out the same. Every stage uses only `DeterministicMath` and `SeededGenerator`: the
 /// same seed gives the same bytes on every machine.
-public protocol ChannelStage: Sendable {
+package protocol ChannelStage: Sendable {
     /// Applies the stage to `iq`, whose first complex sample has index `firstSample` in the
     /// recording.
     mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int)

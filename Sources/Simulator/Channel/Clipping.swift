@@ -5,19 +5,19 @@
 /// stands for a converter driven with more gain. Clipping flattens the tops of strong
 /// pulses and, because it acts on I and Q separately, bends their magnitude with the carrier
 /// phase.
-public struct Clipping: ChannelStage {
+package struct Clipping: ChannelStage {
     /// The rail, LSB from zero.
-    public let rail: Double
+    package let rail: Double
     /// Components cut so far.
-    public private(set) var clipped = 0
+    package private(set) var clipped = 0
 
     /// Rails at ±`rail` LSB.
-    public init(rail: Double) {
+    package init(rail: Double) {
         self.rail = rail
     }
 
     /// Cuts `iq` in place.
-    public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
+    package mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
         var count = 0
         for index in 0..<iq.count {
             let value = iq[index]

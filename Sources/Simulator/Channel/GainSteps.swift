@@ -5,11 +5,11 @@
 /// to a level drawn uniformly within ±`rangeDb` of the nominal gain. It scales signal and
 /// noise alike, so a reply's SNR does not change, but the demodulator's floor estimate has
 /// to follow.
-public struct GainSteps: ChannelStage {
+package struct GainSteps: ChannelStage {
     /// The gain stays within ±this many dB of nominal.
-    public let rangeDb: Double
+    package let rangeDb: Double
     /// Mean time between steps, seconds.
-    public let meanIntervalS: Double
+    package let meanIntervalS: Double
     private let sampleRate: Double
     private var gain = 1.0
     private var nextStep: Int
@@ -17,7 +17,7 @@ public struct GainSteps: ChannelStage {
 
     /// Steps within ±`rangeDb` every `meanIntervalS` on average at `sampleRate`, drawn from
     /// `generator`.
-    public init(rangeDb: Double, meanIntervalS: Double, sampleRate: Double, generator: SeededGenerator) {
+    package init(rangeDb: Double, meanIntervalS: Double, sampleRate: Double, generator: SeededGenerator) {
         self.rangeDb = rangeDb
         self.meanIntervalS = max(meanIntervalS, 1e-3)
         self.sampleRate = sampleRate
@@ -32,7 +32,7 @@ public struct GainSteps: ChannelStage {
     }
 
     /// Scales `iq` in place by the gain in force at each sample.
-    public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
+    package mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
         let count = iq.count / 2
         var index = 0
         while index < count {

@@ -5,15 +5,15 @@
 /// A station reaches only part of the sky (its range and coverage), so some codes come back
 /// from many aircraft and some from a few. Codes are drawn from 1–63 (II codes up to 15,
 /// SI codes above), all different.
-public struct GroundStations: Sendable, Equatable {
+package struct GroundStations: Sendable, Equatable {
     /// Number of stations.
-    public var count: Int
+    package var count: Int
     /// Mean all-call replies per second an aircraft in a station's reach sends to it.
-    public var repliesPerSecond: Double
+    package var repliesPerSecond: Double
 
     /// `count` stations, each drawing `repliesPerSecond` all-call replies from every
     /// aircraft it reaches.
-    public init(count: Int, repliesPerSecond: Double) {
+    package init(count: Int, repliesPerSecond: Double) {
         self.count = count
         self.repliesPerSecond = repliesPerSecond
     }

@@ -5,15 +5,15 @@
 /// (I, g·(Q·cos φ + I·sin φ)): a tone then shows an image at the mirror frequency, which is
 /// how an imbalance is measured. The magnitude of a reply then ripples with its carrier
 /// phase by about the mismatch.
-public struct IQImbalance: ChannelStage, Equatable {
+package struct IQImbalance: ChannelStage, Equatable {
     /// Q/I amplitude ratio, dB.
-    public let gainDb: Double
+    package let gainDb: Double
     /// Phase error of the Q branch, degrees.
-    public let phaseDeg: Double
+    package let phaseDeg: Double
     private let gain: Double, sinPhi: Double, cosPhi: Double
 
     /// An imbalance of `gainDb` and `phaseDeg`.
-    public init(gainDb: Double, phaseDeg: Double) {
+    package init(gainDb: Double, phaseDeg: Double) {
         self.gainDb = gainDb
         self.phaseDeg = phaseDeg
         gain = DeterministicMath.powerRatio(decibels: gainDb / 2)
@@ -21,7 +21,7 @@ public struct IQImbalance: ChannelStage, Equatable {
     }
 
     /// Applies the imbalance to `iq` in place.
-    public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
+    package mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
         for index in stride(from: 0, to: iq.count - 1, by: 2) {
             iq[index + 1] = gain * (iq[index + 1] * cosPhi + iq[index] * sinPhi)
         }

@@ -5,20 +5,20 @@
 ///
 /// A demodulator must not mistake the gap for the start of a reply, nor let the end of one
 /// reply hide the preamble of the next.
-public struct InterrogationTrains: Sendable, Equatable {
+package struct InterrogationTrains: Sendable, Equatable {
     /// Share of the aircraft close enough to a radar to be read in trains.
-    public var fraction: Double
+    package var fraction: Double
     /// Mean trains per second per such aircraft (Poisson).
-    public var trainsPerSecond: Double
+    package var trainsPerSecond: Double
     /// Replies in a train.
-    public var length: ClosedRange<Int> = 3...10
+    package var length: ClosedRange<Int> = 3...10
 
     /// Trains for `fraction` of the aircraft, `trainsPerSecond` each.
-    public init(fraction: Double, trainsPerSecond: Double) {
+    package init(fraction: Double, trainsPerSecond: Double) {
         self.fraction = fraction
         self.trainsPerSecond = trainsPerSecond
     }
 
     /// From the start of one reply of a train to the start of the next, seconds.
-    public static let period = 136.5e-6
+    package static let period = 136.5e-6
 }

@@ -6,18 +6,18 @@
 /// (the integral of white frequency noise) with `phaseNoise` radians rms per sample step.
 /// Applied to the signal before the receiver noise is added (that noise is circular, so a
 /// rotation would not change it).
-public struct LocalOscillator: ChannelStage {
+package struct LocalOscillator: ChannelStage {
     /// Tuning error, Hz (the signal appears shifted by minus this).
-    public let offsetHz: Double
+    package let offsetHz: Double
     /// Standard deviation of the phase step between two samples, radians.
-    public let phaseNoise: Double
+    package let phaseNoise: Double
     private let stepSin: Double, stepCos: Double
     private var phaseSin = 0.0, phaseCos = 1.0
     private var generator: SeededGenerator
 
     /// An oscillator off by `offsetHz` at `sampleRate`, wandering by `phaseNoise` rad per
     /// sample, its noise drawn from `generator`.
-    public init(offsetHz: Double, phaseNoise: Double, sampleRate: Double, generator: SeededGenerator) {
+    package init(offsetHz: Double, phaseNoise: Double, sampleRate: Double, generator: SeededGenerator) {
         self.offsetHz = offsetHz
         self.phaseNoise = phaseNoise
         (stepSin, stepCos) = DeterministicMath.sinCos(-2 * DeterministicMath.pi * offsetHz / sampleRate)
@@ -25,7 +25,7 @@ public struct LocalOscillator: ChannelStage {
     }
 
     /// Rotates `iq` in place by the oscillator's phase, sample by sample.
-    public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
+    package mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
         var s = phaseSin
         var c = phaseCos
         var g = generator

@@ -8,12 +8,12 @@ import ModeS
 /// A reply is two framing pulses 20.3 µs apart with up to 13 code pulses between them, every
 /// 1.45 µs, each 0.45 µs wide; the code pulses in order are C1 A1 C2 A2 C4 A4 X B1 D1 B2 D2 B4
 /// D4, which is also the order of a Mode S identity field.
-public struct ModeACReplies: Sendable, Equatable {
+package struct ModeACReplies: Sendable, Equatable {
     /// Mean replies per aircraft per second (Poisson arrivals).
-    public var ratePerAircraft: Double
+    package var ratePerAircraft: Double
 
     /// Replies at `ratePerAircraft` per aircraft per second.
-    public init(ratePerAircraft: Double) {
+    package init(ratePerAircraft: Double) {
         self.ratePerAircraft = ratePerAircraft
     }
 
@@ -28,20 +28,20 @@ public struct ModeACReplies: Sendable, Equatable {
 }
 
 /// One Mode A/C reply on air.
-public struct ModeACReply: Sendable {
+package struct ModeACReply: Sendable {
     /// Leading edge of the first framing pulse, seconds from the start of the recording.
-    public var time: Double
+    package var time: Double
     /// The 13 code-pulse positions (bit 12 = C1 ... bit 0 = D4), the X position never set.
-    public var code: UInt32
+    package var code: UInt32
     /// SNR as for a Mode S reply of the same pulse level, dB.
-    public var snrDb: Double
+    package var snrDb: Double
     /// Carrier offset, Hz.
-    public var frequencyOffsetHz: Double
+    package var frequencyOffsetHz: Double
     /// Carrier phase at the first pulse, radians.
-    public var phase: Double
+    package var phase: Double
 
     /// The start times (µs after the first framing pulse) of the reply's pulses, in order.
-    public var pulseStarts: [Double] {
+    package var pulseStarts: [Double] {
         var starts = [0.0]
         for position in 1...13 where (code >> UInt32(13 - position)) & 1 == 1 && position != 7 {
             starts.append(Double(position) * ModeACReplies.spacingUs)

@@ -8,16 +8,16 @@
 /// to reply (the path difference changes by a wavelength, 27 cm, as the aircraft moves a few
 /// metres, and the reflection fades), so a strong echo spoils a few replies of an aircraft
 /// rather than all of them.
-public struct Multipath: Sendable, Equatable {
+package struct Multipath: Sendable, Equatable {
     /// Share of the aircraft whose replies arrive with an echo (0...1).
-    public var fraction: Double
+    package var fraction: Double
     /// Range of the echo's delay, microseconds.
-    public var delayUs: ClosedRange<Double> = 0.1...2.0
+    package var delayUs: ClosedRange<Double> = 0.1...2.0
     /// Range of how much weaker the echo is than the direct path, dB (drawn per reply).
-    public var attenuationDb: ClosedRange<Double> = 4.0...25.0
+    package var attenuationDb: ClosedRange<Double> = 4.0...25.0
 
     /// Echoes for `fraction` of the aircraft.
-    public init(fraction: Double) {
+    package init(fraction: Double) {
         self.fraction = fraction
     }
 
@@ -37,16 +37,16 @@ public struct Multipath: Sendable, Equatable {
 }
 
 /// A delayed, attenuated copy of a reply.
-public struct Echo: Sendable, Equatable {
+package struct Echo: Sendable, Equatable {
     /// Delay after the direct path, seconds.
-    public var delay: Double
+    package var delay: Double
     /// Amplitude relative to the direct path.
-    public var gain: Double
+    package var gain: Double
     /// Carrier phase relative to the direct path, radians.
-    public var phase: Double
+    package var phase: Double
 
     /// An echo `delay` seconds late at `gain` of the direct amplitude and `phase` radians.
-    public init(delay: Double, gain: Double, phase: Double) {
+    package init(delay: Double, gain: Double, phase: Double) {
         self.delay = delay
         self.gain = gain
         self.phase = phase

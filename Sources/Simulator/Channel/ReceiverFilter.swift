@@ -17,20 +17,20 @@
 /// to 1), so the digital filter rings and decays exactly as the analogue one at the sampling
 /// instants, even with its natural frequency close to half the sample rate, where a bilinear
 /// transform would bend the poles towards z = −1 and ring for many samples.
-public struct ReceiverFilter: ChannelStage {
+package struct ReceiverFilter: ChannelStage {
     /// Natural frequency as a fraction of the sample rate (below 0.5).
-    public let bandwidth: Double
+    package let bandwidth: Double
     /// Damping ratio: 1 is critically damped (no ringing), 0.7 barely overshoots, 0.4 rings
     /// for about a cycle with a 25 % overshoot.
-    public let damping: Double
+    package let damping: Double
     /// Factor on the output: 1 for the signal; for the noise, what keeps its power.
-    public private(set) var scale = 1.0
+    package private(set) var scale = 1.0
     private let b0, a1, a2: Double
     // The last two outputs, per component.
     private var outI = (0.0, 0.0), outQ = (0.0, 0.0)
 
     /// A filter with natural frequency `bandwidth` × the sample rate and damping `damping`.
-    public init(bandwidth: Double, damping: Double) {
+    package init(bandwidth: Double, damping: Double) {
         self.bandwidth = min(max(bandwidth, 0.01), 0.49)
         self.damping = max(damping, 0.05)
         // Poles s = ω(−ζ ± √(ζ² − 1)) per sample period (ω in radians per sample).
@@ -53,7 +53,7 @@ public struct ReceiverFilter: ChannelStage {
 
     /// The same filter with its output scaled so that white noise keeps its power
     /// (1 / the root of the sum of the squared impulse response).
-    public func forNoise() -> ReceiverFilter {
+    package func forNoise() -> ReceiverFilter {
         var probe = ReceiverFilter(bandwidth: bandwidth, damping: damping)
         var impulse = [Double](repeating: 0, count: 2 * 512)
         impulse[0] = 1
@@ -65,7 +65,7 @@ public struct ReceiverFilter: ChannelStage {
     }
 
     /// Filters `iq` in place.
-    public mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
+    package mutating func apply(_ iq: UnsafeMutableBufferPointer<Double>, firstSample: Int) {
         for index in stride(from: 0, to: iq.count - 1, by: 2) {
             let i = iq[index]
             let q = iq[index + 1]

@@ -5,22 +5,22 @@ import Tracking
 /// each figure is read from the counter the statistics line, stats.json or aircraft.json
 /// already keep. What the web server's module cannot see (the sources, OpenSky) comes
 /// through closures the daemon wires up.
-public struct MetricsSources: Sendable {
+package struct MetricsSources: Sendable {
     /// The tracker: messages, tracks, aircraft, and the local receiver's samples and levels.
-    public var tracker: LiveTracker
+    package var tracker: LiveTracker
     /// Frames by the label of the source they came from, one entry per source that has fed
     /// the tracker (`[("replay", 1234), ("beast-in 10.0.0.2:30005", 56)]`).
-    public var sourceFrames: @Sendable () -> [(source: String, frames: Int)]
+    package var sourceFrames: @Sendable () -> [(source: String, frames: Int)]
     /// OpenSky requests by outcome; empty without the OpenSky source.
-    public var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)]
+    package var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)]
     /// The TCP outputs (Beast, SBS, AVR) whose clients are counted.
-    public var outputs: [TCPBroadcastServer]
+    package var outputs: [TCPBroadcastServer]
     /// Processor time the whole process has used so far, in seconds.
-    public var processSeconds: @Sendable () -> Double
+    package var processSeconds: @Sendable () -> Double
 
     /// Sources over `tracker`; frames by source default to the tracker's own per-source
     /// counts.
-    public init(
+    package init(
         tracker: LiveTracker,
         sourceFrames: (@Sendable () -> [(source: String, frames: Int)])? = nil,
         openSkyRequests: @escaping @Sendable () -> [(outcome: String, requests: Int)] = { [] },

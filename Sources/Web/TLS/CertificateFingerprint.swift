@@ -9,9 +9,9 @@ import X509
 /// The daemon logs it when it starts with a self-signed certificate, so that a user about to
 /// trust the certificate on a phone can check that it is the one the daemon made and not one
 /// put in its place on the way.
-public enum CertificateFingerprint {
+package enum CertificateFingerprint {
     /// The fingerprint of a certificate's DER encoding.
-    public static func sha256(der: some Sequence<UInt8>) -> String {
+    package static func sha256(der: some Sequence<UInt8>) -> String {
         SHA256.hash(data: Array(der)).map { byte in
             let hex = String(byte, radix: 16, uppercase: true)
             return byte < 0x10 ? "0" + hex : hex
@@ -19,7 +19,7 @@ public enum CertificateFingerprint {
     }
 
     /// The fingerprint of `certificate`.
-    public static func sha256(_ certificate: Certificate) throws -> String {
+    package static func sha256(_ certificate: Certificate) throws -> String {
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
         return sha256(der: serializer.serializedBytes)

@@ -27,44 +27,44 @@ import X509
 /// another user or others may write in it (they could replace the key). The key file is
 /// refused when it belongs to another user or group or others may read it; it is written
 /// with mode 600 under a temporary name and renamed into place (`PEMFile.save`).
-public struct CertificateStore: Sendable {
+package struct CertificateStore: Sendable {
     /// The certificate's file name in the directory.
-    public static let certificateFileName = "tls-cert.pem"
+    package static let certificateFileName = "tls-cert.pem"
     /// The key's file name in the directory.
-    public static let keyFileName = "tls-key.pem"
+    package static let keyFileName = "tls-key.pem"
     /// A certificate that expires within this time is replaced: 30 days, so that a daemon
     /// restarted now and then never runs into the expiry.
-    public static let renewalMargin: TimeInterval = 30 * 86_400
+    package static let renewalMargin: TimeInterval = 30 * 86_400
 
     /// A certificate and key ready for `TLSCredentials`.
-    public struct Pair: Sendable {
+    package struct Pair: Sendable {
         /// The certificate in PEM.
-        public var certificatePEM: String
+        package var certificatePEM: String
         /// The private key in PEM.
-        public var keyPEM: String
+        package var keyPEM: String
         /// The certificate's SHA-256 fingerprint (`CertificateFingerprint`), for the log.
-        public var fingerprint: String
+        package var fingerprint: String
         /// Why a new pair was made ("no certificate yet", "the certificate does not cover
         /// 192.0.2.7", ...); nil when the stored pair is used again.
-        public var renewalReason: String?
+        package var renewalReason: String?
     }
 
     /// The directory holding the two files.
-    public let directory: String
+    package let directory: String
 
     /// A store in `directory` (usually `StateDirectory.resolve`).
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// The certificate's path.
-    public var certificatePath: String { directory + "/" + Self.certificateFileName }
+    package var certificatePath: String { directory + "/" + Self.certificateFileName }
     /// The key's path.
-    public var keyPath: String { directory + "/" + Self.keyFileName }
+    package var keyPath: String { directory + "/" + Self.keyFileName }
 
     /// The pair to serve at `now` for `subject`: the stored one when it is still good (see
     /// the type's comment), otherwise a new one, saved before it is returned.
-    public func pair(for subject: CertificateSubject, now: Date = Date()) throws(TLSSetupError) -> Pair {
+    package func pair(for subject: CertificateSubject, now: Date = Date()) throws(TLSSetupError) -> Pair {
         try prepareDirectory()
         let reason: String
         switch try verdict(for: subject, now: now) {

@@ -12,17 +12,17 @@
 /// multicast-DNS name (`NAME.local`, what avahi and Bonjour answer to), `localhost`, the
 /// loopback addresses and the addresses of the host's interfaces. The values are injectable
 /// so that tests are deterministic; `current()` gathers the real ones.
-public struct CertificateSubject: Sendable, Equatable {
+package struct CertificateSubject: Sendable, Equatable {
     /// The host's name as the common name shows it.
-    public var hostName: String
+    package var hostName: String
     /// DNS names, lower case, each a valid host name, without repeats.
-    public var dnsNames: [String]
+    package var dnsNames: [String]
     /// IP addresses without repeats, in a stable order.
-    public var ipAddresses: [IPAddress]
+    package var ipAddresses: [IPAddress]
 
     /// A subject with exactly these names and addresses; DNS names are lower-cased, names
     /// that are not valid host names are dropped, and repeats are removed.
-    public init(hostName: String, dnsNames: [String], ipAddresses: [IPAddress]) {
+    package init(hostName: String, dnsNames: [String], ipAddresses: [IPAddress]) {
         self.hostName = hostName
         var seenNames = Set<String>()
         self.dnsNames = dnsNames.map { $0.lowercased() }.filter {
@@ -35,7 +35,7 @@ public struct CertificateSubject: Sendable, Equatable {
     /// The subject for a host called `hostName` with these interface addresses: the names
     /// `hostName` (and its first label, when it is a dotted name), `LABEL.local` and
     /// `localhost`; the addresses 127.0.0.1, ::1 and `addresses`.
-    public static func host(_ hostName: String, addresses: [IPAddress]) -> CertificateSubject {
+    package static func host(_ hostName: String, addresses: [IPAddress]) -> CertificateSubject {
         let lowered = hostName.lowercased()
         let firstLabel =
             lowered.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? lowered
@@ -49,13 +49,13 @@ public struct CertificateSubject: Sendable, Equatable {
 
     /// The subject for this host now: its name from `gethostname` and the addresses of its
     /// interfaces (`HostAddresses`).
-    public static func current() -> CertificateSubject {
+    package static func current() -> CertificateSubject {
         host(currentHostName(), addresses: HostAddresses.current())
     }
 
     /// The subject's common name, "aviator-adsb on HOSTNAME", cut to the 64 characters
     /// X.509 allows.
-    public var commonName: String {
+    package var commonName: String {
         String("aviator-adsb on \(Self.printable(hostName))".prefix(64))
     }
 

@@ -10,10 +10,10 @@
 /// Loopback addresses are left out (the certificate names them anyway), and so are IPv6
 /// link-local addresses (fe80::/10): a URL can reach them only with a zone suffix
 /// (`[fe80::1%wlan0]`), which browsers do not accept.
-public enum HostAddresses {
+package enum HostAddresses {
     /// The host's non-loopback addresses, sorted, without repeats; empty when the interfaces
     /// cannot be read.
-    public static func current() -> [IPAddress] {
+    package static func current() -> [IPAddress] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0, let first else { return [] }
         defer { freeifaddrs(first) }

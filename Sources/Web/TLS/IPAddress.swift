@@ -10,19 +10,19 @@
 /// A browser compares the address in the URL with these bytes, not with text, so the
 /// certificate and the checks on a stored certificate both work on this form; the text form
 /// is for options, tests and log lines.
-public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The address in network order: 4 or 16 bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// The address with these bytes; nil unless there are 4 or 16.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
     /// The address written as `192.0.2.7` or `2001:db8::7`; nil for anything else (names,
     /// zone suffixes, prefixes).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             bytes = withUnsafeBytes(of: &v4) { Array($0) }
@@ -37,22 +37,22 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// 127.0.0.1.
-    public static let loopbackV4 = IPAddress(bytes: [127, 0, 0, 1])!
+    package static let loopbackV4 = IPAddress(bytes: [127, 0, 0, 1])!
     /// ::1.
-    public static let loopbackV6 = IPAddress(bytes: Array(repeating: 0, count: 15) + [1])!
+    package static let loopbackV6 = IPAddress(bytes: Array(repeating: 0, count: 15) + [1])!
 
     /// Whether this is an IPv4 address.
-    public var isV4: Bool { bytes.count == 4 }
+    package var isV4: Bool { bytes.count == 4 }
 
     /// Whether this is a loopback address (127.0.0.0/8 or ::1).
-    public var isLoopback: Bool { isV4 ? bytes[0] == 127 : self == Self.loopbackV6 }
+    package var isLoopback: Bool { isV4 ? bytes[0] == 127 : self == Self.loopbackV6 }
 
     /// Whether this is an IPv6 link-local address (fe80::/10), which a URL can name only
     /// with a zone suffix that browsers do not accept.
-    public var isLinkLocalV6: Bool { !isV4 && bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 }
+    package var isLinkLocalV6: Bool { !isV4 && bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 }
 
     /// The conventional text form (`inet_ntop`).
-    public var description: String {
+    package var description: String {
         let family = isV4 ? AF_INET : AF_INET6
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let written = bytes.withUnsafeBytes { raw in
@@ -63,7 +63,7 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// IPv4 before IPv6, then byte order: a stable order for certificates and log lines.
-    public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
+    package static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         if lhs.bytes.count != rhs.bytes.count { return lhs.bytes.count < rhs.bytes.count }
         return lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }

@@ -18,23 +18,23 @@ import X509
 ///   It also signs the TLS handshake (keyUsage digitalSignature, extendedKeyUsage
 ///   serverAuth);
 /// - the serial number is random, so a new certificate never repeats an old one's.
-public struct SelfSignedCertificate: Sendable {
+package struct SelfSignedCertificate: Sendable {
     /// The longest validity, 825 days.
-    public static let validity: TimeInterval = 825 * 86_400
+    package static let validity: TimeInterval = 825 * 86_400
     /// How far before the moment of making the validity starts.
-    public static let backdating: TimeInterval = 3_600
+    package static let backdating: TimeInterval = 3_600
 
     /// The certificate.
-    public let certificate: Certificate
+    package let certificate: Certificate
     /// Its private key.
-    public let privateKey: Certificate.PrivateKey
+    package let privateKey: Certificate.PrivateKey
     /// The certificate in PEM.
-    public let certificatePEM: String
+    package let certificatePEM: String
     /// The private key in PEM (PKCS #8).
-    public let keyPEM: String
+    package let keyPEM: String
 
     /// Makes a new key and certificate for `subject`, valid from an hour before `now`.
-    public init(subject: CertificateSubject, now: Date = Date()) throws(TLSSetupError) {
+    package init(subject: CertificateSubject, now: Date = Date()) throws(TLSSetupError) {
         let key = P256.Signing.PrivateKey()
         let publicKey = Certificate.PublicKey(key.publicKey)
         let notBefore = now.addingTimeInterval(-Self.backdating)

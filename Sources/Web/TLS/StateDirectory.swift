@@ -14,12 +14,12 @@
 ///
 /// Relative paths are ignored, as the XDG specification says. An option elsewhere
 /// overrides the result.
-public enum StateDirectory {
+package enum StateDirectory {
     /// The name of the daemon's folder under the XDG state home.
-    public static let folderName = "aviator-adsb"
+    package static let folderName = "aviator-adsb"
 
     /// The state directory for `environment`; nil when no home directory is known either.
-    public static func resolve(
+    package static func resolve(
         environment: [String: String],
         passwordHome: @autoclosure () -> String? = passwordDatabaseHome()
     ) -> String? {
@@ -37,7 +37,7 @@ public enum StateDirectory {
     }
 
     /// The current user's home directory from the password database.
-    public static func passwordDatabaseHome() -> String? {
+    package static func passwordDatabaseHome() -> String? {
         guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
         let home = String(cString: directory)
         return home.isEmpty ? nil : home

@@ -9,17 +9,17 @@ import X509
 /// server's certificate first, and its key, in PEM) or from the `CertificateStore`'s
 /// self-signed pair. Loading checks everything a TLS handshake would otherwise fail on much
 /// later and less clearly: files that are missing or not PEM, a key of another certificate.
-public struct TLSCredentials: Sendable {
+package struct TLSCredentials: Sendable {
     /// The chain, the server's own certificate first.
-    public let certificateChain: [NIOSSLCertificate]
+    package let certificateChain: [NIOSSLCertificate]
     /// The private key of the first certificate.
-    public let privateKey: NIOSSLPrivateKey
+    package let privateKey: NIOSSLPrivateKey
     /// The SHA-256 fingerprint of the server's certificate (`CertificateFingerprint`).
-    public let fingerprint: String
+    package let fingerprint: String
 
     /// Credentials from PEM text; `certificateSource` and `keySource` name where the text
     /// came from in errors (a path, or "the stored certificate").
-    public init(
+    package init(
         certificatePEM: String, keyPEM: String,
         certificateSource: String = "certificate", keySource: String = "key"
     ) throws(TLSSetupError) {
@@ -61,7 +61,7 @@ public struct TLSCredentials: Sendable {
     }
 
     /// Credentials from the user's files.
-    public static func load(certificateFile: String, keyFile: String) throws(TLSSetupError) -> TLSCredentials {
+    package static func load(certificateFile: String, keyFile: String) throws(TLSSetupError) -> TLSCredentials {
         let certificate = try PEMFile.load(certificateFile, what: "TLS certificate")
         let key = try PEMFile.load(keyFile, what: "TLS key")
         return try TLSCredentials(
@@ -70,7 +70,7 @@ public struct TLSCredentials: Sendable {
     }
 
     /// Credentials from the store's pair, which it made or checked itself.
-    public init(_ pair: CertificateStore.Pair) throws(TLSSetupError) {
+    package init(_ pair: CertificateStore.Pair) throws(TLSSetupError) {
         try self.init(
             certificatePEM: pair.certificatePEM, keyPEM: pair.keyPEM,
             certificateSource: "stored certificate", keySource: "stored key")
@@ -78,7 +78,7 @@ public struct TLSCredentials: Sendable {
 
     /// A server configuration presenting these credentials, TLS 1.2 at least: older versions
     /// are broken and every phone and browser that can use the radar speaks 1.2.
-    public func serverConfiguration() -> TLSConfiguration {
+    package func serverConfiguration() -> TLSConfiguration {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: certificateChain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
         configuration.minimumTLSVersion = .tlsv12

@@ -7,7 +7,7 @@
 /// Why the web server's TLS certificate could not be loaded or made. Each description is
 /// one line for stderr that names the file and says what to do; the daemon stops on any of
 /// them rather than serve plain HTTP when HTTPS was asked for.
-public enum TLSSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TLSSetupError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no file at the path; `what` names it ("TLS certificate", "TLS key").
     case missing(String, what: String)
     /// The file exists but cannot be read.
@@ -34,7 +34,7 @@ public enum TLSSetupError: Error, Sendable, Equatable, CustomStringConvertible {
     case generation(String)
 
     /// One line naming the file and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path, let what):
             "\(what) file \(path) does not exist"
