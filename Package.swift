@@ -57,8 +57,14 @@ let package = Package(
         // nothing of aircraft.
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
 
+        // Small shared utilities with no stage logic and no dependencies: fixed-point text, the
+        // JSON writer, whitespace trimming, log throttling, retry backoff, Duration in seconds.
+        .target(name: "Support"),
+        // What the servers share: keeping a listening socket from taking the last descriptors.
+        .target(name: "NetworkSupport", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+
         // Frames and messages: CRC and repairs, decoding, CPR, the AVR and Beast wire formats.
-        .target(name: "ModeS"),
+        .target(name: "ModeS", dependencies: ["Support"]),
         // IQ samples -> frames.
         .target(
             name: "ModeSDemod",
@@ -74,16 +80,31 @@ let package = Package(
         ),
         // Synthetic skies: the one signal source of tests, demos and benchmarks.
         .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod"]),
-        // Frames and state vectors -> one state per aircraft.
-        .target(name: "Tracking", dependencies: ["ModeS", .product(name: "NIOCore", package: "swift-nio")]),
+        // Every source's frames, once: duplicate removal across sources, decoding, counts, the
+        // frame taps of the outputs.
+        .target(name: "Pipeline", dependencies: ["ModeS"]),
+        // What an aircraft is: flight routes by callsign (an online service for now).
+        .target(
+            name: "Identity",
+            dependencies: [
+                "ModeS", "Support",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client")
+            ]
+        ),
+        // Decoded frames and state reports -> one state per aircraft.
+        .target(name: "Tracking", dependencies: ["ModeS", "Pipeline", "Identity"]),
         // The network of receivers' wire types: topics, frame batches, receiver announcements,
         // written by the MQTT output and read by the MQTT input.
-        .target(name: "ReceiverNetwork", dependencies: ["ModeS"]),
+        .target(name: "ReceiverNetwork", dependencies: ["ModeS", "Support"]),
         // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor.
         .target(
             name: "Receivers",
             dependencies: [
-                "ModeS", "ModeSDemod", "Tracking", "CRtlSdr", "MQTT", "ReceiverNetwork",
+                "ModeS", "ModeSDemod", "Pipeline", "Support", "NetworkSupport", "CRtlSdr", "MQTT", "ReceiverNetwork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -94,14 +115,14 @@ let package = Package(
         ),
         // The feed's wire types (hello, frame, aircraft, view, error), written and read by
         // the server and every client.
-        .target(name: "FeedProtocol", dependencies: ["ModeS"]),
+        .target(name: "FeedProtocol", dependencies: ["ModeS", "Support"]),
         // Aircraft -> an observer's sky and a client's radar view.
-        .target(name: "SkyProjection", dependencies: ["ModeS", "Tracking", "FeedProtocol"]),
+        .target(name: "SkyProjection", dependencies: ["ModeS", "Identity", "Tracking", "FeedProtocol"]),
         // The radar feed on a Unix socket: one hub, a bounded outbox per client.
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedProtocol", "SkyProjection", "Tracking",
+                "FeedProtocol", "SkyProjection", "Pipeline", "Tracking", "Support", "NetworkSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -112,7 +133,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "ModeS", "FeedProtocol", "FeedServer", "Tracking", "Outputs",
+                "ModeS", "Support", "FeedProtocol", "FeedServer", "Pipeline", "Tracking", "Outputs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,7 +157,8 @@ let package = Package(
         .target(
             name: "Outputs",
             dependencies: [
-                "ModeS", "Tracking", "MQTT", "ReceiverNetwork", "FeedProtocol", "SkyProjection",
+                "ModeS", "Support", "NetworkSupport", "Pipeline", "Tracking", "MQTT", "ReceiverNetwork", "FeedProtocol",
+                "SkyProjection",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,13 +166,22 @@ let package = Package(
             ]
         ),
         // The terminal radar: a client of the feed, nothing more.
-        .target(name: "RadarTerminal", dependencies: ["FeedProtocol", "ModeS"]),
+        .target(name: "RadarTerminal", dependencies: ["FeedProtocol", "ModeS", "Support"]),
+        // The daemon's own services: the statistics line, aircraft expiry.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "ModeS", "Support", "Pipeline", "Tracking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]
+        ),
         // Commands and option groups only.
         .executableTarget(
             name: "aviator-adsb",
             dependencies: [
-                "ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol",
-                "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator", "MQTT", "ReceiverNetwork",
+                "ModeS", "Support", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
+                "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator", "MQTT", "ReceiverNetwork", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -163,7 +194,10 @@ let package = Package(
         // `--sanitize=fuzzer` only by `make fuzz`; in a normal build the executables do nothing.
         .target(
             name: "FuzzTargets",
-            dependencies: ["ModeS", "ModeSDemod", "Tracking", "Receivers", "FeedProtocol", "ReceiverNetwork"]),
+            dependencies: [
+                "ModeS", "Support", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
+                "ReceiverNetwork"
+            ]),
         .executableTarget(
             name: "fuzz-message-line", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-message-line"),
         .executableTarget(name: "fuzz-beast", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-beast"),

@@ -1,4 +1,5 @@
 import ModeS
+import Support
 
 /// One aircraft of a radar frame as it travels on the feed: what the tracker knows about it
 /// and where it stands in the client's sky and on its radar. The server fills it from its

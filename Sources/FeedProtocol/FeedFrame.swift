@@ -1,4 +1,5 @@
 import ModeS
+import Support
 
 /// One radar frame as it travels on the feed (the `frame` line): the view it was drawn for
 /// and the aircraft in it. The server writes it, clients read it back.

@@ -1,4 +1,5 @@
 import ModeS
+import Support
 
 /// A point on the Earth as the feed carries it: the receiver in the hello line, a client's
 /// own observer in its view.

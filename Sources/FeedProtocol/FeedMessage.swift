@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Support
 
 /// The lines of the feed protocol other than frames: what the server says on connect, how it
 /// answers commands, and how it reads the commands a client sends.

@@ -1,4 +1,5 @@
 import ModeS
+import Support
 
 /// Where a flight comes from and where it goes, as the feed carries it in an aircraft's
 /// `route` (`null` when unknown, or when no route service is configured).

@@ -1,4 +1,5 @@
 import ModeS
+import Support
 
 /// One client's view of the radar: which way the device points, how far the radar reaches,
 /// and which aircraft to leave out. The server starts every client with the daemon's

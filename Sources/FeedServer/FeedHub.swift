@@ -2,7 +2,9 @@ import FeedProtocol
 import FoundationEssentials
 import Logging
 import NIOCore
+import NetworkSupport
 import SkyProjection
+import Support
 import Tracking
 
 #if canImport(Glibc)

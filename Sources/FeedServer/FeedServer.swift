@@ -2,6 +2,7 @@ import FeedProtocol
 import FoundationEssentials
 import NIOCore
 import NIOPosix
+import NetworkSupport
 import ServiceLifecycle
 import SkyProjection
 import Tracking

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ModeS
 import Receivers
+import Support
 import Tracking
 
 /// The input is the body of an OpenSky `/api/states/all` response; each state vector that

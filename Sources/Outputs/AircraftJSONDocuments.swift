@@ -1,3 +1,4 @@
+import Pipeline
 import Tracking
 
 /// `aircraft.json` and `receiver.json` rendered from the live tracker when asked: what the
@@ -5,15 +6,15 @@ import Tracking
 /// `/data`, so both always agree.
 package struct AircraftJSONDocuments: Sendable {
     private let tracker: LiveTracker
-    private let signals: SignalLevels
+    private let pipeline: FramePipeline
     private let version: String
     private let refreshMilliseconds: Int
 
-    /// Documents of `tracker`, with signal levels from `signals`; `refreshMilliseconds` tells
-    /// readers how often the documents change.
-    package init(tracker: LiveTracker, signals: SignalLevels, version: String, refreshMilliseconds: Int = 1000) {
+    /// Documents of `tracker`, with the message count of `pipeline`; `refreshMilliseconds`
+    /// tells readers how often the documents change.
+    package init(tracker: LiveTracker, pipeline: FramePipeline, version: String, refreshMilliseconds: Int = 1000) {
         self.tracker = tracker
-        self.signals = signals
+        self.pipeline = pipeline
         self.version = version
         self.refreshMilliseconds = refreshMilliseconds
     }
@@ -21,10 +22,9 @@ package struct AircraftJSONDocuments: Sendable {
     /// `aircraft.json` now.
     package func aircraftJSON() -> String {
         let snapshot = tracker.snapshot()
-        let levels = signals.levels(keeping: snapshot.aircraft.map(\.key))
         return AircraftJSONWriter.aircraftJSON(
-            now: snapshot.time, messages: tracker.counters.frames,
-            aircraft: snapshot.aircraft, rssi: levels, receiver: tracker.receiver)
+            now: snapshot.time, messages: pipeline.counters.frames,
+            aircraft: snapshot.aircraft, receiver: tracker.receiver)
     }
 
     /// `receiver.json`.

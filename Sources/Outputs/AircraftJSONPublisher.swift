@@ -1,4 +1,6 @@
 import FoundationEssentials
+import Pipeline
+import Support
 import Tracking
 
 /// Rewrites `aircraft.json` and `stats.json` from the live tracker once a second, and
@@ -10,24 +12,26 @@ package struct AircraftJSONPublisher: Sendable {
     package let writer: AircraftJSONWriter
     private let documents: AircraftJSONDocuments
     private let tracker: LiveTracker
+    private let pipeline: FramePipeline
     private let interval: Duration
     private let receiverInterval: Duration
     private let onError: @Sendable (String) -> Void
 
-    /// A publisher of `tracker` into `directory`, with signal levels from `signals`, every
+    /// A publisher of `tracker` and `pipeline`'s counts into `directory`, every
     /// `interval` (`receiver.json` every `receiverInterval`). `onError` hears each distinct
     /// write failure once (the daemon logs it and carries on: a full disk must not stop the
     /// receiver).
     package init(
-        directory: String, tracker: LiveTracker, signals: SignalLevels, version: String,
+        directory: String, tracker: LiveTracker, pipeline: FramePipeline, version: String,
         interval: Duration = .seconds(1), receiverInterval: Duration = .seconds(60),
         onError: @escaping @Sendable (String) -> Void
     ) {
         writer = AircraftJSONWriter(directory: directory)
         documents = AircraftJSONDocuments(
-            tracker: tracker, signals: signals, version: version,
+            tracker: tracker, pipeline: pipeline, version: version,
             refreshMilliseconds: Int((interval.inSeconds * 1000).rounded()))
         self.tracker = tracker
+        self.pipeline = pipeline
         self.interval = interval
         self.receiverInterval = receiverInterval
         self.onError = onError
@@ -75,7 +79,8 @@ package struct AircraftJSONPublisher: Sendable {
     /// The counts stats.json is made of, now.
     func statsSnapshot() -> StatsJSON.Snapshot {
         StatsJSON.Snapshot(
-            time: tracker.now, statistics: tracker.statistics, processSeconds: StatsJSON.Snapshot.processSeconds())
+            time: tracker.now, statistics: ReceiverStatistics(pipeline: pipeline, tracker: tracker),
+            processSeconds: StatsJSON.Snapshot.processSeconds())
     }
 
     /// Writes `aircraft.json` once, now.

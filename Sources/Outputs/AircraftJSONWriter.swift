@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Support
 import Tracking
 
 #if canImport(Glibc)
@@ -36,14 +37,13 @@ package struct AircraftJSONWriter: Sendable {
     }
 
     /// The text of `aircraft.json` at `now` (seconds since 1970) after `messages` messages,
-    /// with each aircraft's recent signal level from `rssi` (dBFS, by `AircraftState.key`).
+    /// with each aircraft's recent signal level (`AircraftState.signal`) as its `rssi`.
     package static func aircraftJSON(
-        now: Double, messages: Int, aircraft: [AircraftState],
-        rssi: [UInt32: Double], receiver: GeoPoint? = nil
+        now: Double, messages: Int, aircraft: [AircraftState], receiver: GeoPoint? = nil
     ) -> String {
         var list: [String] = []
         list.reserveCapacity(aircraft.count)
-        for plane in aircraft { list.append(object(for: plane, now: now, rssi: rssi[plane.key], receiver: receiver)) }
+        for plane in aircraft { list.append(object(for: plane, now: now, receiver: receiver)) }
         var root = JSONObjectWriter()
         root.add("now", now, decimals: 1)
         root.add("messages", messages)
@@ -54,7 +54,7 @@ package struct AircraftJSONWriter: Sendable {
     /// The JSON object of one aircraft: readsb's keys, units and order, each left out when
     /// unknown. With the `receiver`'s position, a fresh position also gets its distance
     /// (`r_dst`, nautical miles) and bearing (`r_dir`, degrees) from the receiver.
-    static func object(for plane: AircraftState, now: Double, rssi: Double?, receiver: GeoPoint? = nil) -> String {
+    static func object(for plane: AircraftState, now: Double, receiver: GeoPoint? = nil) -> String {
         var w = JSONObjectWriter()
         w.add("hex", (plane.addressType.isICAO ? "" : "~") + plane.icaoHex)
         w.add("type", plane.addressType.jsonName)
@@ -120,7 +120,7 @@ package struct AircraftJSONWriter: Sendable {
         w.addRaw("tisb", stringArray(plane.fieldSources.jsonNames { $0.isTISB }))
         w.add("messages", plane.messageCount)
         w.add("seen", max(0, plane.age(at: now)), decimals: 1)
-        w.add("rssi", rssi, decimals: 1)
+        w.add("rssi", plane.signal.meanDBFS, decimals: 1)
         return w.result
     }
 
@@ -162,14 +162,12 @@ package struct AircraftJSONWriter: Sendable {
 
     /// Writes `aircraft.json`.
     package func writeAircraft(
-        now: Double, messages: Int, aircraft: [AircraftState], rssi: [UInt32: Double],
-        receiver: GeoPoint? = nil
+        now: Double, messages: Int, aircraft: [AircraftState], receiver: GeoPoint? = nil
     ) throws {
         try write(
             "aircraft.json",
             Self.aircraftJSON(
-                now: now, messages: messages, aircraft: aircraft, rssi: rssi,
-                receiver: receiver))
+                now: now, messages: messages, aircraft: aircraft, receiver: receiver))
     }
 
     /// Writes `stats.json` with `text` (see `StatsJSON`).

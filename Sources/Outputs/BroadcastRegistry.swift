@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Logging
 import NIOCore
+import NetworkSupport
+import Support
 import Synchronization
 import Tracking
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Pipeline
 import Synchronization
 import Tracking
 
@@ -9,68 +10,88 @@ import Tracking
     import Darwin
 #endif
 
-/// Hands every frame the tracker accepts to the outputs: Beast and AVR bytes and SBS lines
-/// into their servers' batches, the signal level into the record behind aircraft.json.
+/// Hands every frame to the outputs: Beast and AVR bytes from the pipeline's frames (a tap,
+/// which never waits for the tracker's lock), SBS lines from the tracker's updates (they need
+/// the aircraft's state after the merge).
 ///
-/// The receiving thread (a demodulator, a network input) only queues the tracker's update;
-/// `run` encodes the queue on its own task a few milliseconds later, so a slow output or a
-/// busy machine never holds up demodulation. The queue is bounded: when the encoder falls
-/// behind by `capacity` updates, newer ones are dropped and counted (`droppedUpdates`).
+/// The receiving thread (a demodulator, a network input) only queues; `run` encodes the queue
+/// on its own task a few milliseconds later, so a slow output or a busy machine never holds
+/// up demodulation. The queue is bounded: when the encoder falls behind by `capacity` items,
+/// newer ones are dropped and counted (`droppedUpdates`, in the statistics line and /metrics).
 package final class FrameFanout: Sendable {
-    /// Updates that may wait to be encoded: a few seconds of the busiest sky.
+    /// Items that may wait to be encoded: a few seconds of the busiest sky.
     package static let capacity = 16_384
+
+    /// One thing to encode: a received frame (Beast, AVR) or a tracker update (SBS).
+    enum Item: Sendable {
+        case frame(Frame)
+        case update(TrackUpdate)
+    }
 
     private let beast: TCPBroadcastServer?
     private let sbs: TCPBroadcastServer?
     private let avr: TCPBroadcastServer?
-    private let signals: SignalLevels?
     /// The SBS encoder with the local time offset, and when that offset must be looked up
     /// again (daylight saving time changes it while the daemon runs).
     private let sbsClock = Mutex<(encoder: SBSEncoder, validUntil: Double)>((SBSEncoder(), 0))
-    /// Updates queued by the receiving thread, and how many found the queue full.
-    private let queue = Mutex<(updates: [TrackUpdate], dropped: Int)>(([], 0))
+    /// Items queued by the receiving thread, and how many found the queue full.
+    private let queue = Mutex<(items: [Item], dropped: Int)>(([], 0))
 
     /// A fanout to whichever outputs are given.
-    package init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?, signals: SignalLevels?)
-    {
+    package init(beast: TCPBroadcastServer?, sbs: TCPBroadcastServer?, avr: TCPBroadcastServer?) {
         self.beast = beast
         self.sbs = sbs
         self.avr = avr
-        self.signals = signals
-        queue.withLock { $0.updates.reserveCapacity(1024) }
+        queue.withLock { $0.items.reserveCapacity(1024) }
     }
 
-    /// Registers with `tracker` for its accepted frames; they wait for `run` (or `drain`).
-    package func attach(to tracker: LiveTracker) {
-        tracker.addFrameListener { [self] update in enqueue(update) }
+    /// Taps `pipeline` for the frames of the Beast and AVR outputs and listens to `tracker`
+    /// for the updates of the SBS output; they wait for `run` (or `drain`). A multilateration
+    /// result was computed, not received: it goes into the tracker but is never sent on as
+    /// if we had heard it.
+    package func attach(to pipeline: FramePipeline, tracker: LiveTracker) {
+        if beast != nil || avr != nil {
+            pipeline.addTap { [self] decoded in
+                guard !decoded.frame.isMultilaterated else { return }
+                enqueue(.frame(decoded.frame))
+            }
+        }
+        if sbs != nil {
+            tracker.addFrameListener { [self] update in
+                guard let frame = update.frame, !frame.isMultilaterated else { return }
+                enqueue(.update(update))
+            }
+        }
     }
 
-    /// Queues one update, or counts it when the queue is full.
-    func enqueue(_ update: TrackUpdate) {
-        guard update.frame != nil else { return }
+    /// Queues one item, or counts it when the queue is full.
+    func enqueue(_ item: Item) {
         queue.withLock { queue in
-            if queue.updates.count < Self.capacity {
-                queue.updates.append(update)
+            if queue.items.count < Self.capacity {
+                queue.items.append(item)
             } else {
                 queue.dropped += 1
             }
         }
     }
 
-    /// Updates dropped so far because the encoder fell behind.
+    /// Items dropped so far because the encoder fell behind.
     package var droppedUpdates: Int { queue.withLock { $0.dropped } }
 
-    /// Encodes every queued update into the outputs; returns how many there were.
+    /// Encodes every queued item into the outputs; returns how many there were.
     @discardableResult
     package func drain() -> Int {
-        let batch = queue.withLock { queue -> [TrackUpdate] in
-            var taken: [TrackUpdate] = []
-            taken.reserveCapacity(queue.updates.capacity)
-            swap(&taken, &queue.updates)
+        let batch = queue.withLock { queue -> [Item] in
+            var taken: [Item] = []
+            taken.reserveCapacity(queue.items.capacity)
+            swap(&taken, &queue.items)
             return taken
         }
-        for update in batch {
-            if let frame = update.frame { handle(frame, update.message, update.aircraft) }
+        for item in batch {
+            switch item {
+            case .frame(let frame): encode(frame)
+            case .update(let update): encode(update.message, update.aircraft)
+            }
         }
         return batch.count
     }
@@ -85,17 +106,18 @@ package final class FrameFanout: Sendable {
         drain()
     }
 
-    /// Encodes one accepted frame into the outputs. A multilateration result was computed,
-    /// not received: it goes into the tracker but is never sent on as if we had heard it.
-    func handle(_ frame: Frame, _ message: Message, _ aircraft: AircraftState) {
-        guard !frame.isMultilaterated else { return }
-        signals?.record(key: aircraft.key, dBFS: frame.signalLevel)
+    /// Encodes one received frame into the Beast and AVR outputs.
+    func encode(_ frame: Frame) {
         if let beast, beast.hasClients {
             beast.append { BeastEncoder.append(frame, to: &$0) }
         }
         if let avr, avr.hasClients {
             avr.append { AVREncoder.append(frame.bits, to: &$0) }
         }
+    }
+
+    /// Encodes one merged message into the SBS output.
+    func encode(_ message: Message, _ aircraft: AircraftState) {
         if let sbs, sbs.hasClients {
             let now = Date().timeIntervalSince1970
             let encoder = sbsEncoder(at: now)

@@ -1,3 +1,4 @@
+import Pipeline
 import ServiceLifecycle
 import Tracking
 
@@ -33,10 +34,10 @@ package final class Outputs: Service, Sendable {
         self.fanout = fanout
     }
 
-    /// Opens the configured outputs and attaches them to `tracker`. `version` goes into
-    /// receiver.json; `onError` hears JSON write failures.
+    /// Opens the configured outputs and attaches them to `pipeline` (frames) and `tracker`
+    /// (aircraft). `version` goes into receiver.json; `onError` hears JSON write failures.
     package static func start(
-        _ configuration: OutputConfiguration, tracker: LiveTracker, version: String,
+        _ configuration: OutputConfiguration, pipeline: FramePipeline, tracker: LiveTracker, version: String,
         onError: @escaping @Sendable (String) -> Void
     ) async throws -> Outputs {
         if let directory = configuration.jsonDirectory { try AircraftJSONWriter.checkDirectory(directory) }
@@ -57,14 +58,15 @@ package final class Outputs: Service, Sendable {
         let beast = try await open("Beast", configuration.beastPort)
         let sbs = try await open("SBS", configuration.sbsPort)
         let avr = try await open("AVR", configuration.avrPort)
-        let signals = configuration.jsonDirectory == nil && !configuration.servesJSON ? nil : SignalLevels()
         let json = configuration.jsonDirectory.map {
             AircraftJSONPublisher(
-                directory: $0, tracker: tracker, signals: signals!, version: version, onError: onError)
+                directory: $0, tracker: tracker, pipeline: pipeline, version: version, onError: onError)
         }
-        let fanout = FrameFanout(beast: beast, sbs: sbs, avr: avr, signals: signals)
-        fanout.attach(to: tracker)
-        let documents = signals.map { AircraftJSONDocuments(tracker: tracker, signals: $0, version: version) }
+        let fanout = FrameFanout(beast: beast, sbs: sbs, avr: avr)
+        fanout.attach(to: pipeline, tracker: tracker)
+        let servesDocuments = configuration.jsonDirectory != nil || configuration.servesJSON
+        let documents =
+            servesDocuments ? AircraftJSONDocuments(tracker: tracker, pipeline: pipeline, version: version) : nil
         return Outputs(beast: beast, sbs: sbs, avr: avr, json: json, fanout: fanout, documents: documents)
     }
 

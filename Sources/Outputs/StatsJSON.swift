@@ -1,5 +1,7 @@
 import FoundationEssentials
 import ModeS
+import Pipeline
+import Support
 import Tracking
 
 #if canImport(Glibc)
@@ -25,12 +27,12 @@ package enum StatsJSON {
         /// Seconds since 1970.
         package var time: Double
         /// The tracker's counts.
-        package var statistics: LiveTracker.Statistics
+        package var statistics: ReceiverStatistics
         /// Processor time of the whole process so far, seconds.
         package var processSeconds: Double
 
         /// A snapshot from its parts.
-        package init(time: Double, statistics: LiveTracker.Statistics, processSeconds: Double) {
+        package init(time: Double, statistics: ReceiverStatistics, processSeconds: Double) {
             self.time = time
             self.statistics = statistics
             self.processSeconds = processSeconds

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NetworkSupport
 import Synchronization
 import Tracking
 

@@ -1,6 +1,7 @@
 import FeedProtocol
 import FoundationEssentials
 import ModeS
+import Support
 
 #if canImport(Glibc)
     import Glibc

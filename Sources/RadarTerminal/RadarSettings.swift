@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Support
 
 /// What the person at the terminal chose: which way the radar points, how far it reaches,
 /// which aircraft to show and how to draw them. Keys change it; the feed is told about the

@@ -1,6 +1,7 @@
 import FeedProtocol
 import FoundationEssentials
 import ModeS
+import Support
 
 /// The list beside the scope: the view in force, the feed's state, and the aircraft nearest
 /// first with callsign, altitude, distance and bearing.

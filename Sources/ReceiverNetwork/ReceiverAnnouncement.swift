@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Support
 
 /// The payload of `aviator/NAME/receiver` (retained): where the receiver is, which version it
 /// runs and what feeds it, as one JSON object:

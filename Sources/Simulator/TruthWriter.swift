@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ModeS
 import ModeSDemod
+import Support
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import FeedProtocol
+import Identity
 import ModeS
 import Tracking
 

@@ -1,3 +1,4 @@
+import Identity
 import ModeS
 
 /// Where a piece of aircraft information came from.
@@ -150,6 +151,9 @@ package struct AircraftState: Sendable, Equatable {
     /// Where each field's latest value came from (aircraft.json lists the multilaterated and
     /// the TIS-B ones).
     package var fieldSources = FieldSources()
+    /// The level of the messages received from this aircraft here, multilateration results
+    /// aside (they were computed, not received).
+    package var signal = SignalHistory()
 
     /// A state that knows only the address.
     package init(icao: UInt32, lastSeen: Double, source: DataSource, addressType: AddressType? = nil) {

@@ -74,13 +74,14 @@ package struct Tracker: Sendable {
 
     /// Merges one message heard by a receiver at `receiver` rather than this tracker's own
     /// (another receiver of a network; nil when its position is unknown): its CPR frames are
-    /// decoded locally against, and range-checked from, that position. With `reporting`
-    /// false the update is not returned (nil): it holds a copy of the aircraft's whole state,
-    /// which costs a few percent of a live receiver's time when nothing reads it.
+    /// decoded locally against, and range-checked from, that position. `signalLevel` is the
+    /// frame's level in dBFS (not a number: none measured). With `reporting` false the update
+    /// is not returned (nil): it holds a copy of the aircraft's whole state, which costs a few
+    /// percent of a live receiver's time when nothing reads it.
     @discardableResult
     package mutating func merge(
         _ message: Message, at time: Double, multilaterated: Bool = false,
-        heardAt receiver: GeoPoint?, reporting: Bool = true
+        heardAt receiver: GeoPoint?, signalLevel: Double = .nan, reporting: Bool = true
     ) -> TrackUpdate? {
         guard message.crcOK != false else { return nil }
         var message = message
@@ -105,6 +106,7 @@ package struct Tracker: Sendable {
         }
         if message.latitude != nil { counts.positions += 1 }
         Self.merge(message, as: type, from: source, at: time, into: &aircraft.values[index])
+        if !multilaterated { aircraft.values[index].signal.record(dBFS: signalLevel) }
         messageCount += 1
         return reporting ? TrackUpdate(message: message, aircraft: aircraft.values[index]) : nil
     }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import ModeS
 import NIOCore
+import Support
 
 /// Answers every plain HTTP request: the web app's files, `/data/*.json`, `/metrics`, and a
 /// clear refusal for everything else. WebSocket upgrades to `/feed` never reach it

@@ -4,6 +4,7 @@ import ModeS
 import ModeSDemod
 import Receivers
 import Simulator
+import Support
 import Tracking
 
 /// `aviator-adsb bench`: throughput of the demodulator alone, on a recording held in memory

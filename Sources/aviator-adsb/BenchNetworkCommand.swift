@@ -5,6 +5,7 @@ import ModeS
 import ReceiverNetwork
 import Receivers
 import Simulator
+import Support
 import Synchronization
 
 #if canImport(Glibc)

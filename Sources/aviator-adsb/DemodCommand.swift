@@ -2,6 +2,7 @@ import ArgumentParser
 import ModeS
 import ModeSDemod
 import Receivers
+import Support
 import Tracking
 
 #if canImport(Glibc)

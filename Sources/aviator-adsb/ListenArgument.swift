@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import ModeS
+import Support
 
 /// Where a server listens, as typed: `PORT`, `ADDR:PORT` or `[IPv6]:PORT`. Without an
 /// address it listens on 127.0.0.1 only: opening a server to the network is the user's

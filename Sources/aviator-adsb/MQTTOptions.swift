@@ -4,6 +4,7 @@ import FoundationEssentials
 import Logging
 import MQTT
 import Outputs
+import Pipeline
 import ReceiverNetwork
 import Tracking
 
@@ -121,7 +122,9 @@ struct MQTTOptions: ParsableArguments {
 
     /// The publisher `--mqtt` asks for, as a lifecycle service, with its statistics; nil
     /// without `--mqtt`.
-    func publisher(tracker: LiveTracker, observer: FeedPosition?, rangeKm: Double, logger: Logger) throws
+    func publisher(
+        pipeline: FramePipeline, tracker: LiveTracker, observer: FeedPosition?, rangeKm: Double, logger: Logger
+    ) throws
         -> MQTTPublisher?
     {
         guard let url else { return nil }
@@ -131,7 +134,8 @@ struct MQTTOptions: ParsableArguments {
         settings.homeAssistant = homeAssistant
         settings.rangeKm = rangeKm
         do {
-            let publisher = try MQTTPublisher(configuration: settings, tracker: tracker, logger: logger)
+            let publisher = try MQTTPublisher(
+                configuration: settings, pipeline: pipeline, tracker: tracker, logger: logger)
             let sensors = homeAssistant ? ", with Home Assistant sensors" : ""
             logger.info("publishing to \(settings.mqtt.broker) as \(publisher.topics.prefix)\(sensors)")
             return publisher

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Logging
 import Outputs
+import Pipeline
 import ServiceLifecycle
 import Tracking
 
@@ -73,11 +74,13 @@ struct OutputOptions: ParsableArguments {
         }
     }
 
-    /// Opens the configured outputs on `tracker` and returns them as lifecycle services (none
+    /// Opens the configured outputs on `pipeline` and `tracker` and returns them as lifecycle services (none
     /// when no output is configured), with the in-memory JSON documents when a directory or
     /// `servesJSON` (the web server) wants them, and the TCP servers (for their client counts).
     /// A port already taken is one `RuntimeError` line.
-    func services(for tracker: LiveTracker, maxClients: Int, servesJSON: Bool, logger: Logger) async throws
+    func services(
+        for pipeline: FramePipeline, tracker: LiveTracker, maxClients: Int, servesJSON: Bool, logger: Logger
+    ) async throws
         -> (
             services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?,
             servers: [TCPBroadcastServer]
@@ -90,7 +93,7 @@ struct OutputOptions: ParsableArguments {
         let outputs: Outputs
         do {
             outputs = try await Outputs.start(
-                configuration, tracker: tracker,
+                configuration, pipeline: pipeline, tracker: tracker,
                 version: "aviator-adsb \(AviatorADSB.version)"
             ) { message in
                 logger.warning("aircraft.json: \(message)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedProtocol
 import FoundationEssentials
 import ModeS
+import Support
 
 /// The receiver's position as typed on the command line: `LAT,LON` or `LAT,LON,ALT_M` in
 /// decimal degrees (and height above the WGS-84 ellipsoid in metres). The one parser of

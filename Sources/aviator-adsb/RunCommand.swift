@@ -1,11 +1,14 @@
 import ArgumentParser
+import Daemon
 import FeedProtocol
 import FeedServer
 import FoundationEssentials
+import Identity
 import Logging
 import ModeS
 import ModeSDemod
 import Outputs
+import Pipeline
 import Receivers
 import ServiceLifecycle
 import Tracking
@@ -144,7 +147,10 @@ struct RunCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "aviator-adsb")
+        // The sources deliver to the pipeline, which hands each frame, decoded once, to the
+        // outputs' taps and then to the tracker.
         let tracker = LiveTracker(receiver: receiver?.point)
+        let pipeline = FramePipeline(receiver: receiver?.point, downstream: tracker)
         let descriptors = DescriptorLimit.raise()
         let servers = 1 + outputs.tcpServerCount
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
@@ -162,17 +168,17 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let (outputServices, documents, outputServers) = try await outputs.services(
-            for: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
+            for: pipeline, tracker: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
 
         // The sources are made (not started) before the socket is claimed, so the first
         // clients are greeted with the sources' names.
         let setup = try await sources.setUp(
-            tracker: tracker, openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
+            pipeline: pipeline, openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
             logger: logger)
         var services = setup.services
         let details = setup.details
         var sourceDetails: @Sendable () -> String? = {
-            let counts = tracker.sourceCounts
+            let counts = pipeline.sourceCounts
             let parts = (counts.count > 1 ? [counts.map(\.summary).joined(separator: ", ")] : []) + details.map { $0() }
             return parts.isEmpty ? nil : parts.joined(separator: "; ")
         }
@@ -182,7 +188,8 @@ struct RunCommand: AsyncParsableCommand {
             socketPath: socket ?? SocketPath.defaultPath(),
             radar: radarConfiguration, maxClients: maxClients,
             privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
-        let provider = LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: receiver?.altitudeMetres ?? 0)
+        let provider = LiveTrackerSnapshotProvider(
+            tracker: tracker, pipeline: pipeline, heightMetres: receiver?.altitudeMetres ?? 0)
         let feed: FeedServer
         do {
             feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
@@ -198,7 +205,7 @@ struct RunCommand: AsyncParsableCommand {
         let webServer: WebServer?
         do {
             let metrics = MetricsSources(
-                tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers)
+                pipeline: pipeline, tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers)
             webServer = try web.server(feed: feed, documents: documents, metrics: metrics, logger: logger)
         } catch {
             await feed.shutdown()
@@ -221,7 +228,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let publisher: MQTTPublisher?
         do {
-            publisher = try mqtt.publisher(tracker: tracker, observer: observer, rangeKm: rangeKm, logger: logger)
+            publisher = try mqtt.publisher(
+                pipeline: pipeline, tracker: tracker, observer: observer, rangeKm: rangeKm, logger: logger)
         } catch {
             await feed.shutdown()
             throw error
@@ -232,14 +240,14 @@ struct RunCommand: AsyncParsableCommand {
             sourceDetails = { [source(), publisher.summary].compactMap { $0 }.joined(separator: "; ") }
         }
         let statistics = StatisticsReporter(
-            tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
+            pipeline: pipeline, tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
             droppedBytes: setup.droppedBytes, sourceDetails: sourceDetails, logger: logger)
         services.append(.init(service: NamedService("statistics", statistics)))
         let started = ContinuousClock.now
         services.append(
             .init(
                 service: SignalActions(logger: logger) {
-                    statistics.line(since: LiveTracker.Counters(), elapsed: ContinuousClock.now - started, total: true)
+                    statistics.line(since: FrameCounters(), elapsed: ContinuousClock.now - started, total: true)
                 }))
 
         let group = ServiceGroup(

@@ -3,6 +3,7 @@ import FoundationEssentials
 import ModeS
 import ModeSDemod
 import Simulator
+import Support
 
 /// `aviator-adsb simulate`: write a synthetic IQ recording and its truth.
 struct SimulateCommand: ParsableCommand {

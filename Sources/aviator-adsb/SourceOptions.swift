@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import ModeS
 import ModeSDemod
+import Pipeline
 import ReceiverNetwork
 import Receivers
 import ServiceLifecycle
@@ -9,7 +10,7 @@ import Tracking
 
 /// Where the daemon's frames come from: one local receiver (the dongle, a recording, or a
 /// dongle served by rtl_tcp) plus any number of Beast feeds, connected to or pushed in, all
-/// into one tracker.
+/// into one pipeline.
 struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("RTL-SDR device by index or serial number (default 0).", valueName: "index|serial"))
     var device: String?
@@ -165,11 +166,11 @@ struct SourceOptions: ParsableArguments {
         var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)] = { [] }
     }
 
-    /// Makes the sources into `tracker` and names each among its sources (so the first feed
+    /// Makes the sources into `pipeline` and names each among its sources (so the first feed
     /// clients are greeted with them). Listening ports are bound here: a port in use is a
     /// clear error before anything starts.
     func setUp(
-        tracker: LiveTracker, openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?,
+        pipeline: FramePipeline, openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?,
         logger: Logger
     ) async throws -> Setup {
         var setup = Setup()
@@ -182,10 +183,10 @@ struct SourceOptions: ParsableArguments {
         tuner.ppm = ppm
 
         func add(_ source: some Source, _ name: String, endsQuietly: Bool = false) {
-            tracker.setSource(source.name, slot: source.label)
+            pipeline.setSource(source.name, slot: source.label)
             setup.services.append(
                 .init(
-                    service: NamedService(name, SourceService(source, tracker: tracker)),
+                    service: NamedService(name, SourceService(source, sink: pipeline)),
                     successTerminationBehavior: endsQuietly ? .ignore : .cancelGroup))
         }
 
@@ -217,7 +218,7 @@ struct SourceOptions: ParsableArguments {
                         "rtl-sdr",
                         SourceSupervisor(
                             dongle: dongle, fallback: fallback, noFallback: noFallback,
-                            retryInterval: .milliseconds(Int(retryInterval * 1000)), tracker: tracker, logger: logger)))
+                            retryInterval: .milliseconds(Int(retryInterval * 1000)), sink: pipeline, logger: logger)))
             )
         case .none:
             break

@@ -1,3 +1,5 @@
+import Support
+
 extension Message {
     /// The message as one line of JSON, the format of `aviator-adsb decode` (documented in
     /// docs/decode.md): fields the message did not carry are left out. `hex` and `time`

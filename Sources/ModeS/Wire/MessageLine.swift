@@ -1,3 +1,5 @@
+import Support
+
 /// One line of text carrying a Mode S message, in any of the forms the ecosystem writes:
 /// - AVR `*8D4840D6202CC371C32CE0576098;`
 /// - timestamped AVR `@0123456789AB8D4840D6202CC371C32CE0576098;` (12 hex digits of a

@@ -3,6 +3,7 @@ import MQTT
 import ModeS
 import ReceiverNetwork
 import SkyProjection
+import Support
 import Tracking
 
 /// Home Assistant's MQTT discovery for a receiver: four sensors of one device, announced by

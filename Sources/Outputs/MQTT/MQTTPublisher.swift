@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import MQTT
 import ModeS
+import Pipeline
 import ReceiverNetwork
 import ServiceLifecycle
 import SkyProjection
@@ -14,7 +15,7 @@ import Tracking
 /// (retained, at most once a second, cleared when it expires), its status (`online`, and
 /// `offline` as the last will) and where it is; optionally Home Assistant sensors.
 ///
-/// The tracker's listener only appends to the batcher and notes the aircraft's state, under
+/// The pipeline's tap only appends to the batcher and the tracker's listener notes the aircraft's state, under
 /// a lock held for microseconds; encoding and publishing happen on this service's task, and
 /// the MQTT client only queues (bounded): a slow or absent broker never slows reception.
 ///
@@ -65,6 +66,7 @@ package final class MQTTPublisher: Service, Sendable {
     /// The receiver's topics.
     package let topics: ReceiverTopics
     private let tracker: LiveTracker
+    private let pipeline: FramePipeline
     private let client: MQTTClient
     private let logger: Logger
     private let pending: Mutex<Pending>
@@ -76,11 +78,15 @@ package final class MQTTPublisher: Service, Sendable {
     private let announced = Announced()
     private let sensors: HomeAssistantSensors?
 
-    /// A publisher of `tracker` with `configuration`; it listens to the tracker at once and
-    /// connects when run. Throws for client settings libmosquitto refuses.
-    package init(configuration: Configuration, tracker: LiveTracker, logger: Logger) throws(MQTTError) {
+    /// A publisher of `pipeline`'s frames and `tracker`'s aircraft with `configuration`; it
+    /// taps both at once and connects when run. Throws for client settings libmosquitto
+    /// refuses.
+    package init(
+        configuration: Configuration, pipeline: FramePipeline, tracker: LiveTracker, logger: Logger
+    ) throws(MQTTError) {
         self.configuration = configuration
         self.tracker = tracker
+        self.pipeline = pipeline
         self.logger = logger
         let topics = ReceiverTopics(name: configuration.name)
         self.topics = topics
@@ -99,7 +105,7 @@ package final class MQTTPublisher: Service, Sendable {
         mqtt.will = MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)
         let announced = self.announced
         let announcement = { @Sendable () -> MQTTMessage in
-            let sources = tracker.source
+            let sources = pipeline.source
             announced.sources.withLock { $0 = sources }
             return Self.announcement(configuration, topics: topics, sources: sources)
         }
@@ -121,14 +127,17 @@ package final class MQTTPublisher: Service, Sendable {
                     logger.warning("\(label): cannot subscribe to \(filter): \(reason)")
                 }
             })
+        // What this receiver heard itself: never multilateration results (computed, not
+        // heard) nor what other receivers of the network sent.
+        pipeline.addTap { [self] decoded in
+            guard !decoded.frame.isMultilaterated, !ReceiverName.isNetworkSource(decoded.source) else { return }
+            self.pending.withLock { $0.batcher.add(decoded.frame) }
+        }
         tracker.addFrameListener { [self] update in
             guard let frame = update.frame, !frame.isMultilaterated, !ReceiverName.isNetworkSource(update.source) else {
                 return
             }
-            self.pending.withLock { pending in
-                pending.batcher.add(frame)
-                pending.aircraft.update(update.aircraft)
-            }
+            self.pending.withLock { $0.aircraft.update(update.aircraft) }
         }
     }
 
@@ -182,7 +191,7 @@ package final class MQTTPublisher: Service, Sendable {
 
     /// The sensors' state, and the announcement again when the sources changed.
     private func publishSlowly(at now: Double) {
-        let sources = tracker.source
+        let sources = pipeline.source
         if announced.sources.withLock({ $0 }) != sources, client.isConnected {
             announced.sources.withLock { $0 = sources }
             client.publish(Self.announcement(configuration, topics: topics, sources: sources))

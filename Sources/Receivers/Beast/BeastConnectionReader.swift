@@ -1,12 +1,12 @@
 import FoundationEssentials
 import ModeS
 import NIOCore
+import Pipeline
 import Synchronization
-import Tracking
 
 /// Turns the bytes of one Beast connection into tracked frames: parses them, checks every
 /// frame again with a `FrameValidator` (a sender's checks are not taken on trust), and hands
-/// the good ones to the tracker under the source's label, counting as it goes.
+/// the good ones to the pipeline under the source's label, counting as it goes.
 ///
 /// One per connection (the parser keeps a frame split across reads); not thread-safe.
 struct BeastConnectionReader {
@@ -28,9 +28,9 @@ struct BeastConnectionReader {
     /// The validator as it is now, for the next connection.
     var learnt: FrameValidator { validator }
 
-    /// Reads one buffer of the stream into `tracker`.
+    /// Reads one buffer of the stream into `sink`.
     mutating func read(
-        _ buffer: ByteBuffer, into tracker: LiveTracker, counting counters: borrowing Mutex<BeastCounters>
+        _ buffer: ByteBuffer, into sink: any FrameSink, counting counters: borrowing Mutex<BeastCounters>
     ) {
         var accepted = 0
         var rejected = 0
@@ -50,7 +50,7 @@ struct BeastConnectionReader {
                 frame.signalLevel = received.signalLevel
                 frame.isMultilaterated = received.isMultilaterated
                 if frame.isMultilaterated { multilaterated += 1 }
-                tracker.accept(frame, at: arrival, from: label)
+                sink.accept(frame, at: arrival, from: label)
                 accepted += 1
             }
         }

@@ -3,14 +3,14 @@ import Logging
 import ModeS
 import NIOCore
 import NIOPosix
+import Pipeline
 import Synchronization
-import Tracking
 
 /// Reads frames from an existing receiver's Beast TCP output (dump1090, readsb, a feeder),
 /// so this daemon can sit on top of a program that already owns the dongle.
 ///
 /// Every frame is checked again by a `FrameValidator` (the sender's checks are not taken on
-/// trust), then merged into the tracker. The connection is retried with exponential backoff
+/// trust), then merged into the pipeline. The connection is retried with exponential backoff
 /// (1 s doubling to 30 s) whenever it cannot be made or is lost, and given up as lost when
 /// nothing arrives for `readTimeout` (readsb and dump1090 send a heartbeat every minute even
 /// with no aircraft in range).
@@ -61,14 +61,14 @@ package final class BeastInput: Source {
     package var statistics: BeastCounters { counters.withLock { $0 } }
 
     /// Connects and reads until the task is cancelled, reconnecting as needed.
-    package func run(into tracker: LiveTracker) async throws {
+    package func run(into sink: any FrameSink) async throws {
         var validator = FrameValidator()
         await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
-            try await readConnection(into: tracker, validator: &validator)
+            try await readConnection(into: sink, validator: &validator)
         }
     }
 
-    private func readConnection(into tracker: LiveTracker, validator: inout FrameValidator) async throws {
+    private func readConnection(into sink: any FrameSink, validator: inout FrameValidator) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
             .connect(host: host, port: port) { [readTimeout] channel in
@@ -83,7 +83,7 @@ package final class BeastInput: Source {
         defer { validator = reader.learnt }
         try await channel.executeThenClose { inbound, _ in
             for try await buffer in inbound {
-                reader.read(buffer, into: tracker, counting: counters)
+                reader.read(buffer, into: sink, counting: counters)
             }
         }
     }

@@ -3,8 +3,10 @@ import Logging
 import ModeS
 import NIOCore
 import NIOPosix
+import NetworkSupport
+import Pipeline
+import Support
 import Synchronization
-import Tracking
 
 /// Takes Beast pushed to us: a listening port that programs connect to and send frames,
 /// such as mlat-client returning multilateration results (port 30104 by convention) or
@@ -103,7 +105,7 @@ package final class BeastListener: Source {
     package var statistics: BeastCounters { shared.counters.withLock { $0 } }
 
     /// Accepts and reads connections until the task is cancelled.
-    package func run(into tracker: LiveTracker) async throws {
+    package func run(into sink: any FrameSink) async throws {
         try await withTaskCancellationHandler {
             try await server.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -122,7 +124,7 @@ package final class BeastListener: Source {
                             continue
                         }
                         group.addTask {
-                            await self.read(connection, into: tracker)
+                            await self.read(connection, into: sink)
                             self.open.withLock { $0 -= 1 }
                         }
                     }
@@ -133,7 +135,7 @@ package final class BeastListener: Source {
         }
     }
 
-    private func read(_ connection: NIOAsyncChannel<ByteBuffer, Never>, into tracker: LiveTracker) async {
+    private func read(_ connection: NIOAsyncChannel<ByteBuffer, Never>, into sink: any FrameSink) async {
         let peer = Self.peer(connection)
         shared.counters.withLock { $0.connections += 1 }
         logger.info("\(label): \(peer) connected")
@@ -141,7 +143,7 @@ package final class BeastListener: Source {
         do {
             try await connection.executeThenClose { inbound, _ in
                 for try await buffer in inbound {
-                    reader.read(buffer, into: tracker, counting: shared.counters)
+                    reader.read(buffer, into: sink, counting: shared.counters)
                 }
             }
             logger.info("\(label): \(peer) closed the connection")

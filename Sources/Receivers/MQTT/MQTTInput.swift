@@ -2,16 +2,17 @@ import FoundationEssentials
 import Logging
 import MQTT
 import ModeS
+import Pipeline
 import ReceiverNetwork
+import Support
 import Synchronization
-import Tracking
 
 /// Gathers the frames other receivers publish to an MQTT broker (`aviator/NAME/beast`, see
 /// `ReceiverTopics`): each receiver becomes a source of its own, labelled "mqtt NAME", with
 /// its own counters, and its frames are positioned from where it says it is (its retained
 /// `aviator/NAME/receiver`).
 ///
-/// Messages arrive on the MQTT client's thread and go straight into the tracker: reading a
+/// Messages arrive on the MQTT client's thread and go straight into the pipeline: reading a
 /// batch is a few microseconds a frame. Anything malformed or oversized is dropped whole and
 /// counted against the receiver it came from, with at most one log line every 10 s.
 package final class MQTTInput: Source {
@@ -50,9 +51,9 @@ package final class MQTTInput: Source {
         receivers = Mutex(RemoteReceivers(ownName: ownName))
     }
 
-    /// Connects and feeds `tracker` until the task is cancelled; the client reconnects by
+    /// Connects and feeds `sink` until the task is cancelled; the client reconnects by
     /// itself whenever the broker goes away.
-    package func run(into tracker: LiveTracker) async throws {
+    package func run(into sink: any FrameSink) async throws {
         let label = self.label
         let logger = self.logger
         let mqtt: MQTTClient
@@ -60,7 +61,7 @@ package final class MQTTInput: Source {
             mqtt = try MQTTClient(
                 configuration: configuration,
                 onMessage: { [self] message in
-                    handle(message, into: tracker)
+                    handle(message, into: sink)
                 },
                 onEvent: { event in
                     switch event {
@@ -85,8 +86,8 @@ package final class MQTTInput: Source {
         mqtt.stop()
     }
 
-    /// Reads one message into `tracker`.
-    func handle(_ message: MQTTReceivedMessage, into tracker: LiveTracker) {
+    /// Reads one message into `sink`.
+    func handle(_ message: MQTTReceivedMessage, into sink: any FrameSink) {
         let now = Date().timeIntervalSince1970
         guard
             let delivery = receivers.withLock({
@@ -95,8 +96,8 @@ package final class MQTTInput: Source {
         else {
             return
         }
-        if let position = delivery.position { tracker.setPosition(position, ofSource: delivery.label) }
-        for frame in delivery.frames { tracker.accept(frame, at: now, from: delivery.label) }
+        if let position = delivery.position { sink.setPosition(position, ofSource: delivery.label) }
+        for frame in delivery.frames { sink.accept(frame, at: now, from: delivery.label) }
         if let gap = delivery.gap, let count = gaps.withLock({ $0.record(now: .now) }) {
             logger.info("\(delivery.label): \(gap)\(Self.since(count, "breaks in batch numbers"))")
         }

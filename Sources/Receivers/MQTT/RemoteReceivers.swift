@@ -2,7 +2,7 @@ import ModeS
 import ReceiverNetwork
 
 /// The receivers an MQTT input hears, by name: each one's counters, position and batch
-/// sequence, and what one message from the network means for the tracker.
+/// sequence, and what one message from the network means for the pipeline.
 ///
 /// Every payload is read whole before anything of it is used (`BeastBatch`,
 /// `ReceiverAnnouncement`): one out of place drops it, counted against the receiver whose
@@ -12,7 +12,7 @@ import ReceiverNetwork
 ///
 /// A plain value with the time passed in; the input keeps one under its lock.
 package struct RemoteReceivers: Sendable {
-    /// What one message asks of the tracker.
+    /// What one message asks of the pipeline.
     package struct Delivery: Sendable {
         /// The receiver's source label ("mqtt NAME").
         package var label: String
@@ -186,7 +186,7 @@ package struct RemoteReceivers: Sendable {
                 remote.counters.rejected += 1
                 continue
             }
-            // The sender's 12 MHz clock and level travel on; the tracker's time is ours.
+            // The sender's 12 MHz clock and level travel on; the pipeline's time is ours.
             frame.timestamp = received.timestamp
             frame.signalLevel = received.signalLevel
             frame.isMultilaterated = received.isMultilaterated

@@ -3,7 +3,8 @@ import FoundationEssentials
 import ModeS
 import NIOCore
 import NIOHTTP1
-import Tracking
+import Pipeline
+import Support
 
 #if canImport(Glibc)
     import Glibc

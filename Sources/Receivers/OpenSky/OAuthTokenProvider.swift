@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+import Support
 
 /// Access tokens for OpenSky's authenticated API, by the OAuth2 client-credentials grant.
 ///

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FoundationEssentials
 import NIOHTTP1
+import Support
 
 /// Asks OpenSky's `GET {base}/api/states/all?lamin=&lomin=&lamax=&lomax=` for the state
 /// vectors in a box, once per call, within a timeout.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Support
 
 /// The bounding box asked of OpenSky: a box of configurable size around the receiver's
 /// position rounded to 0.1°.

@@ -4,10 +4,11 @@ import Logging
 import ModeS
 import NIOCore
 import NIOPosix
-import Tracking
+import Pipeline
+import Support
 
 /// The fallback source: polls the OpenSky Network for the aircraft in a box around the
-/// receiver and feeds their state vectors to the tracker, while the dongle is away.
+/// receiver and feeds their state vectors to the pipeline, while the dongle is away.
 ///
 /// It never gives up: timeouts, connection errors, 5xx, 200 with no usable data, refused
 /// redirects and anything else are retried with exponential backoff and jitter, and a 429
@@ -49,7 +50,7 @@ package struct OpenSkySource: Source {
     package static let minimumInterval = Duration.seconds(5)
 
     /// "opensky", the radar's source name while this source runs.
-    package let name = DataSource.opensky.rawValue
+    package let name = "opensky"
     /// The configuration as given.
     package let configuration: Configuration
     /// The time between successful polls, after defaults and the floor.
@@ -77,8 +78,8 @@ package struct OpenSkySource: Source {
         pollInterval = max(requested, minimumInterval)
     }
 
-    /// Polls until cancelled, feeding `tracker`. Returns (never throws) when cancelled.
-    package func run(into tracker: LiveTracker) async throws {
+    /// Polls until cancelled, feeding `sink`. Returns (never throws) when cancelled.
+    package func run(into sink: any FrameSink) async throws {
         guard let receiver = configuration.receiver else {
             logger.warning(
                 "OpenSky fallback idle: no receiver position to ask around; start with --receiver LAT,LON to use it")
@@ -110,12 +111,12 @@ package struct OpenSkySource: Source {
             baseURL: configuration.baseURL, client: http,
             timeout: configuration.requestTimeout, tokens: tokens, retry: configuration.retry)
         logger.notice("\(startLine(client: client, query: query))")
-        await poll(client, query: query, into: tracker)
+        await poll(client, query: query, into: sink)
         try? await http.shutdown()
     }
 
     /// The loop; returns when cancelled.
-    private func poll(_ client: OpenSkyClient, query: OpenSkyQuery, into tracker: LiveTracker) async {
+    private func poll(_ client: OpenSkyClient, query: OpenSkyQuery, into sink: any FrameSink) async {
         var failures = 0
         var reportNext = true  // say how many aircraft came on the first success and after a problem
         while !Task.isCancelled {
@@ -126,8 +127,8 @@ package struct OpenSkySource: Source {
                 let now = Date().timeIntervalSince1970
                 var fed = 0
                 for vector in response.states {
-                    guard let state = vector.aircraftState(now: now) else { continue }
-                    tracker.accept(state)
+                    guard let report = vector.report(now: now) else { continue }
+                    sink.accept(report)
                     fed += 1
                 }
                 if response.skippedRows > 0 {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Support
 
 /// Where a 3xx answer points, and whether it stays on the server that was asked.
 ///

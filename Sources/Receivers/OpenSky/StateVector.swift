@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ModeS
-import Tracking
+import Pipeline
+import Support
 
 /// One OpenSky state vector: the positional JSON array the `/api/states/all` endpoint returns
 /// for each aircraft, in the API's own units (metres, metres per second, Unix seconds).
@@ -85,29 +86,28 @@ package struct StateVector: Sendable, Equatable {
         return UInt32(icao24, radix: 16)
     }
 
-    /// The tracker's view of this vector: feet, knots and feet per minute, source `opensky`.
+    /// The pipeline's view of this vector: feet, knots and feet per minute.
     ///
     /// Times are OpenSky's Unix seconds, but never later than `now` (the local clock): a server
     /// clock running ahead must not push the tracker's notion of now into the future.
     /// Returns nil when the address is not six hex digits.
-    package func aircraftState(now: Double) -> AircraftState? {
+    package func report(now: Double) -> StateReport? {
         guard let icao = address else { return nil }
-        let seen = min(lastContact, now)
-        var state = AircraftState(icao: icao, lastSeen: seen, source: .opensky)
-        state.callsign = callsign.flatMap(Self.validCallsign)
-        state.category = category.flatMap(Self.emitterCategory)
-        state.squawk = squawk.flatMap(Self.validSquawk)
+        var report = StateReport(icao: icao, lastSeen: min(lastContact, now))
+        report.callsign = callsign.flatMap(Self.validCallsign)
+        report.category = category.flatMap(Self.emitterCategory)
+        report.squawk = squawk.flatMap(Self.validSquawk)
         if let latitude, let longitude {
-            state.position = GeoPoint(latitude: latitude, longitude: longitude)
-            state.positionTime = min(timePosition ?? lastContact, now)
+            report.position = GeoPoint(latitude: latitude, longitude: longitude)
+            report.positionTime = min(timePosition ?? lastContact, now)
         }
-        state.altitudeBaroFt = baroAltitude.map(Self.feet)
-        state.altitudeGeoFt = geoAltitude.map(Self.feet)
-        state.groundSpeedKt = velocity.map { $0 * Self.knotsPerMetrePerSecond }
-        state.trackDeg = trueTrack
-        state.verticalRateFpm = verticalRate.map { Int(($0 * 60 / Self.metresPerFoot).rounded()) }
-        state.onGround = onGround
-        return state
+        report.altitudeBaroFt = baroAltitude.map(Self.feet)
+        report.altitudeGeoFt = geoAltitude.map(Self.feet)
+        report.groundSpeedKt = velocity.map { $0 * Self.knotsPerMetrePerSecond }
+        report.trackDeg = trueTrack
+        report.verticalRateFpm = verticalRate.map { Int(($0 * 60 / Self.metresPerFoot).rounded()) }
+        report.onGround = onGround
+        return report
     }
 
     /// The international foot, exactly.
@@ -132,7 +132,7 @@ package struct StateVector: Sendable, Equatable {
         text.utf8.count == 4 && text.allSatisfy({ ("0"..."7").contains($0) }) ? text : nil
     }
 
-    /// OpenSky numbers the ADS-B emitter categories in one sequence; the tracker (like the
+    /// OpenSky numbers the ADS-B emitter categories in one sequence; the pipeline (like the
     /// decoder) uses the ADS-B set letter and number, e.g. "A3". 0 ("no information") and
     /// 1 ("no ADS-B category information") carry nothing and map to nil.
     static func emitterCategory(_ number: Int) -> String? {
@@ -204,7 +204,7 @@ extension StateVector: Decodable {
     /// What no aircraft reports: heights from below the Dead Sea to well above any airliner
     /// (m), speeds up to Mach 3 (m/s), climb or descent up to 300 m/s, tracks in degrees and
     /// times from 1970 to 2100. A value outside makes the row malformed, so nothing absurd
-    /// (nor a number too large for the tracker's integers) enters the tracker.
+    /// (nor a number too large for the pipeline's integers) enters the pipeline.
     static func physicalRanges(_ row: StateVector) -> [(String, Double?, ClosedRange<Double>)] {
         [
             ("baro_altitude", row.baroAltitude, -1_000...30_000),

@@ -2,8 +2,8 @@ import FoundationEssentials
 import Logging
 import ModeS
 import ModeSDemod
+import Pipeline
 import Synchronization
-import Tracking
 
 /// Receives from an RTL-SDR dongle: librtlsdr's USB thread fills a `SampleRing`, and a second
 /// thread demodulates from it into a `LiveTracker`.
@@ -68,15 +68,15 @@ package final class RTLSDRSource: DeviceSource {
     /// Opens the device (throwing `RTLSDRDevice.Failure` when it cannot); the returned
     /// streaming runs until the task is cancelled (then returns) or the device fails (then
     /// throws `DeviceLost`).
-    package func open() throws -> @Sendable (LiveTracker) async throws -> Void {
+    package func open() throws -> @Sendable (any FrameSink) async throws -> Void {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw RTLSDRDevice.Failure(description: "unsupported sample rate \(configuration.sampleRate)")
         }
         let device = try RTLSDRDevice(configuration)
-        return { [self] tracker in try await stream(device, rate: rate, into: tracker) }
+        return { [self] sink in try await stream(device, rate: rate, into: sink) }
     }
 
-    private func stream(_ device: RTLSDRDevice, rate: SampleRate, into tracker: LiveTracker) async throws {
+    private func stream(_ device: RTLSDRDevice, rate: SampleRate, into sink: any FrameSink) async throws {
         let gain = device.gainDecibels.map { "\($0) dB" } ?? "auto"
         logger.info(
             "RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, gain \(gain), ppm \(configuration.ppm)"
@@ -92,7 +92,7 @@ package final class RTLSDRSource: DeviceSource {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
                 DedicatedThread.start(name: "demodulator") {
-                    Self.demodulate(ring: ring, rate: rate, options: options, into: tracker, label: label)
+                    Self.demodulate(ring: ring, rate: rate, options: options, into: sink, label: label)
                     continuation.resume(returning: usbStatus.withLock { $0 })
                 }
                 DedicatedThread.start(name: "rtlsdr-usb") {
@@ -139,9 +139,9 @@ package final class RTLSDRSource: DeviceSource {
     /// The demodulation loop: drains the ring until it is closed and empty.
     private static func demodulate(
         ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-        into tracker: LiveTracker, label: String
+        into sink: any FrameSink, label: String
     ) {
-        let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)
+        let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
         while ring.pop({ stream.process($0) }) {}
         stream.finish()
     }

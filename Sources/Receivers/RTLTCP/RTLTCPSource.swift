@@ -3,8 +3,8 @@ import Logging
 import ModeSDemod
 import NIOCore
 import NIOPosix
+import Pipeline
 import Synchronization
-import Tracking
 
 /// Receives from a dongle that `rtl_tcp` serves on another machine (or in a container): the
 /// same samples as a local dongle, over TCP, demodulated here.
@@ -124,16 +124,16 @@ package final class RTLTCPSource: Source {
     }
 
     /// Connects and streams until the task is cancelled, reconnecting as needed.
-    package func run(into tracker: LiveTracker) async throws {
+    package func run(into sink: any FrameSink) async throws {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw ProtocolError(description: "unsupported sample rate \(configuration.sampleRate)")
         }
         await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
-            try await stream(rate: rate, into: tracker)
+            try await stream(rate: rate, into: sink)
         }
     }
 
-    private func stream(rate: SampleRate, into tracker: LiveTracker) async throws {
+    private func stream(rate: SampleRate, into sink: any FrameSink) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
             .connect(host: host, port: port) { [readTimeout] channel in
@@ -148,7 +148,7 @@ package final class RTLTCPSource: Source {
         // The demodulator runs on a thread of its own until the ring is closed and drained.
         async let demodulated: Void = Self.demodulate(
             ring: ring, rate: rate, options: demodulatorOptions,
-            into: tracker, label: label)
+            into: sink, label: label)
         defer { ring.close() }
         var greeting: [UInt8] = []
         // Network reads are small; they are gathered into blocks of a ring slot's size so the
@@ -209,11 +209,11 @@ package final class RTLTCPSource: Source {
     /// and empty.
     private static func demodulate(
         ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-        into tracker: LiveTracker, label: String
+        into sink: any FrameSink, label: String
     ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DedicatedThread.start(name: "rtltcp-demod") {
-                let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: tracker, label: label)
+                let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
                 while ring.pop({ stream.process($0) }) {}
                 stream.finish()
                 continuation.resume()

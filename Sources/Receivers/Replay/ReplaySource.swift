@@ -2,8 +2,9 @@ import FoundationEssentials
 import Logging
 import ModeS
 import ModeSDemod
+import Pipeline
+import Support
 import Synchronization
-import Tracking
 
 /// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
 /// and tracker as a live dongle: as fast as possible, or at the recording's own pace, once or
@@ -47,7 +48,7 @@ package struct ReplaySource: Source {
 
     /// Replays until the end of the recording (or forever with `loop`), or until the task is
     /// cancelled. Throws `IQFileReader.ReadError` when the recording cannot be read.
-    package func run(into tracker: LiveTracker) async throws {
+    package func run(into sink: any FrameSink) async throws {
         let cancelled = Mutex(false)
         let configuration = self.configuration
         let logger = self.logger
@@ -56,7 +57,7 @@ package struct ReplaySource: Source {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
                 DedicatedThread.start(name: "replay") {
                     do {
-                        try Self.replay(configuration, into: tracker, label: label, logger: logger) {
+                        try Self.replay(configuration, into: sink, label: label, logger: logger) {
                             cancelled.withLock { $0 }
                         }
                         continuation.resume()
@@ -75,7 +76,7 @@ package struct ReplaySource: Source {
     /// The replay loop, on its own thread. The first pass is logged at info, later passes of
     /// a loop at debug: a short recording loops thousands of times a day.
     private static func replay(
-        _ configuration: Configuration, into tracker: LiveTracker, label: String, logger: Logger,
+        _ configuration: Configuration, into sink: any FrameSink, label: String, logger: Logger,
         isCancelled: () -> Bool
     ) throws {
         let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
@@ -85,7 +86,7 @@ package struct ReplaySource: Source {
             let reader = try IQFileReader(path: configuration.path)
             let stream = SampleStream(
                 format: configuration.format, sampleRate: configuration.sampleRate,
-                options: configuration.demodulator, into: tracker, label: label)
+                options: configuration.demodulator, into: sink, label: label)
             let passStart = Date().timeIntervalSince1970
             var delivered = 0
             let summary = try reader.forEachBlock(isCancelled: isCancelled) { block in

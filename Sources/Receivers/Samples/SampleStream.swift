@@ -1,7 +1,7 @@
 import FoundationEssentials
 import ModeS
 import ModeSDemod
-import Tracking
+import Pipeline
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +9,7 @@ import Tracking
     import Darwin
 #endif
 
-/// One stream of IQ blocks on its way into the tracker: the demodulator that finds frames in
+/// One stream of IQ blocks on its way into the pipeline: the demodulator that finds frames in
 /// it and the clock that says when each frame was received. The dongle and the replay both
 /// go through it, so a recording is handled exactly like live samples.
 ///
@@ -19,25 +19,25 @@ package final class SampleStream {
     package let demodulator: StreamingDemodulator
     /// The stream's clock.
     package private(set) var clock: SampleClock
-    /// Frames handed to the tracker so far.
+    /// Frames handed to the pipeline so far.
     package private(set) var frames = 0
-    private let tracker: LiveTracker
+    private let sink: any FrameSink
     /// The label of the source the samples come from.
     private let label: String
-    /// What this block counted for stats.json, handed to the tracker at its end.
+    /// What this block counted for stats.json, handed to the pipeline at its end.
     private var counted = LocalStatistics()
     private var noiseMeter = SamplePower()
 
     /// A stream of `format` samples at `sampleRate` from the source labelled `label`,
-    /// demodulated with `options` into `tracker`.
+    /// demodulated with `options` into `sink`.
     package init(
         format: SampleFormat, sampleRate: SampleRate, options: StreamingDemodulator.Options,
-        into tracker: LiveTracker, label: String
+        into sink: any FrameSink, label: String
     ) {
         self.label = label
         demodulator = StreamingDemodulator(format: format, sampleRate: sampleRate, options: options)
         clock = SampleClock(sampleRate: sampleRate.hertz)
-        self.tracker = tracker
+        self.sink = sink
     }
 
     /// Demodulates `block`; after a loss, what came before it is finished first.
@@ -64,7 +64,7 @@ package final class SampleStream {
         counted.noisePowerSum += noise.power * Double(noise.measured)
         counted.noiseSamples += noise.measured
         counted.demodulationSeconds += Self.threadSeconds() - started
-        tracker.addLocal(counted)
+        sink.addLocal(counted)
         counted = LocalStatistics()
     }
 
@@ -79,7 +79,7 @@ package final class SampleStream {
     @discardableResult
     package func finish() -> Int {
         let remaining = demodulator.finish { deliver($0) }
-        tracker.addLocal(counted)
+        sink.addLocal(counted)
         counted = LocalStatistics()
         return remaining
     }
@@ -87,6 +87,6 @@ package final class SampleStream {
     private func deliver(_ frame: Frame) {
         frames += 1
         counted.accept(dBFS: frame.signalLevel, repairedBits: frame.correctedBits)
-        tracker.accept(frame, at: clock.time(ofTimestamp: frame.timestamp), from: label)
+        sink.accept(frame, at: clock.time(ofTimestamp: frame.timestamp), from: label)
     }
 }

@@ -1,4 +1,4 @@
-import Tracking
+import Pipeline
 
 /// A source on a local device that is opened before it streams, so that whatever fed the
 /// radar while the device was away (`SourceSupervisor`'s fallback) keeps going until the
@@ -10,12 +10,12 @@ package protocol DeviceSource: Source {
     /// Opens the device, or throws why it cannot (one line). Returns the streaming of the
     /// opened device, which feeds a tracker until the task is cancelled (then returns) or the
     /// device is lost (then throws).
-    func open() throws -> @Sendable (LiveTracker) async throws -> Void
+    func open() throws -> @Sendable (any FrameSink) async throws -> Void
 }
 
 extension DeviceSource {
     /// Opens the device and streams from it.
-    package func run(into tracker: LiveTracker) async throws {
-        try await open()(tracker)
+    package func run(into sink: any FrameSink) async throws {
+        try await open()(sink)
     }
 }

@@ -1,6 +1,6 @@
 import Logging
+import Pipeline
 import ServiceLifecycle
-import Tracking
 
 /// Keeps the radar fed: the dongle first; when there is none or it fails, the fallback source
 /// (unless told not to), while retrying the dongle and switching back as soon as it returns.
@@ -15,19 +15,19 @@ package struct SourceSupervisor: Service {
     private let fallback: any Source
     private let noFallback: Bool
     private let retryInterval: Duration
-    private let tracker: LiveTracker
+    private let sink: any FrameSink
     private let logger: Logger
 
-    /// A supervisor feeding `tracker` from `dongle`, or `fallback` while the dongle is away.
+    /// A supervisor feeding `sink` from `dongle`, or `fallback` while the dongle is away.
     package init(
         dongle: any DeviceSource, fallback: any Source, noFallback: Bool,
-        retryInterval: Duration = .seconds(5), tracker: LiveTracker, logger: Logger
+        retryInterval: Duration = .seconds(5), sink: any FrameSink, logger: Logger
     ) {
         self.dongle = dongle
         self.fallback = fallback
         self.noFallback = noFallback
         self.retryInterval = retryInterval
-        self.tracker = tracker
+        self.sink = sink
         self.logger = logger
     }
 
@@ -62,12 +62,12 @@ package struct SourceSupervisor: Service {
                 }
                 let previous = current
                 current = dongle.name
-                tracker.setSource(dongle.name, slot: Self.slot)
+                sink.setSource(dongle.name, slot: Self.slot)
                 do {
-                    try await stream(tracker)
+                    try await stream(sink)
                     return
                 } catch {
-                    tracker.setSource(previous == dongle.name ? nil : previous, slot: Self.slot)
+                    sink.setSource(previous == dongle.name ? nil : previous, slot: Self.slot)
                     current = nil
                     (failure, lost) = (error, true)
                 }
@@ -85,12 +85,12 @@ package struct SourceSupervisor: Service {
                 dongleWasMissing = true
                 if fallbackTask == nil {
                     current = fallback.name
-                    tracker.setSource(fallback.name, slot: Self.slot)
+                    sink.setSource(fallback.name, slot: Self.slot)
                     let fallback = self.fallback
-                    let tracker = self.tracker
+                    let sink = self.sink
                     let logger = self.logger
                     fallbackTask = Task {
-                        do { try await fallback.run(into: tracker) } catch is CancellationError {
+                        do { try await fallback.run(into: sink) } catch is CancellationError {
                         } catch { logger.error("\(fallback.name) stopped: \(error)") }
                     }
                 }

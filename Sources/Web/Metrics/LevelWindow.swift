@@ -1,4 +1,4 @@
-import Tracking
+import Pipeline
 
 /// Signal and noise levels over the last minute, from the local receiver's running totals
 /// read at each scrape. The totals hold power sums, so the mean over a period is exact: the

@@ -1,5 +1,7 @@
 import FeedServer
 import Outputs
+import Pipeline
+import Support
 import Synchronization
 import Tracking
 
@@ -21,7 +23,7 @@ final class MetricsEndpoint: Sendable {
         self.sources = sources
         self.feed = feed
         self.counters = counters
-        window = Mutex(LevelWindow(start: 0, local: sources.tracker.statistics.local))
+        window = Mutex(LevelWindow(start: 0, local: sources.pipeline.local))
     }
 
     /// The figures now.
@@ -29,7 +31,7 @@ final class MetricsEndpoint: Sendable {
         let feedStatistics = await feed.statistics()
         let web = counters.snapshot
         let tracker = sources.tracker
-        let statistics = tracker.statistics
+        let statistics = ReceiverStatistics(pipeline: sources.pipeline, tracker: tracker)
         let aircraft = tracker.aircraftCounts()
         let seconds = (ContinuousClock.now - started).inSeconds
         let levels = window.withLock { $0.levels(at: seconds, local: statistics.local) }

@@ -1,10 +1,12 @@
+import Outputs
+import Pipeline
 import Tracking
 
 /// The daemon's figures at one moment, as `/metrics` reports them: a plain value, read from
 /// `MetricsSources` and the servers' counters, then rendered by `PrometheusExposition`.
 package struct MetricsReading: Sendable {
     /// Messages by downlink format, tracks, positions and the local receiver's totals.
-    package var statistics: LiveTracker.Statistics
+    package var statistics: ReceiverStatistics
     /// Aircraft tracked now.
     package var aircraft: Int
     /// Of them, those with a position that is not stale (as aircraft.json shows them).
@@ -26,7 +28,7 @@ package struct MetricsReading: Sendable {
 
     /// A reading from its parts; the lists default to empty.
     package init(
-        statistics: LiveTracker.Statistics, aircraft: Int, aircraftWithPosition: Int,
+        statistics: ReceiverStatistics, aircraft: Int, aircraftWithPosition: Int,
         signalDBFS: Double? = nil, noiseDBFS: Double? = nil, processSeconds: Double = 0,
         sourceFrames: [(source: String, frames: Int)] = [],
         openSkyRequests: [(outcome: String, requests: Int)] = [],

@@ -1,4 +1,5 @@
 import Outputs
+import Pipeline
 import Tracking
 
 /// Where `/metrics` reads the daemon's figures when it is scraped. Nothing is counted twice:
@@ -6,10 +7,12 @@ import Tracking
 /// already keep. What the web server's module cannot see (the sources, OpenSky) comes
 /// through closures the daemon wires up.
 package struct MetricsSources: Sendable {
-    /// The tracker: messages, tracks, aircraft, and the local receiver's samples and levels.
+    /// The pipeline: messages, sources, and the local receiver's samples and levels.
+    package var pipeline: FramePipeline
+    /// The tracker: tracks and aircraft.
     package var tracker: LiveTracker
     /// Frames by the label of the source they came from, one entry per source that has fed
-    /// the tracker (`[("replay", 1234), ("beast-in 10.0.0.2:30005", 56)]`).
+    /// the pipeline (`[("replay", 1234), ("beast-in 10.0.0.2:30005", 56)]`).
     package var sourceFrames: @Sendable () -> [(source: String, frames: Int)]
     /// OpenSky requests by outcome; empty without the OpenSky source.
     package var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)]
@@ -18,17 +21,18 @@ package struct MetricsSources: Sendable {
     /// Processor time the whole process has used so far, in seconds.
     package var processSeconds: @Sendable () -> Double
 
-    /// Sources over `tracker`; frames by source default to the tracker's own per-source
-    /// counts.
+    /// Sources over `pipeline` and `tracker`; frames by source default to the pipeline's own
+    /// per-source counts.
     package init(
-        tracker: LiveTracker,
+        pipeline: FramePipeline, tracker: LiveTracker,
         sourceFrames: (@Sendable () -> [(source: String, frames: Int)])? = nil,
         openSkyRequests: @escaping @Sendable () -> [(outcome: String, requests: Int)] = { [] },
         outputs: [TCPBroadcastServer] = [],
         processSeconds: @escaping @Sendable () -> Double = StatsJSON.Snapshot.processSeconds
     ) {
+        self.pipeline = pipeline
         self.tracker = tracker
-        self.sourceFrames = sourceFrames ?? { tracker.sourceCounts.map { (source: $0.label, frames: $0.frames) } }
+        self.sourceFrames = sourceFrames ?? { pipeline.sourceCounts.map { (source: $0.label, frames: $0.frames) } }
         self.openSkyRequests = openSkyRequests
         self.outputs = outputs
         self.processSeconds = processSeconds

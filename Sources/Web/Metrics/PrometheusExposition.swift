@@ -1,3 +1,5 @@
+import Outputs
+import Pipeline
 import Prometheus
 import Tracking
 

@@ -1,26 +1,31 @@
 import FoundationEssentials
 import Logging
 import ModeS
+import Pipeline
 import ServiceLifecycle
+import Support
 import Tracking
 
 /// Logs one line of receiver statistics every interval and once more at shutdown: messages
 /// per second, aircraft, aircraft with a position, dropped samples, current source, and
 /// what the source itself counts (a Beast input's rejected and malformed frames).
 package struct StatisticsReporter: Service {
+    private let pipeline: FramePipeline
     private let tracker: LiveTracker
     private let interval: Duration
     private let droppedBytes: @Sendable () -> Int
     private let sourceDetails: @Sendable () -> String?
     private let logger: Logger
 
-    /// A reporter over `tracker`; `droppedBytes` reads the sample bytes lost so far and
-    /// `sourceDetails` the source's own counters, appended to the line when not nil.
+    /// A reporter over `pipeline` (messages, sources) and `tracker` (aircraft); `droppedBytes`
+    /// reads the sample bytes lost so far and `sourceDetails` the source's own counters,
+    /// appended to the line when not nil.
     package init(
-        tracker: LiveTracker, interval: Duration = .seconds(60),
+        pipeline: FramePipeline, tracker: LiveTracker, interval: Duration = .seconds(60),
         droppedBytes: @escaping @Sendable () -> Int,
         sourceDetails: @escaping @Sendable () -> String? = { nil }, logger: Logger
     ) {
+        self.pipeline = pipeline
         self.tracker = tracker
         self.interval = interval
         self.droppedBytes = droppedBytes
@@ -31,7 +36,7 @@ package struct StatisticsReporter: Service {
     /// Reports until cancelled, then reports the totals.
     package func run() async throws {
         // Totals count from zero: a fast source may have delivered frames before this starts.
-        let initial = LiveTracker.Counters()
+        let initial = FrameCounters()
         var previous = initial
         var previousTime = ContinuousClock.now
         let started = previousTime
@@ -44,15 +49,15 @@ package struct StatisticsReporter: Service {
             }
             let now = ContinuousClock.now
             logger.info("\(line(since: previous, elapsed: now - previousTime, total: false))")
-            previous = tracker.counters
+            previous = pipeline.counters
             previousTime = now
         }
     }
 
     /// One statistics line for the counters gained since `earlier` over `elapsed` ("totals:"
     /// instead of "statistics:" when `total`); the daemon also logs one on SIGUSR1.
-    package func line(since earlier: LiveTracker.Counters, elapsed: Duration, total: Bool) -> String {
-        let counters = tracker.counters
+    package func line(since earlier: FrameCounters, elapsed: Duration, total: Bool) -> String {
+        let counters = pipeline.counters
         let seconds = max(elapsed.inSeconds, 1e-9)
         let messages = counters.frames - earlier.frames
         let aircraft = tracker.aircraftCounts()
@@ -61,7 +66,7 @@ package struct StatisticsReporter: Service {
         return (total ? "totals: " : "statistics: ")
             + "\(messages) messages (\(rate)/s), \(counters.correctedFrames - earlier.correctedFrames) repaired, "
             + "\(aircraft.all) aircraft, \(aircraft.withPosition) with position, "
-            + "\(samples) samples dropped, source \(tracker.source)"
+            + "\(samples) samples dropped, source \(pipeline.source)"
             + (sourceDetails().map { " (\($0))" } ?? "")
     }
 }

@@ -1,5 +1,5 @@
 /// What one source (the dongle, a replay, one Beast connection or listener, an rtl_tcp
-/// server) delivered to the tracker: the per-source counters of the statistics line, the
+/// server) delivered to the pipeline: the per-source counters of the statistics line, the
 /// metrics and stats.json.
 package struct SourceCounts: Sendable, Equatable {
     /// The source's label, e.g. "rtl-sdr", "replay", "beast-in 10.0.0.2:30005".

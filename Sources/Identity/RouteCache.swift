@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ModeS
-import Tracking
+import Support
 
 /// What is known of each callsign's route and when to ask again: the route lookup's state
 /// machine, with the time passed in.

@@ -1,6 +1,4 @@
 import FoundationEssentials
-import ModeS
-import Tracking
 
 /// How long to wait before asking OpenSky again after a failed request.
 ///

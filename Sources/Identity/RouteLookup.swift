@@ -5,8 +5,8 @@ import ModeS
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
+import Support
 import Synchronization
-import Tracking
 
 #if canImport(Glibc)
     import Glibc

@@ -12,7 +12,7 @@ import ModeS
 /// nothing the tracker would use. Multilateration results are never duplicates: they are made
 /// up by a server, not heard.
 ///
-/// A plain value: the tracker keeps one under its lock, with the time passed in.
+/// A plain value: the pipeline keeps one under its lock, with the time passed in.
 ///
 /// Most receivers have one source, and then no frame can be a copy: while every frame kept
 /// comes from one source they are only listed in order, and the lookup by bits (a hash

@@ -10,7 +10,7 @@ import FoundationEssentials
 /// stats.json's `local` section: samples, preambles, accepted frames, signal and noise power,
 /// and the processor time demodulation took.
 ///
-/// The receiving side adds one block's worth at a time to the `LiveTracker`; periods are the
+/// The receiving side adds one block's worth at a time to the `FramePipeline`; periods are the
 /// difference of two totals. Powers are relative to full scale (1.0), summed, so that means
 /// over any period are exact.
 package struct LocalStatistics: Sendable, Equatable {

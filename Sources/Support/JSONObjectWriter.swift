@@ -5,40 +5,40 @@
 /// Two styles: by default a field whose value is nil is left out (the decoder's output);
 /// with `nullForMissing` it is written as `null`, so that every object of a kind carries the
 /// same keys (the radar feed's stable schema).
-public struct JSONObjectWriter: Sendable {
+package struct JSONObjectWriter: Sendable {
     private var text: String
     private var empty = true
     private let nullForMissing: Bool
 
     /// An empty object; `nullForMissing` writes nil values as `null` instead of leaving them out.
-    public init(nullForMissing: Bool = false) {
+    package init(nullForMissing: Bool = false) {
         text = "{"
         text.reserveCapacity(512)
         self.nullForMissing = nullForMissing
     }
 
     /// Adds a string field (escaped).
-    public mutating func add(_ key: String, _ value: String?) {
+    package mutating func add(_ key: String, _ value: String?) {
         guard let value else { return addNull(key) }
         startField(key)
         Self.appendQuoted(value, to: &text)
     }
 
     /// Adds an integer field.
-    public mutating func add(_ key: String, _ value: Int?) {
+    package mutating func add(_ key: String, _ value: Int?) {
         guard let value else { return addNull(key) }
         startField(key)
         text += String(value)
     }
 
     /// Adds an unsigned integer field.
-    public mutating func add(_ key: String, _ value: UInt64) {
+    package mutating func add(_ key: String, _ value: UInt64) {
         startField(key)
         text += String(value)
     }
 
     /// Adds a boolean field.
-    public mutating func add(_ key: String, _ value: Bool?) {
+    package mutating func add(_ key: String, _ value: Bool?) {
         guard let value else { return addNull(key) }
         startField(key)
         text += value ? "true" : "false"
@@ -46,7 +46,7 @@ public struct JSONObjectWriter: Sendable {
 
     /// Adds a number rounded to `decimals` places; a value that is not finite counts as
     /// missing (JSON has no NaN or infinity).
-    public mutating func add(_ key: String, _ value: Double?, decimals: Int) {
+    package mutating func add(_ key: String, _ value: Double?, decimals: Int) {
         guard let value, value.isFinite else { return addNull(key) }
         startField(key)
         Self.appendNumber(value, decimals: decimals, to: &text)
@@ -54,7 +54,7 @@ public struct JSONObjectWriter: Sendable {
 
     /// Adds a direction in [0, 360) rounded to `decimals` places: a value just below 360 that
     /// rounds up to 360 is written as 0, so the range holds after rounding.
-    public mutating func addAngle(_ key: String, _ value: Double?, decimals: Int) {
+    package mutating func addAngle(_ key: String, _ value: Double?, decimals: Int) {
         guard let value, value.isFinite else { return addNull(key) }
         let rounded = Self.round(value, decimals: decimals)
         startField(key)
@@ -62,13 +62,13 @@ public struct JSONObjectWriter: Sendable {
     }
 
     /// Adds a field whose value is already JSON text (a nested object or array).
-    public mutating func addRaw(_ key: String, _ json: String) {
+    package mutating func addRaw(_ key: String, _ json: String) {
         startField(key)
         text += json
     }
 
     /// The finished object, without a line break.
-    public var result: String { text + "}" }
+    package var result: String { text + "}" }
 
     private mutating func addNull(_ key: String) {
         guard nullForMissing else { return }

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ModeS
-import Tracking
+import Support
 
 /// What a route service's answer to `GET {base}/callsign/{CALLSIGN}` says: the route, or
 /// that the service does not know the callsign.

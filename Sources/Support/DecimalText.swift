@@ -1,12 +1,12 @@
 /// Fixed-point decimal text (`12.30`) built from integer arithmetic: the same digits on every
 /// platform, no printf and no locale. The truth files of the simulator, log lines and the
 /// terminal radar all write their numbers with it.
-public enum DecimalText {
+package enum DecimalText {
     /// `value` with exactly `places` digits after the point (0 places: no point), rounded
     /// half away from zero. A value that is not finite is written `null` (the truth files are
     /// JSON); one too large for the arithmetic (`|value|·10^places` beyond 9·10^15, where a
     /// double has no fraction left) is written as Swift writes it.
-    public static func fixed(_ value: Double, places: Int) -> String {
+    package static func fixed(_ value: Double, places: Int) -> String {
         guard value.isFinite else { return "null" }
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }

@@ -4,7 +4,7 @@ extension StringProtocol {
     ///
     /// The one trim of the project: command-line values, header values and answers of outside
     /// services all go through it, so they all agree on what white space is.
-    public func trimmingWhitespace() -> SubSequence {
+    package func trimmingWhitespace() -> SubSequence {
         var result = self[...]
         while let first = result.first, first.isWhitespace { result = result.dropFirst() }
         while let last = result.last, last.isWhitespace { result = result.dropLast() }
