@@ -79,22 +79,12 @@ let package = Package(
             ] + demodulatorProcessor
         ),
         // Synthetic skies: the one signal source of tests, demos and benchmarks.
-        .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod"]),
+        .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod", "Support"]),
         // Every source's frames, once: duplicate removal across sources, decoding, counts, the
         // frame taps of the outputs.
         .target(name: "Pipeline", dependencies: ["ModeS"]),
-        // What an aircraft is: flight routes by callsign (an online service for now).
-        .target(
-            name: "Identity",
-            dependencies: [
-                "ModeS", "Support",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client")
-            ]
-        ),
+        // What an aircraft is: its flight route by callsign, as plain values.
+        .target(name: "Identity"),
         // Decoded frames and state reports -> one state per aircraft.
         .target(name: "Tracking", dependencies: ["ModeS", "Pipeline", "Identity"]),
         // The network of receivers' wire types: topics, frame batches, receiver announcements,
@@ -104,7 +94,8 @@ let package = Package(
         .target(
             name: "Receivers",
             dependencies: [
-                "ModeS", "ModeSDemod", "Pipeline", "Support", "NetworkSupport", "CRtlSdr", "MQTT", "ReceiverNetwork",
+                "ModeS", "ModeSDemod", "Pipeline", "Identity", "Support", "NetworkSupport", "CRtlSdr", "MQTT",
+                "ReceiverNetwork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -214,22 +205,28 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ModeS", "ModeSDemod", "Simulator", "Tracking", "SkyProjection", "FeedProtocol",
+                "ModeS", "ModeSDemod", "Simulator", "Tracking", "Pipeline", "Identity", "Support", "SkyProjection",
+                "FeedProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
             path: "Tests/TestSupport"),
-        .testTarget(name: "ModeSTests", dependencies: ["ModeS", "Tracking", "TestSupport"]),
+        .testTarget(
+            name: "ModeSTests", dependencies: ["ModeS", "Support", "Tracking", "Pipeline", "Identity", "TestSupport"]),
         .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "ModeS", "TestSupport"]),
+        .testTarget(
+            name: "TrackingTests", dependencies: ["Tracking", "Pipeline", "Identity", "Support", "ModeS", "TestSupport"]
+        ),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Tracking", "ModeS", "TestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ReceiverNetworkTests", dependencies: ["ReceiverNetwork", "ModeS", "TestSupport"]),
         .testTarget(
             name: "ReceiversTests",
             dependencies: [
-                "Receivers", "Tracking", "ModeS", "ModeSDemod", "Simulator", "TestSupport", "ReceiverNetwork", "MQTT",
+                "Receivers", "Tracking", "Pipeline", "Identity", "Support", "ModeS", "ModeSDemod", "Simulator",
+                "TestSupport", "ReceiverNetwork", "MQTT",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -238,14 +235,21 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedProtocolTests",
-            dependencies: ["FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "Tracking", "TestSupport"]),
+            dependencies: [
+                "FeedProtocol", "SkyProjection", "RadarTerminal", "ModeS", "Tracking", "Pipeline", "Identity",
+                "Support", "TestSupport"
+            ]),
         .testTarget(
             name: "SkyProjectionTests",
-            dependencies: ["SkyProjection", "Tracking", "FeedProtocol", "FeedServer", "ModeS", "TestSupport"]),
+            dependencies: [
+                "SkyProjection", "Tracking", "Pipeline", "Identity", "Support", "FeedProtocol", "FeedServer", "ModeS",
+                "TestSupport"
+            ]),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "ModeS", "TestSupport",
+                "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Pipeline", "Identity", "Support", "ModeS",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio")
             ]
@@ -253,7 +257,8 @@ let package = Package(
         .testTarget(
             name: "WebTests",
             dependencies: [
-                "Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Outputs", "ModeS", "TestSupport",
+                "Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Pipeline", "Identity", "Support",
+                "Outputs", "ModeS", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -269,14 +274,16 @@ let package = Package(
         .testTarget(
             name: "OutputsTests",
             dependencies: [
-                "Outputs", "Tracking", "ModeS", "TestSupport", "MQTT", "ReceiverNetwork",
+                "Outputs", "Tracking", "Pipeline", "Identity", "Support", "ModeS", "TestSupport", "MQTT",
+                "ReceiverNetwork",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio")
             ]),
         .testTarget(
             name: "RadarTerminalTests",
             dependencies: [
-                "RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "ModeS", "TestSupport"
+                "RadarTerminal", "FeedProtocol", "FeedServer", "SkyProjection", "Tracking", "Pipeline", "Identity",
+                "Support", "ModeS", "TestSupport"
             ]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ModeS", "TestSupport"]),
         // Runs the built `aviator-adsb` binary as a user would, and checks the package's shape.

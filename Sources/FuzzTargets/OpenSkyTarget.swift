@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ModeS
+import Pipeline
 import Receivers
 import Support
 import Tracking
@@ -39,8 +40,8 @@ enum OpenSkyTarget {
                 if let value { try check(value.isFinite && abs(value) <= 4_102_444_800, "\(what): value \(value)") }
             }
             for now in [response.time, 1_700_000_000] {
-                guard let state = vector.aircraftState(now: now) else {
-                    throw FuzzFailure("\(what): no tracker state for address \(vector.icao24)")
+                guard let state = vector.report(now: now) else {
+                    throw FuzzFailure("\(what): no state report for address \(vector.icao24)")
                 }
                 try check(state.lastSeen <= now || now.isNaN, "\(what): seen at \(state.lastSeen), after now (\(now))")
                 try check(state.groundSpeedKt?.isFinite ?? true, "\(what): ground speed \(state.groundSpeedKt ?? 0)")

@@ -1,3 +1,4 @@
+import Identity
 import Receivers
 import Tracking
 

@@ -50,11 +50,9 @@ package final class FrameFanout: Sendable {
     /// result was computed, not received: it goes into the tracker but is never sent on as
     /// if we had heard it.
     package func attach(to pipeline: FramePipeline, tracker: LiveTracker) {
-        if beast != nil || avr != nil {
-            pipeline.addTap { [self] decoded in
-                guard !decoded.frame.isMultilaterated else { return }
-                enqueue(.frame(decoded.frame))
-            }
+        pipeline.addTap { [self] decoded in
+            guard !decoded.frame.isMultilaterated else { return }
+            enqueue(.frame(decoded.frame))
         }
         if sbs != nil {
             tracker.addFrameListener { [self] update in

@@ -37,7 +37,7 @@ package struct DuplicateFilter: Sendable {
 
     /// How far a time may lie behind the newest recorded before the clock counts as having
     /// stepped back, in seconds. What is kept meanwhile is at most this much more traffic.
-    static let clockStep: Double = 60
+    package static let clockStep: Double = 60
 
     /// A filter with a `window` in seconds (2 s by default).
     package init(window: Double = 2) {
@@ -81,7 +81,7 @@ package struct DuplicateFilter: Sendable {
     package var remembered: Int { order.count - oldest }
 
     /// Whether the lookup by bits is kept now (for tests: only with several sources).
-    var isIndexed: Bool { indexed }
+    package var isIndexed: Bool { indexed }
 
     private mutating func record(_ bits: ModeSBits, from source: String, at time: Double) {
         order.append((bits, time, source))

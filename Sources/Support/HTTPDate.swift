@@ -8,13 +8,13 @@ import FoundationEssentials
 /// the day name must be one of the seven but is not checked against the date, since a
 /// sender's slip there does not make the time it asks for unclear. The obsolete RFC 850 and
 /// asctime forms are not read: a server sending them gets the backoff's wait instead.
-enum HTTPDate {
+package enum HTTPDate {
     private static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     private static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The date `text` names, nil unless it is exactly an IMF-fixdate of a real calendar day
     /// and time (seconds up to 60, for a leap second).
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         // "Sun, 06 Nov 1994 08:49:37 GMT": 29 bytes, each field at a fixed place.
         guard bytes.count == 29,
@@ -41,7 +41,7 @@ enum HTTPDate {
     /// Counted in years that begin in March, so that February, with the leap day, comes last:
     /// the days before a month are then one linear formula of its number, and a 400-year era
     /// always has 146,097 days.
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let marchYear = month <= 2 ? year - 1 : year
         let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
         let yearOfEra = marchYear - era * 400

@@ -64,7 +64,7 @@ package struct RetryPolicy: Sendable, Equatable {
 
     /// The date of an HTTP date in its preferred form (RFC 9110, IMF-fixdate); nil for
     /// anything else.
-    static func httpDate(_ text: String) -> Date? {
+    package static func httpDate(_ text: String) -> Date? {
         HTTPDate.parse(text)
     }
 }

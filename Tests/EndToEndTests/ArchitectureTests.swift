@@ -168,7 +168,7 @@ extension EndToEnd {
             }
             #expect(checked > 200)
             #expect(Self.importedModule("@preconcurrency import Foundation") == "Foundation")
-            #expect(Self.importedModule("  public import struct Foundation.Date") == "Foundation")
+            #expect(Self.importedModule("  package import struct Foundation.Date") == "Foundation")
             #expect(Self.importedModule("import FoundationEssentials") == "FoundationEssentials")
             #expect(Self.importedModule("// import Foundation") == nil)
         }
@@ -189,7 +189,7 @@ extension EndToEnd {
         }
 
         /// The module an `import` declaration on `line` names (`Foundation` for
-        /// `@testable public import struct Foundation.Date`), nil when the line is none.
+        /// `@testable package import struct Foundation.Date`), nil when the line is none.
         static func importedModule(_ line: Substring) -> String? {
             let kinds: Set<Substring> = [
                 "public", "package", "internal", "fileprivate", "private", "struct", "class", "enum",
@@ -206,19 +206,56 @@ extension EndToEnd {
         @Test func modeSIsAPlainLibrary() throws {
             let targets = try Self.dumpPackage()
             let modeS = try #require(targets["ModeS"])
-            #expect(modeS.dependencies.isEmpty)
+            // Its one dependency is the package's own utilities, which depend on nothing.
+            #expect(modeS.dependencies == ["Support"])
+            #expect(try #require(targets["Support"]).dependencies.isEmpty)
             #expect(!modeS.hasUnsafeFlags)
         }
 
-        @Test func theTerminalRadarReachesNeitherTheDongleNorTheNetworkStack() throws {
-            let targets = try Self.dumpPackage()
+        /// The modules a module reaches, itself excluded.
+        static func closure(of module: String, in targets: [String: Target]) -> Set<String> {
             var reached = Set<String>()
-            var queue = ["RadarTerminal"]
+            var queue = [module]
             while let next = queue.popLast() {
                 for dependency in targets[next]?.dependencies ?? [] where reached.insert(dependency).inserted {
                     queue.append(dependency)
                 }
             }
+            return reached
+        }
+
+        /// Sources deliver to the pipeline's `FrameSink`, never to the tracker; the tracker
+        /// merges and nothing else, so it needs no network stack.
+        @Test func sourcesNeverReachTheTrackerAndTheTrackerNeverReachesNIO() throws {
+            let targets = try Self.dumpPackage()
+            let sources = Self.closure(of: "Receivers", in: targets)
+            #expect(sources.contains("Pipeline"))
+            #expect(!sources.contains("Tracking"), "Receivers reaches Tracking")
+            for module in Self.closure(of: "Tracking", in: targets) where module.hasPrefix("NIO") {
+                Issue.record("Tracking reaches \(module)")
+            }
+        }
+
+        /// `public` is for the one library product's API; the package's modules share
+        /// through `package`.
+        @Test func onlyTheModeSLibraryDeclaresPublicSymbols() throws {
+            let sources = Self.root.appendingPathComponent("Sources")
+            let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+            var offenders: [String] = []
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift", !file.path.contains("/Sources/ModeS/") else { continue }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for line in text.split(separator: "\n")
+                where line.trimmingCharacters(in: .whitespaces).hasPrefix("public ") {
+                    offenders.append("\(file.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+            #expect(offenders.isEmpty, "\(offenders.prefix(10))")
+        }
+
+        @Test func theTerminalRadarReachesNeitherTheDongleNorTheNetworkStack() throws {
+            let targets = try Self.dumpPackage()
+            let reached = Self.closure(of: "RadarTerminal", in: targets)
             #expect(reached.contains("FeedProtocol"))
             for forbidden in reached
             where forbidden == "CRtlSdr" || forbidden == "Receivers"

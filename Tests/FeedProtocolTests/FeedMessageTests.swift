@@ -1,6 +1,7 @@
 import Foundation
 import ModeS
 import SkyProjection
+import Support
 import Testing
 
 @testable import FeedProtocol

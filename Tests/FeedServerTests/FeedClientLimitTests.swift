@@ -1,6 +1,7 @@
 import FeedProtocol
 import Foundation
 import NIOCore
+import Support
 import TestSupport
 import Testing
 import Tracking

@@ -1,4 +1,5 @@
 import ModeS
+import Support
 import Testing
 
 /// The text helpers every later stage shares: fixed-point numbers and the one trim.

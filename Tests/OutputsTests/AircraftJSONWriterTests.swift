@@ -1,5 +1,6 @@
 import Foundation
 import ModeS
+import Pipeline
 import TestSupport
 import Testing
 import Tracking
@@ -101,7 +102,12 @@ import Tracking
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = AircraftJSONWriter(directory: folder.path)
         let rssi: [UInt32: Double] = [0x4840D6: -12.34, 0x0A1B2C: -30]
-        try writer.writeAircraft(now: Self.now, messages: 9876, aircraft: Self.sky, rssi: rssi)
+        let sky = Self.sky.map { plane in
+            var plane = plane
+            if let level = rssi[plane.icao] { plane.signal.record(dBFS: level) }
+            return plane
+        }
+        try writer.writeAircraft(now: Self.now, messages: 9876, aircraft: sky)
 
         let root = try Self.parse(try Data(contentsOf: folder.appendingPathComponent("aircraft.json")))
         #expect(Set(root.keys) == ["now", "messages", "aircraft"])
@@ -198,9 +204,9 @@ import Tracking
         var icao = AircraftState(icao: 0x0A1B2C, lastSeen: Self.now, source: .adsb, addressType: .adsbICAO)
         icao.callsign = "KLM1"
         #expect(plane.key != icao.key)
-        let json = AircraftJSONWriter.aircraftJSON(
-            now: Self.now, messages: 2, aircraft: [icao, plane],
-            rssi: [plane.key: -20, icao.key: -10])
+        plane.signal.record(dBFS: -20)
+        icao.signal.record(dBFS: -10)
+        let json = AircraftJSONWriter.aircraftJSON(now: Self.now, messages: 2, aircraft: [icao, plane])
         let aircraft = try #require(try Self.parse(Data(json.utf8))["aircraft"] as? [[String: Any]])
         #expect(aircraft.map { $0["hex"] as? String } == ["0a1b2c", "~0a1b2c"])
         #expect(aircraft.map { $0["type"] as? String } == ["adsb_icao", "tisb_trackfile"])
@@ -214,7 +220,7 @@ import Tracking
         plane.position = GeoPoint(latitude: 1, longitude: 0)
         plane.positionTime = Self.now
         let north = AircraftJSONWriter.object(
-            for: plane, now: Self.now, rssi: nil, receiver: GeoPoint(latitude: 0, longitude: 0))
+            for: plane, now: Self.now, receiver: GeoPoint(latitude: 0, longitude: 0))
         let object = try Self.parse(Data(north.utf8))
         #expect(abs(try #require(object["r_dst"] as? Double) - 60.04) < 0.05)  // 111.2 km in nautical miles
         #expect(object["r_dir"] as? Double == 0)
@@ -222,12 +228,12 @@ import Tracking
         let west = try Self.parse(
             Data(
                 AircraftJSONWriter.object(
-                    for: plane, now: Self.now, rssi: nil,
+                    for: plane, now: Self.now,
                     receiver: GeoPoint(latitude: 0, longitude: 0)
                 ).utf8))
         #expect(west["r_dir"] as? Double == 270)
         #expect(
-            try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now, rssi: nil).utf8))["r_dst"] == nil)
+            try Self.parse(Data(AircraftJSONWriter.object(for: plane, now: Self.now).utf8))["r_dst"] == nil)
     }
 
     @Test func receiverJSONCarriesVersionRefreshHistoryAndPosition() throws {
@@ -255,12 +261,12 @@ import Tracking
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = AircraftJSONWriter(directory: folder.path)
         let path = folder.appendingPathComponent("aircraft.json").path
-        try writer.writeAircraft(now: Self.now, messages: 1, aircraft: Self.sky, rssi: [:])
+        try writer.writeAircraft(now: Self.now, messages: 1, aircraft: Self.sky)
         let firstInode = try #require(
             try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
         // A reader holding the old file keeps reading the old content: the new one is a new file.
         let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        try writer.writeAircraft(now: Self.now + 1, messages: 2, aircraft: [], rssi: [:])
+        try writer.writeAircraft(now: Self.now + 1, messages: 2, aircraft: [])
         let secondInode = try #require(
             try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
         #expect(firstInode != secondInode)
@@ -286,49 +292,20 @@ import Tracking
             }
         }
         #expect(throws: OutputError.self) {
-            try AircraftJSONWriter(directory: missing).writeAircraft(now: 0, messages: 0, aircraft: [], rssi: [:])
+            try AircraftJSONWriter(directory: missing).writeAircraft(now: 0, messages: 0, aircraft: [])
         }
         try AircraftJSONWriter.checkDirectory(folder.path)
-    }
-
-    @Test func signalLevelIsTheMeanPowerOfTheLastMessages() throws {
-        let levels = SignalLevels()
-        levels.record(key: 1, dBFS: -10)
-        levels.record(key: 1, dBFS: -20)
-        // Older messages fall out of the window.
-        for _ in 0..<SignalLevels.window { levels.record(key: 2, dBFS: -40) }
-        for _ in 0..<SignalLevels.window { levels.record(key: 2, dBFS: -6) }
-        levels.record(key: 3, dBFS: -3)
-        let result = levels.levels(keeping: [1, 2])
-        let expected = 10 * log10((pow(10, -1.0) + pow(10, -2.0)) / 2)
-        #expect(abs(try #require(result[1]) - expected) < 1e-9)
-        #expect(abs(try #require(result[2]) - -6) < 1e-9)
-        #expect(result[3] == nil)
-        #expect(levels.levels(keeping: [3])[3] == nil, "aircraft not kept are forgotten")
-    }
-
-    @Test func signalLevelsStayBoundedWhenNobodyReadsThem() {
-        let levels = SignalLevels()
-        for key in 0..<UInt32(SignalLevels.capacity * 3) { levels.record(key: key, dBFS: -10) }
-        #expect(levels.count <= SignalLevels.capacity)
-        #expect(levels.count > 0)
-        // The newest are still there.
-        #expect(levels.levels(keeping: [UInt32(SignalLevels.capacity * 3 - 1)]).count == 1)
     }
 
     @Test func publisherWritesTheTrackersAircraft() throws {
         let folder = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let tracker = LiveTracker(receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
-        let signals = SignalLevels()
-        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals)
-        fanout.attach(to: tracker)
+        let tracker = WiredTracker(receiver: GeoPoint(latitude: 52.3, longitude: 4.75))
         let frames = try OutputTestFrames.busyAirport()
         let start = Date().timeIntervalSince1970 - 1
         for (frame, time) in frames { tracker.accept(frame, at: start + time) }
-        #expect(fanout.drain() == frames.count, "the receiving side only queues")
         let publisher = AircraftJSONPublisher(
-            directory: folder.path, tracker: tracker, signals: signals,
+            directory: folder.path, tracker: tracker.tracker, pipeline: tracker.pipeline,
             version: "test"
         ) { Issue.record("write failed: \($0)") }
         try publisher.publishOnce()
@@ -345,7 +322,8 @@ import Tracking
         let folder = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let publisher = AircraftJSONPublisher(
-            directory: folder.path, tracker: LiveTracker(receiver: nil), signals: SignalLevels(),
+            directory: folder.path, tracker: LiveTracker(receiver: nil),
+            pipeline: FramePipeline(receiver: nil, downstream: LiveTracker(receiver: nil)),
             version: "test", interval: .milliseconds(20),
             receiverInterval: .milliseconds(200)
         ) { Issue.record("write failed: \($0)") }
@@ -369,10 +347,9 @@ import Tracking
 /// The queue between the receiving thread and the output encoders.
 @Suite struct FrameFanoutTests {
     @Test func aFullQueueDropsAndCountsInsteadOfBlocking() throws {
-        let tracker = LiveTracker(receiver: nil)
-        let signals = SignalLevels()
-        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals)
-        fanout.attach(to: tracker)
+        let tracker = WiredTracker(receiver: nil)
+        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil)
+        fanout.attach(to: tracker.pipeline, tracker: tracker.tracker)
         let frame = OutputTestFrames.identityReply(df: 5, icao: 0x4840D6, squawk: "1234")
         let squitter = try #require(OutputTestFrames.busyAirport().first?.frame)
         tracker.accept(squitter, at: 1)
@@ -386,17 +363,18 @@ import Tracking
     }
 
     @Test func multilaterationResultsAreNeverSentOn() throws {
-        let tracker = LiveTracker(receiver: nil)
-        let signals = SignalLevels()
-        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil, signals: signals)
-        fanout.attach(to: tracker)
+        let tracker = WiredTracker(receiver: nil)
+        let fanout = FrameFanout(beast: nil, sbs: nil, avr: nil)
+        fanout.attach(to: tracker.pipeline, tracker: tracker.tracker)
         var frames = try OutputTestFrames.busyAirport().prefix(2).map(\.frame)
         frames[0].isMultilaterated = true
-        for frame in frames { tracker.accept(frame, at: 1) }
-        #expect(fanout.drain() == 2)
-        let levels = signals.levels(keeping: frames.map(\.address))
-        #expect(levels[frames[0].address] == nil || frames[0].address == frames[1].address)
-        #expect(levels[frames[1].address] != nil)
+        for frame in frames { tracker.accept(frame, at: tracker.now) }
+        #expect(fanout.drain() == 1, "only the frame that was heard is queued")
+        // Nor does a computed frame count towards the aircraft's signal level.
+        let levels = Dictionary(
+            tracker.snapshot().aircraft.map { ($0.icao, $0.signal.meanDBFS) }, uniquingKeysWith: { $1 })
+        #expect(levels[frames[0].address] ?? nil == nil || frames[0].address == frames[1].address)
+        #expect(levels[frames[1].address] ?? nil != nil)
     }
 }
 
@@ -410,7 +388,7 @@ import Tracking
         let tookPosition = plane.fieldSources.accept(.position, from: .mlat, at: 100, timeout: 15)
         let tookAltitude = plane.fieldSources.accept(.altitudeBaro, from: .mlat, at: 100, timeout: 15)
         #expect(tookPosition && tookAltitude)
-        let json = AircraftJSONWriter.aircraftJSON(now: 100, messages: 1, aircraft: [plane], rssi: [:])
+        let json = AircraftJSONWriter.aircraftJSON(now: 100, messages: 1, aircraft: [plane])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let aircraft = try #require((root["aircraft"] as? [[String: Any]])?.first)
         #expect(aircraft["type"] as? String == "mlat")

@@ -1,5 +1,6 @@
 import Foundation
 import ModeS
+import TestSupport
 import Testing
 import Tracking
 
@@ -47,10 +48,10 @@ import Tracking
         let setup = try Setup()
         defer { setup.remove() }
         try setup.plant(name)
-        let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
+        let tracker = WiredTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
         let publisher = AircraftJSONPublisher(
-            directory: setup.directory.path, tracker: tracker,
-            signals: SignalLevels(), version: "test"
+            directory: setup.directory.path, tracker: tracker.tracker, pipeline: tracker.pipeline,
+            version: "test"
         ) { _ in }
         try publisher.publishOnce()
         try publisher.writer.writeReceiver(version: "test", refreshMilliseconds: 1000, receiver: tracker.receiver)

@@ -29,7 +29,7 @@ import Tracking
 
     /// Runs `frames` through a tracker and collects the SBS line of each.
     static func emit(_ frames: [(frame: Frame, time: Double)], receiver: GeoPoint?) -> [Emitted] {
-        let tracker = LiveTracker(receiver: receiver)
+        let tracker = WiredTracker(receiver: receiver)
         let encoder = SBSEncoder()
         let collected = Collected()
         tracker.addFrameListener { update in

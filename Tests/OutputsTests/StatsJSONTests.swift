@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 import Testing
 import Tracking
 
@@ -16,13 +17,13 @@ import Tracking
         local.noisePowerSum = 0.001 * Double(frames)
         local.noiseSamples = frames
         local.demodulationSeconds = cpu / 2
-        var counters = LiveTracker.Counters()
+        var counters = FrameCounters()
         counters.frames = frames
         var tracks = Tracker.Counts()
         tracks.tracks = frames / 10
         tracks.positions = frames / 5
         return StatsJSON.Snapshot(
-            time: time, statistics: LiveTracker.Statistics(counters: counters, tracks: tracks, local: local),
+            time: time, statistics: ReceiverStatistics(counters: counters, tracks: tracks, local: local),
             processSeconds: cpu)
     }
 

@@ -20,7 +20,7 @@ import Tracking
 
     @Test func framesOfEveryConnectionAreTrackedUnderTheListenersLabel() async throws {
         let listener = try await BeastListener.bind(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let task = Task { try await listener.run(into: tracker) }
         defer { task.cancel() }
 
@@ -46,7 +46,7 @@ import Tracking
     @Test func beyondItsLimitAConnectionIsClosedAndCounted() async throws {
         let listener = try await BeastListener.bind(
             host: "127.0.0.1", port: 0, maxConnections: 1, logger: Logger(label: "test"))
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let task = Task { try await listener.run(into: tracker) }
         defer { task.cancel() }
 
@@ -64,7 +64,7 @@ import Tracking
 
     @Test func runningOutOfDescriptorsPausesAcceptingAndEndsNothing() async throws {
         let listener = try await BeastListener.bind(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let task = Task { try await listener.run(into: tracker) }
         defer { task.cancel() }
         let kept = try RawConnection(port: listener.port)
@@ -100,7 +100,7 @@ import Tracking
 @Suite struct BeastConnectionReaderTests {
     @Test func connectionsAddToTheSharedCountersWhicheverReadsLast() {
         let counters = Mutex(BeastCounters())
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         var noisy = BeastConnectionReader(label: "test")
         var quiet = BeastConnectionReader(label: "test")
         noisy.read(

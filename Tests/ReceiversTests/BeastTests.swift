@@ -4,6 +4,7 @@ import ModeS
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 import Tracking
 
@@ -107,9 +108,9 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
 
     /// Serves `scripts` to a Beast input (one per connection) until its tracker holds
     /// `count` aircraft (or 30 s pass); returns the tracker and the stopped input.
-    func receive(_ scripts: [[UInt8]], untilAircraft count: Int) async throws -> (LiveTracker, BeastInput) {
+    func receive(_ scripts: [[UInt8]], untilAircraft count: Int) async throws -> (WiredTracker, BeastInput) {
         let server = try ScriptedServer(scripts: scripts)
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let input = BeastInput(
             host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
             maximumBackoff: .milliseconds(200))
@@ -157,7 +158,7 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
     }
 
     @Test func aRefusedConnectionIsRetriedNotFatal() async throws {
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         // Nothing listens on this port: the input must keep retrying until cancelled.
         let log = LogRecorder()
         let input = BeastInput(
@@ -199,7 +200,7 @@ func beastFrame(_ hex: String, timestamp: UInt64 = 0x1A_0000_1A1A, signal: UInt8
         let input = BeastInput(
             host: "127.0.0.1", port: server.port, logger: log.logger,
             maximumBackoff: .milliseconds(200), readTimeout: .seconds(1))
-        let task = Task { try await input.run(into: LiveTracker(receiver: nil)) }
+        let task = Task { try await input.run(into: WiredTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(30)
         while server.accepted.withLockedValue({ $0 }) < 2, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))

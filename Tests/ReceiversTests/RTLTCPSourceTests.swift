@@ -5,6 +5,7 @@ import ModeSDemod
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 import Tracking
 
@@ -104,7 +105,7 @@ import Tracking
 
     @Test func aServedDongleGivesTheSameSkyAsItsRecording() async throws {
         // The frames of the recording replayed from its file.
-        let replayed = LiveTracker(receiver: nil)
+        let replayed = WiredTracker(receiver: nil)
         try await ReplaySource(
             configuration: .init(path: Self.recording, format: .cu8, sampleRate: .twoPointFourMega),
             logger: Logger(label: "test")
@@ -122,7 +123,7 @@ import Tracking
         let source = RTLTCPSource(
             host: "127.0.0.1", port: server.port, configuration: tuner, logger: Logger(label: "test"),
             maximumBackoff: .seconds(60))
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let task = Task { try await source.run(into: tracker) }
         // The whole recording, then the server's close (the source then waits a second to
         // reconnect, and the second connection is given the recording again).
@@ -157,7 +158,7 @@ import Tracking
         let source = RTLTCPSource(
             host: "127.0.0.1", port: server.port, logger: Logger(label: "test"),
             maximumBackoff: .seconds(60), readTimeout: .seconds(600))
-        let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
+        let task = Task { try await source.run(into: WiredTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(120)
         // Settled once the count stays put for half a second: everything sent is then either
         // in the ring's hands or counted as dropped.
@@ -181,7 +182,7 @@ import Tracking
         let log = LogRecorder()
         let source = RTLTCPSource(
             host: "127.0.0.1", port: server.port, logger: log.logger, maximumBackoff: .seconds(60))
-        let task = Task { try await source.run(into: LiveTracker(receiver: nil)) }
+        let task = Task { try await source.run(into: WiredTracker(receiver: nil)) }
         let deadline = ContinuousClock.now + .seconds(30)
         while !log.text.contains("not an rtl_tcp server"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))

@@ -1,6 +1,7 @@
 import MQTT
 import ModeS
 import ReceiverNetwork
+import TestSupport
 import Testing
 import Tracking
 
@@ -159,18 +160,18 @@ import Tracking
 
     @Test func aRemoteReceiversFramesAreRangeCheckedFromItsOwnPosition() throws {
         // This receiver is 1,500 km away: the aircraft is out of its range.
-        let here = LiveTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
+        let here = WiredTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
         for frame in Self.pair { here.accept(frame, at: 1000) }
         #expect(here.snapshot().aircraft.first?.position == nil)
 
-        let network = LiveTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
+        let network = WiredTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
         network.setPosition(GeoPoint(latitude: 52.3, longitude: 4.7), ofSource: "mqtt alpha")
         for frame in Self.pair { network.accept(frame, at: 1000, from: "mqtt alpha") }
         let position = try #require(network.snapshot().aircraft.first?.position)
         #expect(abs(position.latitude - 52.2658) < 0.001 && abs(position.longitude - 3.9389) < 0.001, "\(position)")
 
         // A receiver that has not said where it is: global decoding without a range check.
-        let unknown = LiveTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
+        let unknown = WiredTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1000 })
         unknown.setPosition(nil, ofSource: "mqtt beta")
         for frame in Self.pair { unknown.accept(frame, at: 1000, from: "mqtt beta") }
         #expect(unknown.snapshot().aircraft.first?.position != nil)
@@ -186,7 +187,7 @@ import Tracking
                 broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false),
                 clientID: "test"),
             ownName: nil, logger: log.logger)
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         // Two publishers named "pi" interleaving their batches, and a status flapping.
         for index in 0..<200 {
             let sequence = UInt32(index / 2) + (index.isMultiple(of: 2) ? 0 : 5000)

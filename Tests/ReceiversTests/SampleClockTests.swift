@@ -4,6 +4,7 @@ import ModeS
 import ModeSDemod
 import Simulator
 import Synchronization
+import TestSupport
 import Testing
 import Tracking
 
@@ -70,7 +71,7 @@ import Tracking
         let signal = RectangularSignal(sampleRate: .twoPointFourMega, sampleCount: 24_000, seed: 3)
         let bits = RectangularSignal.extendedSquitter(address: 0xABC123, payload: 0x1234)
         let bytes = signal.bytes([.init(bits: bits, start: 6_000, amplitude: 40)], format: .cu8)
-        let tracker = LiveTracker(receiver: nil, clock: { 4_002 })
+        let tracker = WiredTracker(receiver: nil, clock: { 4_002 })
         let stream = SampleStream(
             format: .cu8, sampleRate: .twoPointFourMega, options: .init(), into: tracker, label: "test")
         bytes.withUnsafeBytes { raw in

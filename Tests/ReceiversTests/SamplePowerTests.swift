@@ -64,7 +64,7 @@ import Tracking
             withUnsafeBytes(of: value.littleEndian) { shorts.append(contentsOf: $0) }
         }
         func noise(piece: Int) -> Double? {
-            let tracker = LiveTracker(receiver: nil)
+            let tracker = WiredTracker(receiver: nil)
             let stream = SampleStream(
                 format: .cs16, sampleRate: .twoPointFourMega, options: .init(),
                 into: tracker, label: "test")
@@ -77,7 +77,7 @@ import Tracking
                 }
             }
             stream.finish()
-            return tracker.statistics.local.meanNoiseDBFS
+            return tracker.pipeline.local.meanNoiseDBFS
         }
         let whole = noise(piece: shorts.count)
         let split = noise(piece: 4_001)

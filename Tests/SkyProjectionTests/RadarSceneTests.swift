@@ -115,13 +115,15 @@ import Tracking
 
 @Suite struct LiveTrackerSnapshotProviderTests {
     @Test func takesTheTrackersAircraftAndSource() async {
-        let tracker = LiveTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
+        let tracker = WiredTracker(receiver: GeoPoint(latitude: 52, longitude: 4.4))
         tracker.setSource("replay", slot: "replay")
         tracker.accept(
             TestSky.aircraft(
                 icao: 0x4840D6, latitude: 52.2, longitude: 4.7, altitudeFt: 19_685,
                 lastSeen: Date().timeIntervalSince1970))
-        let snapshot = await LiveTrackerSnapshotProvider(tracker: tracker, heightMetres: 12).radarSnapshot()
+        let snapshot = await LiveTrackerSnapshotProvider(
+            tracker: tracker.tracker, pipeline: tracker.pipeline, heightMetres: 12
+        ).radarSnapshot()
         #expect(snapshot.source == "replay")
         #expect(snapshot.observer == Observer(latitude: 52, longitude: 4.4, altitudeMetres: 12))
         #expect(snapshot.aircraft.map(\.icao) == [0x4840D6])

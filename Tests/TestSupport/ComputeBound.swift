@@ -8,10 +8,10 @@ import Testing
 /// whole, and the tests of servers elsewhere in the run, waiting for a task of theirs to be
 /// scheduled, would time out. (A thread for each test would not do either: a hundred of them
 /// at once leave the pool's two threads a hundredth of the machine.)
-public struct ComputeBoundTrait: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct ComputeBoundTrait: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -24,7 +24,7 @@ public struct ComputeBoundTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == ComputeBoundTrait {
     /// Runs the suite's tests one at a time, off the cooperative pool (`ComputeBoundTrait`).
-    public static var computeBound: Self { Self() }
+    package static var computeBound: Self { Self() }
 }
 
 /// A task executor on one serial dispatch queue, whose thread is not one of the cooperative

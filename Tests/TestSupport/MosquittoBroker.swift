@@ -10,26 +10,26 @@ import Testing
 /// retained message, as a broker without a database does). `make deps` installs mosquitto;
 /// tests that need it fail when it is missing under CI (CI=true) and skip with a message
 /// elsewhere.
-public final class MosquittoBroker: @unchecked Sendable {
+package final class MosquittoBroker: @unchecked Sendable {
     /// Where Debian installs the broker.
-    public static let executable = "/usr/sbin/mosquitto"
+    package static let executable = "/usr/sbin/mosquitto"
 
     /// The port it listens on (the same across restarts).
-    public let port: Int
+    package let port: Int
     /// Its folder: configuration and log.
-    public let directory: URL
+    package let directory: URL
     private var process: Process?
 
     /// Whether the broker is installed; when not, records an issue under CI and prints why
     /// the test is skipped elsewhere.
-    public static func isAvailable(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    package static func isAvailable(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         if FileManager.default.isExecutableFile(atPath: executable) { return true }
         SharedData.missing("mosquitto missing (\(executable)): `make deps` installs it", sourceLocation: sourceLocation)
         return false
     }
 
     /// Starts a broker on a free port; `extraConfiguration` lines are added to its file.
-    public init(extraConfiguration: [String] = []) throws {
+    package init(extraConfiguration: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "aviator-mosquitto-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,15 +52,15 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// The URL clients connect to.
-    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    package var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// What the broker logged.
-    public var log: String {
+    package var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
     }
 
     /// Starts the broker (again) and waits until it accepts connections.
-    public func start() throws {
+    package func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
@@ -80,7 +80,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Stops the broker at once (SIGKILL: a child of the test process may inherit a signal
     /// mask that holds SIGTERM back) and waits for it to exit. Clients see their connection
     /// drop, as when a broker's machine fails.
-    public func stop() {
+    package func stop() {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         let deadline = Date().addingTimeInterval(5)

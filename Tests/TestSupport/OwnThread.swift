@@ -5,7 +5,7 @@ import Testing
 /// awaits its result. Tests must not block the cooperative thread pool: on a two-core machine
 /// it has two threads, and a server under test that runs on Swift concurrency would then get
 /// no time at all while the test waits for it.
-public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try body() })

@@ -8,14 +8,14 @@ import Foundation
 /// library would be: slow senders, broken WebSocket frames, clients that never read. Its reads
 /// wait on a thread of their own (`onOwnThread`), never on the cooperative pool the server
 /// under test needs. One test uses a connection at a time.
-public final class RawConnection: @unchecked Sendable {
+package final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
     /// Bytes read past what the last `read(until:)` asked for.
     private var pending: [UInt8] = []
 
     /// Connects; `receiveBuffer` shrinks the socket's receive buffer first (a client that
     /// stops reading then holds up its sender sooner).
-    public init(port: Int, receiveBuffer: Int? = nil) throws {
+    package init(port: Int, receiveBuffer: Int? = nil) throws {
         // The socket is this connection's only once it is connected. A class whose every
         // stored property is set runs `deinit` even when its init then throws, so setting
         // `descriptor` before a failed connect would close the socket twice: the second
@@ -45,7 +45,7 @@ public final class RawConnection: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// This end's port.
-    public var localPort: Int {
+    package var localPort: Int {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -59,7 +59,7 @@ public final class RawConnection: @unchecked Sendable {
     /// process's, as a server under test is; seen without reading anything, where a client
     /// that never reads could not tell its server closed the connection (the close waits
     /// behind the data it has not read).
-    public var serverSideState: String? {
+    package var serverSideState: String? {
         // Read to the end: the kernel writes the table a page per read, and a reader that
         // takes a short read for the end misses the connections past the first page.
         let file = open("/proc/net/tcp", O_RDONLY)
@@ -80,7 +80,7 @@ public final class RawConnection: @unchecked Sendable {
         return nil
     }
 
-    public func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -91,10 +91,10 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
-    public func send(_ text: String) { send(Array(text.utf8)) }
+    package func send(_ text: String) { send(Array(text.utf8)) }
 
     /// Reads until the peer closes or `timeout` passes; the bytes and whether it closed.
-    public func readAll(timeout: Double) async -> (bytes: [UInt8], closed: Bool) {
+    package func readAll(timeout: Double) async -> (bytes: [UInt8], closed: Bool) {
         (try? await onOwnThread { self.blockingReadAll(timeout: timeout) }) ?? ([], false)
     }
 
@@ -116,7 +116,7 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Reads until `marker` has arrived and returns what came up to and including it (what
     /// follows stays for the next read); nil when `timeout` passes first.
-    public func read(until marker: String, timeout: Double) async -> String? {
+    package func read(until marker: String, timeout: Double) async -> String? {
         (try? await onOwnThread { self.blockingRead(until: marker, timeout: timeout) }) ?? nil
     }
 
@@ -152,14 +152,14 @@ public final class RawConnection: @unchecked Sendable {
     }
 
     /// The WebSocket handshake for `path`, with an `Origin` when given; the server's answer head.
-    public func upgrade(path: String = "/feed", origin: String? = nil) async -> String? {
+    package func upgrade(path: String = "/feed", origin: String? = nil) async -> String? {
         sendUpgrade(path: path, origin: origin)
         return await read(until: "\r\n\r\n", timeout: 10)
     }
 
     /// Sends the WebSocket handshake for `path` without reading the answer (for a client
     /// that never reads).
-    public func sendUpgrade(path: String = "/feed", origin: String? = nil) {
+    package func sendUpgrade(path: String = "/feed", origin: String? = nil) {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
@@ -167,7 +167,7 @@ public final class RawConnection: @unchecked Sendable {
     }
 
     /// A masked client frame (clients must mask) with `opcode` and `payload`.
-    public static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
+    package static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let mask: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
@@ -187,7 +187,7 @@ public final class RawConnection: @unchecked Sendable {
 }
 
 /// Why a raw connection could not be made.
-public struct RawConnectionError: Error, CustomStringConvertible {
-    public var description: String
+package struct RawConnectionError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

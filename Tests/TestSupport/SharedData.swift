@@ -3,16 +3,16 @@ import Testing
 
 /// Access to the shared real-world data beside the project (`../shared`). Tests that need it
 /// fail when it is missing under CI (CI=true), and skip with a message elsewhere.
-public enum SharedData {
+package enum SharedData {
     /// The shared folder.
-    public static var root: URL {
+    package static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
     }
 
     /// The file at `relativePath` under ../shared, or nil (after failing the test under CI, or
     /// printing why it is skipped elsewhere) when it is not there.
-    public static func file(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
+    package static func file(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
         let url = root.appendingPathComponent(relativePath)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         missing("shared data missing: \(url.path)", sourceLocation: sourceLocation)
@@ -21,7 +21,7 @@ public enum SharedData {
 
     /// Reports that something a test needs is not there: a failure under CI (CI=true), which
     /// must have everything, and a printed reason for the skip elsewhere.
-    public static func missing(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    package static func missing(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         } else {
@@ -30,7 +30,7 @@ public enum SharedData {
     }
 
     /// The lines of a shared text file (BOM and carriage returns removed), or nil as `file`.
-    public static func lines(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    package static func lines(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> [String]?
     {
         guard let url = file(relativePath, sourceLocation: sourceLocation) else { return nil }
@@ -40,7 +40,7 @@ public enum SharedData {
     }
 
     /// The text of a shared file (a byte-order mark removed), or nil as `file`.
-    public static func text(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    package static func text(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
         guard let url = file(relativePath, sourceLocation: sourceLocation),
             let data = try? Data(contentsOf: url)
         else { return nil }

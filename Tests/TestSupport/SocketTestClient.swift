@@ -7,9 +7,9 @@ import NIOPosix
 /// records what arrives — raw bytes, lines with their arrival times, or for load tests only
 /// the frame headers — or, with `reading: false`, connects and never reads a byte (a client
 /// that stopped reading, which the servers must cut off without slowing anyone else).
-public final class SocketTestClient: Sendable {
+package final class SocketTestClient: Sendable {
     /// How the client keeps what arrives.
-    public enum Keep: Sendable {
+    package enum Keep: Sendable {
         /// Every byte.
         case bytes
         /// Every line, with its arrival time.
@@ -19,29 +19,29 @@ public final class SocketTestClient: Sendable {
     }
 
     /// One line and when it arrived (seconds since 1970).
-    public struct Received: Sendable {
+    package struct Received: Sendable {
         /// The line, without its newline.
-        public var line: String
+        package var line: String
         /// When it arrived.
-        public var arrival: Double
+        package var arrival: Double
     }
 
     /// Everything received so far.
-    public struct State: Sendable {
+    package struct State: Sendable {
         /// The bytes, when keeping bytes.
-        public var bytes: [UInt8] = []
+        package var bytes: [UInt8] = []
         /// The lines, when keeping lines (and the non-frame lines when keeping frame headers).
-        public var lines: [Received] = []
+        package var lines: [Received] = []
         /// The frame headers, when keeping them.
-        public var frames: [(seq: UInt64, time: Double, arrival: Double)] = []
+        package var frames: [(seq: UInt64, time: Double, arrival: Double)] = []
         /// Whether the server closed the connection.
-        public var closed = false
+        package var closed = false
     }
 
     /// The connection.
-    public let channel: any Channel
+    package let channel: any Channel
     /// What arrived, under a lock.
-    public let state: NIOLockedValueBox<State>
+    package let state: NIOLockedValueBox<State>
 
     private init(channel: any Channel, state: NIOLockedValueBox<State>) {
         self.channel = channel
@@ -49,14 +49,15 @@ public final class SocketTestClient: Sendable {
     }
 
     /// Connects to the Unix socket at `path`.
-    public static func connect(path: String, reading: Bool = true, keep: Keep = .lines) async throws -> SocketTestClient
+    package static func connect(path: String, reading: Bool = true, keep: Keep = .lines) async throws
+        -> SocketTestClient
     {
         try await connect(reading: reading, keep: keep) { try await $0.connect(unixDomainSocketPath: path).get() }
     }
 
     /// Connects to TCP `port` on the loopback address; a client that does not read gets a tiny
     /// receive buffer, so the server sees it fall behind at once.
-    public static func connect(port: Int, reading: Bool = true, keep: Keep = .bytes) async throws -> SocketTestClient {
+    package static func connect(port: Int, reading: Bool = true, keep: Keep = .bytes) async throws -> SocketTestClient {
         try await connect(reading: reading, keep: keep, receiveBuffer: reading ? nil : 4096) {
             try await $0.connect(host: "127.0.0.1", port: port).get()
         }
@@ -79,26 +80,26 @@ public final class SocketTestClient: Sendable {
     }
 
     /// Sends `text` as it is.
-    public func send(_ text: String) async throws {
+    package func send(_ text: String) async throws {
         try await channel.writeAndFlush(channel.allocator.buffer(string: text))
     }
 
     /// Sends one line (a newline is added).
-    public func sendLine(_ line: String) async throws {
+    package func sendLine(_ line: String) async throws {
         try await send(line + "\n")
     }
 
     /// The bytes received.
-    public var bytes: [UInt8] { state.withLockedValue { $0.bytes } }
+    package var bytes: [UInt8] { state.withLockedValue { $0.bytes } }
     /// The lines received.
-    public var lines: [String] { state.withLockedValue { $0.lines.map(\.line) } }
+    package var lines: [String] { state.withLockedValue { $0.lines.map(\.line) } }
     /// Whether the server closed the connection.
-    public var isClosed: Bool { state.withLockedValue { $0.closed } }
+    package var isClosed: Bool { state.withLockedValue { $0.closed } }
 
     /// Waits until `condition` holds for what arrived, or `timeout` seconds pass (long, for a
     /// machine busy with other tests; it returns as soon as the condition holds).
     @discardableResult
-    public func waitFor(timeout: Double = 30, _ condition: @Sendable (State) -> Bool) async -> Bool {
+    package func waitFor(timeout: Double = 30, _ condition: @Sendable (State) -> Bool) async -> Bool {
         let end = Date().addingTimeInterval(timeout)
         // The condition runs under the lock (a copy of the state would make the collector copy
         // everything received at its next append), so it must not ask the client itself.
@@ -111,7 +112,7 @@ public final class SocketTestClient: Sendable {
 
     /// Waits until `condition` holds for the lines received (or `timeout`); returns them.
     @discardableResult
-    public func waitForLines(timeout: Double = 30, _ condition: @Sendable ([String]) -> Bool) async -> [String] {
+    package func waitForLines(timeout: Double = 30, _ condition: @Sendable ([String]) -> Bool) async -> [String] {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             let current = lines
@@ -122,7 +123,7 @@ public final class SocketTestClient: Sendable {
     }
 
     /// The parsed JSON objects among the lines whose `type` is `type`.
-    public func objects(ofType type: String) -> [[String: Any]] {
+    package func objects(ofType type: String) -> [[String: Any]] {
         lines.compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 object["type"] as? String == type
@@ -132,7 +133,7 @@ public final class SocketTestClient: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }

@@ -1,16 +1,16 @@
 /// A small deterministic random generator (SplitMix64) for tests that draw random inputs:
 /// the same seed gives the same sequence, so a failure can be replayed.
-public struct SplitMix: RandomNumberGenerator {
+package struct SplitMix: RandomNumberGenerator {
     /// The generator's state; the seed at the start.
-    public var state: UInt64
+    package var state: UInt64
 
     /// A generator starting from `state`.
-    public init(state: UInt64) {
+    package init(state: UInt64) {
         self.state = state
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -5,5 +5,5 @@ extension Tag {
     /// Slow tests: end-to-end runs of the binary, interop with other decoders, load tests,
     /// regenerating the samples. `make test` runs them; `swift test --skip EndToEndTests`
     /// leaves the biggest group out for a quick run.
-    @Tag public static var slow: Self
+    @Tag package static var slow: Self
 }

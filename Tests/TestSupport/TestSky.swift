@@ -6,11 +6,11 @@ import Tracking
 @testable import SkyProjection
 
 /// Made-up skies for feed tests.
-public enum TestSky {
-    public static let observer = Observer(latitude: 52.0, longitude: 4.4, altitudeMetres: 10)
+package enum TestSky {
+    package static let observer = Observer(latitude: 52.0, longitude: 4.4, altitudeMetres: 10)
 
     /// A fully known airborne aircraft.
-    public static func aircraft(
+    package static func aircraft(
         icao: UInt32, latitude: Double, longitude: Double, altitudeFt: Int?,
         onGround: Bool? = false, lastSeen: Double = 100
     ) -> AircraftState {
@@ -30,7 +30,7 @@ public enum TestSky {
     }
 
     /// `count` aircraft spread over a ring within 40 km of the observer.
-    public static func crowd(_ count: Int) -> [AircraftState] {
+    package static func crowd(_ count: Int) -> [AircraftState] {
         (0..<count).map { i in
             let angle = Double(i) / Double(max(count, 1)) * 2 * .pi
             let radiusDeg = 0.05 + 0.3 * Double(i % 7) / 7
@@ -42,14 +42,14 @@ public enum TestSky {
         }
     }
 
-    public static func provider(_ aircraft: [AircraftState], source: String = "test", observer: Observer? = observer)
+    package static func provider(_ aircraft: [AircraftState], source: String = "test", observer: Observer? = observer)
         -> ClosureSnapshotProvider
     {
         ClosureSnapshotProvider { RadarSnapshot(observer: observer, source: source, now: 101, aircraft: aircraft) }
     }
 
     /// A fresh socket path in /tmp (short enough for sun_path).
-    public static func socketPath() -> String {
+    package static func socketPath() -> String {
         "/tmp/aviator-feed-test-\(UUID().uuidString.prefix(8)).sock"
     }
 }

@@ -5,7 +5,7 @@ import Tracking
 /// The live tracker's counts by downlink format and by source, which `/metrics` reports.
 @Suite struct LiveTrackerCountsTests {
     @Test func framesAreCountedByFormatAndBySource() {
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         for icao in [0x4840D6, 0x3C6586, 0x40621D] as [UInt32] {
             tracker.accept(OutputTestFrames.allCall(icao: icao), at: tracker.now, from: "replay")
         }

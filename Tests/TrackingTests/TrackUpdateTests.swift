@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func readingNeverForgetsExpiringDoes() throws {
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let old = Date().timeIntervalSince1970 - Tracker.expireAfter - 5
         let frame = try #require(
             FrameValidator(trustAddressParity: true).validatingCopy(hex: "8D4840D6202CC371C32CE0576098"))
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func listenersHearTheFrameAndTheUpdate() throws {
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let heard = Heard()
         tracker.addFrameListener { update in heard.add(update) }
         let frame = try #require(

@@ -1,6 +1,8 @@
 import Foundation
 import ModeS
+import Pipeline
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Tracking
@@ -21,7 +23,7 @@ import Testing
 
     @Test func aFrameFromTheFutureDoesNotMoveTheClock() throws {
         let clock = TestClock()
-        let tracker = LiveTracker(receiver: nil, clock: clock.read)
+        let tracker = WiredTracker(receiver: nil, clock: clock.read)
         tracker.accept(try frame("8D40621D58C386435CC412692AD6"), at: clock.now)
         // A sender's 12 MHz counter at its maximum, read as seconds: months ahead.
         tracker.accept(try frame("8D4840D6202CC371C32CE0576098"), at: clock.now + Double(0xFFFF_FFFF_FFFF) / 12e6)
@@ -36,7 +38,7 @@ import Testing
 
     @Test func aircraftAgeByTheWallClockAlone() throws {
         let clock = TestClock()
-        let tracker = LiveTracker(receiver: nil, clock: clock.read)
+        let tracker = WiredTracker(receiver: nil, clock: clock.read)
         tracker.accept(try frame("8D40621D58C386435CC412692AD6"), at: clock.now)
         clock.set(clock.now + Tracker.expireAfter - 1)
         #expect(tracker.snapshot().aircraft.count == 1)
@@ -47,7 +49,7 @@ import Testing
 
     @Test func aClockSteppedBackLeavesNoAircraftLookingFresh() throws {
         let clock = TestClock()
-        let tracker = LiveTracker(receiver: nil, clock: clock.read)
+        let tracker = WiredTracker(receiver: nil, clock: clock.read)
         tracker.accept(try frame("8D40621D58C386435CC412692AD6"), at: clock.now)
         // An hour back (a clock set by hand, an NTP step, a machine resumed).
         clock.set(clock.now - 3_600)
@@ -90,8 +92,8 @@ import Testing
 
     @Test func stateVectorsFromTheFutureAreTakenAsNow() {
         let clock = TestClock()
-        let tracker = LiveTracker(receiver: nil, clock: clock.read)
-        var vector = AircraftState(icao: 0x3C6444, lastSeen: clock.now + 86_400 * 30, source: .opensky)
+        let tracker = WiredTracker(receiver: nil, clock: clock.read)
+        var vector = StateReport(icao: 0x3C6444, lastSeen: clock.now + 86_400 * 30)
         vector.position = GeoPoint(latitude: 50, longitude: 8)
         vector.positionTime = .nan
         tracker.accept(vector)

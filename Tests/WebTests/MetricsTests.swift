@@ -1,5 +1,7 @@
 import Foundation
 import ModeS
+import Outputs
+import Pipeline
 import TestSupport
 import Testing
 import Tracking
@@ -35,7 +37,7 @@ import Tracking
     }
 
     @Test func aKnownReadingAppearsWithItsNamesLabelsAndValues() throws {
-        var counters = LiveTracker.Counters()
+        var counters = FrameCounters()
         counters.frames = 158
         counters.framesByFormat[17] = 120
         counters.framesByFormat[11] = 30
@@ -52,7 +54,7 @@ import Tracking
         local.demodulationSeconds = 1.25
         local.strongSignals = 2
         let reading = MetricsReading(
-            statistics: LiveTracker.Statistics(counters: counters, tracks: tracks, local: local),
+            statistics: ReceiverStatistics(counters: counters, tracks: tracks, local: local),
             aircraft: 12, aircraftWithPosition: 8, signalDBFS: -12.5, noiseDBFS: -35.25, processSeconds: 3.5,
             sourceFrames: [("replay", 155), ("rtl-sdr", 3)], openSkyRequests: [("ok", 4), ("rate_limited", 1)],
             clients: [("feed_socket", 2), ("websocket", 1), ("beast", 3)], httpRequests: 42)
@@ -95,8 +97,8 @@ import Tracking
 
     @Test func withNothingMeasuredTheLevelsAreLeftOutAndUnusedFormatsToo() {
         let reading = MetricsReading(
-            statistics: LiveTracker.Statistics(
-                counters: LiveTracker.Counters(), tracks: Tracker.Counts(),
+            statistics: ReceiverStatistics(
+                counters: FrameCounters(), tracks: Tracker.Counts(),
                 local: LocalStatistics()),
             aircraft: 0, aircraftWithPosition: 0)
         let samples = Self.samples(PrometheusExposition.render(reading))
@@ -148,12 +150,13 @@ import Tracking
     }
 
     @Test func theEndpointServesTheTrackersCountsWithTheHeadersOfEveryRoute() async throws {
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         for icao in [0x4840D6, 0x3C6586] as [UInt32] {
             tracker.accept(OutputTestFrames.allCall(icao: icao), at: tracker.now, from: "replay")
             tracker.accept(OutputTestFrames.altitudeReply(icao: icao, feet: 12_000), at: tracker.now, from: "replay")
         }
-        let server = try await WebTestServer.start(metrics: MetricsSources(tracker: tracker))
+        let server = try await WebTestServer.start(
+            metrics: MetricsSources(pipeline: tracker.pipeline, tracker: tracker.tracker))
         defer { Task { await server.stop() } }
         let page = try await WebServerTests.get(server.base + "/metrics")
         #expect(page.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Receivers

@@ -1,4 +1,5 @@
 import ModeS
+import Support
 import TestSupport
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import Support
+import TestSupport
 import Testing
 import Tracking
 
@@ -24,7 +26,7 @@ import Tracking
             states: [.json(OpenSkyFixtures.threeAircraft())],
             tokens: [.status(status, headers: [("Location", other.tokenURL)])])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             server.tokenRequests.count >= 3
         }
@@ -45,7 +47,7 @@ import Tracking
             states: [.status(302, headers: [("Location", other.baseURL + FakeOpenSkyServer.statesPath + "?lamin=1")])],
             tokens: [Self.token("tok-1")])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             server.stateRequests.count >= 3
         }
@@ -66,7 +68,7 @@ import Tracking
             ],
             tokens: [Self.token("tok-1")])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -83,7 +85,7 @@ import Tracking
             .status(302, headers: [("Location", FakeOpenSkyServer.statesPath + "?again")])
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server), log: log, tracker: tracker) { server.stateRequests.count >= 13 }
         #expect(log.contains("redirected the states request more than \(OpenSkyClient.maximumRedirects) times"))
         try await server.stop()
@@ -97,7 +99,7 @@ import Tracking
         var configuration = base.configuration(server)
         configuration.interval = .milliseconds(400)
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(configuration, log: log, tracker: tracker) { server.stateRequests.count >= 4 }
         let times = server.stateRequests.map(\.time)
         try #require(times.count >= 4)

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ModeS
+import Support
+import TestSupport
 import Testing
 import Tracking
 
@@ -42,7 +44,7 @@ import Tracking
     /// then cancels it; the source must end quietly then, never before. Returns the source.
     @discardableResult
     func run(
-        _ configuration: OpenSkySource.Configuration, log: LogRecorder, tracker: LiveTracker,
+        _ configuration: OpenSkySource.Configuration, log: LogRecorder, tracker: WiredTracker,
         until done: @escaping @Sendable () -> Bool
     ) async throws -> OpenSkySource {
         let source = OpenSkySource(configuration: configuration, logger: log.logger, minimumInterval: .milliseconds(10))
@@ -56,14 +58,14 @@ import Tracking
         return source
     }
 
-    func icaos(_ tracker: LiveTracker) -> Set<String> {
+    func icaos(_ tracker: WiredTracker) -> Set<String> {
         Set(tracker.snapshot().aircraft.map(\.icaoHex))
     }
 
     @Test func realShapedAnswerFeedsTheTracker() async throws {
         let server = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.threeAircraft())])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.counters.stateUpdates >= 9 }
         let aircraft = tracker.snapshot().aircraft
         #expect(Set(aircraft.map(\.icaoHex)) == Self.allThree)
@@ -86,7 +88,7 @@ import Tracking
             .status(502, body: "<html>Bad Gateway</html>"), .status(503), .json(OpenSkyFixtures.threeAircraft())
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(icaos(tracker) == Self.allThree)
         #expect(log.contains("OpenSky answered HTTP 502", "retrying in"))
@@ -98,7 +100,7 @@ import Tracking
     @Test func aHangPastTheTimeoutIsRetried() async throws {
         let server = try await FakeOpenSkyServer(states: [.hang, .json(OpenSkyFixtures.threeAircraft())])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server, timeout: Self.hangTimeout), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -118,7 +120,7 @@ import Tracking
             .json(OpenSkyFixtures.threeAircraft())
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(icaos(tracker) == Self.allThree)
         #expect(log.contains("rate limit reached (HTTP 429), asked to retry after 1 s", "retrying in 1 s"))
@@ -134,7 +136,7 @@ import Tracking
             .status(502), .json(""), .status(503), .json(OpenSkyFixtures.threeAircraft())
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         let source = try await run(configuration(server), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -155,7 +157,7 @@ import Tracking
             .json(OpenSkyFixtures.emptySky()), .json(OpenSkyFixtures.emptySky()), .json(OpenSkyFixtures.threeAircraft())
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(log.contains("OpenSky: no aircraft (empty sky) in the box"))
         #expect(log.problems.isEmpty, "\(log.problems)")
@@ -171,7 +173,7 @@ import Tracking
             .json(truncated), .json(""), .json(OpenSkyFixtures.threeAircraft())
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { tracker.snapshot().aircraft.count == 3 }
         #expect(icaos(tracker) == Self.allThree)
         #expect(log.contains("HTTP 200 with no usable data: malformed JSON (120 bytes)"))
@@ -185,7 +187,7 @@ import Tracking
         ])
         let server = try await FakeOpenSkyServer(states: [.json(body)])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server), log: log, tracker: tracker) { server.stateRequests.count >= 2 }
         #expect(icaos(tracker) == ["4b1805", "a1b2c3"])
         #expect(log.contains("skipped 1 malformed state vector(s) of 3; first: row 1"))
@@ -198,7 +200,7 @@ import Tracking
             .json("{\"time\":1,\"sta"), .status(500), .status(404), .json(OpenSkyFixtures.threeAircraft())
         ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: Self.zurich)
+        let tracker = WiredTracker(receiver: Self.zurich)
         try await run(configuration(server, timeout: Self.hangTimeout), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -219,7 +221,7 @@ import Tracking
     @Test func theRequestCarriesTheRoundedPositionOnly() async throws {
         let server = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.emptySky())])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let greenwich = GeoPoint(latitude: 51.477_928, longitude: -0.001_545)
         var configuration = configuration(server, receiver: greenwich)
         configuration.latitudeHalfSpan = 0.25
@@ -241,7 +243,7 @@ import Tracking
     @Test func withoutAReceiverItSaysSoAndStaysIdle() async throws {
         let server = try await FakeOpenSkyServer(states: [.json(OpenSkyFixtures.threeAircraft())])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         let started = ContinuousClock.now
         try await run(configuration(server, receiver: nil), log: log, tracker: tracker) {
             ContinuousClock.now - started > .milliseconds(300)
@@ -260,7 +262,7 @@ import Tracking
         // server of another test running in parallel).
         configuration.baseURL = "http://127.0.0.1:9"
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await run(configuration, log: log, tracker: tracker) { log.problems.count >= 3 }
         // Refused at once, said so, and retried by the source's backoff.
         #expect(log.contains("OpenSky states request failed:", "Connection refused"), "\(log.problems)")
@@ -286,7 +288,7 @@ import Tracking
             states: [.json(OpenSkyFixtures.threeAircraft())],
             tokens: [Self.token("tok-first", expiresIn: 2), Self.token("tok-second", expiresIn: 1800)])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             server.stateRequests.count >= 10
                 && server.stateRequests.last?.header("Authorization") == "Bearer tok-second"
@@ -317,7 +319,7 @@ import Tracking
             states: [.status(401), .json(OpenSkyFixtures.threeAircraft())],
             tokens: [Self.token("tok-old", expiresIn: 1800), Self.token("tok-new", expiresIn: 1800)])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }
@@ -336,7 +338,7 @@ import Tracking
                 Self.token("tok-1", expiresIn: 1800)
             ])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(
             base.configuration(server, credentials: credentials, timeout: OpenSkySourceTests.hangTimeout),
             log: log, tracker: tracker
@@ -361,7 +363,7 @@ import Tracking
             states: [.json(OpenSkyFixtures.threeAircraft())],
             tokens: [Self.token(#"tok\r\nX-Evil: 1"#, expiresIn: 31_536_000), Self.token("tok-good", expiresIn: 1800)])
         let log = LogRecorder()
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         try await base.run(base.configuration(server, credentials: credentials), log: log, tracker: tracker) {
             tracker.snapshot().aircraft.count == 3
         }

@@ -34,9 +34,8 @@ import Testing
 
     @Test func conversionToTrackerUnits() throws {
         let response = try decode(OpenSkyFixtures.body([OpenSkyFixtures.cruising(at: 1_700_000_000)]))
-        let state = try #require(response.states.first?.aircraftState(now: 1_700_000_010))
+        let state = try #require(response.states.first?.report(now: 1_700_000_010))
         #expect(state.icao == 0x4B1805)
-        #expect(state.source == .opensky)
         #expect(state.callsign == "SWR8KR")
         #expect(state.altitudeBaroFt == 10_000)  // 3048 m
         #expect(state.altitudeGeoFt == 10_173)  // 3100.8 m = 10173.2 ft
@@ -52,7 +51,7 @@ import Testing
 
     @Test func serverTimesAheadOfTheLocalClockAreClamped() throws {
         let vector = StateVector(icao24: "abcdef", timePosition: 2_000, lastContact: 2_000, longitude: 1, latitude: 2)
-        let state = try #require(vector.aircraftState(now: 1_500))
+        let state = try #require(vector.report(now: 1_500))
         #expect(state.lastSeen == 1_500)
         #expect(state.positionTime == 1_500)
     }
@@ -72,13 +71,13 @@ import Testing
 
     @Test func oddSquawksAndBlankCallsignsAreDropped() throws {
         var vector = StateVector(icao24: "ABCDEF", callsign: "        ", lastContact: 10, squawk: "7800")
-        var state = try #require(vector.aircraftState(now: 10))
+        var state = try #require(vector.report(now: 10))
         #expect(state.icao == 0xABCDEF)
         #expect(state.callsign == nil)
         #expect(state.squawk == nil)
         #expect(state.position == nil && state.positionTime == nil)
         vector.squawk = "7700"
-        state = try #require(vector.aircraftState(now: 10))
+        state = try #require(vector.report(now: 10))
         #expect(state.squawk == "7700")
     }
 
@@ -89,7 +88,7 @@ import Testing
             ("ÄBC", nil)
         ] as [(String, String?)] {
             let vector = StateVector(icao24: "ABCDEF", callsign: callsign, lastContact: 10)
-            let state = try #require(vector.aircraftState(now: 10))
+            let state = try #require(vector.report(now: 10))
             #expect(state.callsign == kept, "\(callsign.prefix(20))")
         }
     }
@@ -163,7 +162,7 @@ import Testing
         #expect(response.skippedRows == 7)
         #expect(response.firstSkipReason?.contains("baro_altitude") == true)
         // What passes converts to the tracker's units without trouble.
-        let state = try #require(response.states.first?.aircraftState(now: 100))
+        let state = try #require(response.states.first?.report(now: 100))
         #expect(state.altitudeBaroFt == 10_000)
     }
 

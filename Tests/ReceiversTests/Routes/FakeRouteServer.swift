@@ -1,3 +1,4 @@
+import Identity
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1

@@ -1,3 +1,5 @@
+import Identity
+import Support
 import TestSupport
 import Testing
 import Tracking

@@ -1,3 +1,5 @@
+import Identity
+
 /// Route service answers in the shape adsbdb gives, for the route tests.
 enum RouteFixtures {
     /// The answer for a known callsign, with the airports' codes and names given.

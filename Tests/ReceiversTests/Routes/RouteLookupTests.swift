@@ -1,5 +1,7 @@
 import Foundation
+import Identity
 import NIOConcurrencyHelpers
+import Support
 import TestSupport
 import Testing
 import Tracking

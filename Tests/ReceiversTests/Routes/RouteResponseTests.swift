@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import Tracking
 
+@testable import Identity
 @testable import Receivers
 
 @Suite struct RouteResponseTests {

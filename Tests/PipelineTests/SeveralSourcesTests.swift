@@ -1,4 +1,5 @@
 import ModeS
+import Pipeline
 import TestSupport
 import Testing
 
@@ -115,7 +116,7 @@ import Testing
 
     @Test func eachSourceIsCountedAndADuplicateOnlyOnce() {
         // The tracker's clock runs ahead of the frames, so none is cut back to it.
-        let tracker = LiveTracker(receiver: nil, clock: { 1_010 })
+        let tracker = WiredTracker(receiver: nil, clock: { 1_010 })
         var now = 1_000.0
         #expect(tracker.accept(Frame(bits: position, address: 0x40621D), at: now, from: "replay"))
         #expect(!tracker.accept(Frame(bits: position, address: 0x40621D), at: now, from: "beast-in b:30005"))
@@ -132,7 +133,7 @@ import Testing
     }
 
     @Test func multilaterationResultsAreNeverDuplicates() {
-        let tracker = LiveTracker(receiver: nil, clock: { 1_000 })
+        let tracker = WiredTracker(receiver: nil, clock: { 1_000 })
         #expect(tracker.accept(Frame(bits: position, address: 0x40621D), at: 1_000, from: "rtl-sdr"))
         #expect(
             tracker.accept(
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func theRadarsSourceNamesEveryKindFeedingIt() {
-        let tracker = LiveTracker(receiver: nil)
+        let tracker = WiredTracker(receiver: nil)
         #expect(tracker.source == "none")
         tracker.setSource("rtl-sdr", slot: "dongle")
         tracker.setSource("beast", slot: "beast-in a:1")

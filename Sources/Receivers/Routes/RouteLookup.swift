@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FoundationEssentials
+import Identity
 import Logging
 import ModeS
 import NIOCore

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Identity
 import ModeS
 import Support
 
