@@ -5,11 +5,11 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test conformance conformance-check bench heldout bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js conformance conformance-check bench heldout bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
-	@echo "                  systemd, man-db, dpkg-dev) when missing"
+	@echo "                  nodejs, systemd, man-db, dpkg-dev) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
 	@echo "make size         the release binary's size, stripped, against its limit (SIZE_LIMIT_MB=40); fails above it"
@@ -18,7 +18,8 @@ help:
 	@echo "make uninstall    remove what make install put there (an edited /etc/default/aviator-adsb stays)"
 	@echo "make deb          a Debian package of the same files in $(DEB_DIR) (BINARY as for install)"
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
-	@echo "make test         unit and end-to-end tests, then the pyModeS conformance check"
+	@echo "make test         the web app's module tests (test-js), unit and end-to-end tests, then the pyModeS conformance check"
+	@echo "make test-js      the web app's pure modules (words, palette, angles, projection...) under node's test runner"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
 	@echo "make heldout      the demodulator's yield and false frames on simulated skies of seeds no rule was tuned on"
@@ -59,6 +60,10 @@ deps:
 		echo "installing chromium (the web radar's browser tests drive it headless)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; fi
+	@if ! command -v node >/dev/null 2>&1; then \
+		echo "installing nodejs (make test-js runs the web app's module tests with node's test runner)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends nodejs; fi
 	@if ! command -v systemd-analyze >/dev/null 2>&1 || ! command -v man >/dev/null 2>&1 \
 		|| ! command -v dpkg-shlibdeps >/dev/null 2>&1 || ! command -v strip >/dev/null 2>&1; then \
 		echo "installing systemd, man-db, dpkg-dev and binutils (make install, make deb and their tests)"; \
@@ -155,7 +160,8 @@ TEST_MINUTES ?= 60
 # got too small a share of it, and now and then one missed its deadline.
 TEST_WIDTH ?= 6
 # The feed load test then runs by itself, since it reads the memory of the whole test process.
-test: $(VENV)/.pymap3d $(VENV)/.prometheus-client
+# The web app's module tests come first: they take a second, the rest takes many minutes.
+test: test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client
 	@free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); if [ "$${free:-0}" -lt 2000000 ]; then \
 		echo "make test: only $$(( $${free:-0} / 1024 )) MB free here; the build and the tests need about 2 GB" >&2; fi
 	@$(SWIFT) build --product aviator-adsbPackageTests && $(SWIFT) build --product aviator-adsb
@@ -166,6 +172,14 @@ test: $(VENV)/.pymap3d $(VENV)/.prometheus-client
 	@echo "make test: the feed load test, alone in its process so its memory is the feed server's"
 	@FEED_LOAD_ALONE=1 timeout --kill-after=20 300 $(SWIFT) test --skip-build --filter FeedLoadTests
 	$(MAKE) conformance-check BINARY=$(DEBUG)
+
+# The web app's pure modules (docs/web.md, tests): Tests/WebApp/*.test.mjs import them from
+# Sources/Web/App and run under node's own test runner, nothing to install from npm. The
+# package.json at the top only tells node that those .js files are ES modules (node 20.19
+# and later would guess it, Debian 12's node 18 does not).
+test-js:
+	@command -v node >/dev/null 2>&1 || { echo "make test-js: node is missing; make deps installs Debian's nodejs" >&2; exit 1; }
+	node --test --test-reporter=spec Tests/WebApp/*.test.mjs
 
 $(VENV)/.pymodes:
 	python3 -m venv $(VENV)

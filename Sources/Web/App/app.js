@@ -2,8 +2,9 @@
 // WebSocket, draws the sky on a retro scope that turns with the phone, and lists the aircraft
 // for screen readers. Plain modules, no build step, nothing from another site.
 
+import { normalizeDegrees } from "./angles.js";
 import { Card } from "./card.js";
-import { Compass, normalizeDegrees } from "./compass.js";
+import { Compass } from "./compass.js";
 import { Feed } from "./feed.js";
 import { Gestures } from "./gestures.js";
 import { Chime, Awake } from "./kid.js";

@@ -2,7 +2,7 @@
 // daemon knows it, and where to look: a compass bearing and an elevation, with an arrow that
 // turns with the phone until the aircraft is straight ahead.
 
-import { angleDifference } from "./compass.js";
+import { angleDifference } from "./angles.js";
 import {
   categoryName, describeAltitude, describeRoute, describeSpeed, elevationPhrase, formatBearing, formatDistance, roundHalfAway,
   trend,

@@ -3,22 +3,12 @@
 // heading shown follows the sensor through a low-pass filter on the shortest way round, so
 // crossing north (359° → 1°) turns the radar by 2°, not by a whole turn.
 
+import { angleDifference, normalizeDegrees } from "./angles.js";
+
 /** How quickly the shown heading catches up with the sensor: the filter's time constant. */
 const SMOOTHING_MS = 120;
 /** A compass that has said nothing for this long is taken as gone (drag takes over). */
 const SILENT_MS = 3000;
-
-/** The signed difference `to − from` in degrees, in (−180, 180]. */
-export function angleDifference(from, to) {
-  const difference = (((to - from) % 360) + 540) % 360 - 180;
-  return difference === -180 ? 180 : difference;
-}
-
-/** Degrees in [0, 360). */
-export function normalizeDegrees(degrees) {
-  const value = ((degrees % 360) + 360) % 360;
-  return value === 360 ? 0 : value;
-}
 
 /** How far the screen is turned from the device's natural orientation, in degrees. */
 function screenAngle() {

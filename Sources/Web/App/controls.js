@@ -8,8 +8,8 @@ import { RANGE_MAX_KM, RANGE_MIN_KM } from "./settings.js";
 const $ = (id) => document.getElementById(id);
 
 /** The range slider is logarithmic: equal steps zoom by equal factors. */
-const rangeToSlider = (km) => Math.round((100 * Math.log(km / RANGE_MIN_KM)) / Math.log(RANGE_MAX_KM / RANGE_MIN_KM));
-const sliderToRange = (value) => Math.round(RANGE_MIN_KM * (RANGE_MAX_KM / RANGE_MIN_KM) ** (value / 100) * 10) / 10;
+export const rangeToSlider = (km) => Math.round((100 * Math.log(km / RANGE_MIN_KM)) / Math.log(RANGE_MAX_KM / RANGE_MIN_KM));
+export const sliderToRange = (value) => Math.round(RANGE_MIN_KM * (RANGE_MAX_KM / RANGE_MIN_KM) ** (value / 100) * 10) / 10;
 /** Zoom buttons change the range by this factor. */
 const ZOOM_STEP = 1.5;
 

@@ -2,6 +2,8 @@
 // messages in, view commands out. Reconnects by itself, and sends the whole wanted view again
 // on every new connection, so a restarted daemon sees the same radar.
 
+import { angleDifference, headingHundredths } from "./angles.js";
+
 /** Smallest change of heading worth a command, and the least time between two of them. */
 const HEADING_STEP_DEG = 1;
 const HEADING_INTERVAL_MS = 200;
@@ -86,10 +88,9 @@ export class Feed {
 
   /** The heading, sent when it has moved a degree and at most five times a second. */
   setHeading(degrees) {
-    const heading = Math.round(((degrees % 360) + 360) % 360 * 100) / 100;
-    this.wanted.heading_deg = heading === 360 ? 0 : heading;
+    this.wanted.heading_deg = headingHundredths(degrees);
     if (this.sentHeading !== null) {
-      const moved = Math.abs(((this.wanted.heading_deg - this.sentHeading + 540) % 360) - 180);
+      const moved = Math.abs(angleDifference(this.sentHeading, this.wanted.heading_deg));
       if (moved < HEADING_STEP_DEG) return;
     }
     const wait = this.lastHeadingAt + HEADING_INTERVAL_MS - performance.now();

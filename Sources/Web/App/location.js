@@ -5,7 +5,7 @@
 const MOVE_M = 25;
 
 /** Metres between two positions (short distances: an equirectangular approximation suffices). */
-function metresBetween(a, b) {
+export function metresBetween(a, b) {
   const radians = Math.PI / 180;
   const x = (b.lon - a.lon) * radians * Math.cos(((a.lat + b.lat) / 2) * radians);
   const y = (b.lat - a.lat) * radians;

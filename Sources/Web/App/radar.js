@@ -8,14 +8,12 @@
 // is a pre-rendered sprite placed with one transform, and trails are stroked in one path per
 // altitude colour, so a frame with 300 aircraft is a few hundred cheap calls.
 
+import { radiansBehind } from "./angles.js";
 import { THEMES, bucketColor } from "./palette.js";
+import { planeLength, rightKm, spriteSide, turnStep, upKm } from "./projection.js";
 
 /** One turn of the sweep, in milliseconds: slow enough to follow with the eyes. */
 const SWEEP_PERIOD_MS = 4000;
-/** An aircraft's length at `scale` 1, in CSS pixels; the feed's scale runs from 0.7 to 2. */
-const ICON_CSS_PX = 17;
-/** Kid mode's icons are this much larger. */
-const KID_FACTOR = 1.7;
 /** Icons turn in steps of this many degrees (a sprite for each step, made when first needed). */
 const SPRITE_STEP_DEG = 5;
 const SPRITE_STEPS = 360 / SPRITE_STEP_DEG;
@@ -310,7 +308,6 @@ export class Radar {
 
   drawAircraft(c, now, sky, cos, sin, pxPerKm, sweep, options) {
     const { cx, cy, radius, ratio, theme } = this;
-    const sizeFactor = ICON_CSS_PX * ratio * (options.kid ? KID_FACTOR : 1);
     const headingDeg = (Math.atan2(sin, cos) * 180) / Math.PI;
     const labelled = [];
     for (const track of sky.tracks.values()) {
@@ -319,25 +316,24 @@ export class Radar {
       track.locate(now);
       const e = track.drawE;
       const n = track.drawN;
-      const xKm = e * cos - n * sin;
-      const yKm = e * sin + n * cos;
+      const xKm = rightKm(e, n, cos, sin);
+      const yKm = upKm(e, n, cos, sin);
       const x = cx + xKm * pxPerKm;
       const y = cy - yKm * pxPerKm;
       const fromCentre = Math.hypot(x - cx, y - cy);
       if (fromCentre > radius + 4 * ratio) continue;
       const data = track.data;
-      // The sprite's box is 64 units for a 44-unit plane: its side for this icon size.
-      const side = Math.min(4095, Math.max(8, Math.round(((sizeFactor * (data.scale ?? 1)) * 64) / 44)));
+      const side = spriteSide(data.scale, ratio, options.kid);
       // Brighter just after the sweep passed over it, like a real scope's afterglow.
       const angle = Math.atan2(xKm, yKm);
-      const behind = (((sweep - angle) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+      const behind = radiansBehind(sweep, angle);
       c.globalAlpha = (data.stale ? 0.35 : 1) * (0.6 + 0.4 * Math.exp(-behind / 1.2));
       const round = data.track_deg == null;
       const turn = round ? 0 : data.track_deg - headingDeg;
-      const step = ((Math.round(turn / SPRITE_STEP_DEG) % SPRITE_STEPS) + SPRITE_STEPS) % SPRITE_STEPS;
+      const step = turnStep(turn, SPRITE_STEP_DEG);
       const sprite = this.sprite(options.selected === track.icao, round, side, step);
       c.drawImage(sprite, Math.round(x - side / 2), Math.round(y - side / 2));
-      const size = (side * 44) / 64;
+      const size = planeLength(side);
       track.visible = true;
       track.screenX = x / ratio;
       track.screenY = y / ratio;

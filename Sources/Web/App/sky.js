@@ -6,6 +6,7 @@
 // agrees with every other client of the daemon; only the motion between frames is local.
 
 import { altitudeBucket } from "./palette.js";
+import { eastKm, northKm } from "./projection.js";
 
 const KM_PER_KNOT_SECOND = 1.852 / 3600;
 /** Dead reckoning stops after this long without a position: guessing further misleads. */
@@ -37,11 +38,11 @@ class Track {
       before = { e: this.drawE, n: this.drawN };
     }
     this.data = data;
-    const azimuth = (data.azimuth_deg ?? 0) * Math.PI / 180;
+    const azimuth = data.azimuth_deg ?? 0;
     const ground = data.ground_km ?? 0;
     this.placed = data.azimuth_deg != null && data.ground_km != null;
-    this.e = ground * Math.sin(azimuth);
-    this.n = ground * Math.cos(azimuth);
+    this.e = eastKm(azimuth, ground);
+    this.n = northKm(azimuth, ground);
     const moving = data.ground_speed_kt != null && data.track_deg != null && !data.on_ground && !data.stale;
     const speed = moving ? data.ground_speed_kt * KM_PER_KNOT_SECOND : 0;
     const track = (data.track_deg ?? 0) * Math.PI / 180;

@@ -1,0 +1,61 @@
+// Where an aircraft goes on the scope, and how large. The feed gives each aircraft's compass
+// bearing and ground distance from the observer; the radar turns them into km east and north,
+// turns those with the heading so that the way the phone points is at the top, and sizes the
+// icon by the feed's `scale` (large when low, from 0.7 to 2).
+
+/** An aircraft's length at `scale` 1, in CSS pixels. */
+const ICON_CSS_PX = 17;
+/** Kid mode's icons are this much larger. */
+const KID_FACTOR = 1.7;
+/** The plane fills the middle 44 units of its sprite's 64-unit box. */
+const SPRITE_BOX = 64;
+const PLANE_SPAN = 44;
+/** Sprites are square, this many device pixels at least and at most. */
+const SPRITE_MIN_PX = 8;
+const SPRITE_MAX_PX = 4095;
+
+/** Km east of the observer of a point `groundKm` away at the bearing `azimuthDeg`. */
+export function eastKm(azimuthDeg, groundKm) {
+  return groundKm * Math.sin(azimuthDeg * Math.PI / 180);
+}
+
+/** Km north of the observer of a point `groundKm` away at the bearing `azimuthDeg`. */
+export function northKm(azimuthDeg, groundKm) {
+  return groundKm * Math.cos(azimuthDeg * Math.PI / 180);
+}
+
+/**
+ * Km right of the scope's centre of a point `e` km east and `n` km north, the scope turned so
+ * that the heading is at the top; `cos` and `sin` are the heading's (worked out once a frame).
+ */
+export function rightKm(e, n, cos, sin) {
+  return e * cos - n * sin;
+}
+
+/** Km up from the scope's centre, as for `rightKm`. */
+export function upKm(e, n, cos, sin) {
+  return e * sin + n * cos;
+}
+
+/**
+ * The side in device pixels of an aircraft's sprite: the feed's `scale` (1 when unknown) at
+ * `ratio` device pixels per CSS pixel, larger in kid mode.
+ */
+export function spriteSide(scale, ratio, kid) {
+  const length = ICON_CSS_PX * ratio * (kid ? KID_FACTOR : 1) * (scale ?? 1);
+  return Math.min(SPRITE_MAX_PX, Math.max(SPRITE_MIN_PX, Math.round((length * SPRITE_BOX) / PLANE_SPAN)));
+}
+
+/** The length in device pixels of the plane drawn on a sprite `side` pixels square. */
+export function planeLength(side) {
+  return (side * PLANE_SPAN) / SPRITE_BOX;
+}
+
+/**
+ * The sprite an icon turned by `turnDeg` (clockwise from the top) is drawn with: the nearest
+ * of the turns in steps of `stepDeg`, as their index from 0 (straight up) to 360 / stepDeg − 1.
+ */
+export function turnStep(turnDeg, stepDeg) {
+  const steps = 360 / stepDeg;
+  return ((Math.round(turnDeg / stepDeg) % steps) + steps) % steps;
+}
