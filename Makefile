@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js conformance conformance-check bench heldout bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -19,6 +19,7 @@ help:
 	@echo "make deb          a Debian package of the same files in $(DEB_DIR) (BINARY as for install)"
 	@echo "make run          the main job: the daemon replays a bundled recording, the terminal radar shows it"
 	@echo "make test         the web app's module tests (test-js), unit and end-to-end tests, then the pyModeS conformance check"
+	@echo "make lint         swift format lint --strict over Sources, Tests, Fuzz and Package.swift (the checked-in .swift-format)"
 	@echo "make test-js      the web app's pure modules (words, palette, angles, projection...) under node's test runner"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
@@ -161,7 +162,7 @@ TEST_MINUTES ?= 60
 TEST_WIDTH ?= 6
 # The feed load test then runs by itself, since it reads the memory of the whole test process.
 # The web app's module tests come first: they take a second, the rest takes many minutes.
-test: test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client
+test: lint test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client
 	@free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); if [ "$${free:-0}" -lt 2000000 ]; then \
 		echo "make test: only $$(( $${free:-0} / 1024 )) MB free here; the build and the tests need about 2 GB" >&2; fi
 	@$(SWIFT) build --product aviator-adsbPackageTests && $(SWIFT) build --product aviator-adsb
@@ -177,6 +178,11 @@ test: test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client
 # Sources/Web/App and run under node's own test runner, nothing to install from npm. The
 # package.json at the top only tells node that those .js files are ES modules (node 20.19
 # and later would guess it, Debian 12's node 18 does not).
+# The tree as `swift format` (the toolchain's own) formats it, with the checked-in
+# .swift-format; `swift format format -i -r Sources Tests Fuzz Package.swift` mends it.
+lint:
+	$(SWIFT) format lint --strict --parallel -r Sources Tests Fuzz Package.swift
+
 test-js:
 	@command -v node >/dev/null 2>&1 || { echo "make test-js: node is missing; make deps installs Debian's nodejs" >&2; exit 1; }
 	node --test --test-reporter=spec Tests/WebApp/*.test.mjs
