@@ -69,9 +69,6 @@ final class FeedHub {
         }
     }
 
-    /// Clients connected now.
-    var clientCount: Int { clients.count }
-
     func unregister(_ client: any FeedSubscriber) {
         clients[ObjectIdentifier(client)] = nil
         statistics.clients = clients.count

@@ -83,13 +83,13 @@ struct OutputOptions: ParsableArguments {
     ) async throws
         -> (
             services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?,
-            servers: [TCPBroadcastServer]
+            servers: [TCPBroadcastServer], fanout: FrameFanout?
         )
     {
         var configuration = configuration
         configuration.maxClients = maxClients
         configuration.servesJSON = servesJSON
-        guard !configuration.isEmpty else { return ([], nil, []) }
+        guard !configuration.isEmpty else { return ([], nil, [], nil) }
         let outputs: Outputs
         do {
             outputs = try await Outputs.start(
@@ -108,7 +108,7 @@ struct OutputOptions: ParsableArguments {
         if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
         return (
             [.init(service: NamedService("outputs", outputs))], outputs.documents,
-            [outputs.beast, outputs.sbs, outputs.avr].compactMap { $0 }
+            [outputs.beast, outputs.sbs, outputs.avr].compactMap { $0 }, outputs.fanout
         )
     }
 }

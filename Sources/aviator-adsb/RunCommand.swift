@@ -167,7 +167,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw RuntimeError(error.description)
             }
         }
-        let (outputServices, documents, outputServers) = try await outputs.services(
+        let (outputServices, documents, outputServers, fanout) = try await outputs.services(
             for: pipeline, tracker: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
 
         // The sources are made (not started) before the socket is claimed, so the first
@@ -205,7 +205,8 @@ struct RunCommand: AsyncParsableCommand {
         let webServer: WebServer?
         do {
             let metrics = MetricsSources(
-                pipeline: pipeline, tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers)
+                pipeline: pipeline, tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers,
+                queueDrops: { fanout.map { [("outputs", $0.droppedUpdates)] } ?? [] })
             webServer = try web.server(feed: feed, documents: documents, metrics: metrics, logger: logger)
         } catch {
             await feed.shutdown()

@@ -6,9 +6,6 @@
 /// the 12-bit altitude field of ADS-B airborne positions (the same without the M bit).
 /// Both interleave the Gillham pulses as C1 A1 C2 A2 C4 A4 [M] B1 Q(D1) B2 D2 B4 D4.
 extension AltitudeCode {
-    /// The highest altitude the 25 ft code can carry: 2047 × 25 − 1000.
-    public static let maximum25ft = 50_175
-
     /// The 11-bit count of 25 ft steps above −1000 ft, nil when out of range.
     public static func count25ft(_ altitudeFt: Int) -> UInt64? {
         let steps = (Double(altitudeFt + 1000) / 25).rounded()

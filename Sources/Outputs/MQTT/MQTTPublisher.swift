@@ -218,6 +218,13 @@ package final class MQTTPublisher: Service, Sendable {
     /// The client's counters.
     package var clientStatistics: MQTTClient.Statistics { client.statistics }
 
+    /// Items dropped by each of its bounded queues so far: frames before batching, and
+    /// messages the client's queue had no room for (for /metrics).
+    package var queueDrops: [(queue: String, dropped: Int)] {
+        let batcher = pending.withLock { $0.batcher.dropped }
+        return [("mqtt_batcher", batcher), ("mqtt_outbox", client.statistics.outbox.dropped)]
+    }
+
     /// The publisher's counters for the statistics line: "mqtt-out HOST:PORT as NAME:
     /// 120 batches (2400 frames), 30 aircraft messages, …, connected, …".
     package var summary: String {

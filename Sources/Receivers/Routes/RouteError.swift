@@ -1,4 +1,5 @@
 import Identity
+
 /// Why a route lookup failed: a kind, which the counters and the log throttle go by, and one
 /// line of text for the log.
 ///

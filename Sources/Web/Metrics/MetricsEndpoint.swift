@@ -47,7 +47,7 @@ final class MetricsEndpoint: Sendable {
             statistics: statistics, aircraft: aircraft.all, aircraftWithPosition: aircraft.withPosition,
             signalDBFS: levels.signal, noiseDBFS: levels.noise, processSeconds: sources.processSeconds(),
             sourceFrames: sources.sourceFrames(), openSkyRequests: sources.openSkyRequests(),
-            clients: clients, httpRequests: web.requests)
+            clients: clients, httpRequests: web.requests, queueDrops: sources.queueDrops())
     }
 
     /// The text of a scrape.

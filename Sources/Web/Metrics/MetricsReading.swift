@@ -25,6 +25,8 @@ package struct MetricsReading: Sendable {
     package var clients: [(server: String, clients: Int)]
     /// HTTP requests the web server has answered.
     package var httpRequests: UInt64
+    /// Items each bounded queue between the stages has dropped, by queue.
+    package var queueDrops: [(queue: String, dropped: Int)]
 
     /// A reading from its parts; the lists default to empty.
     package init(
@@ -32,7 +34,8 @@ package struct MetricsReading: Sendable {
         signalDBFS: Double? = nil, noiseDBFS: Double? = nil, processSeconds: Double = 0,
         sourceFrames: [(source: String, frames: Int)] = [],
         openSkyRequests: [(outcome: String, requests: Int)] = [],
-        clients: [(server: String, clients: Int)] = [], httpRequests: UInt64 = 0
+        clients: [(server: String, clients: Int)] = [], httpRequests: UInt64 = 0,
+        queueDrops: [(queue: String, dropped: Int)] = []
     ) {
         self.statistics = statistics
         self.aircraft = aircraft
@@ -44,5 +47,6 @@ package struct MetricsReading: Sendable {
         self.openSkyRequests = openSkyRequests
         self.clients = clients
         self.httpRequests = httpRequests
+        self.queueDrops = queueDrops
     }
 }

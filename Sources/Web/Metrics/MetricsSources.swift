@@ -18,6 +18,8 @@ package struct MetricsSources: Sendable {
     package var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)]
     /// The TCP outputs (Beast, SBS, AVR) whose clients are counted.
     package var outputs: [TCPBroadcastServer]
+    /// Items each bounded queue between the stages has dropped so far, by queue.
+    package var queueDrops: @Sendable () -> [(queue: String, dropped: Int)]
     /// Processor time the whole process has used so far, in seconds.
     package var processSeconds: @Sendable () -> Double
 
@@ -28,6 +30,7 @@ package struct MetricsSources: Sendable {
         sourceFrames: (@Sendable () -> [(source: String, frames: Int)])? = nil,
         openSkyRequests: @escaping @Sendable () -> [(outcome: String, requests: Int)] = { [] },
         outputs: [TCPBroadcastServer] = [],
+        queueDrops: @escaping @Sendable () -> [(queue: String, dropped: Int)] = { [] },
         processSeconds: @escaping @Sendable () -> Double = StatsJSON.Snapshot.processSeconds
     ) {
         self.pipeline = pipeline
@@ -35,6 +38,7 @@ package struct MetricsSources: Sendable {
         self.sourceFrames = sourceFrames ?? { pipeline.sourceCounts.map { (source: $0.label, frames: $0.frames) } }
         self.openSkyRequests = openSkyRequests
         self.outputs = outputs
+        self.queueDrops = queueDrops
         self.processSeconds = processSeconds
     }
 }

@@ -82,6 +82,11 @@ enum PrometheusExposition {
         out.counter(
             "http_requests", Int(clamping: reading.httpRequests),
             help: "HTTP requests the web server answered.")
+        for (queue, dropped) in reading.queueDrops {
+            out.counter(
+                "queue_dropped", dropped, labels: [("queue", queue)],
+                help: "Items a bounded queue between the stages dropped because it was full, by queue.")
+        }
         return out.text
     }
 
