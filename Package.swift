@@ -158,13 +158,18 @@ let package = Package(
         ),
         // The terminal radar: a client of the feed, nothing more.
         .target(name: "RadarTerminal", dependencies: ["FeedProtocol", "ModeS", "Support"]),
-        // The daemon's own services: the statistics line, aircraft expiry.
+        // The composition root as a library: a DaemonConfiguration made into the running
+        // daemon (pipeline, tracker, sources, feed, outputs, web, MQTT) and its service group;
+        // the statistics line, aircraft expiry, signal handling.
         .target(
             name: "Daemon",
             dependencies: [
-                "ModeS", "Support", "Pipeline", "Tracking",
+                "ModeS", "Support", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "MQTT",
+                "FeedProtocol",
+                "FeedServer", "Outputs", "Web", "ReceiverNetwork",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
             ]
         ),
         // Commands and option groups only.
@@ -220,6 +225,12 @@ let package = Package(
             name: "TrackingTests", dependencies: ["Tracking", "Pipeline", "Identity", "Support", "ModeS", "TestSupport"]
         ),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Tracking", "ModeS", "TestSupport"]),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "FeedServer", "Pipeline", "Receivers", "Tracking", "ModeS", "TestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ReceiverNetworkTests", dependencies: ["ReceiverNetwork", "ModeS", "TestSupport"]),
         .testTarget(

@@ -120,27 +120,14 @@ struct MQTTOptions: ParsableArguments {
         return configuration
     }
 
-    /// The publisher `--mqtt` asks for, as a lifecycle service, with its statistics; nil
-    /// without `--mqtt`.
-    func publisher(
-        pipeline: FramePipeline, tracker: LiveTracker, observer: FeedPosition?, rangeKm: Double, logger: Logger
-    ) throws
-        -> MQTTPublisher?
-    {
+    /// The publisher `--mqtt` asks for; nil without `--mqtt`.
+    func publisherConfiguration(observer: FeedPosition?, rangeKm: Double) throws -> MQTTPublisher.Configuration? {
         guard let url else { return nil }
         var settings = MQTTPublisher.Configuration(
             mqtt: try configuration(url: url, role: "out"), name: receiverName,
             version: "aviator-adsb \(AviatorADSB.version)", observer: observer)
         settings.homeAssistant = homeAssistant
         settings.rangeKm = rangeKm
-        do {
-            let publisher = try MQTTPublisher(
-                configuration: settings, pipeline: pipeline, tracker: tracker, logger: logger)
-            let sensors = homeAssistant ? ", with Home Assistant sensors" : ""
-            logger.info("publishing to \(settings.mqtt.broker) as \(publisher.topics.prefix)\(sensors)")
-            return publisher
-        } catch {
-            throw RuntimeError("--mqtt: \(error)")
-        }
+        return settings
     }
 }

@@ -61,9 +61,9 @@ struct OpenSkyOptions: ParsableArguments {
         }
     }
 
-    /// The fallback source for a receiver at `receiver` (nil: the source says it has no box to
+    /// The fallback source's settings for a receiver at `receiver` (nil: the source says it has no box to
     /// ask for, and stays idle).
-    func source(receiver: GeoPoint?, logger: Logger) throws -> OpenSkySource {
+    func configuration(receiver: GeoPoint?) throws -> OpenSkySource.Configuration {
         var configuration = OpenSkySource.Configuration()
         configuration.baseURL = url
         configuration.tokenURL = tokenURL
@@ -73,6 +73,6 @@ struct OpenSkyOptions: ParsableArguments {
         configuration.interval = interval.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         configuration.credentials = try OAuthTokenProvider.Credentials.fromEnvironment(
             ProcessInfo.processInfo.environment)
-        return OpenSkySource(configuration: configuration, logger: logger)
+        return configuration
     }
 }

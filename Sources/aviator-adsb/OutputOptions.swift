@@ -73,42 +73,4 @@ struct OutputOptions: ParsableArguments {
             }
         }
     }
-
-    /// Opens the configured outputs on `pipeline` and `tracker` and returns them as lifecycle services (none
-    /// when no output is configured), with the in-memory JSON documents when a directory or
-    /// `servesJSON` (the web server) wants them, and the TCP servers (for their client counts).
-    /// A port already taken is one `RuntimeError` line.
-    func services(
-        for pipeline: FramePipeline, tracker: LiveTracker, maxClients: Int, servesJSON: Bool, logger: Logger
-    ) async throws
-        -> (
-            services: [ServiceGroupConfiguration.ServiceConfiguration], documents: AircraftJSONDocuments?,
-            servers: [TCPBroadcastServer], fanout: FrameFanout?
-        )
-    {
-        var configuration = configuration
-        configuration.maxClients = maxClients
-        configuration.servesJSON = servesJSON
-        guard !configuration.isEmpty else { return ([], nil, [], nil) }
-        let outputs: Outputs
-        do {
-            outputs = try await Outputs.start(
-                configuration, pipeline: pipeline, tracker: tracker,
-                version: "aviator-adsb \(AviatorADSB.version)"
-            ) { message in
-                logger.warning("aircraft.json: \(message)")
-            }
-        } catch let error as OutputError {
-            throw RuntimeError(error.description)
-        }
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        for (name, server) in [("Beast", outputs.beast), ("SBS", outputs.sbs), ("AVR", outputs.avr)] {
-            if let server { logger.info("\(name) output on \(host):\(server.port)") }
-        }
-        if let directory = configuration.jsonDirectory { logger.info("aircraft.json in \(directory)") }
-        return (
-            [.init(service: NamedService("outputs", outputs))], outputs.documents,
-            [outputs.beast, outputs.sbs, outputs.avr].compactMap { $0 }, outputs.fanout
-        )
-    }
 }

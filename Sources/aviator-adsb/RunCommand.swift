@@ -147,10 +147,6 @@ struct RunCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "aviator-adsb")
-        // The sources deliver to the pipeline, which hands each frame, decoded once, to the
-        // outputs' taps and then to the tracker.
-        let tracker = LiveTracker(receiver: receiver?.point)
-        let pipeline = FramePipeline(receiver: receiver?.point, downstream: tracker)
         let descriptors = DescriptorLimit.raise()
         let servers = 1 + outputs.tcpServerCount
         if servers * maxClients + DescriptorLimit.reserve > descriptors {
@@ -158,126 +154,50 @@ struct RunCommand: AsyncParsableCommand {
                 "the limit of \(descriptors) open files is less than \(servers) × --max-clients \(maxClients) clients need: when it is reached, new clients wait"
             )
         }
-        // The web port is tried first, like the outputs' below: taken, it is one clear line
-        // while nothing needs stopping.
-        if let http = web.http {
-            do {
-                try await WebServer.checkAddress(host: http.host, port: http.port)
-            } catch let error as WebError {
-                throw RuntimeError(error.description)
-            }
+        let daemon: Daemon
+        do {
+            daemon = try await Daemon.start(try configuration(logger: logger), logger: logger)
+        } catch let error as DaemonError {
+            throw RuntimeError(error.description)
         }
-        let (outputServices, documents, outputServers, fanout) = try await outputs.services(
-            for: pipeline, tracker: tracker, maxClients: maxClients, servesJSON: web.http != nil, logger: logger)
+        do {
+            try await daemon.run()
+        } catch let error as DaemonError {
+            throw RuntimeError(error.description)
+        }
+    }
 
-        // The sources are made (not started) before the socket is claimed, so the first
-        // clients are greeted with the sources' names.
-        let setup = try await sources.setUp(
-            pipeline: pipeline, openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
-            logger: logger)
-        var services = setup.services
-        let details = setup.details
-        var sourceDetails: @Sendable () -> String? = {
-            let counts = pipeline.sourceCounts
-            let parts = (counts.count > 1 ? [counts.map(\.summary).joined(separator: ", ")] : []) + details.map { $0() }
-            return parts.isEmpty ? nil : parts.joined(separator: "; ")
-        }
-        // Claim the socket before anything starts: a bad path or a running daemon is a clear
-        // error while nothing needs stopping.
-        let feedConfiguration = FeedConfiguration(
+    /// The daemon these options describe.
+    func configuration(logger: Logger) throws -> DaemonConfiguration {
+        let feed = FeedConfiguration(
             socketPath: socket ?? SocketPath.defaultPath(),
             radar: radarConfiguration, maxClients: maxClients,
             privateDirectory: socket == nil ? SocketPath.privateDirectory() : nil)
-        let provider = LiveTrackerSnapshotProvider(
-            tracker: tracker, pipeline: pipeline, heightMetres: receiver?.altitudeMetres ?? 0)
-        let feed: FeedServer
-        do {
-            feed = try await FeedServer.bind(configuration: feedConfiguration, provider: provider)
-        } catch let error as FeedError {
-            throw RuntimeError(error.description)
-        }
-        logger.info("radar feed on \(feedConfiguration.socketPath)")
-        if receiver == nil {
-            logger.notice("no --receiver position: the feed carries positions without sky projection")
-        }
-
-        services.append(.init(service: NamedService("feed", feed)))
-        let webServer: WebServer?
-        do {
-            let metrics = MetricsSources(
-                pipeline: pipeline, tracker: tracker, openSkyRequests: setup.openSkyRequests, outputs: outputServers,
-                queueDrops: { fanout.map { [("outputs", $0.droppedUpdates)] } ?? [] })
-            webServer = try web.server(feed: feed, documents: documents, metrics: metrics, logger: logger)
-        } catch {
-            await feed.shutdown()
-            throw error
-        }
-        if let server = webServer {
-            services.append(.init(service: NamedService("web", server)))
-            let source = sourceDetails
-            sourceDetails = { [source(), server.statistics().summary].compactMap { $0 }.joined(separator: "; ") }
-        }
-        services.append(.init(service: NamedService("expiry", TrackerExpiry(tracker: tracker))))
-        if let routes = try routeLookup(tracker: tracker, logger: logger) {
-            services.append(.init(service: NamedService("routes", routes)))
-        }
-        services.append(contentsOf: outputServices)
+        var daemon = DaemonConfiguration(version: "aviator-adsb \(AviatorADSB.version)", feed: feed)
+        daemon.receiver = receiver?.point
+        daemon.receiverHeightMetres = receiver?.altitudeMetres ?? 0
+        daemon.sources = try sources.configuration(openSky: openSky, mqtt: mqtt, receiver: receiver?.point)
+        daemon.outputs = outputs.configuration
+        daemon.web = try web.settings(logger: logger)
         let observer = receiver.map {
             FeedPosition(
                 latitude: $0.point.latitude, longitude: $0.point.longitude,
                 altitudeMetres: $0.altitudeMetres ?? 0)
         }
-        let publisher: MQTTPublisher?
-        do {
-            publisher = try mqtt.publisher(
-                pipeline: pipeline, tracker: tracker, observer: observer, rangeKm: rangeKm, logger: logger)
-        } catch {
-            await feed.shutdown()
-            throw error
-        }
-        if let publisher {
-            services.append(.init(service: NamedService("mqtt-out", publisher)))
-            let source = sourceDetails
-            sourceDetails = { [source(), publisher.summary].compactMap { $0 }.joined(separator: "; ") }
-        }
-        let statistics = StatisticsReporter(
-            pipeline: pipeline, tracker: tracker, interval: .milliseconds(Int(statsInterval * 1000)),
-            droppedBytes: setup.droppedBytes, sourceDetails: sourceDetails, logger: logger)
-        services.append(.init(service: NamedService("statistics", statistics)))
-        let started = ContinuousClock.now
-        services.append(
-            .init(
-                service: SignalActions(logger: logger) {
-                    statistics.line(since: FrameCounters(), elapsed: ContinuousClock.now - started, total: true)
-                }))
-
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services, cancellationSignals: [.sigterm, .sigint], logger: logger))
-        do {
-            try await group.run()
-        } catch let error as SourceSupervisor.NoDongle {
-            await feed.shutdown()
-            throw RuntimeError(error.description)
-        } catch let error as IQFileReader.ReadError {
-            await feed.shutdown()
-            throw RuntimeError(error.description)
-        }
+        daemon.mqttOut = try mqtt.publisherConfiguration(observer: observer, rangeKm: rangeKm)
+        daemon.routes = try routeConfiguration()
+        daemon.statisticsInterval = .milliseconds(Int(statsInterval * 1000))
+        return daemon
     }
 
-    /// The route service, when `--route-api` is given.
-    func routeLookup(tracker: LiveTracker, logger: Logger) throws -> RouteLookup? {
+    /// The route service's settings, when `--route-api` is given.
+    func routeConfiguration() throws -> RouteLookup.Configuration? {
         guard let routeAPI else { return nil }
-        let configuration: RouteLookup.Configuration
         do throws(RouteError) {
-            configuration = try RouteLookup.Configuration(baseURL: routeAPI)
+            return try RouteLookup.Configuration(baseURL: routeAPI)
         } catch {
             throw RuntimeError("--route-api: \(error.message)")
         }
-        logger.info("routes from \(configuration.host): only callsigns are sent")
-        return RouteLookup(
-            configuration: configuration, callsigns: { tracker.callsigns() },
-            publish: { tracker.setRoutes($0) }, logger: logger)
     }
 
     /// The radar options as the feed takes them.

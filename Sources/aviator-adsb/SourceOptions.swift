@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import Logging
 import ModeS
 import ModeSDemod
@@ -154,42 +155,18 @@ struct SourceOptions: ParsableArguments {
         return .dongle
     }
 
-    /// The sources, made but not started, as services with what the statistics line shows.
-    struct Setup {
-        /// One service per source (the dongle's with its fallback under a supervisor).
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        /// Sample bytes the local receiver lost so far.
-        var droppedBytes: @Sendable () -> Int = { 0 }
-        /// The network inputs' own counters, for the statistics line.
-        var details: [@Sendable () -> String] = []
-        /// The OpenSky fallback's requests by outcome (none without the dongle), for /metrics.
-        var openSkyRequests: @Sendable () -> [(outcome: String, requests: Int)] = { [] }
-    }
-
-    /// Makes the sources into `pipeline` and names each among its sources (so the first feed
-    /// clients are greeted with them). Listening ports are bound here: a port in use is a
-    /// clear error before anything starts.
-    func setUp(
-        pipeline: FramePipeline, openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?,
-        logger: Logger
-    ) async throws -> Setup {
-        var setup = Setup()
-        var demodulator = StreamingDemodulator.Options()
-        demodulator.cancelOverlaps = cancelOverlaps
+    /// The sources these options ask for, as the daemon takes them; the dongle's fallback is
+    /// `openSky`'s, around `receiver`.
+    func configuration(openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?) throws
+        -> SourcesConfiguration
+    {
+        var sources = SourcesConfiguration()
+        sources.demodulator.cancelOverlaps = cancelOverlaps
         var tuner = RTLSDRDevice.Configuration()
         tuner.selector = .init(device ?? "0")
         tuner.sampleRate = sampleRate.hertz
         tuner.gain = gain == "auto" ? .automatic : .decibels(Double(gain)!)
         tuner.ppm = ppm
-
-        func add(_ source: some Source, _ name: String, endsQuietly: Bool = false) {
-            pipeline.setSource(source.name, slot: source.label)
-            setup.services.append(
-                .init(
-                    service: NamedService(name, SourceService(source, sink: pipeline)),
-                    successTerminationBehavior: endsQuietly ? .ignore : .cancelGroup))
-        }
-
         switch local {
         case .replay:
             guard let replay else { break }
@@ -198,57 +175,25 @@ struct SourceOptions: ParsableArguments {
                 sampleRate: sampleRate)
             configuration.throttle = throttle
             configuration.loop = loop
-            configuration.demodulator = demodulator
-            add(ReplaySource(configuration: configuration, logger: logger), "replay", endsQuietly: true)
+            sources.local = .replay(configuration)
         case .rtltcp:
             guard let rtltcp, let endpoint = BeastInput.endpoint(rtltcp) else { break }
-            let source = RTLTCPSource(
-                host: endpoint.host, port: endpoint.port, configuration: tuner,
-                demodulatorOptions: demodulator, logger: logger)
-            setup.droppedBytes = { source.droppedBytes }
-            add(source, "rtltcp")
+            sources.local = .rtltcp(host: endpoint.host, port: endpoint.port, tuner: tuner)
         case .dongle:
-            let dongle = RTLSDRSource(configuration: tuner, demodulatorOptions: demodulator, logger: logger)
-            setup.droppedBytes = { dongle.droppedBytes }
-            let fallback = try openSky.source(receiver: receiver, logger: logger)
-            setup.openSkyRequests = { fallback.requests.snapshot }
-            setup.services.append(
-                .init(
-                    service: NamedService(
-                        "rtl-sdr",
-                        SourceSupervisor(
-                            dongle: dongle, fallback: fallback, noFallback: noFallback,
-                            retryInterval: .milliseconds(Int(retryInterval * 1000)), sink: pipeline, logger: logger)))
-            )
+            sources.local = .dongle(
+                tuner: tuner, fallback: try openSky.configuration(receiver: receiver), noFallback: noFallback,
+                retryInterval: .milliseconds(Int(retryInterval * 1000)))
         case .none:
             break
         }
-        for text in beastIn {
-            guard let endpoint = BeastInput.endpoint(text) else { continue }
-            let input = BeastInput(host: endpoint.host, port: endpoint.port, logger: logger)
-            setup.details.append { input.statistics.summary(label: input.label) }
-            add(input, "beast-in")
-        }
-        for address in beastListen {
-            let listener: BeastListener
-            do {
-                listener = try await BeastListener.bind(host: address.host, port: address.port, logger: logger)
-            } catch let error as BeastListener.ListenFailure {
-                throw RuntimeError(error.description)
-            }
-            logger.info("\(listener.label): listening")
-            setup.details.append { listener.statistics.summary(label: listener.label) }
-            add(listener, "beast-listen")
-        }
+        sources.beastIn = beastIn.compactMap { BeastInput.endpoint($0) }
+        sources.beastListen = beastListen.map { ($0.host, $0.port) }
         if let mqttIn {
-            let beastFilter = mqttTopic ?? ReceiverTopics.defaultBeastFilter
-            let input = MQTTInput(
-                configuration: try mqtt.configuration(url: mqttIn, role: "in"), filter: beastFilter,
-                ownName: mqtt.url == nil ? nil : mqtt.receiverName, logger: logger)
-            logger.info("\(input.label): gathering \(beastFilter)")
-            setup.details.append { input.summary }
-            add(input, "mqtt-in")
+            sources.mqttIn = (
+                try mqtt.configuration(url: mqttIn, role: "in"), mqttTopic ?? ReceiverTopics.defaultBeastFilter,
+                mqtt.url == nil ? nil : mqtt.receiverName
+            )
         }
-        return setup
+        return sources
     }
 }

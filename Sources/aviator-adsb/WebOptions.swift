@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import FeedServer
 import FoundationEssentials
 import Logging
@@ -75,19 +76,15 @@ struct WebOptions: ParsableArguments {
         }
     }
 
-    /// The web server, when `--http` is given, with its TLS credentials loaded (or made) and
-    /// their fingerprint logged, serving `/metrics` from `metrics` unless `--no-metrics`. A TLS
-    /// problem is one `RuntimeError` line.
-    func server(feed: FeedServer, documents: AircraftJSONDocuments?, metrics: MetricsSources, logger: Logger) throws
-        -> WebServer?
-    {
-        guard let http, let documents else { return nil }
-        let configuration = WebConfiguration(
-            host: http.host, port: http.port, corsOrigin: httpCORS,
-            maxConnections: maxConnections, logger: logger)
-        return WebServer(
-            configuration: configuration, feed: feed, documents: documents, tls: try credentials(logger: logger),
-            metrics: noMetrics ? nil : metrics)
+    /// The web server's settings, when `--http` is given, with its TLS credentials loaded (or
+    /// made) and their fingerprint logged, and `/metrics` unless `--no-metrics`. A TLS problem
+    /// is one `RuntimeError` line.
+    func settings(logger: Logger) throws -> DaemonConfiguration.WebSettings? {
+        guard let http else { return nil }
+        let server = WebConfiguration(
+            host: http.host, port: http.port, corsOrigin: httpCORS, maxConnections: maxConnections, logger: logger)
+        return DaemonConfiguration.WebSettings(
+            server: server, tls: try credentials(logger: logger), metrics: !noMetrics)
     }
 
     /// The TLS credentials the options ask for; nil for plain HTTP.

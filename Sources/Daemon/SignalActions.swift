@@ -15,21 +15,28 @@ import ServiceLifecycle
 /// SIGINT and SIGTERM stay with the `ServiceGroup`, which stops the daemon cleanly.
 ///
 /// A service of the daemon's group: it listens until the group shuts down.
-struct SignalActions: Service, CustomStringConvertible {
+package struct SignalActions: Service, CustomStringConvertible {
     /// The signals handled here.
-    static let signals = [SIGHUP, SIGUSR1]
+    package static let signals = [SIGHUP, SIGUSR1]
 
-    let logger: Logger
+    /// Where the lines go.
+    package let logger: Logger
     /// The statistics line SIGUSR1 logs.
-    let statistics: @Sendable () -> String
+    package let statistics: @Sendable () -> String
+
+    /// Signal handling that logs to `logger`, with `statistics` for SIGUSR1.
+    package init(logger: Logger, statistics: @escaping @Sendable () -> String) {
+        self.logger = logger
+        self.statistics = statistics
+    }
 
     /// Sets the signals' default action aside as the first thing the daemon does, so that one
     /// arriving while it starts is not fatal either; `run` then acts on them.
-    static func ignoreDefaultActions() {
+    package static func ignoreDefaultActions() {
         for number in signals { signal(number, SIG_IGN) }
     }
 
-    func run() async throws {
+    package func run() async throws {
         Self.ignoreDefaultActions()
         let queue = DispatchQueue(label: "aviator-adsb.signals")
         let sources = Self.signals.map { number in
@@ -48,5 +55,5 @@ struct SignalActions: Service, CustomStringConvertible {
         for source in sources { source.cancel() }
     }
 
-    var description: String { "SignalActions" }
+    package var description: String { "SignalActions" }
 }

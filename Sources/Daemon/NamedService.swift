@@ -4,18 +4,18 @@ import ServiceLifecycle
 /// as the service describes itself, and a type's default description lists its stored
 /// properties, among them the receiver's exact position; this wrapper describes the service by
 /// its name only, so no log level ever shows where the receiver is.
-struct NamedService: Service, CustomStringConvertible {
+package struct NamedService: Service, CustomStringConvertible {
     /// What the logs call the service.
-    let description: String
-    let service: any Service
+    package let description: String
+    package let service: any Service
 
     /// `service`, logged as `name`.
-    init(_ name: String, _ service: any Service) {
+    package init(_ name: String, _ service: any Service) {
         description = name
         self.service = service
     }
 
-    func run() async throws {
+    package func run() async throws {
         try await service.run()
     }
 }
