@@ -17,8 +17,8 @@ import Tracking
         var clock = SampleClock(sampleRate: 2_400_000)
         clock.advance(count: 240_000, arrival: 1_000, dropped: 0)
         // Sample 0 is 0.1 s before the block's end; sample 240,000 at its end.
-        #expect(abs(clock.time(ofTimestamp: 0) - 999.9) < 1e-9)
-        #expect(abs(clock.time(ofTimestamp: 120_000 * 5) - 999.95) < 1e-9)
+        #expect(abs(clock.stamp(timestamp: 0) - 999.9) < 1e-9)
+        #expect(abs(clock.stamp(timestamp: 120_000 * 5) - 999.95) < 1e-9)
         #expect(clock.samples == 240_000)
     }
 
@@ -30,18 +30,18 @@ import Tracking
         #expect(clock.samples == 2_880_000)
         #expect(clock.droppedSamples == 2_400_000)
         // The first sample after the gap: 12 MHz tick 2,640,000 × 5.
-        #expect(abs(clock.time(ofTimestamp: 2_640_000 * 5) - 1_001.0) < 1e-9)
+        #expect(abs(clock.stamp(timestamp: 2_640_000 * 5) - 1_001.0) < 1e-9)
     }
 
     @Test func timesNeverRunBackwardsNorPastTheArrival() {
         var clock = SampleClock(sampleRate: 2_000_000)
-        #expect(clock.time(ofTimestamp: 0) == 0, "no block yet: no time")
+        #expect(clock.stamp(timestamp: 0) == 0, "no block yet: no time")
         clock.advance(count: 200_000, arrival: 50, dropped: 0)
-        let late = clock.time(ofTimestamp: 199_999 * 6)
+        let late = clock.stamp(timestamp: 199_999 * 6)
         // A frame that comes out later but started earlier gets the time already given.
-        #expect(clock.time(ofTimestamp: 0) == late)
+        #expect(clock.stamp(timestamp: 0) == late)
         // A timestamp past the latest block (impossible, but hostile) is not in the future.
-        #expect(clock.time(ofTimestamp: UInt64.max) == 50)
+        #expect(clock.stamp(timestamp: UInt64.max) == 50)
         #expect(late < 50)
     }
 

@@ -37,10 +37,11 @@ package struct SampleClock: Sendable {
         anchor = (arrival, samples)
     }
 
-    /// When the sample at 12 MHz timestamp `ticks` was received, in seconds since 1970: the
-    /// latest block's arrival less the samples after it, never earlier than a time already
-    /// given (nor later than that arrival).
-    package mutating func time(ofTimestamp ticks: UInt64) -> Double {
+    /// Stamps a frame whose first sample has 12 MHz timestamp `ticks` with when it was
+    /// received, in seconds since 1970: the latest block's arrival less the samples after it,
+    /// never earlier than a frame stamped before (nor later than that arrival). Not a read:
+    /// each stamp moves the earliest time the next one may give.
+    package mutating func stamp(timestamp ticks: UInt64) -> Double {
         guard let anchor else { return latest }
         let sample = Int(clamping: ticks / UInt64(ticksPerSample))
         let after = max(0, anchor.sample - sample)

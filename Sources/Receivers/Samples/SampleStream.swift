@@ -87,6 +87,6 @@ package final class SampleStream {
     private func deliver(_ frame: Frame) {
         frames += 1
         counted.accept(dBFS: frame.signalLevel, repairedBits: frame.correctedBits)
-        sink.accept(frame, at: clock.time(ofTimestamp: frame.timestamp), from: label)
+        sink.accept(frame, at: clock.stamp(timestamp: frame.timestamp), from: label)
     }
 }
