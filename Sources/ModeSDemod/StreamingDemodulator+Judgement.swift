@@ -34,9 +34,9 @@ extension StreamingDemodulator {
                 looksLikeDataWindow: detector.looksLikeDataWindow(at: samples, phase: phase, floor: floor),
                 lopsided: detector.isLopsided(at: samples, phase: phase, floor: floor))
         else { return nil }
-        // Rule 7e: an all-call reply with one wrong bit outside its code, from an aircraft
-        // already confirmed. Where its code may be wrong too, the channel fit is asked last
-        // (below).
+        // The all-call repair: an all-call reply with one wrong bit outside its code, from an
+        // aircraft already confirmed. Where its code may be wrong too, the channel fit is asked
+        // last (below).
         var repairedBits = 0
         if screening == .allCallRepair {
             measureConfidence(attempt, bits, samples, phase: phase, feedback: feedback)
@@ -79,7 +79,8 @@ extension StreamingDemodulator {
             statistics.squitterMismatches += 1
             return nil
         }
-        // The aircraft's own standing of this code, looked up at most once (rules 6 and 7b).
+        // The aircraft's own standing of this code, looked up at most once (the all-call test and
+        // the unambiguous-code test).
         var standing: AddressCodes.Standing?
         func ownCode() -> AddressCodes.Standing {
             if let known = standing { return known }
@@ -152,7 +153,8 @@ extension StreamingDemodulator {
                 statistics.codesOverruledByChannelFit += 1
                 return nil
             }
-            // Rules 7f and 7g: doubts that the code might be 0 after all.
+            // The code-0 reading test and the feedback-code test: doubts that the code might be 0
+            // after all.
             let interrogatorCode = AcceptancePolicy.interrogatorCode(of: bits)
             guard
                 policy.stationCodeStands(
@@ -184,8 +186,8 @@ extension StreamingDemodulator {
                 return nil
             }
         }
-        // Rule 7e, last: the channel fit's word on a repaired reply's code, where it may be
-        // wrong too (its run shared with rules 6 and 7c).
+        // The all-call repair, last: the channel fit's word on a repaired reply's code, where it
+        // may be wrong too (its run shared with the all-call test and the channel-fit recheck).
         if repairedBits > 0,
             policy.allCallRepairNeedsChannelFit(
                 stationCode: AcceptancePolicy.interrogatorCode(of: bits) != 0, attempt: attempt,
@@ -220,13 +222,13 @@ extension StreamingDemodulator {
         return frame
     }
 
-    /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase`
-    /// (see `RepairGate.codeFirm`), measured against a clean bit of this reply's amplitude,
-    /// the reply stands at least six floors above the floor (about 12 dB): below that,
-    /// noise still decides one bit in a few thousand firmly wrong, and a DF11 from a known
-    /// aircraft has no other check on its code; and none of its last 12 bits has its empty
-    /// chip at 9/16 of the pulse level (rule 6 allows one): the first pulses of an equally
-    /// strong reply starting over the code bits can flip one firmly.
+    /// Whether every interrogator-code bit of the DF11 `bits` was decided firmly at `phase` (see
+    /// `RepairGate.codeFirm`), measured against a clean bit of this reply's amplitude, the reply
+    /// stands at least six floors above the floor (about 12 dB): below that, noise still decides
+    /// one bit in a few thousand firmly wrong, and a DF11 from a known aircraft has no other check
+    /// on its code; and none of its last 12 bits has its empty chip at 9/16 of the pulse level (the
+    /// all-call test allows one): the first pulses of an equally strong reply starting over the
+    /// code bits can flip one firmly.
     private func codeFirm(
         _ bits: ModeSBits, samples: UnsafePointer<UInt16>, phase: Int, feedback: Int32,
         floor: UInt32
@@ -284,7 +286,7 @@ extension StreamingDemodulator {
     }
 
     /// Whether the one- or two-bit repair of the DF17/18 `bits` (sliced at `phase`), refused
-    /// for its firm bits, is believed as a collision (rule 7d,
+    /// for its firm bits, is believed as a collision (the collision repair,
     /// `AcceptancePolicy.admitsCollisionRepair`); counts it when it is.
     private func repairsCollision(_ bits: ModeSBits, phase: Int, _ candidate: Candidate) -> Bool {
         guard let fix = repairGate.repair(of: bits) else { return false }

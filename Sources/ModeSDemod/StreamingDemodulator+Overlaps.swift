@@ -1,7 +1,7 @@
 import ModeS
 
 /// The search beneath a frame once it is cancelled (`OverlapRecovery`), and the check of an
-/// all-call reply's code against the reply that follows it (rule 6c, `FollowerCheck`).
+/// all-call reply's code against the reply that follows it (the follower check, `FollowerCheck`).
 extension StreamingDemodulator {
     /// Cancels the frame `bits` found at `position` and examines the best starts of the
     /// residual (see `OverlapRecovery.buriedStarts`), recording what they give.
@@ -30,7 +30,7 @@ extension StreamingDemodulator {
         }
     }
 
-    /// Rule 6c: checks the DF11 codes that a reply recorded at `position` bears on, with
+    /// The follower check: checks the DF11 codes that a reply recorded at `position` bears on, with
     /// `FollowerCheck`: that of `bits` itself, against a recent reply that follows it closely
     /// (starting on its last code bits or right after them), and those of recent DF11s that
     /// `bits` follows closely, which are taken back from the queue when their code does not

@@ -40,7 +40,8 @@ package final class StreamingDemodulator {
     let sequenceSlicer: SequenceSlicer
     /// Decides bits against the reply's own fitted channel (after every other slice).
     let channelFitSlicer: ChannelFitSlicer
-    /// The interrogator codes each aircraft has answered with (rules 6 and 7b).
+    /// The interrogator codes each aircraft has answered with (the all-call test and the
+    /// unambiguous-code test).
     var addressCodes = AddressCodes()
     /// The noise floor per window of samples, which every threshold scales with.
     var noise = NoiseFloorEstimator()
@@ -89,11 +90,12 @@ package final class StreamingDemodulator {
     var seen = SeenAddresses()
     /// Parities one wrong bit away from a seen address.
     var near = NearAddresses()
-    /// What each aircraft last reported in its extended squitters (rules 2c and 5b).
+    /// What each aircraft last reported in its extended squitters (the repair-squitter agreement
+    /// and the altitude and identity agreement).
     var squitterReports = SquitterReports()
     /// Interrogator codes confirmed by more than one aircraft.
     var interrogators = InterrogatorCodes()
-    /// The last slices that read an all-call reply as code 0 (rule 7f).
+    /// The last slices that read an all-call reply as code 0 (the code-0 reading test).
     var codeZeroReadings = CodeZeroReadings()
     /// Absolute index of `magnitudes[0]`.
     var bufferStart = 0
@@ -436,7 +438,7 @@ package final class StreamingDemodulator {
     }
 
     /// Counts a queued frame in the statistics (`by: 1`), or takes it back out (`by: -1`)
-    /// when rule 6c takes the frame back from the queue. `recovered`: found beneath a
+    /// when the follower check takes the frame back from the queue. `recovered`: found beneath a
     /// cancelled reply.
     func tally(_ frame: Frame, recovered: Bool, by delta: Int) {
         statistics.framesPerFormat[frame.downlinkFormat] += delta

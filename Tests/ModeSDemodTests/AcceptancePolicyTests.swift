@@ -40,16 +40,16 @@ import Testing
         #expect(policy.usable(squitter, from: SliceAttempt(rank: 0, slicer: .sequence)))
     }
 
-    /// Rule 7f: a station's code falls when a slice of the same reply read code 0; code 0
-    /// stands whatever was read before it.
+    /// The code-0 reading test: a station's code falls when a slice of the same reply read code 0;
+    /// code 0 stands whatever was read before it.
     @Test func aStationsCodeFallsToACodeZeroReadingNearby() {
         #expect(!policy.stationCodeStands(2, codeZeroNearby: true))
         #expect(policy.stationCodeStands(2, codeZeroNearby: false))
         #expect(policy.stationCodeStands(0, codeZeroNearby: true))
     }
 
-    /// Rule 7g: a one-bit code from feedback whose bit the plain decisions found weak needs
-    /// the channel fit; other codes and other slicers are not asked, nor is the plain
+    /// The feedback-code test: a one-bit code from feedback whose bit the plain decisions found
+    /// weak needs the channel fit; other codes and other slicers are not asked, nor is the plain
     /// slice measured for them.
     @Test func aOneBitCodeFromFeedbackThatThePlainSliceDoubtedNeedsTheFit() {
         let smear = SliceAttempt(rank: 0, slicer: .smearFeedback)
@@ -279,7 +279,8 @@ import Testing
         // Feedback decisions near the noise without the fit's word.
         #expect(!accepts(coded, feedback, clearOfNoise: false, .unknown))
         #expect(accepts(coded, feedback, clearOfNoise: false, .once))
-        // Rule 7b: an overstated bit, and weak bits near the noise without the fit.
+        // The unambiguous-code test: an overstated bit, and weak bits near the noise without the
+        // fit.
         let believed: (Int) -> Bool = { [0, 0x15, 0x05].contains($0) }
         #expect(
             !policy.codeUnambiguous(

@@ -246,8 +246,8 @@ import Testing
         }
     }
 
-    /// Another reply's pulse refuses a DF11 only over its code bits (rule 6): over an earlier
-    /// bit, a flip would have broken the parity.
+    /// Another reply's pulse refuses a DF11 only over its code bits (the all-call test): over an
+    /// earlier bit, a flip would have broken the parity.
     @Test func anotherReplysPulseCountsOnlyOverTheCodeBits() {
         let kernels = ReplyKernels(sampleRate: .twoPointFourMega)
         let checks = InterferenceChecks(
