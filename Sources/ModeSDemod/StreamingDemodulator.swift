@@ -13,11 +13,12 @@ import ModeS
 ///
 /// Not thread-safe: one instance per stream, fed from one thread.
 ///
-/// This file holds the stream: the buffer, the gated scan over every start, and the queue of
-/// frames found. What happens at one start is in the files named after its steps:
-/// `StreamingDemodulator+Examination` (the preamble and the slicing attempts),
-/// `+Judgement` (the acceptance rules and repairs of one slice), `+ChannelFit` (where the
-/// channel fit is asked) and `+Overlaps` (the search beneath a cancelled frame).
+/// This file holds the stream: the buffer and the gated scan over every start. What happens
+/// at one start is in the files named after its steps: `StreamingDemodulator+Examination`
+/// (the start tests, the preamble and the slicing attempts), `+Judgement` (the acceptance
+/// rules of one slice), `+Repairs` (the three-bit and collision repairs), `+ChannelFit`
+/// (where the channel fit is asked), `+FoundFrames` (what becomes of a frame found) and
+/// `+Overlaps` (the search beneath a cancelled frame).
 package final class StreamingDemodulator {
     /// The sample layout of the input.
     package let format: SampleFormat
@@ -115,7 +116,7 @@ package final class StreamingDemodulator {
     /// The gate threshold inside that frame: a reply starting there is only recoverable
     /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
     /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
-    private var insideGateThreshold: Int32 = 0
+    var insideGateThreshold: Int32 = 0
     /// While the residual of a cancelled frame is searched, the stream positions that frame
     /// spanned (empty otherwise).
     var cancelledFrame = 0..<0
@@ -129,7 +130,7 @@ package final class StreamingDemodulator {
     /// first two starts found nothing (see `examine`). Emptied, never shrunk, per start.
     var squitterSlices: [(bits: ModeSBits, phase: Int)] = []
     /// 12 MHz timestamp ticks per sample.
-    private let ticksPerSample: UInt64
+    let ticksPerSample: UInt64
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
     package init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
@@ -323,126 +324,70 @@ package final class StreamingDemodulator {
             // The floor is constant within a noise window: scan window by window.
             let windowEnd = min(
                 limit, (position / NoiseFloorEstimator.windowLength + 1) * NoiseFloorEstimator.windowLength)
-            let floor = noise.floor(at: position)
-            let limits = GateLimits(
-                floor: floor, contrastSixteenths: options.gateSixteenths,
-                quietSixteenths: options.gateQuietSixteenths)
-            let threshold = limits.threshold
-            let base = magnitudes - bufferStart
-            var scalarUntil = position
-            // The last eight starts tested at once, from `blockStart`: bit k set when start
-            // blockStart + k passed there.
-            var blockStart = position - 8
-            var passing: UInt8 = 0
-            while position < windowEnd {
-                // Inside a frame just decoded, only a much stronger reply can still be
-                // recovered, so the gate asks for more (see `insideGateThreshold`).
-                let inside = position < insideFrameUntil
-                let current = inside ? max(threshold, insideGateThreshold) : threshold
-                // Eight starts at a time while all eight fail (the common case in noise).
-                if position + 8 <= windowEnd, position >= scalarUntil {
-                    let blockThreshold = position + 8 <= insideFrameUntil || !inside ? current : threshold
-                    passing = Gate.passingOfEight(base + position, limits.with(threshold: blockThreshold))
-                    if passing == 0 {
-                        position += 8
-                        continue
-                    }
-                    blockStart = position
-                    scalarUntil = position + 8
-                }
-                // A start that failed with the block fails on its own too (its threshold is
-                // never lower): go straight to the next one that passed, or past the block.
-                if !forced, position - blockStart < 8 {
-                    let rest = passing >> UInt8(truncatingIfNeeded: position - blockStart)
-                    if rest & 1 == 0 {
-                        position = rest == 0 ? blockStart + 8 : position + rest.trailingZeroBitCount
-                        continue
-                    }
-                }
-                // One that passed is tested on its own: the block's threshold is the lower
-                // where the block reaches past the end of a frame just decoded.
-                if !forced, !Gate.passes(base + position, limits.with(threshold: current)) {
-                    position += 1
-                    continue
-                }
-                forced = false
-                switch examine(base + position, at: position, floor: floor, inResidual: false) {
-                case .frame(let frame, let phase):
-                    position = accept(frame, at: position, phase: phase, floor: floor, emit: emit)
-                case .deferToNext:
-                    position += 1
-                    forced = true
-                    scalarUntil = position + 1
-                case .none:
-                    position += 1
-                }
-            }
+            scanWindow(gate, from: &position, to: windowEnd, forced: &forced, emit: emit)
         }
         nextCandidate = position
     }
 
-    /// Records `frame`, which `examine` found at `position`, and, when another signal runs
-    /// past either end of it, looks for that signal with the frame cancelled. Returns where
-    /// to resume the search.
-    private func accept(_ frame: Frame, at position: Int, phase: Int, floor: UInt32, emit: (Frame) -> Void) -> Int {
-        let samples = UnsafePointer(magnitudes + (position - bufferStart))
-        let bits = frame.bits
-        record(frame, at: position, phase: phase, samples: samples)
-        let span = kernels.span(bitCount: bits.bitCount)
-        insideFrameUntil = max(insideFrameUntil, position + span)
-        // The gate measures 24 × (mean pulse − mean quiet); require that difference to
-        // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
-        let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
-        insideGateThreshold = Int32(
-            min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
-        if options.cancelOverlaps {
-            let sides = recovery.sidesRunningPast(
-                bits, samples, floor: floor, level: level,
-                before: position - bufferStart)
-            if sides.any { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
+    /// `scan` over one noise window, from `position` to `windowEnd`, whose floor is one.
+    /// `forced`: the next start is examined whatever the gate says.
+    @inline(__always)
+    private func scanWindow<Gate: CandidateGate>(
+        _ gate: Gate.Type, from position: inout Int, to windowEnd: Int, forced: inout Bool, emit: (Frame) -> Void
+    ) {
+        let floor = noise.floor(at: position)
+        let limits = GateLimits(
+            floor: floor, contrastSixteenths: options.gateSixteenths,
+            quietSixteenths: options.gateQuietSixteenths)
+        let threshold = limits.threshold
+        let base = magnitudes - bufferStart
+        var scalarUntil = position
+        // The last eight starts tested at once, from `blockStart`: bit k set when start
+        // blockStart + k passed there.
+        var blockStart = position - 8
+        var passing: UInt8 = 0
+        while position < windowEnd {
+            // Inside a frame just decoded, only a much stronger reply can still be
+            // recovered, so the gate asks for more (see `insideGateThreshold`).
+            let inside = position < insideFrameUntil
+            let current = inside ? max(threshold, insideGateThreshold) : threshold
+            // Eight starts at a time while all eight fail (the common case in noise).
+            if position + 8 <= windowEnd, position >= scalarUntil {
+                let blockThreshold = position + 8 <= insideFrameUntil || !inside ? current : threshold
+                passing = Gate.passingOfEight(base + position, limits.with(threshold: blockThreshold))
+                if passing == 0 {
+                    position += 8
+                    continue
+                }
+                blockStart = position
+                scalarUntil = position + 8
+            }
+            // A start that failed with the block fails on its own too (its threshold is
+            // never lower): go straight to the next one that passed, or past the block.
+            if !forced, position - blockStart < 8 {
+                let rest = passing >> UInt8(truncatingIfNeeded: position - blockStart)
+                if rest & 1 == 0 {
+                    position = rest == 0 ? blockStart + 8 : position + rest.trailingZeroBitCount
+                    continue
+                }
+            }
+            // One that passed is tested on its own: the block's threshold is the lower
+            // where the block reaches past the end of a frame just decoded.
+            if !forced, !Gate.passes(base + position, limits.with(threshold: current)) {
+                position += 1
+                continue
+            }
+            forced = false
+            switch examine(base + position, at: position, floor: floor, inResidual: false) {
+            case .frame(let frame, let phase):
+                position = accept(frame, at: position, phase: phase, floor: floor, emit: emit)
+            case .deferToNext:
+                position += 1
+                forced = true
+                scalarUntil = position + 1
+            case .none:
+                position += 1
+            }
         }
-        pending.release(before: position - lookback, emit: emit)
-        return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
-    }
-
-    /// Stamps and counts a validated frame and queues it for emission, unless it repeats a
-    /// frame accepted nearby. `recovered`: found beneath a cancelled reply. Returns whether
-    /// it was new.
-    @discardableResult
-    func record(
-        _ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
-        recovered: Bool = false
-    ) -> Bool {
-        var frame = validated
-        let offset = kernels.phaseOffsets[phase]
-        frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
-        frame.signalLevel = kernels.signalLevel(at: samples, phase: phase, bitCount: frame.bits.bitCount)
-        let span = kernels.span(bitCount: frame.bits.bitCount)
-        guard recent.insert(frame.bits, at: position, phase: phase, within: span) else {
-            statistics.duplicates += 1
-            return false
-        }
-        if options.cancelOverlaps, !codesStandFollowers(frame.bits, at: position, phase: phase) {
-            statistics.codesTurnedByFollower += 1
-            return false
-        }
-        switch frame.downlinkFormat {
-        case 11, 17, 18:
-            if seen.insert(frame.address) { near.insert(frame.address) }
-            squitterReports.record(frame.bits, address: frame.address, at: Double(position) / Double(sampleRate.hertz))
-        default: break
-        }
-        tally(frame, recovered: recovered, by: 1)
-        pending.append(frame, at: position, recovered: recovered)
-        return true
-    }
-
-    /// Counts a queued frame in the statistics (`by: 1`), or takes it back out (`by: -1`)
-    /// when the follower check takes the frame back from the queue. `recovered`: found beneath a
-    /// cancelled reply.
-    func tally(_ frame: Frame, recovered: Bool, by delta: Int) {
-        statistics.framesPerFormat[frame.downlinkFormat] += delta
-        if frame.correctedBits > 0 { statistics.correctedFrames += delta }
-        if recovered { statistics.recoveredFromOverlaps += delta }
     }
 }
