@@ -29,7 +29,7 @@ extension StreamingDemodulator {
     ) -> Examination {
         statistics.candidates += 1
         let phases: PreambleDetector.Phases
-        if !inResidual, let kept = successorPhases, kept.position == position, kept.floor == floor {
+        if !inResidual, let kept = searchState.successorPhases, kept.position == position, kept.floor == floor {
             phases = kept.phases
         } else {
             phases = detector.phases(at: samples, floor: floor)
@@ -37,7 +37,7 @@ extension StreamingDemodulator {
         guard phases.count > 0 else { return .none }
         if !inResidual, sampleRate == .twoPointFourMega {
             let next = detector.phases(at: samples + 1, floor: floor)
-            successorPhases = (position + 1, floor, next)
+            searchState.successorPhases = (position + 1, floor, next)
             if AcceptancePolicy.defersToNextStart(
                 score: phases.score(0), nextScore: next.count > 0 ? next.score(0) : nil)
             {
@@ -50,8 +50,8 @@ extension StreamingDemodulator {
         else { return .none }
         let candidate = Candidate(
             samples: samples, position: position, floor: floor,
-            place: .init(inResidual: inResidual, insideFrame: position < insideFrameUntil),
-            time: Double(position) / Double(sampleRate.hertz))
+            place: .init(inResidual: inResidual, insideFrame: position < searchState.insideFrameUntil),
+            time: clock.seconds(at: position))
         let bestLevel = max(1, Int32(bestAmplitude - Double(floor)))
         let plan = SlicePlan(
             plainRanks: SlicePlan.plainRanks(count: phases.count, maximum: options.maximumPhases, score: phases.score),
@@ -80,7 +80,7 @@ extension StreamingDemodulator {
         {
             return .frame(frame, phase: bestPhase)
         }
-        if !inResidual { failedStarts.append(position, score: phases.score(0)) }
+        if !inResidual { searchState.failedStarts.append(position, score: phases.score(0)) }
         return .none
     }
 
@@ -111,7 +111,7 @@ extension StreamingDemodulator {
     ) -> Double? {
         func refused(_ counter: inout Int) -> Double? {
             counter += 1
-            if !inResidual { failedStarts.append(position, score: phases.score(0)) }
+            if !inResidual { searchState.failedStarts.append(position, score: phases.score(0)) }
             return nil
         }
         let best = phases.index(0)
@@ -243,14 +243,14 @@ extension StreamingDemodulator {
     /// nothing.
     private func namesHeardAircraft(_ bits: ModeSBits) -> Bool {
         let address = UInt32(truncatingIfNeeded: bits.field(9, 32))
-        if seen.mayContain(address) { return true }
-        return (0..<24).contains { seen.mayContain(address ^ (1 << UInt32($0))) }
+        if heard.seen.mayContain(address) { return true }
+        return (0..<24).contains { heard.seen.mayContain(address ^ (1 << UInt32($0))) }
     }
 
     /// The raw samples (kept for cancellation) from stream position `position` on.
     @inline(__always)
     func rawSamples(at position: Int) -> UnsafeRawPointer {
-        UnsafeRawPointer(self.raw + (position - bufferStart) * format.bytesPerSample)
+        UnsafeRawPointer(buffers.raw(at: position))
     }
 
     /// Whether the start at `samples` is the shadow of a stronger preamble 3.5 µs on (see

@@ -8,23 +8,23 @@ extension StreamingDemodulator {
     /// past either end of it, looks for that signal with the frame cancelled. Returns where
     /// to resume the search.
     func accept(_ frame: Frame, at position: Int, phase: Int, floor: UInt32, emit: (Frame) -> Void) -> Int {
-        let samples = UnsafePointer(magnitudes + (position - bufferStart))
+        let samples = UnsafePointer(buffers.magnitudes + (position - buffers.start))
         let bits = frame.bits
         record(frame, at: position, phase: phase, samples: samples)
         let span = kernels.span(bitCount: bits.bitCount)
-        insideFrameUntil = max(insideFrameUntil, position + span)
+        searchState.insideFrameUntil = max(searchState.insideFrameUntil, position + span)
         // The gate measures 24 × (mean pulse − mean quiet); require that difference to
         // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
         let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
-        insideGateThreshold = Int32(
+        searchState.insideGateThreshold = Int32(
             min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
         if options.cancelOverlaps {
             let sides = recovery.sidesRunningPast(
                 bits, samples, floor: floor, level: level,
-                before: position - bufferStart)
+                before: position - buffers.start)
             if sides.any { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
         }
-        pending.release(before: position - lookback, emit: emit)
+        pending.release(before: position - buffers.lookback, emit: emit)
         return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
     }
 
@@ -38,7 +38,7 @@ extension StreamingDemodulator {
     ) -> Bool {
         var frame = validated
         let offset = kernels.phaseOffsets[phase]
-        frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
+        frame.timestamp = clock.timestamp(at: position, offsetTenths: offset)
         frame.signalLevel = kernels.signalLevel(at: samples, phase: phase, bitCount: frame.bits.bitCount)
         let span = kernels.span(bitCount: frame.bits.bitCount)
         guard recent.insert(frame.bits, at: position, phase: phase, within: span) else {
@@ -51,8 +51,8 @@ extension StreamingDemodulator {
         }
         switch frame.downlinkFormat {
         case 11, 17, 18:
-            if seen.insert(frame.address) { near.insert(frame.address) }
-            squitterReports.record(frame.bits, address: frame.address, at: Double(position) / Double(sampleRate.hertz))
+            if heard.seen.insert(frame.address) { heard.near.insert(frame.address) }
+            heard.squitterReports.record(frame.bits, address: frame.address, at: clock.seconds(at: position))
         default: break
         }
         tally(frame, recovered: recovered, by: 1)

@@ -11,7 +11,7 @@ extension StreamingDemodulator {
         _ candidate: Candidate
     ) -> Frame? {
         if sliced.downlinkFormat == 11, sliced.bitCount == 56, CRC.syndrome(of: sliced) == 0 {
-            codeZeroReadings.record(address: UInt32(sliced.field(9, 32)), at: candidate.position)
+            heard.codeZeroReadings.record(address: UInt32(sliced.field(9, 32)), at: candidate.position)
         }
         let screening = repairGate.screen(sliced)
         if screening == .reject {
@@ -26,7 +26,7 @@ extension StreamingDemodulator {
         var standing: AddressCodes.Standing?
         func ownCode() -> AddressCodes.Standing {
             if let known = standing { return known }
-            let looked = addressCodes.standing(
+            let looked = heard.addressCodes.standing(
                 of: AcceptancePolicy.interrogatorCode(of: bits),
                 address: UInt32(bits.field(9, 32)), at: candidate.time)
             standing = looked
@@ -85,8 +85,8 @@ extension StreamingDemodulator {
         // address/parity slice naming no aircraft (most noise) is dropped before measuring.
         let parity = screening == .addressParity ? CRC.syndrome(of: bits) : 0
         let route = policy.addressParityRoute(
-            screening, place: candidate.place, seen: seen.mayContain(parity),
-            nearSeen: near.mayContain(parity))
+            screening, place: candidate.place, seen: heard.seen.mayContain(parity),
+            nearSeen: heard.near.mayContain(parity))
         if route == .reject { return nil }
         guard
             policy.passesWindowChecks(
@@ -114,7 +114,7 @@ extension StreamingDemodulator {
                 let number = repairGate.addressParityRepair(
                     bits, confidence: confidence,
                     isKnown: {
-                        seen.mayContain($0) && isKnown($0, at: time)
+                        heard.seen.mayContain($0) && isKnown($0, at: time)
                     })
             else { return nil }
             bits.flipBit(number)
@@ -143,7 +143,7 @@ extension StreamingDemodulator {
             else { return false }
         }
         if screening == .addressParity,
-            !AcceptancePolicy.agreesWithSquitters(bits, reports: squitterReports, at: candidate.time)
+            !AcceptancePolicy.agreesWithSquitters(bits, reports: heard.squitterReports, at: candidate.time)
         {
             statistics.squitterMismatches += 1
             return false
@@ -170,7 +170,7 @@ extension StreamingDemodulator {
             fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
             codeDecided: channelFitSlicer.codeBitsDecided(bitCount: bits.bitCount),
             codeClipped: channelFitSlicer.codeClipped(bitCount: bits.bitCount),
-            codeUnderCancelledFrame: cancelledFrame.overlaps(
+            codeUnderCancelledFrame: searchState.cancelledFrame.overlaps(
                 (candidate.position + kernels.firstSample(ofBit: bits.bitCount - 6))..<(candidate.position
                     + kernels.span(bitCount: bits.bitCount))),
             confirmedByChannelFit: channelFitConfirms(bits, candidate, phase: phase, fitted: fitted),
@@ -208,7 +208,7 @@ extension StreamingDemodulator {
                     bits, phase: phase, raw: rawSamples(at: candidate.position),
                     magnitudes: samples),
             ownCode: ownCode(),
-            believed: { interrogators.believes($0, at: candidate.time) })
+            believed: { heard.interrogators.believes($0, at: candidate.time) })
     }
 
     /// The channel-fit recheck, then the code-0 reading test and the feedback-code test
@@ -228,7 +228,7 @@ extension StreamingDemodulator {
         let interrogatorCode = AcceptancePolicy.interrogatorCode(of: bits)
         return policy.stationCodeStands(
             interrogatorCode,
-            codeZeroNearby: codeZeroReadings.contains(
+            codeZeroNearby: heard.codeZeroReadings.contains(
                 address: UInt32(bits.field(9, 32)), near: candidate.position,
                 reach: AcceptancePolicy.codeZeroReach))
             && policy.feedbackCodeStands(
@@ -254,7 +254,7 @@ extension StreamingDemodulator {
             AcceptancePolicy.smallRepairAgreesWithSquitters(
                 bits, fix: repairGate.repair(of: bits),
                 clearOfNoise: stands(4, floorsAbove: candidate.floor, candidate.samples, phase: phase),
-                reports: squitterReports, at: time)
+                reports: heard.squitterReports, at: time)
         else {
             statistics.squitterMismatches += 1
             return false
@@ -281,12 +281,12 @@ extension StreamingDemodulator {
         // Vouched for before validating: validating a DF11 confirms its address, which must
         // not happen for a reply whose code is then refused (a later attempt at the same
         // reply would find its address known and believe the code on that alone).
-        if let code, !interrogators.vouch(code, address: UInt32(bits.field(9, 32)), time: time), !knownBefore {
+        if let code, !heard.interrogators.vouch(code, address: UInt32(bits.field(9, 32)), time: time), !knownBefore {
             return nil
         }
         guard var frame = validator.validate(bits, time: time) else { return nil }
         if bits.downlinkFormat == 11 {
-            addressCodes.record(
+            heard.addressCodes.record(
                 AcceptancePolicy.interrogatorCode(of: bits), address: UInt32(bits.field(9, 32)), time: time)
         }
         if repairedBits > 0 {

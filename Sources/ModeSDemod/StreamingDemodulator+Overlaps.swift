@@ -10,17 +10,17 @@ extension StreamingDemodulator {
         sides: OverlapRecovery.Sides
     ) {
         let span = kernels.span(bitCount: bits.bitCount)
-        let windowStart = max(position - lookback, bufferStart)
-        let windowEnd = min(position + span + kernels.replySpan, bufferStart + filled + lookahead)
+        let windowStart = max(position - buffers.lookback, buffers.start)
+        let windowEnd = min(position + span + kernels.replySpan, buffers.end + buffers.lookahead)
         let starts = recovery.buriedStarts(
             of: bits, at: position, phase: phase, floor: floor, sides: sides,
             windowStart: windowStart, windowEnd: windowEnd,
-            raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
-            magnitudes: magnitudes + (windowStart - bufferStart),
-            failedStarts: failedStarts)
+            raw: buffers.raw(at: windowStart),
+            magnitudes: buffers.magnitudes + (windowStart - buffers.start),
+            failedStarts: searchState.failedStarts)
         statistics.cancellations += 1
-        cancelledFrame = position..<(position + span)
-        defer { cancelledFrame = 0..<0 }
+        searchState.cancelledFrame = position..<(position + span)
+        defer { searchState.cancelledFrame = 0..<0 }
         for rank in 0..<starts.best.count {
             let start = starts.best.start(rank)
             let samples = starts.residual + (start - windowStart)
@@ -61,12 +61,12 @@ extension StreamingDemodulator {
         _ allCall: ModeSBits, at start: Int, phase: Int, follower: ModeSBits,
         at followerStart: Int, phase followerPhase: Int
     ) -> Bool {
-        let readable = bufferStart + filled + lookahead - start
-        guard start >= bufferStart, readable > 0 else { return true }
+        let readable = buffers.end + buffers.lookahead - start
+        guard start >= buffers.start, readable > 0 else { return true }
         return followerCheck.codeStands(
             allCall, phase: phase, follower: follower, offset: followerStart - start,
             followerPhase: followerPhase, raw: rawSamples(at: start),
-            magnitudes: UnsafePointer(magnitudes + (start - bufferStart)),
+            magnitudes: UnsafePointer(buffers.magnitudes + (start - buffers.start)),
             count: min(readable, FollowerCheck.window(kernels)))
     }
 }

@@ -26,7 +26,7 @@ extension StreamingDemodulator {
                     enough: AcceptancePolicy.maximumCollisionBits),
                 addressKnown: isKnown(UInt32(repaired.field(9, 32)), at: candidate.time),
                 agreesWithSquitters: AcceptancePolicy.repairAgreesWithSquitters(
-                    repaired, reports: squitterReports,
+                    repaired, reports: heard.squitterReports,
                     at: candidate.time))
         else { return false }
         statistics.collisionRepairs += 1
@@ -64,7 +64,8 @@ extension StreamingDemodulator {
                     samples, bitCount: repaired.bitCount, level: level,
                     floor: candidate.floor))
         else { return nil }
-        guard AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: squitterReports, at: candidate.time) else {
+        guard AcceptancePolicy.repairAgreesWithSquitters(repaired, reports: heard.squitterReports, at: candidate.time)
+        else {
             statistics.squitterMismatches += 1
             return nil
         }
