@@ -74,7 +74,7 @@ struct AcceptancePolicy {
     /// only without a weak code bit that could make it a station's code in use. On 14 simulated
     /// streams that took 8 replies more and cost 1, with no false one; a station's code from it is
     /// never taken. (The channel fit measures how firmly it decided each code bit against its
-    /// model: rule 6.) A sequence decided at a phase other than the best (see
+    /// model: the all-call test.) A sequence decided at a phase other than the best (see
     /// `SlicePlan.sequencePhases`) is one more try at a weak reply, which an address/parity format
     /// (DF0/4/5/16/20/21) would pass once in a while by naming a known address by chance: only a
     /// DF17/18, which its whole CRC checks (one such DF21 was let in on the simulated skies
