@@ -68,6 +68,13 @@ extension AcceptancePolicyTests {
             policy.acceptsAllCall(
                 coded, attempt: plainAttempt, overlapped: false, followedClosely: false,
                 codeBelievable: true, plainAgrees: false))
+    }
+
+    /// Feedback decisions are believed at the best phase where the plain decisions agree, or
+    /// below six floors where the channel fit decides the same code.
+    @Test func feedbackDecisionsNeedThePlainDecisionsOrTheChannelFit() {
+        let coded = allCall(address: 0x4840D6, code: 0x15)
+        let clean = allCall(address: 0x4840D6, code: 0)
         let feedbackBest = SliceAttempt(rank: 0, slicer: .smearFeedback)
         let feedbackSecond = SliceAttempt(rank: 1, slicer: .amplitudeFeedback)
         #expect(
@@ -100,6 +107,16 @@ extension AcceptancePolicyTests {
             !policy.acceptsAllCall(
                 coded, attempt: feedbackSecond, overlapped: false, followedClosely: false,
                 codeBelievable: false, plainAgrees: false, fitAgreesBelowSixFloors: true))
+    }
+
+    /// Near the noise a station's code from feedback decisions needs the channel fit, and the
+    /// fit is asked only where the plain decisions do not settle the code.
+    @Test func nearTheNoiseFeedbackCodesNeedTheChannelFit() {
+        let plainAttempt = SliceAttempt(rank: 0, slicer: .plain)
+        let coded = allCall(address: 0x4840D6, code: 0x15)
+        let clean = allCall(address: 0x4840D6, code: 0)
+        let feedbackBest = SliceAttempt(rank: 0, slicer: .smearFeedback)
+        let feedbackSecond = SliceAttempt(rank: 1, slicer: .amplitudeFeedback)
         // Near the noise a station's code from feedback needs the fit whatever the plain
         // decisions say; code 0 does not.
         #expect(
@@ -185,8 +202,12 @@ extension AcceptancePolicyTests {
         // Feedback decisions near the noise without the fit's word.
         #expect(!accepts(coded, feedback, clearOfNoise: false, .unknown))
         #expect(accepts(coded, feedback, clearOfNoise: false, .once))
-        // The unambiguous-code test: an overstated bit, and weak bits near the noise without the
-        // fit.
+    }
+
+    /// For a code the aircraft answered with before, the unambiguous-code test waives an
+    /// overstated bit and weak bits near the noise without the fit, not a weak bit whose
+    /// turning gives another code in use.
+    @Test func aCodeTheAircraftAnsweredWithBeforeIsNotAmbiguousForNoise() {
         let believed: (Int) -> Bool = { [0, 0x15, 0x05].contains($0) }
         #expect(
             !policy.codeUnambiguous(
