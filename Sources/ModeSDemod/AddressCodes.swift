@@ -3,12 +3,12 @@ import ModeS
 /// The interrogator codes each aircraft has answered with in the DF11 all-call replies
 /// accepted so far: which ground stations reach it.
 ///
-/// Nothing checks a DF11's 7 code bits, so the acceptance rules refuse a station's code
-/// whenever noise or another reply may have turned one of them (`AcceptancePolicy`, rules
-/// 6 and 7b). But an aircraft answers the same few stations over and over, one reply each
-/// sweep of their antennas, so a code it has already answered with is far likelier to be
-/// read right than a code it never used. `standing` says how far a code is this
-/// aircraft's own; the rules then waive some of those doubts for it.
+/// Nothing checks a DF11's 7 code bits, so the acceptance rules refuse a station's code whenever
+/// noise or another reply may have turned one of them (`AcceptancePolicy`: the all-call test and
+/// the unambiguous-code test). But an aircraft answers the same few stations over and over, one
+/// reply each sweep of their antennas, so a code it has already answered with is far likelier to be
+/// read right than a code it never used. `standing` says how far a code is this aircraft's own; the
+/// rules then waive some of those doubts for it.
 ///
 /// A code one bit from another code the aircraft answered with (code 0, which every
 /// aircraft sends, included) is never its own here: that other code, misread by one bit,

@@ -264,23 +264,25 @@ final class BitSlicer {
     private enum AmplitudeFeedback: Feedback { static var rule: FeedbackRule { .amplitude } }
     private enum SmearFeedback: Feedback { static var rule: FeedbackRule { .smear } }
 
-    /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback. With
-    /// `scoring`, that many bits are decided (and scored) whatever format they spell.
-    @inline(__always)
-    private func slice<Rule: Feedback>(
-        _ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
-        amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
-        turningFormatBit: Bool = false, scoring: Int? = nil
-    ) -> ModeSBits? {
-        let table = UnsafePointer(kernels + phase * ReplyKernels.maximumBits)
-        let leak = UnsafePointer(leaks + phase * ReplyKernels.maximumBits)
-        // Whether the previous bit's decision feeds a pulse into this one: its second
-        // chip carried a pulse (amplitude feedback: it was a 0), or its first did (smear
-        // feedback: it was a 1). The last preamble chip is quiet.
+    /// One attempt's decisions, bit by bit, with the previous decision that the feedback
+    /// carries into the next bit.
+    private struct Decisions<Rule: Feedback> {
+        /// The bit kernels and their leaks at the attempt's phase.
+        let table: UnsafePointer<ReplyKernels.BitKernel>
+        let leak: UnsafePointer<ReplyKernels.Interference>
+        let samples: UnsafePointer<UInt16>
+        /// The reply's level, for amplitude feedback.
+        let amplitude: Int32
+        /// Where each bit's |score| goes, when asked.
+        let confidence: UnsafeMutablePointer<Int32>?
+        /// Whether the previous bit's decision feeds a pulse into this one: its second
+        /// chip carried a pulse (amplitude feedback: it was a 0), or its first did (smear
+        /// feedback: it was a 1). The last preamble chip is quiet.
         var previousOn: UInt32 = 0
 
+        /// Decides bit `bit` (0-based): 1 or 0.
         @inline(__always)
-        func decide(_ bit: Int) -> UInt64 {
+        mutating func decide(_ bit: Int) -> UInt64 {
             let kernel = table[bit]
             let s = samples + Int(kernel.offset)
             let first = kernel.w0 &* Int32(s[0])
@@ -294,8 +296,8 @@ final class BitSlicer {
                 let weight: (off: Int32, on: Int32) = bit == 0 ? (16, 16) : (13, 20)
                 let off = (weight.off &* first &+ 16 &* rest) >> 4
                 let on = (weight.on &* first &+ 16 &* rest) >> 4
-                score = Self.pick(previousOn, on, off)
-                previousOn = Self.decision(score)
+                score = BitSlicer.pick(previousOn, on, off)
+                previousOn = BitSlicer.decision(score)
             } else if Rule.rule == .amplitude {
                 // Subtract what the neighbouring chips are expected to add: the previous
                 // chip as decided, the next one as a coin toss, the own chips' imbalance.
@@ -303,15 +305,28 @@ final class BitSlicer {
                 let terms = leak[bit]
                 let off = (amplitude &* (terms.next &+ terms.own)) / 20
                 let on = (amplitude &* (2 &* terms.previous &+ terms.next &+ terms.own)) / 20
-                score &-= Self.pick(previousOn, on, off)
-                previousOn = 1 &- Self.decision(score)
+                score &-= BitSlicer.pick(previousOn, on, off)
+                previousOn = 1 &- BitSlicer.decision(score)
             }
             if let confidence { confidence[bit] = score < 0 ? 0 &- score : score }
-            return UInt64(Self.decision(score))
+            return UInt64(BitSlicer.decision(score))
         }
+    }
 
+    /// Slices with `Rule`; `amplitude` is the reply's level for amplitude feedback. With
+    /// `scoring`, that many bits are decided (and scored) whatever format they spell.
+    @inline(__always)
+    private func slice<Rule: Feedback>(
+        _ rule: Rule.Type, _ samples: UnsafePointer<UInt16>, phase: Int,
+        amplitude: Int32, confidence: UnsafeMutablePointer<Int32>?,
+        turningFormatBit: Bool = false, scoring: Int? = nil
+    ) -> ModeSBits? {
+        var decisions = Decisions<Rule>(
+            table: UnsafePointer(kernels + phase * ReplyKernels.maximumBits),
+            leak: UnsafePointer(leaks + phase * ReplyKernels.maximumBits), samples: samples,
+            amplitude: amplitude, confidence: confidence)
         var word: UInt64 = 0
-        for bit in 0..<5 { word = (word << 1) | decide(bit) }
+        for bit in 0..<5 { word = (word << 1) | decisions.decide(bit) }
         var df = UInt32(truncatingIfNeeded: word)
         if turningFormatBit {
             guard let format = Self.formatOneBitFrom(Int(df)) else { return nil }
@@ -320,7 +335,7 @@ final class BitSlicer {
         }
         guard scoring != nil || Self.isAccepted(format: Int(df)) else { return nil }
         let bitCount = scoring ?? (df >= 16 ? 112 : 56)
-        for bit in 5..<min(bitCount, 64) { word = (word << 1) | decide(bit) }
+        for bit in 5..<min(bitCount, 64) { word = (word << 1) | decisions.decide(bit) }
         var bits = ModeSBits(bitCount: bitCount)
         if bitCount == 56 {
             word <<= 8
@@ -328,7 +343,7 @@ final class BitSlicer {
         } else {
             for index in 0..<8 { bits.setByte(index, UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index))) }
             var tail: UInt64 = 0
-            for bit in 64..<112 { tail = (tail << 1) | decide(bit) }
+            for bit in 64..<112 { tail = (tail << 1) | decisions.decide(bit) }
             tail <<= 16
             for index in 0..<6 { bits.setByte(8 + index, UInt8(truncatingIfNeeded: tail >> UInt64(56 - 8 * index))) }
         }

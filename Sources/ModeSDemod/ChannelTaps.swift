@@ -86,10 +86,39 @@ final class ChannelTaps {
         envelope: UnsafePointer<Float>, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>,
         span: Int
     ) -> Model? {
+        let sums = accumulate(envelope: envelope, samples: samples, clipped: clipped, span: span)
+        setEquations(sums, envelope: envelope, span: span)
+        return solve()
+    }
+
+    /// What `accumulate` sums over the span, in registers: see there.
+    struct Sums {
+        /// Σ x·x₀, the first tap's row of Σ x·xᵀ over every sample.
+        var firstRow = SIMD8<Float>()
+        /// Σ x, the constant's row over every sample.
+        var constantRow = SIMD8<Float>()
+        /// Σ x·I and Σ x·Q over the unclipped samples: the two right-hand sides.
+        var real = SIMD8<Float>()
+        var imaginary = SIMD8<Float>()
+    }
+
+    /// The sums of the normal equations over samples 0 ..< `span`, in one pass. Floats hold
+    /// sums of a few hundred terms of order one well enough for a fit whose result only has
+    /// to rank bit flips.
+    ///
+    /// Σ x·xᵀ is not summed row by row: every tap's regressor is the same envelope, one
+    /// sample later per tap, so over every sample of the span the row of tap t is the first
+    /// tap's row moved t samples on, but for the few products at the span's two ends (which
+    /// `setEquations` adds and takes off). Only the first tap's row and the constant's (Σ x)
+    /// are summed, in registers; the clipped samples, which take no part, are summed with the
+    /// rest and their own products (`accumulators`, row by row) taken out again after. This is
+    /// a third of the vector work of summing each row, for the same sums up to rounding.
+    @inline(__always)
+    private func accumulate(
+        envelope: UnsafePointer<Float>, samples: UnsafePointer<Float>, clipped: UnsafePointer<Bool>,
+        span: Int
+    ) -> Sums {
         let n = Self.parameters
-        let width = n + 2
-        // Floats hold sums of a few hundred terms of order one well enough for a fit whose
-        // result only has to rank bit flips.
         // The envelope back to front, from envelope[span − 1 + precursors] down to
         // envelope[−postcursors], then zeros: sample j's regressors are then the eight
         // floats from backwards[span − 1 − j] with the last two lanes set to the constant's
@@ -110,30 +139,31 @@ final class ChannelTaps {
                 with: UnsafeRawPointer(backwards + (span - 1 - j)).loadUnaligned(as: SIMD8<Float>.self),
                 where: tapLanes)
         }
-        // Σ x·xᵀ without summing its rows sample by sample: every tap's regressor is the
-        // same envelope, one sample later per tap, so over every sample of the span the row
-        // of tap t is the first tap's row moved t samples on, but for the few products at
-        // the span's two ends (added and taken off below). Only the first tap's row and the
-        // constant's (Σ x) are summed here, in registers; the clipped samples, which take no
-        // part, are summed with the rest and their own products taken out again after. This
-        // is a third of the vector work of summing each row, for the same sums up to rounding.
         let clippedSums = accumulators
         clippedSums.update(repeating: SIMD8<Float>(repeating: 0), count: n)
-        var firstRow = SIMD8<Float>()
-        var constantRow = SIMD8<Float>()
-        var real = SIMD8<Float>()
-        var imaginary = SIMD8<Float>()
+        var sums = Sums()
         for j in 0..<span {
             let x = regressors(j)
-            firstRow += x * x[0]
-            constantRow += x
+            sums.firstRow += x * x[0]
+            sums.constantRow += x
             if clipped[j] {
                 for row in 0..<n { clippedSums[row] += x * x[row] }
                 continue
             }
-            real += x * samples[2 * j]
-            imaginary += x * samples[2 * j + 1]
+            sums.real += x * samples[2 * j]
+            sums.imaginary += x * samples[2 * j + 1]
         }
+        return sums
+    }
+
+    /// Writes the normal equations, with their two right-hand sides, to `equations` (in
+    /// doubles) from `sums`: each tap's row from the first tap's, corrected at the span's
+    /// ends, less the clipped samples' products.
+    @inline(__always)
+    private func setEquations(_ sums: Sums, envelope: UnsafePointer<Float>, span: Int) {
+        let n = Self.parameters
+        let width = n + 2
+        let clippedSums = accumulators
         let a = equations
         // Tap t's regressor at sample j is envelope[j + precursors − t]: tap 0's at j − t.
         @inline(__always) func product(_ j: Int, lag: Int) -> Double {
@@ -144,26 +174,34 @@ final class ChannelTaps {
             for column in row..<Self.taps {
                 let lag = column - row
                 // Tap `row` over samples 0 ..< span is tap 0 over −row ..< span − row.
-                var value = Double(firstRow[lag])
+                var value = Double(sums.firstRow[lag])
                 for j in -row..<0 { value += product(j, lag: lag) }
                 for j in (span - row)..<span { value -= product(j, lag: lag) }
                 a[row * width + column] = value - Double(clippedSums[row][column])
                 a[column * width + row] = a[row * width + column]
             }
-            a[row * width + last] = Double(constantRow[row]) - Double(clippedSums[row][last])
+            a[row * width + last] = Double(sums.constantRow[row]) - Double(clippedSums[row][last])
             a[last * width + row] = a[row * width + last]
         }
         a[last * width + last] = Double(span) - Double(clippedSums[last][last])
         for row in 0..<n {
-            a[row * width + n] = Double(real[row])
-            a[row * width + n + 1] = Double(imaginary[row])
+            a[row * width + n] = Double(sums.real[row])
+            a[row * width + n + 1] = Double(sums.imaginary[row])
         }
+    }
+
+    /// Solves the normal equations in `equations` for the model: a light ridge, then
+    /// Gaussian elimination with partial pivoting and back substitution; nil when singular.
+    @inline(__always)
+    private func solve() -> Model? {
+        let n = Self.parameters
+        let width = n + 2
+        let a = equations
         // A light ridge keeps taps the samples barely tell apart from running away.
         var trace = 0.0
         for row in 0..<n { trace += a[row * width + row] }
         guard trace > 0 else { return nil }
         for row in 0..<n { a[row * width + row] += 1e-6 * trace }
-        // Gaussian elimination with partial pivoting.
         for column in 0..<n {
             var pivot = column
             for row in (column + 1)..<n where abs(a[row * width + column]) > abs(a[pivot * width + column]) {

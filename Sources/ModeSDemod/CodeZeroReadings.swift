@@ -1,11 +1,11 @@
 /// The last few slices that read an all-call reply (DF11) as code 0, the acquisition
 /// squitter's: where each started and the address it named.
 ///
-/// Slices of one reply at neighbouring starts or phases read the same address, and most
-/// often the same code. When one read code 0 and a later one a station's code, a code bit
-/// of that reply was decided both ways, and no parity tells which way is right: rule 7f
-/// (`AcceptancePolicy.stationCodeStands`) then refuses the station's code. The memory is
-/// short, as the readings of one reply come within a few samples of each other.
+/// Slices of one reply at neighbouring starts or phases read the same address, and most often the
+/// same code. When one read code 0 and a later one a station's code, a code bit of that reply was
+/// decided both ways, and no parity tells which way is right: the code-0 reading test
+/// (`AcceptancePolicy.stationCodeStands`) then refuses the station's code. The memory is short, as
+/// the readings of one reply come within a few samples of each other.
 struct CodeZeroReadings {
     /// More than the slices a few neighbouring starts make.
     static let capacity = 8

@@ -61,7 +61,7 @@ package struct DemodulatorStatistics: Sendable, Equatable {
     /// `AcceptancePolicy.codeStandsAgainstChannelFit`), refused.
     package var codesOverruledByChannelFit: Int = 0
     /// DF11 replies refused because their code came out otherwise with the reply that
-    /// follows them closely cancelled (rule 6c, `FollowerCheck`).
+    /// follows them closely cancelled (the follower check, `FollowerCheck`).
     package var codesTurnedByFollower: Int = 0
 
     /// A zeroed set of counters.

@@ -1,23 +1,22 @@
 import ModeS
 
 /// Decides a DF11's interrogator code again once a reply starting on its last code bits, or
-/// right after them, has been decoded too (rule 6c).
+/// right after them, has been decoded too (the follower check).
 ///
-/// No parity checks a DF11's last 7 bits, so the first pulse of a reply that starts there
-/// can turn a code bit without a trace. Such a follower puts only one or two pulses into the
-/// reply, which the overlap tests of rule 6 cannot tell from the reply's own, above all at
-/// the converter's rails, where both replies read the same. Once the follower is decoded,
-/// though, it is known bit for bit: it is cancelled from the samples (`ReplyCanceller`) and
-/// the DF11's bits are sliced again from what is left, at the DF11's own phase. Where a
-/// code bit comes out otherwise, and firmly, the follower's pulse decided it, and the DF11
-/// is refused.
+/// No parity checks a DF11's last 7 bits, so the first pulse of a reply that starts there can turn
+/// a code bit without a trace. Such a follower puts only one or two pulses into the reply, which
+/// the overlap tests of the all-call test cannot tell from the reply's own, above all at the
+/// converter's rails, where both replies read the same. Once the follower is decoded, though, it is
+/// known bit for bit: it is cancelled from the samples (`ReplyCanceller`) and the DF11's bits are
+/// sliced again from what is left, at the DF11's own phase. Where a code bit comes out otherwise,
+/// and firmly, the follower's pulse decided it, and the DF11 is refused.
 ///
 /// On 14 simulated streams this refused a false frame on three dense skies and no true one.
-/// Followers that start earlier run their preamble and data across several of the reply's
-/// bits, where rule 6 sees them: re-slicing under those as well refused 3 true replies whose
-/// code the cancellation left wrong, and no false one more. Refusing on a changed bit that
-/// the re-slice leaves weak refused 3 true replies too, two at the rails, where the
-/// components the follower clipped are left silent.
+/// Followers that start earlier run their preamble and data across several of the reply's bits,
+/// where the all-call test sees them: re-slicing under those as well refused 3 true replies whose
+/// code the cancellation left wrong, and no false one more. Refusing on a changed bit that the
+/// re-slice leaves weak refused 3 true replies too, two at the rails, where the components the
+/// follower clipped are left silent.
 ///
 /// A class only to own its canceller, whose buffers stay apart from the one the search
 /// beneath cancelled frames is reading, and its scratch; one per demodulator.

@@ -254,7 +254,7 @@ extension PreambleDetector {
     /// Whether the preamble's two pairs of pulses (`pulsePairs`: the louder pair's level
     /// above the floor, `strong`, and the quieter's, `weak`) differ by more than noise can
     /// make them: the louder stands at least 4 floors above the floor, and the quieter below
-    /// `1 / ratio` of it. `isLopsided` asks a ratio of 4, rule 0d
+    /// `1 / ratio` of it. `isLopsided` asks a ratio of 4, the uneven-preamble test
     /// (`AcceptancePolicy.preambleTooUneven`) one of 8.
     static func pairsDiffer(strong: Double, weak: Double, floor: UInt32, by ratio: Double) -> Bool {
         strong >= 4 * Double(floor) && weak < strong / ratio

@@ -117,7 +117,7 @@ final class ReplyCanceller {
     ) -> UnsafePointer<UInt16> {
         precondition(count <= maximumWindow, "cancellation window too large")
         // The model starts one sample early (when there is one) so that it can move
-        // earlier as well as later: see the timing search below.
+        // earlier as well as later (`bestStartProjection`).
         let lead = min(1, replyStart)
         let base = replyStart - lead
         let span = min(kernels.span(bitCount: bits.bitCount) + lead + 1, count - base)
@@ -128,12 +128,32 @@ final class ReplyCanceller {
         let replyClipped = clipped
         var omega = coarseFrequency(reply, replyClipped, span: span)
         for _ in 0..<2 { omega += frequencyCorrection(reply, replyClipped, span: span, omega: omega) }
-        // The preamble fixes the start only to about a fifth of a sample, and a model off
-        // by that much leaves a fifth of the reply at every pulse edge: enough to bury a
-        // reply 10 dB weaker again. So the start is searched in tenths of a sample around
-        // the decoded one, keeping the one the model fits best (the least-squares fit's
-        // explained energy |Σ e·y|² / Σ e², with y the derotated samples).
         derotate(reply, span: span, omega: omega)
+        let (re, im, energy) = bestStartProjection(nominal: nominal, span: span)
+        subtractModel(amplitude: energy > 0 ? (re / energy, im / energy) : (0, 0), span: span)
+        output.update(from: magnitudes, count: count)
+        let scale = Float(MagnitudeConverter.fullScale)
+        for n in 0..<span {
+            let i = iq[2 * n]
+            let q = iq[2 * n + 1]
+            output[base + n] = MagnitudeConverter.saturate((i * i + q * q).squareRoot() * scale)
+        }
+        (output + count).update(repeating: 0, count: outputCapacity - count)
+        return UnsafePointer(output)
+    }
+
+    /// The start of the reply's model that fits the derotated samples best, searched in
+    /// tenths of a sample around `nominal`, with its projection on the samples (Σ re, Σ im
+    /// and the model's energy); leaves `envelope` built for that start.
+    ///
+    /// The preamble fixes the start only to about a fifth of a sample, and a model off by
+    /// that much leaves a fifth of the reply at every pulse edge: enough to bury a reply
+    /// 10 dB weaker again. So the start is searched around the decoded one, keeping the one
+    /// the model fits best (the least-squares fit's explained energy |Σ e·y|² / Σ e², with y
+    /// the derotated samples).
+    @inline(__always)
+    private func bestStartProjection(nominal: Int, span: Int) -> (Float, Float, Float) {
+        let replyClipped = clipped
         // Steps of two tenths first, then one tenth either side of the best: the preamble's
         // own error stays within about two tenths, so a wider start finds nothing new.
         // The best start's projection is kept: computing it again gives the same sums.
@@ -153,9 +173,15 @@ final class ReplyCanceller {
         tryOrigin(coarse - 1)
         tryOrigin(coarse + 1)
         if best.origin != built { fillEnvelope(originTenths: best.origin, span: span) }
-        let (re, im, energy) = best.projection ?? projection(replyClipped, span: span)
-        let (ar, ai) = energy > 0 ? (re / energy, im / energy) : (0, 0)
-        // Subtract a·envelope·e^{iωn}: the conjugates of the rotation `derotate` used.
+        return best.projection ?? projection(replyClipped, span: span)
+    }
+
+    /// Subtracts the model a·envelope·e^{iωn} (`amplitude` a, complex) from the window's
+    /// samples in `iq`: the conjugates of the rotation `derotate` used.
+    @inline(__always)
+    private func subtractModel(amplitude: (Float, Float), span: Int) {
+        let (ar, ai) = amplitude
+        let reply = iq
         let clip = Float(Self.clipLevel)
         for n in 0..<span {
             let e = envelope[n]
@@ -169,15 +195,6 @@ final class ReplyCanceller {
             reply[2 * n] = abs(i) >= clip && abs(mi) >= clip ? 0 : i - mi
             reply[2 * n + 1] = abs(q) >= clip && abs(mq) >= clip ? 0 : q - mq
         }
-        output.update(from: magnitudes, count: count)
-        let scale = Float(MagnitudeConverter.fullScale)
-        for n in 0..<span {
-            let i = iq[2 * n]
-            let q = iq[2 * n + 1]
-            output[base + n] = MagnitudeConverter.saturate((i * i + q * q).squareRoot() * scale)
-        }
-        (output + count).update(repeating: 0, count: outputCapacity - count)
-        return UnsafePointer(output)
     }
 
     /// Converts the window to normalised floats and marks clipped samples.

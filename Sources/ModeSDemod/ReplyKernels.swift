@@ -96,11 +96,6 @@ package struct ReplyKernels: Sendable {
         let shortEnd = latest + (Self.preambleChips + Self.maximumBits) * chip
         self.shortReplySpan = (shortEnd + 9) / 10 + 1
 
-        /// Overlap in tenths between sample `index` and the interval [start, end) in tenths.
-        func overlap(_ index: Int, _ start: Int, _ end: Int) -> Int32 {
-            Int32(max(0, min(10 * index + 10, end) - max(10 * index, start)))
-        }
-
         var preamble = [Int32]()
         var pulses = [Int32]()
         var bits = [BitKernel]()
@@ -108,63 +103,15 @@ package struct ReplyKernels: Sendable {
         var quiet = [BitKernel]()
         var pulseChips = [BitKernel]()
         for phase in phases {
-            for chipIndex in 0..<Self.preambleChips {
-                let start = phase + chipIndex * chip
-                let first = start / 10
-                var weights: [Int32] = [0, 0, 0, 0]
-                for k in 0..<4 { weights[k] = overlap(first + k, start, start + chip) }
-                let kernel = BitKernel(
-                    offset: Int32(first), w0: weights[0], w1: weights[1],
-                    w2: weights[2], w3: weights[3])
-                if Self.preamblePulseChips.contains(chipIndex) {
-                    pulseChips.append(kernel)
-                } else {
-                    quiet.append(kernel)
-                }
-            }
-            for sample in 0..<preambleSpan {
-                var weight: Int32 = 0
-                var pulse: Int32 = 0
-                for chipIndex in 0..<Self.preambleChips {
-                    let start = phase + chipIndex * chip
-                    let share = overlap(sample, start, start + chip)
-                    if Self.preamblePulseChips.contains(chipIndex) {
-                        weight += Self.preambleOnWeight * share
-                        pulse += share
-                    } else {
-                        weight -= share
-                    }
-                }
-                preamble.append(weight)
-                pulses.append(pulse)
-            }
-            for bit in 0..<Self.maximumBits {
-                let firstStart = phase + (Self.preambleChips + 2 * bit) * chip
-                let secondStart = firstStart + chip
-                let first = firstStart / 10
-                var weights: [Int32] = [0, 0, 0, 0]
-                for k in 0..<4 {
-                    let sample = first + k
-                    weights[k] =
-                        overlap(sample, firstStart, secondStart)
-                        - overlap(sample, secondStart, secondStart + chip)
-                }
-                bits.append(
-                    BitKernel(
-                        offset: Int32(first), w0: weights[0], w1: weights[1],
-                        w2: weights[2], w3: weights[3]))
-                var leak = Interference(previous: 0, next: 0, own: 0)
-                for k in 0..<4 {
-                    let sample = first + k
-                    leak.previous += weights[k] * overlap(sample, firstStart - chip, firstStart)
-                    leak.next += weights[k] * overlap(sample, secondStart + chip, secondStart + 2 * chip)
-                    leak.own +=
-                        weights[k]
-                        * (overlap(sample, firstStart, secondStart)
-                            + overlap(sample, secondStart, secondStart + chip))
-                }
-                interference.append(leak)
-            }
+            let chips = Self.preambleChipKernels(phase: phase, chip: chip)
+            pulseChips += chips.pulse
+            quiet += chips.quiet
+            let weights = Self.preambleWeights(phase: phase, chip: chip, span: preambleSpan)
+            preamble += weights.preamble
+            pulses += weights.pulse
+            let data = Self.bitKernels(phase: phase, chip: chip)
+            bits += data.kernels
+            interference += data.interference
         }
         self.preambleWeights = preamble
         self.pulseWeights = pulses
@@ -174,5 +121,91 @@ package struct ReplyKernels: Sendable {
         self.pulseChipKernels = pulseChips
         self.preambleScale = Self.preambleOnWeight * 4 * Int32(chip)
         self.bitScale = Int32(chip)
+    }
+
+    /// Overlap in tenths between sample `index` and the interval [start, end) in tenths.
+    private static func overlap(_ index: Int, _ start: Int, _ end: Int) -> Int32 {
+        Int32(max(0, min(10 * index + 10, end) - max(10 * index, start)))
+    }
+
+    /// The kernels of the preamble's chips at `phase` (chips `chip` tenths long): one per
+    /// pulse chip and one per quiet chip, in chip order, each its overlap with the samples.
+    private static func preambleChipKernels(phase: Int, chip: Int) -> (pulse: [BitKernel], quiet: [BitKernel]) {
+        var pulse = [BitKernel]()
+        var quiet = [BitKernel]()
+        for chipIndex in 0..<preambleChips {
+            let start = phase + chipIndex * chip
+            let first = start / 10
+            var weights: [Int32] = [0, 0, 0, 0]
+            for k in 0..<4 { weights[k] = overlap(first + k, start, start + chip) }
+            let kernel = BitKernel(
+                offset: Int32(first), w0: weights[0], w1: weights[1],
+                w2: weights[2], w3: weights[3])
+            if preamblePulseChips.contains(chipIndex) {
+                pulse.append(kernel)
+            } else {
+                quiet.append(kernel)
+            }
+        }
+        return (pulse, quiet)
+    }
+
+    /// The preamble's weights at `phase` over its `span` samples: the score's (+3 × overlap
+    /// with on chips, −1 × overlap with off ones) and the pulse level's (on chips only).
+    private static func preambleWeights(phase: Int, chip: Int, span: Int) -> (preamble: [Int32], pulse: [Int32]) {
+        var preamble = [Int32]()
+        var pulses = [Int32]()
+        for sample in 0..<span {
+            var weight: Int32 = 0
+            var pulse: Int32 = 0
+            for chipIndex in 0..<preambleChips {
+                let start = phase + chipIndex * chip
+                let share = overlap(sample, start, start + chip)
+                if preamblePulseChips.contains(chipIndex) {
+                    weight += preambleOnWeight * share
+                    pulse += share
+                } else {
+                    weight -= share
+                }
+            }
+            preamble.append(weight)
+            pulses.append(pulse)
+        }
+        return (preamble, pulses)
+    }
+
+    /// The kernel of every bit at `phase` (first chip's overlap less the second's), with
+    /// how much the neighbouring chips leak into it.
+    private static func bitKernels(phase: Int, chip: Int) -> (kernels: [BitKernel], interference: [Interference]) {
+        var bits = [BitKernel]()
+        var interference = [Interference]()
+        for bit in 0..<maximumBits {
+            let firstStart = phase + (preambleChips + 2 * bit) * chip
+            let secondStart = firstStart + chip
+            let first = firstStart / 10
+            var weights: [Int32] = [0, 0, 0, 0]
+            for k in 0..<4 {
+                let sample = first + k
+                weights[k] =
+                    overlap(sample, firstStart, secondStart)
+                    - overlap(sample, secondStart, secondStart + chip)
+            }
+            bits.append(
+                BitKernel(
+                    offset: Int32(first), w0: weights[0], w1: weights[1],
+                    w2: weights[2], w3: weights[3]))
+            var leak = Interference(previous: 0, next: 0, own: 0)
+            for k in 0..<4 {
+                let sample = first + k
+                leak.previous += weights[k] * overlap(sample, firstStart - chip, firstStart)
+                leak.next += weights[k] * overlap(sample, secondStart + chip, secondStart + 2 * chip)
+                leak.own +=
+                    weights[k]
+                    * (overlap(sample, firstStart, secondStart)
+                        + overlap(sample, secondStart, secondStart + chip))
+            }
+            interference.append(leak)
+        }
+        return (bits, interference)
     }
 }

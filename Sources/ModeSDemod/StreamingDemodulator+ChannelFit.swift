@@ -125,9 +125,9 @@ extension StreamingDemodulator {
     }
 
     /// Whether the channel fit, started from the DF11 `bits` that a slicer other than the fit
-    /// decided, decides the same interrogator code (rules 6 and 7b below six floors, see
-    /// `AcceptancePolicy.acceptsAllCall`, `AcceptancePolicy.codeUnambiguous` and
-    /// `AcceptancePolicy.decidesSameCode`). The fit's own bits cannot vouch for themselves.
+    /// decided, decides the same interrogator code (the all-call test and the unambiguous-code test
+    /// below six floors, see `AcceptancePolicy.acceptsAllCall`, `AcceptancePolicy.codeUnambiguous`
+    /// and `AcceptancePolicy.decidesSameCode`). The fit's own bits cannot vouch for themselves.
     /// `fitted` runs the fit (see `channelFitDecision`).
     func channelFitAgrees(_ bits: ModeSBits, attempt: SliceAttempt, fitted: () -> ModeSBits?) -> Bool {
         attempt.slicer != .channelFit && AcceptancePolicy.decidesSameCode(fitted(), as: bits)

@@ -1,7 +1,7 @@
 import ModeS
 
 /// The search beneath a frame once it is cancelled (`OverlapRecovery`), and the check of an
-/// all-call reply's code against the reply that follows it (rule 6c, `FollowerCheck`).
+/// all-call reply's code against the reply that follows it (the follower check, `FollowerCheck`).
 extension StreamingDemodulator {
     /// Cancels the frame `bits` found at `position` and examines the best starts of the
     /// residual (see `OverlapRecovery.buriedStarts`), recording what they give.
@@ -10,17 +10,17 @@ extension StreamingDemodulator {
         sides: OverlapRecovery.Sides
     ) {
         let span = kernels.span(bitCount: bits.bitCount)
-        let windowStart = max(position - lookback, bufferStart)
-        let windowEnd = min(position + span + kernels.replySpan, bufferStart + filled + lookahead)
+        let windowStart = max(position - buffers.lookback, buffers.start)
+        let windowEnd = min(position + span + kernels.replySpan, buffers.end + buffers.lookahead)
         let starts = recovery.buriedStarts(
             of: bits, at: position, phase: phase, floor: floor, sides: sides,
             windowStart: windowStart, windowEnd: windowEnd,
-            raw: raw + (windowStart - bufferStart) * format.bytesPerSample,
-            magnitudes: magnitudes + (windowStart - bufferStart),
-            failedStarts: failedStarts)
+            raw: buffers.raw(at: windowStart),
+            magnitudes: buffers.magnitudes + (windowStart - buffers.start),
+            failedStarts: searchState.failedStarts)
         statistics.cancellations += 1
-        cancelledFrame = position..<(position + span)
-        defer { cancelledFrame = 0..<0 }
+        searchState.cancelledFrame = position..<(position + span)
+        defer { searchState.cancelledFrame = 0..<0 }
         for rank in 0..<starts.best.count {
             let start = starts.best.start(rank)
             let samples = starts.residual + (start - windowStart)
@@ -30,7 +30,7 @@ extension StreamingDemodulator {
         }
     }
 
-    /// Rule 6c: checks the DF11 codes that a reply recorded at `position` bears on, with
+    /// The follower check: checks the DF11 codes that a reply recorded at `position` bears on, with
     /// `FollowerCheck`: that of `bits` itself, against a recent reply that follows it closely
     /// (starting on its last code bits or right after them), and those of recent DF11s that
     /// `bits` follows closely, which are taken back from the queue when their code does not
@@ -61,12 +61,12 @@ extension StreamingDemodulator {
         _ allCall: ModeSBits, at start: Int, phase: Int, follower: ModeSBits,
         at followerStart: Int, phase followerPhase: Int
     ) -> Bool {
-        let readable = bufferStart + filled + lookahead - start
-        guard start >= bufferStart, readable > 0 else { return true }
+        let readable = buffers.end + buffers.lookahead - start
+        guard start >= buffers.start, readable > 0 else { return true }
         return followerCheck.codeStands(
             allCall, phase: phase, follower: follower, offset: followerStart - start,
             followerPhase: followerPhase, raw: rawSamples(at: start),
-            magnitudes: UnsafePointer(magnitudes + (start - bufferStart)),
+            magnitudes: UnsafePointer(buffers.magnitudes + (start - buffers.start)),
             count: min(readable, FollowerCheck.window(kernels)))
     }
 }

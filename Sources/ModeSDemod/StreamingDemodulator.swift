@@ -13,21 +13,30 @@ import ModeS
 ///
 /// Not thread-safe: one instance per stream, fed from one thread.
 ///
-/// This file holds the stream: the buffer, the gated scan over every start, and the queue of
-/// frames found. What happens at one start is in the files named after its steps:
-/// `StreamingDemodulator+Examination` (the preamble and the slicing attempts),
-/// `+Judgement` (the acceptance rules and repairs of one slice), `+ChannelFit` (where the
-/// channel fit is asked) and `+Overlaps` (the search beneath a cancelled frame).
+/// It holds the stages of the pipeline, fixed once made, and the state of the stream in a
+/// few values: the samples still needed (`StreamBuffers`), where it stands in the stream
+/// and its clock (`StreamClock`), the noise floor, where the search stands relative to the
+/// frames just found (`SearchState`), what it has learnt of the aircraft it hears
+/// (`HeardAircraft`, and the validator's address filter), the frames found but not yet
+/// emitted, and its counters.
+///
+/// This file holds the stream: the buffer and the gated scan over every start. What happens
+/// at one start is in the files named after its steps: `StreamingDemodulator+Examination`
+/// (the start tests, the preamble and the slicing attempts), `+Judgement` (the acceptance
+/// rules of one slice), `+Repairs` (the three-bit and collision repairs), `+ChannelFit`
+/// (where the channel fit is asked), `+FoundFrames` (what becomes of a frame found) and
+/// `+Overlaps` (the search beneath a cancelled frame).
 package final class StreamingDemodulator {
+    // The configuration, fixed when the demodulator is made.
     /// The sample layout of the input.
     package let format: SampleFormat
     /// The sample rate of the input.
     package let sampleRate: SampleRate
     /// What the options were when the demodulator was made.
     package let options: Options
-    /// Counters so far.
-    package internal(set) var statistics = DemodulatorStatistics()
 
+    // The stages, fixed once made: the reply model, the slicers and the rules. (The classes among
+    // them only own their tables and scratch memory.)
     /// Turns input samples into magnitudes.
     private let converter: MagnitudeConverter
     /// The reply model at this sample rate: spans, phases and per-bit weights.
@@ -40,94 +49,49 @@ package final class StreamingDemodulator {
     let sequenceSlicer: SequenceSlicer
     /// Decides bits against the reply's own fitted channel (after every other slice).
     let channelFitSlicer: ChannelFitSlicer
-    /// The interrogator codes each aircraft has answered with (rules 6 and 7b).
-    var addressCodes = AddressCodes()
-    /// The noise floor per window of samples, which every threshold scales with.
-    var noise = NoiseFloorEstimator()
-    /// The CRC check and repair, with the addresses confirmed so far.
-    var validator: FrameValidator
+    /// Whether a reply needing repair may be repaired at all.
+    let repairGate: RepairGate
     /// The ordered rules that turn a slice into a frame.
     let policy: AcceptancePolicy
     /// Measurements of other signals on top of a reply, for `policy`.
     let interference: InterferenceChecks
     /// Reads which bits of a reply at the rails the clipping decides.
     let clippedBits: ClippedBits
+    /// Subtracts a decoded reply from the raw samples; also decides bits coherently.
+    let canceller: ReplyCanceller
     /// Cancels frames and finds the replies they buried (used with `cancelOverlaps`).
     let recovery: OverlapRecovery
     /// Decides a DF11's code again with the reply that follows it closely cancelled.
     let followerCheck: FollowerCheck
 
-    /// Samples converted per pass; the buffer holds this plus the kept tail.
-    private static let chunkSamples = 1 << 16
-    /// Magnitudes (and raw samples) the buffers hold.
-    private let capacity: Int
-    /// The stream's magnitudes from `bufferStart` on.
-    let magnitudes: UnsafeMutablePointer<UInt16>
-    /// The raw samples behind `magnitudes`, index for index, for `canceller`.
-    let raw: UnsafeMutableRawPointer
-    /// Subtracts a decoded reply from the raw samples; also decides bits coherently.
-    let canceller: ReplyCanceller
-    /// Samples kept before the next candidate start: a reply that began up to one long
-    /// reply before a frame and was buried by it can still be recovered (`canceller`).
-    let lookback: Int
-    /// Samples that must follow a candidate start before it is examined: its own reply
-    /// span, plus one more for a reply that starts inside it and runs past its end.
-    let lookahead: Int
+    // The state of the stream.
+    /// The stream's magnitudes and raw samples still needed.
+    let buffers: StreamBuffers
+    /// Where the demodulator stands in the stream, and its sample clock.
+    var clock: StreamClock
+    /// The noise floor per window of samples, which every threshold scales with.
+    var noise = NoiseFloorEstimator()
+    /// Where the search stands relative to the frames just found.
+    var searchState = SearchState()
+    /// What the demodulator has learnt of the aircraft it hears.
+    var heard = HeardAircraft()
+    /// The CRC check and repair, with the addresses confirmed so far.
+    var validator: FrameValidator
     /// Frames waiting to be emitted in time order: one recovered from under a later frame
     /// may start before frames already found.
     var pending = PendingFrames()
     /// Recently accepted frames, to drop the same reply found again nearby.
     var recent = RecentFrames()
-    /// Recent starts whose preamble passed but whose bits did not: where a reply buried by
-    /// a later, stronger frame began (see `OverlapRecovery.buriedStarts`).
-    var failedStarts = RecentStarts()
+    /// Counters so far.
+    package internal(set) var statistics = DemodulatorStatistics()
+
+    // Scratch memory of one examination.
     /// |score| of each bit of the reply being examined.
     let confidence: UnsafeMutablePointer<Int32>
-    /// Whether a reply needing repair may be repaired at all.
-    let repairGate: RepairGate
-    /// Addresses of the DF11/17/18 frames found, which address/parity replies may name.
-    var seen = SeenAddresses()
-    /// Parities one wrong bit away from a seen address.
-    var near = NearAddresses()
-    /// What each aircraft last reported in its extended squitters (rules 2c and 5b).
-    var squitterReports = SquitterReports()
-    /// Interrogator codes confirmed by more than one aircraft.
-    var interrogators = InterrogatorCodes()
-    /// The last slices that read an all-call reply as code 0 (rule 7f).
-    var codeZeroReadings = CodeZeroReadings()
-    /// Absolute index of `magnitudes[0]`.
-    var bufferStart = 0
-    /// Valid magnitudes in the buffer.
-    var filled = 0
-    /// Absolute index of the next candidate start to examine.
-    private var nextCandidate = 0
-    /// Bytes of an incomplete sample carried to the next block.
-    private var carry: (UInt64, UInt64) = (0, 0)
-    /// How many bytes of `carry` are valid.
-    private var carryCount = 0
-    /// Whether `finish` was called.
-    private var finished = false
-    /// The end of the last accepted frame: weakly checked frames are not taken from inside
-    /// it (see `PreambleDetector.looksLikeDataWindow`).
-    var insideFrameUntil = 0
-    /// The gate threshold inside that frame: a reply starting there is only recoverable
-    /// when it is clearly stronger than the frame it overlaps, whose own Manchester data
-    /// otherwise passes the gate at almost every sample (the main cost in busy traffic).
-    private var insideGateThreshold: Int32 = 0
-    /// While the residual of a cancelled frame is searched, the stream positions that frame
-    /// spanned (empty otherwise).
-    var cancelledFrame = 0..<0
-    /// The preamble scores at the position after the last one examined in the signal (not a
-    /// residual): at 2.4 MS/s each examination scores its successor to decide whether to
-    /// defer to it, and that successor is usually the next position to pass the gate, so
-    /// its scores are kept instead of computed twice. Valid within one `search` only.
-    var successorPhases: (position: Int, floor: UInt32, phases: PreambleDetector.Phases)?
     /// The usable slices of a squitter (DF17/18) and their phases that the current
     /// examination of a weak reply gave: where the channel fit starts once more when its
     /// first two starts found nothing (see `examine`). Emptied, never shrunk, per start.
     var squitterSlices: [(bits: ModeSBits, phase: Int)] = []
-    /// 12 MHz timestamp ticks per sample.
-    private let ticksPerSample: UInt64
 
     /// A demodulator for a stream of `format` samples at `sampleRate`.
     package init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
@@ -144,19 +108,11 @@ package final class StreamingDemodulator {
         self.sequenceSlicer = SequenceSlicer(kernels: kernels)
         self.channelFitSlicer = ChannelFitSlicer(kernels: kernels)
         self.validator = FrameValidator(allowTwoBitCorrection: options.allowTwoBitCorrection)
-        // The kept tail is at most the lookback, one noise window (positions waiting for
-        // their floor) and the lookahead; padding of the lookahead lets the last positions
-        // be read past the end of the stream without checks.
-        self.lookback = kernels.replySpan
-        self.lookahead = 2 * kernels.replySpan
-        self.capacity = Self.chunkSamples + NoiseFloorEstimator.windowLength + lookback + 2 * lookahead
-        self.magnitudes = .allocate(capacity: capacity)
-        self.magnitudes.initialize(repeating: 0, count: capacity)
-        self.raw = .allocate(byteCount: capacity * format.bytesPerSample, alignment: 8)
-        self.raw.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * format.bytesPerSample)
+        self.buffers = StreamBuffers(format: format, replySpan: kernels.replySpan)
+        self.clock = StreamClock(sampleRate: sampleRate)
         self.canceller = ReplyCanceller(
             format: format, kernels: kernels,
-            maximumWindow: lookback + 2 * kernels.replySpan)
+            maximumWindow: buffers.lookback + 2 * kernels.replySpan)
         self.confidence = .allocate(capacity: ReplyKernels.maximumBits)
         self.confidence.initialize(repeating: 0, count: ReplyKernels.maximumBits)
         self.repairGate = RepairGate(
@@ -170,46 +126,47 @@ package final class StreamingDemodulator {
             kernels: kernels, detector: detector, canceller: canceller,
             sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
             gateQuietSixteenths: options.gateQuietSixteenths)
-        self.ticksPerSample = UInt64(12_000_000 / sampleRate.hertz)
         followerCheck = FollowerCheck(format: format, kernels: kernels, slicer: slicer, repairGate: repairGate)
     }
 
     deinit {
-        magnitudes.deallocate()
-        raw.deallocate()
         confidence.deallocate()
     }
 
     /// Bytes of an incomplete sample held over for the next block (0 after a whole sample).
-    package var carriedBytes: Int { carryCount }
+    package var carriedBytes: Int { clock.carryCount }
 
     /// Feeds the next bytes of the stream; `emit` receives every frame completed so far.
     package func process(_ bytes: UnsafeRawBufferPointer, emit: (Frame) -> Void) {
-        precondition(!finished, "process after finish")
+        precondition(!clock.finished, "process after finish")
         guard var source = bytes.baseAddress, !bytes.isEmpty else { return }
         var remaining = bytes.count
         let size = format.bytesPerSample
-        if carryCount > 0 {
-            let take = min(size - carryCount, remaining)
+        if clock.carryCount > 0 {
+            let take = min(size - clock.carryCount, remaining)
+            var carry = clock.carry
             withUnsafeMutableBytes(of: &carry) { carryBytes in
-                carryBytes.baseAddress!.advanced(by: carryCount).copyMemory(from: source, byteCount: take)
+                carryBytes.baseAddress!.advanced(by: clock.carryCount).copyMemory(from: source, byteCount: take)
             }
-            carryCount += take
+            clock.carry = carry
+            clock.carryCount += take
             source += take
             remaining -= take
-            if carryCount == size {
+            if clock.carryCount == size {
                 withUnsafeBytes(of: &carry) { append($0.baseAddress!, count: 1, emit: emit) }
-                carryCount = 0
+                clock.carryCount = 0
             }
         }
         let whole = remaining / size
         if whole > 0 { append(source, count: whole, emit: emit) }
         let rest = remaining - whole * size
         if rest > 0 {
+            var carry = clock.carry
             withUnsafeMutableBytes(of: &carry) { carryBytes in
                 carryBytes.baseAddress!.copyMemory(from: source + whole * size, byteCount: rest)
             }
-            carryCount = rest
+            clock.carry = carry
+            clock.carryCount = rest
         }
         search(final: false, emit: emit)
     }
@@ -221,18 +178,18 @@ package final class StreamingDemodulator {
     /// either side of it. Timestamps go on counting the lost samples, so they stay on the
     /// receiver's sample clock (multilateration compares them between receivers).
     package func resume(afterDropping count: Int, emit: (Frame) -> Void) {
-        precondition(!finished, "resume after finish")
+        precondition(!clock.finished, "resume after finish")
         guard count > 0 else { return }
-        let end = bufferStart + filled
+        let end = buffers.end
         // Half a sample before the gap cannot be completed by the bytes after it.
-        carryCount = 0
+        clock.carryCount = 0
         noise.finish()
         search(final: true, emit: emit)
         pending.release(before: Int.max, emit: emit)
         let restart = end + count
-        bufferStart = restart
-        filled = 0
-        nextCandidate = restart
+        buffers.start = restart
+        buffers.filled = 0
+        clock.nextCandidate = restart
         noise.restart(at: restart)
         statistics.droppedSamples += count
     }
@@ -241,31 +198,32 @@ package final class StreamingDemodulator {
     /// incomplete final sample were left over (0 for a well-formed stream).
     @discardableResult
     package func finish(emit: (Frame) -> Void) -> Int {
-        guard !finished else { return carryCount }
+        guard !clock.finished else { return clock.carryCount }
         noise.finish()
         search(final: true, emit: emit)
         pending.release(before: Int.max, emit: emit)
-        finished = true
-        return carryCount
+        clock.finished = true
+        return clock.carryCount
     }
 
     /// Converts `count` whole samples and searches whenever the buffer fills up.
     private func append(_ source: UnsafeRawPointer, count: Int, emit: (Frame) -> Void) {
         var done = 0
         while done < count {
-            let room = capacity - lookahead - filled
+            let room = buffers.capacity - buffers.lookahead - buffers.filled
             if room <= 0 {
                 search(final: false, emit: emit)
                 continue
             }
             let n = min(room, count - done)
             let size = format.bytesPerSample
+            let filled = buffers.filled
             if options.cancelOverlaps {
-                (raw + filled * size).copyMemory(from: source + done * size, byteCount: n * size)
+                (buffers.raw + filled * size).copyMemory(from: source + done * size, byteCount: n * size)
             }
-            converter.convert(source + done * size, count: n, into: magnitudes + filled)
-            noise.absorb(magnitudes + filled, count: n)
-            filled += n
+            converter.convert(source + done * size, count: n, into: buffers.magnitudes + filled)
+            noise.absorb(buffers.magnitudes + filled, count: n)
+            buffers.filled += n
             done += n
             statistics.samples += n
         }
@@ -274,173 +232,105 @@ package final class StreamingDemodulator {
     /// Examines every candidate start whose samples (and noise floor) are all available,
     /// then moves the unexamined tail to the front of the buffer.
     func search(final: Bool, emit: (Frame) -> Void) {
-        let end = bufferStart + filled
+        let end = buffers.end
         let limit: Int
         if final {
             // Pad with silence so the last positions can be read like any other.
-            (magnitudes + filled).update(repeating: 0, count: lookahead)
-            let size = format.bytesPerSample
-            (raw + filled * size).initializeMemory(
-                as: UInt8.self, repeating: format == .cu8 ? 128 : 0,
-                count: lookahead * size)
+            buffers.padWithSilence(zero: format == .cu8 ? 128 : 0)
             limit = end
         } else {
-            limit = min(end - lookahead, noise.completedWindows * NoiseFloorEstimator.windowLength)
+            limit = min(end - buffers.lookahead, noise.completedWindows * NoiseFloorEstimator.windowLength)
         }
-        if nextCandidate < limit {
+        if clock.nextCandidate < limit {
             switch sampleRate {
             case .twoPointFourMega: scan(Gate2400.self, upTo: limit, emit: emit)
             case .twoMega: scan(Gate2000.self, upTo: limit, emit: emit)
             }
         }
         // The final search pads with silence that later samples may replace.
-        successorPhases = nil
+        searchState.successorPhases = nil
         // No frame found from here on can start before nextCandidate − lookback.
-        pending.release(before: nextCandidate - lookback, emit: emit)
+        pending.release(before: clock.nextCandidate - buffers.lookback, emit: emit)
         // Keep everything from the lookback before the next unexamined position.
-        let keepFrom = min(max(nextCandidate - lookback, bufferStart), end)
-        let kept = end - keepFrom
-        if keepFrom > bufferStart, kept > 0 {
-            magnitudes.update(from: magnitudes + (keepFrom - bufferStart), count: kept)
-            let size = format.bytesPerSample
-            if options.cancelOverlaps {
-                raw.copyMemory(from: raw + (keepFrom - bufferStart) * size, byteCount: kept * size)
-            }
-        }
-        bufferStart = keepFrom
-        filled = kept
+        buffers.keep(
+            from: min(max(clock.nextCandidate - buffers.lookback, buffers.start), end),
+            keepingRaw: options.cancelOverlaps)
     }
 
-    /// The hot loop: gate every position in [nextCandidate, limit), examine the survivors.
+    /// The hot loop: gate every position in [`clock.nextCandidate`, limit), examine the survivors.
     @inline(__always)
     private func scan<Gate: CandidateGate>(_ gate: Gate.Type, upTo limit: Int, emit: (Frame) -> Void) {
-        var position = nextCandidate
+        var position = clock.nextCandidate
         // The next start must be examined whatever the gate says (see `Examination.deferToNext`).
         var forced = false
         while position < limit {
             // The floor is constant within a noise window: scan window by window.
             let windowEnd = min(
                 limit, (position / NoiseFloorEstimator.windowLength + 1) * NoiseFloorEstimator.windowLength)
-            let floor = noise.floor(at: position)
-            let limits = GateLimits(
-                floor: floor, contrastSixteenths: options.gateSixteenths,
-                quietSixteenths: options.gateQuietSixteenths)
-            let threshold = limits.threshold
-            let base = magnitudes - bufferStart
-            var scalarUntil = position
-            // The last eight starts tested at once, from `blockStart`: bit k set when start
-            // blockStart + k passed there.
-            var blockStart = position - 8
-            var passing: UInt8 = 0
-            while position < windowEnd {
-                // Inside a frame just decoded, only a much stronger reply can still be
-                // recovered, so the gate asks for more (see `insideGateThreshold`).
-                let inside = position < insideFrameUntil
-                let current = inside ? max(threshold, insideGateThreshold) : threshold
-                // Eight starts at a time while all eight fail (the common case in noise).
-                if position + 8 <= windowEnd, position >= scalarUntil {
-                    let blockThreshold = position + 8 <= insideFrameUntil || !inside ? current : threshold
-                    passing = Gate.passingOfEight(base + position, limits.with(threshold: blockThreshold))
-                    if passing == 0 {
-                        position += 8
-                        continue
-                    }
-                    blockStart = position
-                    scalarUntil = position + 8
-                }
-                // A start that failed with the block fails on its own too (its threshold is
-                // never lower): go straight to the next one that passed, or past the block.
-                if !forced, position - blockStart < 8 {
-                    let rest = passing >> UInt8(truncatingIfNeeded: position - blockStart)
-                    if rest & 1 == 0 {
-                        position = rest == 0 ? blockStart + 8 : position + rest.trailingZeroBitCount
-                        continue
-                    }
-                }
-                // One that passed is tested on its own: the block's threshold is the lower
-                // where the block reaches past the end of a frame just decoded.
-                if !forced, !Gate.passes(base + position, limits.with(threshold: current)) {
-                    position += 1
+            scanWindow(gate, from: &position, to: windowEnd, forced: &forced, emit: emit)
+        }
+        clock.nextCandidate = position
+    }
+
+    /// `scan` over one noise window, from `position` to `windowEnd`, whose floor is one.
+    /// `forced`: the next start is examined whatever the gate says.
+    @inline(__always)
+    private func scanWindow<Gate: CandidateGate>(
+        _ gate: Gate.Type, from position: inout Int, to windowEnd: Int, forced: inout Bool, emit: (Frame) -> Void
+    ) {
+        let floor = noise.floor(at: position)
+        let limits = GateLimits(
+            floor: floor, contrastSixteenths: options.gateSixteenths,
+            quietSixteenths: options.gateQuietSixteenths)
+        let threshold = limits.threshold
+        let base = buffers.magnitudes - buffers.start
+        var scalarUntil = position
+        // The last eight starts tested at once, from `blockStart`: bit k set when start
+        // blockStart + k passed there.
+        var blockStart = position - 8
+        var passing: UInt8 = 0
+        while position < windowEnd {
+            // Inside a frame just decoded, only a much stronger reply can still be
+            // recovered, so the gate asks for more (see `SearchState.insideGateThreshold`).
+            let inside = position < searchState.insideFrameUntil
+            let current = inside ? max(threshold, searchState.insideGateThreshold) : threshold
+            // Eight starts at a time while all eight fail (the common case in noise).
+            if position + 8 <= windowEnd, position >= scalarUntil {
+                let blockThreshold = position + 8 <= searchState.insideFrameUntil || !inside ? current : threshold
+                passing = Gate.passingOfEight(base + position, limits.with(threshold: blockThreshold))
+                if passing == 0 {
+                    position += 8
                     continue
                 }
-                forced = false
-                switch examine(base + position, at: position, floor: floor, inResidual: false) {
-                case .frame(let frame, let phase):
-                    position = accept(frame, at: position, phase: phase, floor: floor, emit: emit)
-                case .deferToNext:
-                    position += 1
-                    forced = true
-                    scalarUntil = position + 1
-                case .none:
-                    position += 1
+                blockStart = position
+                scalarUntil = position + 8
+            }
+            // A start that failed with the block fails on its own too (its threshold is
+            // never lower): go straight to the next one that passed, or past the block.
+            if !forced, position - blockStart < 8 {
+                let rest = passing >> UInt8(truncatingIfNeeded: position - blockStart)
+                if rest & 1 == 0 {
+                    position = rest == 0 ? blockStart + 8 : position + rest.trailingZeroBitCount
+                    continue
                 }
             }
+            // One that passed is tested on its own: the block's threshold is the lower
+            // where the block reaches past the end of a frame just decoded.
+            if !forced, !Gate.passes(base + position, limits.with(threshold: current)) {
+                position += 1
+                continue
+            }
+            forced = false
+            switch examine(base + position, at: position, floor: floor, inResidual: false) {
+            case .frame(let frame, let phase):
+                position = accept(frame, at: position, phase: phase, floor: floor, emit: emit)
+            case .deferToNext:
+                position += 1
+                forced = true
+                scalarUntil = position + 1
+            case .none:
+                position += 1
+            }
         }
-        nextCandidate = position
-    }
-
-    /// Records `frame`, which `examine` found at `position`, and, when another signal runs
-    /// past either end of it, looks for that signal with the frame cancelled. Returns where
-    /// to resume the search.
-    private func accept(_ frame: Frame, at position: Int, phase: Int, floor: UInt32, emit: (Frame) -> Void) -> Int {
-        let samples = UnsafePointer(magnitudes + (position - bufferStart))
-        let bits = frame.bits
-        record(frame, at: position, phase: phase, samples: samples)
-        let span = kernels.span(bitCount: bits.bitCount)
-        insideFrameUntil = max(insideFrameUntil, position + span)
-        // The gate measures 24 × (mean pulse − mean quiet); require that difference to
-        // exceed `insideStrengthSixteenths`/16 of this frame's pulse level above the floor.
-        let level = max(0, detector.pulseMean(at: samples, phase: phase) - Double(floor))
-        insideGateThreshold = Int32(
-            min(Double(Int32.max / 2), 24 * level * Double(options.insideStrengthSixteenths) / 16))
-        if options.cancelOverlaps {
-            let sides = recovery.sidesRunningPast(
-                bits, samples, floor: floor, level: level,
-                before: position - bufferStart)
-            if sides.any { searchWithout(bits, at: position, phase: phase, floor: floor, sides: sides) }
-        }
-        pending.release(before: position - lookback, emit: emit)
-        return position + (options.searchInsideFrames ? kernels.preambleSpan : span)
-    }
-
-    /// Stamps and counts a validated frame and queues it for emission, unless it repeats a
-    /// frame accepted nearby. `recovered`: found beneath a cancelled reply. Returns whether
-    /// it was new.
-    @discardableResult
-    func record(
-        _ validated: Frame, at position: Int, phase: Int, samples: UnsafePointer<UInt16>,
-        recovered: Bool = false
-    ) -> Bool {
-        var frame = validated
-        let offset = kernels.phaseOffsets[phase]
-        frame.timestamp = UInt64(position) * ticksPerSample + UInt64(offset) * ticksPerSample / 10
-        frame.signalLevel = kernels.signalLevel(at: samples, phase: phase, bitCount: frame.bits.bitCount)
-        let span = kernels.span(bitCount: frame.bits.bitCount)
-        guard recent.insert(frame.bits, at: position, phase: phase, within: span) else {
-            statistics.duplicates += 1
-            return false
-        }
-        if options.cancelOverlaps, !codesStandFollowers(frame.bits, at: position, phase: phase) {
-            statistics.codesTurnedByFollower += 1
-            return false
-        }
-        switch frame.downlinkFormat {
-        case 11, 17, 18:
-            if seen.insert(frame.address) { near.insert(frame.address) }
-            squitterReports.record(frame.bits, address: frame.address, at: Double(position) / Double(sampleRate.hertz))
-        default: break
-        }
-        tally(frame, recovered: recovered, by: 1)
-        pending.append(frame, at: position, recovered: recovered)
-        return true
-    }
-
-    /// Counts a queued frame in the statistics (`by: 1`), or takes it back out (`by: -1`)
-    /// when rule 6c takes the frame back from the queue. `recovered`: found beneath a
-    /// cancelled reply.
-    func tally(_ frame: Frame, recovered: Bool, by delta: Int) {
-        statistics.framesPerFormat[frame.downlinkFormat] += delta
-        if frame.correctedBits > 0 { statistics.correctedFrames += delta }
-        if recovered { statistics.recoveredFromOverlaps += delta }
     }
 }

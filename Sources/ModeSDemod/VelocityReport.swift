@@ -7,7 +7,7 @@ import ModeS
 #endif
 
 /// What a velocity squitter (DF17/18, type code 19) says, and whether another from the same
-/// aircraft could follow it some seconds later (rule 2c,
+/// aircraft could follow it some seconds later (the repair-squitter agreement,
 /// `AcceptancePolicy.repairAgreesWithSquitters`).
 ///
 /// An aircraft's velocity changes smoothly: it keeps its subtype (ground speed or airspeed),

@@ -5,8 +5,8 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 
-/// All-call replies (DF11) repaired for one wrong bit outside their interrogator code (rule
-/// 7e, `RepairGate.allCallRepair`, `AcceptancePolicy.allCallRepairNeedsChannelFit`).
+/// All-call replies (DF11) repaired for one wrong bit outside their interrogator code (the
+/// all-call repair, `RepairGate.allCallRepair`, `AcceptancePolicy.allCallRepairNeedsChannelFit`).
 @Suite(.computeBound) struct AllCallRepairTests {
     static let address: UInt32 = 0x3C6DD2
     /// The bit (1-based, in the address) decided wrong.

@@ -102,7 +102,7 @@ import Testing
         #expect(across.firm != 0x7F && !across.decided)
     }
 
-    /// Rule 5's firmness counts a weak bit that the clipping decides as firm: one weak bit in
+    /// The firmness test counts a weak bit that the clipping decides as firm: one weak bit in
     /// seven is too many, but not once two of them are decided at the rails.
     @Test func aBitTheClippingDecidesIsNotWeakForFirmness() {
         let gate = RepairGate(rankLimit: 6, knownAddressRankLimit: 24, allowTwoBits: true)

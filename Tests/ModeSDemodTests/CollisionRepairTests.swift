@@ -5,7 +5,7 @@ import Testing
 @testable import ModeS
 @testable import ModeSDemod
 
-/// One-bit repairs of squitters whose wrong bit another pulse made (rule 7d,
+/// One-bit repairs of squitters whose wrong bit another pulse made (the collision repair,
 /// `AcceptancePolicy.admitsCollisionRepair`).
 @Suite(.computeBound) struct CollisionRepairTests {
     static let address: UInt32 = 0x4CA2D6

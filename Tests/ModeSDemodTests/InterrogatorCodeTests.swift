@@ -90,6 +90,13 @@ import Testing
         #expect(!policy.codeUnambiguous(0x15, weakBits: 1, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0x15, weakBits: 0, overstated: false, clearOfNoise: false, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 2, overstated: false, clearOfNoise: false, believed: believed))
+    }
+
+    /// Near the noise, and for code 0 below six floors, weak code bits are weighed only with the
+    /// channel fit's agreement (see `AcceptancePolicy.codeUnambiguous`).
+    @Test func nearTheNoiseTheChannelFitsAgreementWeighsWeakBits() {
+        let inUse: Set<Int> = [0, 0x15, 0x05]
+        let believed = { inUse.contains($0) }
         // Unless the channel fit decides the same code: then they are weighed as elsewhere.
         #expect(
             policy.codeUnambiguous(
@@ -123,6 +130,12 @@ import Testing
             !policy.codeUnambiguous(
                 0, weakBits: 0x0F, overstated: false, clearOfNoise: true, strong: false,
                 fitAgrees: true, believed: believed))
+    }
+
+    /// The channel fit, which costs a fit, is asked only where its agreement counts.
+    @Test func theChannelFitIsAskedOnlyWhereItsAgreementCounts() {
+        let inUse: Set<Int> = [0, 0x15, 0x05]
+        let believed = { inUse.contains($0) }
         // The fit (costly) is not asked where nothing is weighed, nor clear of the noise.
         // (Outside `#expect`, which evaluates each argument to show it.)
         var fitAsked = false
@@ -146,6 +159,13 @@ import Testing
                 return false
             }(), believed: believed)
         #expect(noWeakBit && clear && squitter && !fitAsked)
+    }
+
+    /// An overstated bit refuses a station's code, and where the clipping decides the whole code
+    /// weak bits are no doubt.
+    @Test func anOverstatedBitAndTheRailsWeighAsTheyShould() {
+        let inUse: Set<Int> = [0, 0x15, 0x05]
+        let believed = { inUse.contains($0) }
         // An overstated bit refuses a station's code, not code 0.
         #expect(!policy.codeUnambiguous(0x15, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
         #expect(policy.codeUnambiguous(0, weakBits: 0, overstated: true, clearOfNoise: true, believed: believed))
@@ -246,8 +266,8 @@ import Testing
         }
     }
 
-    /// Another reply's pulse refuses a DF11 only over its code bits (rule 6): over an earlier
-    /// bit, a flip would have broken the parity.
+    /// Another reply's pulse refuses a DF11 only over its code bits (the all-call test): over an
+    /// earlier bit, a flip would have broken the parity.
     @Test func anotherReplysPulseCountsOnlyOverTheCodeBits() {
         let kernels = ReplyKernels(sampleRate: .twoPointFourMega)
         let checks = InterferenceChecks(

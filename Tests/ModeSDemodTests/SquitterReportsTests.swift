@@ -194,9 +194,9 @@ import Testing
         #expect(AcceptancePolicy.repairAgreesWithSquitters(ground(200, 90), reports: Self.reports(), at: 20.5))
     }
 
-    /// Rule 2d: a one- or two-bit repair of a squitter clear of the noise is held to what
-    /// its aircraft reported, judged on the bits as the repair leaves them; near the noise,
-    /// or with nothing to repair, nothing is asked.
+    /// The small-repair squitter agreement: a one- or two-bit repair of a squitter clear of the
+    /// noise is held to what its aircraft reported, judged on the bits as the repair leaves them;
+    /// near the noise, or with nothing to repair, nothing is asked.
     @Test func aSmallRepairClearOfTheNoiseMustAgreeWithTheReports() {
         let reports = Self.reports()
         func position(_ feet: Int) -> ModeSBits {

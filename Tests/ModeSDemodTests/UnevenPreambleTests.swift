@@ -25,8 +25,8 @@ import Testing
         return (values, values[0..<500].reduce(0) { $0 + UInt32($1) } / 500)
     }
 
-    /// Rule 0d at `start` of `values`, at the best phase the preamble detector finds there;
-    /// nil when no phase passes the detector (the start would not be examined at all).
+    /// The uneven-preamble test at `start` of `values`, at the best phase the preamble detector
+    /// finds there; nil when no phase passes the detector (the start would not be examined at all).
     static func tooUneven(_ values: [UInt16], at start: Int, floor: UInt32) -> Bool? {
         let detector = PreambleDetector(kernels: ReplyKernels(sampleRate: .twoPointFourMega))
         return values.withUnsafeBufferPointer { buffer in
