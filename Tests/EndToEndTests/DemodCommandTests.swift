@@ -94,7 +94,7 @@ extension EndToEnd {
             #expect(run.stdout.split(separator: "\n").count > 500)
         }
 
-        @Test func realRecordingGivesThePeersFramesAsAVR() throws {
+        @Test(.requires(.shared("iq/rsadsb_1641428165033.sc16"))) func realRecordingGivesThePeersFramesAsAVR() throws {
             guard let file = Self.shared("\(Self.recording).sc16"),
                 let peersFile = Self.shared("\(Self.recording).peers.hex")
             else { return }
@@ -109,7 +109,8 @@ extension EndToEnd {
             #expect(result.stderr.contains("corrected"))
         }
 
-        @Test func standardInputWithExplicitFormatGivesTheSameFrames() throws {
+        @Test(.requires(.shared("iq/rsadsb_1641428165033.sc16")))
+        func standardInputWithExplicitFormatGivesTheSameFrames() throws {
             guard let file = Self.shared("\(Self.recording).sc16") else { return }
             let direct = try BinaryRunner.run(["demod", file.path])
             let piped = try BinaryRunner.run(
@@ -151,7 +152,8 @@ extension EndToEnd {
             #expect(result.stderr.contains("is empty"))
         }
 
-        @Test func truncatedFinalSampleIsReportedButFramesStillCome() throws {
+        @Test(.requires(.shared("iq/rsadsb_1641428165033.sc16")))
+        func truncatedFinalSampleIsReportedButFramesStillCome() throws {
             // 3 bytes of cs16: no complete sample at all.
             let tiny = try Self.temporaryFile([1, 2, 3], suffix: ".cs16")
             defer { try? FileManager.default.removeItem(at: tiny) }

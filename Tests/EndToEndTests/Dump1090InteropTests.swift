@@ -81,7 +81,7 @@ extension EndToEnd {
 
         /// dump1090 runs network-only; the test relays our Beast output into its Beast input port
         /// (it only listens there), and its aircraft.json must list what ours does.
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.requires(.program(Dump1090Peer.path)), .timeLimit(.minutes(1)))
         func dump1090TracksTheAircraftOfOurBeastOutput() throws {
             guard Dump1090Peer.available() else { return }
             let folders = try Self.temporaryFolder()
@@ -118,7 +118,7 @@ extension EndToEnd {
         /// dump1090 demodulates a recording (fed on its standard input at real-time pace, so it
         /// keeps serving after the last sample) and we read its Beast output with --beast-in:
         /// our aircraft.json must list what its does.
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.requires(.program(Dump1090Peer.path)), .timeLimit(.minutes(1)))
         func weTrackTheAircraftOfDump1090sBeastOutput() throws {
             guard Dump1090Peer.available() else { return }
             let folders = try Self.temporaryFolder()

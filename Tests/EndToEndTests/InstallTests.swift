@@ -116,7 +116,7 @@ extension EndToEnd {
             #expect(try Self.files(under: root).isEmpty)
         }
 
-        @Test func theInstalledUnitPassesSystemdAnalyzeVerify() throws {
+        @Test(.requires(.program("systemd-analyze"))) func theInstalledUnitPassesSystemdAnalyzeVerify() throws {
             guard Self.available("systemd-analyze") else { return }
             let root = try Self.folder("unit")
             defer { try? FileManager.default.removeItem(at: root) }
@@ -138,7 +138,7 @@ extension EndToEnd {
             #expect(!verified.stderr.contains("aviator-adsb"), "\(verified.stderr)")
         }
 
-        @Test func theManualPageRendersEveryVisibleOption() throws {
+        @Test(.requires(.program("man"))) func theManualPageRendersEveryVisibleOption() throws {
             guard Self.available("man") else { return }
             let root = try Self.folder("manual")
             defer { try? FileManager.default.removeItem(at: root) }
@@ -165,7 +165,8 @@ extension EndToEnd {
             #expect(!text.contains("--gate"), "a hidden option of demod is on the page")
         }
 
-        @Test func debCarriesTheControlFieldsFilesAndScripts() throws {
+        @Test(.requires(.program("dpkg-deb"), .program("dpkg-shlibdeps")))
+        func debCarriesTheControlFieldsFilesAndScripts() throws {
             guard Self.available("dpkg-deb"), Self.available("dpkg-shlibdeps") else { return }
             let output = try Self.folder("deb")
             defer { try? FileManager.default.removeItem(at: output) }

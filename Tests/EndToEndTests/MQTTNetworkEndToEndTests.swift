@@ -89,7 +89,8 @@ import Testing
         return try await condition()
     }
 
-    @Test func threePublishersMakeOneSkyOnTheAggregator() async throws {
+    @Test(.requires(.program(MosquittoBroker.executable))) func threePublishersMakeOneSkyOnTheAggregator() async throws
+    {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         let publishers = try [

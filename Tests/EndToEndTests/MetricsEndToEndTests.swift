@@ -122,7 +122,8 @@ extension EndToEnd {
             #expect(try await Self.get(port, "/data/aircraft.json").status == 200)
         }
 
-        @Test func aReplaysMetricsParseGrowAndAgreeWithAircraftAndStatsJSON() async throws {
+        @Test(.requires(.venvModule("prometheus_client")))
+        func aReplaysMetricsParseGrowAndAgreeWithAircraftAndStatsJSON() async throws {
             guard
                 let python = WebEndToEndTests.venvPython(
                     importing: "prometheus_client",

@@ -169,7 +169,7 @@ extension EndToEnd {
         /// Replays a simulated sky at real-time pace; readsb reads our Beast output. Both
         /// aircraft.json files must list the same aircraft with the same `type`, RSSI within
         /// 1 dB, and every field readsb writes that we decode present with the same value.
-        @Test(.timeLimit(.minutes(3)))
+        @Test(.requires(.shared("peers/readsb")), .timeLimit(.minutes(3)))
         func readsbSeesOurSkyAsWeDo() throws {
             guard let peerPath = ReadsbPeer.path() else { return }
             // The same layout as the dump1090 interop tests: ours/ and theirs/ in one folder.
@@ -238,7 +238,7 @@ extension EndToEnd {
         /// DF18 frames of every kind (non-transponder ADS-B, TIS-B, ADS-R, with and without
         /// ICAO addresses) reach us on a Beast input and readsb through our Beast output: both
         /// name each aircraft alike, `~` and `type` included, and keep its callsign.
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.requires(.shared("peers/readsb")), .timeLimit(.minutes(1)))
         func readsbNamesRelayedAndAnonymousAircraftAsWeDo() throws {
             guard let peerPath = ReadsbPeer.path() else { return }
             // The same layout as the dump1090 interop tests: ours/ and theirs/ in one folder.

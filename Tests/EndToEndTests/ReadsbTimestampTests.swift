@@ -7,7 +7,8 @@ extension EndToEnd {
     /// (scripts/beast_to_avr.py): every frame readsb prints comes out once, and the
     /// timestamps put each frame where our own demodulator puts the same reply.
     @Suite(.tags(.slow)) struct ReadsbTimestampTests {
-        @Test func readsbsDumpPlacesItsFramesWhereOursAre() throws {
+        @Test(.requires(.shared("peers/readsb"), .program("zstd"))) func readsbsDumpPlacesItsFramesWhereOursAre() throws
+        {
             guard let readsb = ReadsbPeer.path() else { return }
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zstd") else {
                 SharedData.missing("zstd is not installed (make deps installs it)")

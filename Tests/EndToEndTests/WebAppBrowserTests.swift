@@ -17,7 +17,7 @@ import Testing
     /// The app's range on a first visit (settings.js).
     static let appRangeKm = 50.0
 
-    @Test func theRadarShowsTheFeedFromThePhonesPlaceAndTurnsWithIt() async throws {
+    @Test(.requires(.program("chromium"))) func theRadarShowsTheFeedFromThePhonesPlaceAndTurnsWithIt() async throws {
         guard HeadlessBrowser.available() else { return }
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
         let state = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -242,7 +242,7 @@ import Testing
     .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["WEB_PERF_SECONDS"] != nil, "a benchmark: make web-perf"))
 struct WebAppPerformanceTests {
-    @Test func threeHundredAircraftOnASlowPhone() async throws {
+    @Test(.requires(.program("chromium"))) func threeHundredAircraftOnASlowPhone() async throws {
         guard HeadlessBrowser.available() else { return }
         let seconds = ProcessInfo.processInfo.environment["WEB_PERF_SECONDS"].flatMap(Double.init) ?? 20
         let sky = try BusySky(label: "web-perf")

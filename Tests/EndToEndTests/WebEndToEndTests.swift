@@ -30,7 +30,9 @@ import Testing
         #"{"type":"view","range_km":400,"observer":{"lat":\#(observer.lat),"lon":\#(observer.lon),"alt_m":\#(observer.alt)}}"#
     }
 
-    @Test func anObserverOfItsOwnSeesWhatPymap3dComputesOnBothTransports() async throws {
+    @Test(.requires(.venvModule("pymap3d"))) func anObserverOfItsOwnSeesWhatPymap3dComputesOnBothTransports()
+        async throws
+    {
         guard let python = Self.geodesyPython() else { return }
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
         let socket = "/tmp/aviator-web-e2e-\(UUID().uuidString.prefix(8)).sock"

@@ -37,7 +37,7 @@ import Testing
         return condition()
     }
 
-    @Test(arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
+    @Test(.requires(.program(MosquittoBroker.executable)), arguments: [MQTTConfiguration.ProtocolVersion.v5, .v311])
     func publishedMessagesReachASubscriberInOrder(version: MQTTConfiguration.ProtocolVersion) async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
@@ -67,7 +67,7 @@ import Testing
         #expect(publisher.statistics.outbox.dropped == 0)
     }
 
-    @Test func aQueueWaitsForABrokerThatIsNotThereYet() async throws {
+    @Test(.requires(.program(MosquittoBroker.executable))) func aQueueWaitsForABrokerThatIsNotThereYet() async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         broker.stop()
@@ -88,7 +88,9 @@ import Testing
         #expect(await waitUntil { inbox.latest("test/early") == Array("queued".utf8) })
     }
 
-    @Test func birthMessagesAreRepublishedAfterTheBrokerForgotThem() async throws {
+    @Test(.requires(.program(MosquittoBroker.executable))) func birthMessagesAreRepublishedAfterTheBrokerForgotThem()
+        async throws
+    {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         let publisher = try MQTTClient(
@@ -114,7 +116,8 @@ import Testing
     /// libmosquitto's own loop gives up for good on errors it takes for fatal: an MQTT 5
     /// refusal (bad credentials, not authorised, server busy), a protocol or TLS error. The
     /// client goes on trying, so a broker set right again is joined without a restart.
-    @Test func aRefusingBrokerIsTriedAgainUntilItAccepts() async throws {
+    @Test(.requires(.program(MosquittoBroker.executable))) func aRefusingBrokerIsTriedAgainUntilItAccepts() async throws
+    {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker(extraConfiguration: ["allow_anonymous false"])
         let events = Mutex<[MQTTClient.Event]>([])
@@ -148,7 +151,7 @@ import Testing
     /// input sitting connected and silent. (mosquitto grants every subscription and filters
     /// by its access rules on delivery; brokers that refuse one in their answer are reported
     /// the same way.)
-    @Test func aSubscriptionThatCannotBeMadeIsSaidSo() async throws {
+    @Test(.requires(.program(MosquittoBroker.executable))) func aSubscriptionThatCannotBeMadeIsSaidSo() async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         let events = Mutex<[MQTTClient.Event]>([])
@@ -199,7 +202,9 @@ import Testing
         #expect(client.isConnected, "a refused subscription leaves the connection up")
     }
 
-    @Test func aPayloadOverTheLimitComesWithItsSizeAndNotItsBytes() async throws {
+    @Test(.requires(.program(MosquittoBroker.executable))) func aPayloadOverTheLimitComesWithItsSizeAndNotItsBytes()
+        async throws
+    {
         guard MosquittoBroker.isAvailable() else { return }
         let broker = try MosquittoBroker()
         let received = Mutex<[MQTTReceivedMessage]>([])

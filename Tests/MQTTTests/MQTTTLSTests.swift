@@ -48,7 +48,8 @@ import Testing
         return true
     }
 
-    @Test func aBrokerCertifiedByTheGivenCAIsTrustedAndOtherwiseRefused() async throws {
+    @Test(.requires(.program("/usr/bin/openssl"), .program(MosquittoBroker.executable)))
+    func aBrokerCertifiedByTheGivenCAIsTrustedAndOtherwiseRefused() async throws {
         guard MosquittoBroker.isAvailable() else { return }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "aviator-tls-\(UUID().uuidString.prefix(8))")

@@ -7,7 +7,7 @@ import Testing
 
 /// The real recordings in ../shared/iq: every frame the established decoders found must be
 /// found, and every frame emitted must pass its parity check.
-@Suite(.computeBound) struct RealRecordingTests {
+@Suite(.computeBound, .requires(.shared("iq"))) struct RealRecordingTests {
     static let recordings: [(name: String, format: SampleFormat, rate: SampleRate)] = [
         ("rsadsb_1641427457780.sc16", .cs16, .twoPointFourMega),
         ("rsadsb_1641428106243.sc16", .cs16, .twoPointFourMega),

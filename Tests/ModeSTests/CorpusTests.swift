@@ -5,7 +5,7 @@ import Testing
 @testable import ModeS
 
 /// The decoder over the real message corpora in ../shared/messages.
-@Suite struct CorpusTests {
+@Suite(.requires(.shared("messages"))) struct CorpusTests {
     @Test func everyExtendedSquitterChecksAndMatchesItsColumns() throws {
         guard let lines = try SharedData.lines("messages/sample_data_adsb.csv") else { return }
         var validator = FrameValidator()

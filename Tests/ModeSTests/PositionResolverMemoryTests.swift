@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ModeS
@@ -13,7 +14,7 @@ import Testing
     /// Aircraft heard within ten minutes plus those added between two prunings.
     static let normalBound = 600 + PositionResolver.pruneEvery
 
-    @Test func aTimeFarInTheFutureDoesNotStopPruning() {
+    @Test(.computeBound) func aTimeFarInTheFutureDoesNotStopPruning() {
         for poison in [1e12, -1e12, 4e9] {
             var resolver = PositionResolver()
             var first = message(1, odd: false)

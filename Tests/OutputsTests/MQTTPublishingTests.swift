@@ -88,7 +88,7 @@ import Tracking
         #expect(schedule.due(at: 102).states.isEmpty, "nothing new")
     }
 
-    @Test func noMoreAircraftAreScheduledThanTheTrackerHolds() {
+    @Test(.computeBound) func noMoreAircraftAreScheduledThanTheTrackerHolds() {
         var schedule = AircraftPublications(minimumInterval: 1, expireAfter: 60)
         for icao in 0..<UInt32(AircraftPublications.capacity + 10) {
             schedule.update(TestSky.aircraft(icao: icao, latitude: 52, longitude: 4, altitudeFt: 1000, lastSeen: 100))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receivers
@@ -32,7 +33,7 @@ import Testing
         #expect(reader.next() == nil)
     }
 
-    @Test func aFiftyMegabyteLineFromAPipeIsDroppedAsItStreams() throws {
+    @Test(.computeBound) func aFiftyMegabyteLineFromAPipeIsDroppedAsItStreams() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])

@@ -7,7 +7,7 @@ import Testing
 
 /// Re-encodes the 2000 real DF17 messages of ../shared/messages/sample_data_adsb.csv from their
 /// contents, decoded here by hand, and expects the very same bits back.
-@Suite struct RealCorpusTests {
+@Suite(.requires(.shared("messages/sample_data_adsb.csv"))) struct RealCorpusTests {
     static func messages() -> [ModeSBits]? {
         guard let text = SharedData.text("messages/sample_data_adsb.csv") else { return nil }
         return text.split(separator: "\n").compactMap { line in

@@ -1,5 +1,6 @@
 import Foundation
 import ModeS
+import TestSupport
 import Testing
 
 @testable import Receivers
@@ -93,7 +94,7 @@ import Testing
         }
     }
 
-    @Test func millionsOfBadRowsAreCountedAsTheyAreRead() throws {
+    @Test(.computeBound) func millionsOfBadRowsAreCountedAsTheyAreRead() throws {
         // 2 million empty rows (about 6 MB): none is kept, and past the cap of rows they are
         // passed over unread.
         let body = #"{"time":1700000000,"states":["# + String(repeating: "[],", count: 2_000_000) + "[]]}"
