@@ -63,12 +63,16 @@ let package = Package(
         // What the servers share: keeping a listening socket from taking the last descriptors.
         .target(name: "NetworkSupport", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
 
+        // Samples: format, rate, a block with its arrival, the 12 MHz sample clock, the ring
+        // between the dongle's thread and the demodulator's, the file reader.
+        .target(name: "IQ"),
+
         // Frames and messages: CRC and repairs, decoding, CPR, the AVR and Beast wire formats.
         .target(name: "ModeS", dependencies: ["Support"]),
         // IQ samples -> frames.
         .target(
             name: "ModeSDemod",
-            dependencies: ["ModeS"],
+            dependencies: ["ModeS", "IQ"],
             // A tight loop over samples: optimised even in debug builds, so tests and debug
             // runs keep up with a live 2.4 MS/s stream. Its state lives in classes used from
             // one thread whose accesses never overlap, so the runtime exclusivity checks
@@ -79,7 +83,7 @@ let package = Package(
             ] + demodulatorProcessor
         ),
         // Synthetic skies: the one signal source of tests, demos and benchmarks.
-        .target(name: "Simulator", dependencies: ["ModeS", "ModeSDemod", "Support"]),
+        .target(name: "Simulator", dependencies: ["ModeS", "IQ", "Support"]),
         // Every source's frames, once: duplicate removal across sources, decoding, counts, the
         // frame taps of the outputs.
         .target(name: "Pipeline", dependencies: ["ModeS"]),
@@ -94,7 +98,7 @@ let package = Package(
         .target(
             name: "Receivers",
             dependencies: [
-                "ModeS", "ModeSDemod", "Pipeline", "Identity", "Support", "NetworkSupport", "CRtlSdr", "MQTT",
+                "ModeS", "IQ", "ModeSDemod", "Pipeline", "Identity", "Support", "NetworkSupport", "CRtlSdr", "MQTT",
                 "ReceiverNetwork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -164,7 +168,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "ModeS", "Support", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "MQTT",
+                "ModeS", "Support", "IQ", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "MQTT",
                 "FeedProtocol",
                 "FeedServer", "Outputs", "Web", "ReceiverNetwork",
                 .product(name: "Logging", package: "swift-log"),
@@ -176,7 +180,7 @@ let package = Package(
         .executableTarget(
             name: "aviator-adsb",
             dependencies: [
-                "ModeS", "Support", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
+                "ModeS", "Support", "IQ", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
                 "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator", "MQTT", "ReceiverNetwork", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -191,7 +195,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "ModeS", "Support", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
+                "ModeS", "Support", "IQ", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
                 "ReceiverNetwork"
             ]),
         .executableTarget(
@@ -210,7 +214,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ModeS", "ModeSDemod", "Simulator", "Tracking", "Pipeline", "Identity", "Support", "SkyProjection",
+                "ModeS", "ModeSDemod", "IQ", "Simulator", "Tracking", "Pipeline", "Identity", "Support",
+                "SkyProjection",
                 "FeedProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -219,8 +224,8 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(
             name: "ModeSTests", dependencies: ["ModeS", "Support", "Tracking", "Pipeline", "Identity", "TestSupport"]),
-        .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "ModeS", "Simulator", "TestSupport"]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "ModeS", "TestSupport"]),
+        .testTarget(name: "ModeSDemodTests", dependencies: ["ModeSDemod", "IQ", "ModeS", "Simulator", "TestSupport"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "IQ", "ModeS", "TestSupport"]),
         .testTarget(
             name: "TrackingTests", dependencies: ["Tracking", "Pipeline", "Identity", "Support", "ModeS", "TestSupport"]
         ),
@@ -236,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "ReceiversTests",
             dependencies: [
-                "Receivers", "Tracking", "Pipeline", "Identity", "Support", "ModeS", "ModeSDemod", "Simulator",
+                "Receivers", "Tracking", "Pipeline", "Identity", "Support", "ModeS", "ModeSDemod", "IQ", "Simulator",
                 "TestSupport", "ReceiverNetwork", "MQTT",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import FeedProtocol
 import FeedServer
+import IQ
 import Logging
 import ModeS
 import Outputs

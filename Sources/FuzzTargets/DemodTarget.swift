@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 import ModeSDemod
 

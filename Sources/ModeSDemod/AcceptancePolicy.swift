@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// The ordered rules that decide whether the bits of one slice attempt become a frame.

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 #if canImport(Glibc)

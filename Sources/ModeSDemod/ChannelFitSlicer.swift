@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Decides a reply's bits against a model of the reply's own channel, fitted to the reply.

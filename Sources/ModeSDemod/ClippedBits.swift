@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Which bits of a reply at the converter's rails the clipping itself decides beyond doubt.

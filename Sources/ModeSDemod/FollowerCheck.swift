@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Decides a DF11's interrogator code again once a reply starting on its last code bits, or

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Turns raw IQ bytes into sample magnitudes, the only thing an amplitude-modulated Mode S

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// The signal level of a received reply: the mean power of the samples its data bits occupy,

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Finds where a reply buried under a frame just decoded may start: decides whether the

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Scores how well the samples at a candidate start look like a Mode S preamble, at each

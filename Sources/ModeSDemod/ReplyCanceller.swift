@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IQ
 import ModeS
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Precomputed correlation weights that turn sample magnitudes into preamble and bit

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Decides all the bits of a candidate reply at once, as the most likely bit sequence

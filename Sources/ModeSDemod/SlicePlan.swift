@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// The ordered slice attempts for one candidate: plain decisions at each phase worth

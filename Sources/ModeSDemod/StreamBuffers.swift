@@ -1,3 +1,5 @@
+import IQ
+
 /// The stretch of the stream the demodulator still needs: its magnitudes and, index for
 /// index, its raw samples, which cancellation and the channel fit read, in two buffers
 /// allocated once.

@@ -1,3 +1,5 @@
+import IQ
+
 /// Where the demodulator stands in its stream, and the stream's sample clock.
 ///
 /// Positions count samples from the first one the stream delivered, lost samples included

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// The examination of one candidate start: its preamble's phases, the plan of slicing

@@ -1,3 +1,4 @@
+import IQ
 import ModeS
 
 /// Demodulates a continuous IQ stream, fed in blocks of any size, into validated `Frame`s.

@@ -1,6 +1,6 @@
 import FoundationEssentials
+import IQ
 import ModeS
-import ModeSDemod
 
 #if canImport(Glibc)
     import Glibc

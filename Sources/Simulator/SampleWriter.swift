@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ModeSDemod
+import IQ
 
 #if canImport(Glibc)
     import Glibc

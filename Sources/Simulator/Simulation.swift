@@ -1,5 +1,5 @@
+import IQ
 import ModeS
-import ModeSDemod
 
 /// A complete simulated recording: settings in, IQ file and truth file out.
 package struct Simulation {

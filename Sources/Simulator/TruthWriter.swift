@@ -1,6 +1,6 @@
 import FoundationEssentials
+import IQ
 import ModeS
-import ModeSDemod
 import Support
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import IQ
 import ModeS
 import ModeSDemod
 import Receivers

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IQ
 import ModeS
 import ModeSDemod
 import Receivers

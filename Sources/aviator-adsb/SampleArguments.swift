@@ -1,4 +1,5 @@
 import ArgumentParser
+import IQ
 import ModeSDemod
 
 /// `--sample-rate` as every command reads it (`run`, `demod`, `bench`, `simulate`), so the

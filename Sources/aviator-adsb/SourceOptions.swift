@@ -1,5 +1,6 @@
 import ArgumentParser
 import Daemon
+import IQ
 import Logging
 import ModeS
 import ModeSDemod

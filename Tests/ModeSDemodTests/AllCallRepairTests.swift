@@ -1,3 +1,4 @@
+import IQ
 import Simulator
 import TestSupport
 import Testing

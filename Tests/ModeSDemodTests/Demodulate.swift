@@ -1,4 +1,5 @@
 import Foundation
+import IQ
 import Simulator
 
 @testable import ModeS

@@ -1,3 +1,4 @@
+import IQ
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import IQ
 import Logging
 import ModeS
 import ModeSDemod

@@ -1,4 +1,5 @@
 import Foundation
+import IQ
 import ModeSDemod
 import TestSupport
 import Testing

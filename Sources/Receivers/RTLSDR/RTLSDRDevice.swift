@@ -1,4 +1,5 @@
 import CRtlSdr
+import IQ
 
 /// One opened RTL-SDR dongle, configured for 1090 MHz reception.
 ///

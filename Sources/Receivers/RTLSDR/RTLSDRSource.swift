@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IQ
 import Logging
 import ModeS
 import ModeSDemod

@@ -7,11 +7,11 @@
 /// A mutex with a condition variable, for threads that must sleep until another thread hands
 /// them something (the demodulator waiting for the USB thread's next block in `SampleRing`).
 /// The POSIX primitives live at fixed addresses of their own, as they require.
-final class ThreadCondition: @unchecked Sendable {
+package final class ThreadCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -24,23 +24,23 @@ final class ThreadCondition: @unchecked Sendable {
     }
 
     /// Takes the mutex.
-    func lock() { pthread_mutex_lock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
 
     /// Releases the mutex.
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Releases the mutex until woken (or spuriously: callers wait in a loop on their
     /// predicate), then holds it again. Only with the mutex held.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Wakes one waiting thread.
-    func signal() { pthread_cond_signal(condition) }
+    package func signal() { pthread_cond_signal(condition) }
 
     /// Wakes every waiting thread.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
     /// `body`'s result, computed with the mutex held.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()

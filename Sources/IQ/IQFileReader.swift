@@ -11,6 +11,11 @@ package final class IQFileReader {
     package struct ReadError: Error, CustomStringConvertible, Sendable {
         /// One line saying what went wrong, naming the file.
         package let description: String
+
+        /// An error saying `description`.
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// What the reader saw once the input was exhausted.

@@ -1,5 +1,3 @@
-import ModeS
-
 /// The sample rates the demodulator supports, and the timing of a Mode S reply at each.
 ///
 /// A reply is built from 0.5 µs "chips": a 16-chip (8 µs) preamble, then one bit per two
