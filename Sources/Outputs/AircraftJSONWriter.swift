@@ -56,9 +56,27 @@ package struct AircraftJSONWriter: Sendable {
     /// (`r_dst`, nautical miles) and bearing (`r_dir`, degrees) from the receiver.
     static func object(for plane: AircraftState, now: Double, receiver: GeoPoint? = nil) -> String {
         var w = JSONObjectWriter()
+        addIdentity(of: plane, to: &w)
+        addMotion(of: plane, now: now, to: &w)
+        addIntent(of: plane, to: &w)
+        addPosition(of: plane, now: now, receiver: receiver, to: &w)
+        addQuality(of: plane, to: &w)
+        w.add("messages", plane.messageCount)
+        w.add("seen", max(0, plane.age(at: now)), decimals: 1)
+        w.add("rssi", plane.signal.meanDBFS, decimals: 1)
+        return w.result
+    }
+
+    /// `hex`, `type` and `flight`: who the aircraft is.
+    private static func addIdentity(of plane: AircraftState, to w: inout JSONObjectWriter) {
         w.add("hex", (plane.addressType.isICAO ? "" : "~") + plane.icaoHex)
         w.add("type", plane.addressType.jsonName)
         if let callsign = plane.callsign, !callsign.isEmpty { w.add("flight", paddedCallsign(callsign)) }
+    }
+
+    /// Altitudes, speeds, the weather derived from them (`wd`, `ws`, `oat`, `tat`), track,
+    /// heading and vertical rates: how the aircraft moves.
+    private static func addMotion(of plane: AircraftState, now: Double, to w: inout JSONObjectWriter) {
         if plane.onGround == true {
             w.add("alt_baro", "ground")
         } else {
@@ -82,6 +100,11 @@ package struct AircraftJSONWriter: Sendable {
         w.addAngle("true_heading", plane.trueHeadingDeg, decimals: 2)
         w.add("baro_rate", plane.baroRateFpm)
         w.add("geom_rate", plane.geomRateFpm)
+    }
+
+    /// Squawk, emergency, category and the autopilot's selections (`nav_*`): what the crew
+    /// says and intends.
+    private static func addIntent(of plane: AircraftState, to w: inout JSONObjectWriter) {
         w.add("squawk", plane.squawk)
         if let state = plane.emergency, emergencyNames.indices.contains(state) {
             w.add("emergency", emergencyNames[state])
@@ -92,6 +115,13 @@ package struct AircraftJSONWriter: Sendable {
         w.add("nav_altitude_fms", plane.navAltitudeFMSFt)
         w.addAngle("nav_heading", plane.navHeadingDeg, decimals: 2)
         if let modes = plane.navModes { w.addRaw("nav_modes", stringArray(modes.names)) }
+    }
+
+    /// A position that is not stale (`lat`, `lon`, `seen_pos`, and `r_dst` and `r_dir` from
+    /// the `receiver`), with its integrity (`nic`, `rc`) between them, as readsb orders them.
+    private static func addPosition(
+        of plane: AircraftState, now: Double, receiver: GeoPoint?, to w: inout JSONObjectWriter
+    ) {
         let position = plane.positionIsStale(at: now) ? nil : plane.position
         if let position {
             w.add("lat", position.latitude, decimals: 6)
@@ -106,6 +136,11 @@ package struct AircraftJSONWriter: Sendable {
                 w.addAngle("r_dir", bearingDeg(from: receiver, to: position), decimals: 1)
             }
         }
+    }
+
+    /// The ADS-B version and quality indicators, the alert and SPI flags, and which fields
+    /// came from multilateration (`mlat`) or TIS-B (`tisb`): how far to trust the rest.
+    private static func addQuality(of plane: AircraftState, to w: inout JSONObjectWriter) {
         w.add("version", plane.adsbVersion)
         w.add("nic_baro", plane.nicBaro)
         w.add("nac_p", plane.nacP)
@@ -118,10 +153,6 @@ package struct AircraftJSONWriter: Sendable {
         w.add("spi", plane.spi.map { $0 ? 1 : 0 })
         w.addRaw("mlat", stringArray(plane.fieldSources.jsonNames { $0 == .mlat }))
         w.addRaw("tisb", stringArray(plane.fieldSources.jsonNames { $0.isTISB }))
-        w.add("messages", plane.messageCount)
-        w.add("seen", max(0, plane.age(at: now)), decimals: 1)
-        w.add("rssi", plane.signal.meanDBFS, decimals: 1)
-        return w.result
     }
 
     /// The initial great-circle bearing from `a` to `b`, degrees clockwise from true north.

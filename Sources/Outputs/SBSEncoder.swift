@@ -76,7 +76,13 @@ package struct SBSEncoder: Sendable {
         fields[7] = clock
         fields[8] = date
         fields[9] = clock
+        Self.fill(&fields, type: type, from: message, aircraft: aircraft)
+        return fields.joined(separator: ",") + "\r\n"
+    }
 
+    /// Sets the fields after the header (callsign to on-ground flag) that a line of
+    /// transmission `type` carries, from `message` and, for the emergency flag, `aircraft`.
+    private static func fill(_ fields: inout [String], type: Int, from message: Message, aircraft: AircraftState?) {
         // The position this very message produced, if it resolved one.
         var position: GeoPoint?
         if message.cpr != nil, let latitude = message.latitude, let longitude = message.longitude {
@@ -122,7 +128,6 @@ package struct SBSEncoder: Sendable {
         default:  // 8
             fields[21] = Self.flag(message.onGround)
         }
-        return fields.joined(separator: ",") + "\r\n"
     }
 
     /// Whether the aircraft declares an emergency, by ADS-B emergency state or by squawk.

@@ -6,32 +6,15 @@ package enum MessageFactory {
     package static func message(_ kind: MessageKind, track: AircraftTrack, state: TrueAircraftState) -> ModeSBits {
         let icao = track.icao
         let altitude = Int(state.altitudeBaroFt.rounded())
-        let rate = Int(state.verticalRateFpm.rounded())
-        let geoMinusBaro = Int((state.altitudeGeoFt - state.altitudeBaroFt).rounded())
         switch kind {
         case .airbornePosition(let odd):
-            if track.gnssPositionsOnly {
-                return ExtendedSquitterEncoder.gnssPosition(
-                    icao: icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
-                    heightFt: Int(state.altitudeGeoFt.rounded()))
-            }
-            return ExtendedSquitterEncoder.airbornePosition(
-                icao: icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
-                altitudeFt: altitude)
+            return airbornePosition(odd: odd, track: track, state: state)
         case .surfacePosition(let odd):
             return ExtendedSquitterEncoder.surfacePosition(
                 icao: icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
                 groundSpeedKt: state.groundSpeedKt, trackDeg: state.groundSpeedKt > 0 ? state.trackDeg : nil)
         case .velocity:
-            if track.reportsAirspeed {
-                // Indicated airspeed roughly from ground speed (no wind model); heading = track.
-                return ExtendedSquitterEncoder.airspeedVelocity(
-                    icao: icao, airspeedKt: Int(state.groundSpeedKt.rounded()), trueAirspeed: true,
-                    headingDeg: state.trackDeg, verticalRateFpm: rate, geoMinusBaroFt: geoMinusBaro)
-            }
-            return ExtendedSquitterEncoder.groundVelocity(
-                icao: icao, groundSpeedKt: state.groundSpeedKt, trackDeg: state.trackDeg,
-                verticalRateFpm: rate, geoMinusBaroFt: track.gnssPositionsOnly ? nil : geoMinusBaro)
+            return velocity(track: track, state: state)
         case .identification:
             return ExtendedSquitterEncoder.identification(
                 icao: icao, callsign: track.callsign, category: track.category,
@@ -66,6 +49,35 @@ package enum MessageFactory {
                 icao: icao, squawk: track.squawk, onGround: state.onGround,
                 mb: commB(register, track, state))
         }
+    }
+
+    /// An airborne position, with the pressure altitude, or with the GNSS height for an
+    /// aircraft that reports only those.
+    private static func airbornePosition(odd: Bool, track: AircraftTrack, state: TrueAircraftState) -> ModeSBits {
+        if track.gnssPositionsOnly {
+            return ExtendedSquitterEncoder.gnssPosition(
+                icao: track.icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
+                heightFt: Int(state.altitudeGeoFt.rounded()))
+        }
+        return ExtendedSquitterEncoder.airbornePosition(
+            icao: track.icao, latitude: state.position.latitude, longitude: state.position.longitude, odd: odd,
+            altitudeFt: Int(state.altitudeBaroFt.rounded()))
+    }
+
+    /// An airborne velocity: over the ground, or as an airspeed and heading for an aircraft
+    /// that reports those.
+    private static func velocity(track: AircraftTrack, state: TrueAircraftState) -> ModeSBits {
+        let rate = Int(state.verticalRateFpm.rounded())
+        let geoMinusBaro = Int((state.altitudeGeoFt - state.altitudeBaroFt).rounded())
+        if track.reportsAirspeed {
+            // Indicated airspeed roughly from ground speed (no wind model); heading = track.
+            return ExtendedSquitterEncoder.airspeedVelocity(
+                icao: track.icao, airspeedKt: Int(state.groundSpeedKt.rounded()), trueAirspeed: true,
+                headingDeg: state.trackDeg, verticalRateFpm: rate, geoMinusBaroFt: geoMinusBaro)
+        }
+        return ExtendedSquitterEncoder.groundVelocity(
+            icao: track.icao, groundSpeedKt: state.groundSpeedKt, trackDeg: state.trackDeg,
+            verticalRateFpm: rate, geoMinusBaroFt: track.gnssPositionsOnly ? nil : geoMinusBaro)
     }
 
     /// The altitude the crew has selected: the cruise level, or the next round level.

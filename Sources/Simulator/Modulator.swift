@@ -68,11 +68,8 @@ package struct Modulator: Sendable {
         }
         var block = [Double](repeating: 0, count: 2 * blockSize)
         var signal = [Double](repeating: 0, count: kind ? 0 : 2 * blockSize)
-        var active: [Int] = []
-        var activeAC: [Int] = []
-        active.reserveCapacity(64)
-        var next = 0
-        var nextAC = 0
+        var bursts = OnAir(spans: spans, capacity: 64)
+        var replies = OnAir(spans: modeAC.map { $0.span }, capacity: 0)
         var blockStart = 0
         while blockStart < totalSamples {
             let count = min(blockSize, totalSamples - blockStart)
@@ -81,43 +78,25 @@ package struct Modulator: Sendable {
             var generator = noise
             try block.withUnsafeMutableBufferPointer { out in
                 try signal.withUnsafeMutableBufferPointer { clean in
-                    for index in 0..<count {
-                        let (i, q) = generator.gaussianPair()
-                        out[2 * index] = i * noiseSigma
-                        out[2 * index + 1] = q * noiseSigma
-                    }
+                    addNoise(count: count, &generator, into: out)
                     let target = kind ? out : clean
                     if !kind { for index in 0..<(2 * count) { clean[index] = 0 } }
-                    while next < transmissions.count, spans[next].first < blockEnd {
-                        active.append(next)
-                        next += 1
-                    }
-                    for id in active {
+                    bursts.admit(before: blockEnd)
+                    for id in bursts.active {
                         addBurst(
                             transmissions[id], amplitude: amplitudes[id], span: spans[id],
                             blockStart: blockStart, blockEnd: blockEnd, into: target)
                     }
-                    active.removeAll { spans[$0].last < blockEnd }
-                    while nextAC < interference.count, modeAC[nextAC].span.first < blockEnd {
-                        activeAC.append(nextAC)
-                        nextAC += 1
-                    }
-                    for id in activeAC {
+                    bursts.retire(before: blockEnd)
+                    replies.admit(before: blockEnd)
+                    for id in replies.active {
                         addPulses(
                             interference[id], amplitude: modeAC[id].amplitude, starts: modeAC[id].starts,
                             span: modeAC[id].span, blockStart: blockStart, blockEnd: blockEnd, into: target)
                     }
-                    activeAC.removeAll { modeAC[$0].span.last < blockEnd }
+                    replies.retire(before: blockEnd)
                     if !kind {
-                        let part = UnsafeMutableBufferPointer(rebasing: clean[0..<(2 * count)])
-                        channel.applySignal(part, firstSample: blockStart)
-                        channel.applyNoise(
-                            UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
-                            firstSample: blockStart)
-                        for index in 0..<(2 * count) { out[index] += clean[index] }
-                        channel.applyReceived(
-                            UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
-                            firstSample: blockStart)
+                        Self.receive(clean: clean, noise: out, count: count, firstSample: blockStart, through: &channel)
                     }
                     try consume(UnsafeBufferPointer(rebasing: out[0..<(2 * count)]))
                 }
@@ -125,6 +104,66 @@ package struct Modulator: Sendable {
             noise = generator
             blockStart = blockEnd
         }
+    }
+
+    /// The bursts of a render (sorted by their first sample) on air in the block being
+    /// rendered: each is admitted when a block reaches its first sample and retired after
+    /// the block that holds its last.
+    private struct OnAir {
+        /// The bursts' first and last samples.
+        let spans: [(first: Int, last: Int)]
+        /// The bursts on air, by index, in the order they came.
+        private(set) var active: [Int] = []
+        /// The first burst not yet admitted.
+        private var next = 0
+
+        /// Bursts with `spans`, room reserved for `capacity` on air at once.
+        init(spans: [(first: Int, last: Int)], capacity: Int) {
+            self.spans = spans
+            active.reserveCapacity(capacity)
+        }
+
+        /// Admits the bursts that start before `blockEnd`.
+        mutating func admit(before blockEnd: Int) {
+            while next < spans.count, spans[next].first < blockEnd {
+                active.append(next)
+                next += 1
+            }
+        }
+
+        /// Retires the bursts that end before `blockEnd`.
+        mutating func retire(before blockEnd: Int) {
+            active.removeAll { spans[$0].last < blockEnd }
+        }
+    }
+
+    /// Fills the first `count` samples of `out` with receiver noise.
+    private func addNoise(
+        count: Int, _ generator: inout SeededGenerator, into out: UnsafeMutableBufferPointer<Double>
+    ) {
+        for index in 0..<count {
+            let (i, q) = generator.gaussianPair()
+            out[2 * index] = i * noiseSigma
+            out[2 * index + 1] = q * noiseSigma
+        }
+    }
+
+    /// Passes one block through `channel`'s stages: the signal stages on the `clean` signal,
+    /// the noise stages on the `noise`, then, on their sum (left in `noise`), the stages
+    /// acting on everything received.
+    private static func receive(
+        clean: UnsafeMutableBufferPointer<Double>, noise out: UnsafeMutableBufferPointer<Double>, count: Int,
+        firstSample blockStart: Int, through channel: inout ChannelChain
+    ) {
+        let part = UnsafeMutableBufferPointer(rebasing: clean[0..<(2 * count)])
+        channel.applySignal(part, firstSample: blockStart)
+        channel.applyNoise(
+            UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
+            firstSample: blockStart)
+        for index in 0..<(2 * count) { out[index] += clean[index] }
+        channel.applyReceived(
+            UnsafeMutableBufferPointer(rebasing: out[0..<(2 * count)]),
+            firstSample: blockStart)
     }
 
     /// The pulse amplitude (LSB) of a reply of `snrDb` whose pulses fill half its air time,

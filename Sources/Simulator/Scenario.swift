@@ -79,70 +79,94 @@ package struct Scenario: Sendable {
         }
     }
 
+    /// One aircraft's track: where it starts in its `phase` of flight (near the `airport`, or
+    /// cruising around the `receiver`) and how it moves, its category, squawk and the
+    /// transponder's habits.
     private static func track(
         icao: UInt32, callsign: String, phase: FlightPhase, receiver: GeoPoint,
         airport: GeoPoint, _ g: inout SeededGenerator
     ) -> AircraftTrack {
         let bearing = g.uniform(0, 360)
-        let (bs, bc) = DeterministicMath.sinCos(DeterministicMath.radians(bearing))
         var category = g.chance(0.8) ? "A3" : g.pick(["A1", "A2", "A4", "A5"])
-        var position: GeoPoint
-        var altitude: Double
-        var speed: Double
-        var track: Double
-        var rate: Double
-        var onGround = false
-        switch phase {
-        case .taxiing:
-            // Within 3 km of the airport reference point; a third are parked.
-            let distance = g.uniform(100, 3000)
-            position = airport.offset(north: distance * bc, east: distance * bs)
-            altitude = 0
-            speed = g.chance(0.33) ? 0 : g.uniform(3, 25)
-            track = g.uniform(0, 360)
-            rate = 0
-            onGround = true
-            if g.chance(0.15) { category = g.pick(["C1", "C2"]) }
-        case .climbing:
-            let distance = g.uniform(3_000, 60_000)
-            position = airport.offset(north: distance * bc, east: distance * bs)
-            altitude = g.uniform(1_500, 24_000)
-            speed = 160 + altitude / 24_000 * 200 + g.uniform(-20, 20)
-            track = bearing + g.uniform(-30, 30)  // outbound
-            rate = g.uniform(1_000, 3_200)
-        case .landing:
-            let distance = g.uniform(4_000, 80_000)
-            position = airport.offset(north: distance * bc, east: distance * bs)
-            altitude = min(distance * 0.16, 14_000) + g.uniform(-300, 300)  // about a 3° path
-            speed = 140 + altitude / 14_000 * 150 + g.uniform(-10, 10)
-            track = bearing + 180 + g.uniform(-20, 20)  // inbound
-            rate = -g.uniform(500, 1_600)
-        case .cruising:
-            // Uniform over the disc, between 15 and 250 km.
-            let distance = (g.uniform(0.0036, 1)).squareRoot() * 250_000
-            position = receiver.offset(north: distance * bc, east: distance * bs)
-            altitude = (g.uniform(28_000, 41_000) / 1000).rounded() * 1000
-            speed = g.uniform(380, 520)
-            track = g.uniform(0, 360)
-            rate = g.chance(0.8) ? 0 : g.pick([-1, 1]) * g.uniform(300, 1_500)
-        }
-        track = ExtendedSquitterEncoder.normalized(track)
+        let start = Start(
+            phase: phase, bearing: bearing, receiver: receiver, airport: airport, category: &category, &g)
+        let onGround = start.onGround
         let geoOffset = onGround ? g.uniform(-50, 50) : g.uniform(-300, 400)
         let initial = TrueAircraftState(
-            position: position, altitudeBaroFt: altitude,
-            altitudeGeoFt: altitude + geoOffset, groundSpeedKt: speed,
-            trackDeg: track, verticalRateFpm: rate, onGround: onGround)
+            position: start.position, altitudeBaroFt: start.altitude,
+            altitudeGeoFt: start.altitude + geoOffset, groundSpeedKt: start.speed,
+            trackDeg: start.track, verticalRateFpm: start.rate, onGround: onGround)
         let frequency = g.uniform(-60_000, 60_000)
         let level = g.gaussian() * 2.5
         // A few arriving aircraft report GNSS height positions (type codes 20-22). The height
         // field holds metres in 12 bits (up to 13,435 ft), so only descending aircraft below
         // 12,000 ft are chosen: they never leave the field's range.
-        let gnss = phase == .landing && altitude < 12_000 && g.chance(0.25)
+        let gnss = phase == .landing && start.altitude < 12_000 && g.chance(0.25)
         let airspeed = !onGround && !gnss && g.chance(0.08)
         return AircraftTrack(
             icao: icao, callsign: callsign, category: category, squawk: squawk(&g),
             phase: phase, initial: initial, floorFt: 0, gnssPositionsOnly: gnss,
             reportsAirspeed: airspeed, gillhamAltitude: g.chance(0.1),
             frequencyOffsetHz: frequency, levelOffsetDb: level)
+    }
+
+    /// Where an aircraft starts and how it moves, as its phase of flight makes likely.
+    private struct Start {
+        /// Where it starts.
+        var position: GeoPoint
+        /// Pressure altitude, feet.
+        var altitude: Double
+        /// Ground speed, knots.
+        var speed: Double
+        /// Track, degrees in [0, 360).
+        var track: Double
+        /// Vertical rate, feet per minute.
+        var rate: Double
+        /// Whether it is on the ground.
+        var onGround = false
+
+        /// A start in `phase` at `bearing` (degrees) from the airport (taxiing, climbing,
+        /// landing) or the receiver (cruising); a few taxiing vehicles get a surface `category`.
+        init(
+            phase: FlightPhase, bearing: Double, receiver: GeoPoint, airport: GeoPoint, category: inout String,
+            _ g: inout SeededGenerator
+        ) {
+            let (bs, bc) = DeterministicMath.sinCos(DeterministicMath.radians(bearing))
+            switch phase {
+            case .taxiing:
+                // Within 3 km of the airport reference point; a third are parked.
+                let distance = g.uniform(100, 3000)
+                position = airport.offset(north: distance * bc, east: distance * bs)
+                altitude = 0
+                speed = g.chance(0.33) ? 0 : g.uniform(3, 25)
+                track = g.uniform(0, 360)
+                rate = 0
+                onGround = true
+                if g.chance(0.15) { category = g.pick(["C1", "C2"]) }
+            case .climbing:
+                let distance = g.uniform(3_000, 60_000)
+                position = airport.offset(north: distance * bc, east: distance * bs)
+                altitude = g.uniform(1_500, 24_000)
+                speed = 160 + altitude / 24_000 * 200 + g.uniform(-20, 20)
+                track = bearing + g.uniform(-30, 30)  // outbound
+                rate = g.uniform(1_000, 3_200)
+            case .landing:
+                let distance = g.uniform(4_000, 80_000)
+                position = airport.offset(north: distance * bc, east: distance * bs)
+                altitude = min(distance * 0.16, 14_000) + g.uniform(-300, 300)  // about a 3° path
+                speed = 140 + altitude / 14_000 * 150 + g.uniform(-10, 10)
+                track = bearing + 180 + g.uniform(-20, 20)  // inbound
+                rate = -g.uniform(500, 1_600)
+            case .cruising:
+                // Uniform over the disc, between 15 and 250 km.
+                let distance = (g.uniform(0.0036, 1)).squareRoot() * 250_000
+                position = receiver.offset(north: distance * bc, east: distance * bs)
+                altitude = (g.uniform(28_000, 41_000) / 1000).rounded() * 1000
+                speed = g.uniform(380, 520)
+                track = g.uniform(0, 360)
+                rate = g.chance(0.8) ? 0 : g.pick([-1, 1]) * g.uniform(300, 1_500)
+            }
+            track = ExtendedSquitterEncoder.normalized(track)
+        }
     }
 }

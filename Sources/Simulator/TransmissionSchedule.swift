@@ -42,41 +42,12 @@ package struct TransmissionSchedule: Sendable {
                 : Self.interferenceEvents(for: track, channel: channel, stations: stations, duration: duration, &extra)
             let echoDelay = channel.multipath?.delay(&extra)
             let events = Self.events(for: track, busy: scenario.busy, duration: duration, extra: interference, &g)
-            for (time, kind) in events {
-                let state = track.state(at: time)
-                let bits = MessageFactory.message(kind, track: track, state: state)
-                let snr = levels.snr(
-                    track: track, state: state, receiver: scenario.receiver,
-                    receiverAltitudeM: scenario.receiverAltitudeM, generator: &g)
-                let phase = g.uniform(0, 2 * DeterministicMath.pi)
-                var transmission = Transmission(
-                    time: time, aircraft: index, bits: bits, snrDb: snr,
-                    frequencyOffsetHz: track.frequencyOffsetHz, phase: phase)
-                if let multipath = channel.multipath, let echoDelay {
-                    transmission.echo = multipath.echo(delay: echoDelay, &extra)
-                }
-                all.append(transmission)
-            }
+            all += Self.transmissions(
+                of: track, index: index, at: events, scenario: scenario, levels: levels, channel: channel,
+                echoDelay: echoDelay, &g, extra: &extra)
             if let replies = channel.modeAC, replies.ratePerAircraft > 0 {
-                // Poisson arrivals, each reply's draws between two arrival times; half answer a
-                // Mode A interrogation (the squawk), half a Mode C one (the altitude).
-                let rate = replies.ratePerAircraft
-                var t = -DeterministicMath.ln(1 - extra.uniform()) / rate
-                while t + ModeACReplies.duration < duration {
-                    let state = track.state(at: t)
-                    let altitude = extra.chance(0.5)
-                    let code = ModeACReply.code(
-                        squawk: altitude ? nil : track.squawk,
-                        altitudeFt: altitude ? Int(state.altitudeBaroFt.rounded()) : nil)
-                    let snr = levels.snr(
-                        track: track, state: state, receiver: scenario.receiver,
-                        receiverAltitudeM: scenario.receiverAltitudeM, generator: &extra)
-                    modeAC.append(
-                        ModeACReply(
-                            time: t, code: code, snrDb: snr, frequencyOffsetHz: track.frequencyOffsetHz,
-                            phase: extra.uniform(0, 2 * DeterministicMath.pi)))
-                    t += -DeterministicMath.ln(1 - extra.uniform()) / rate
-                }
+                modeAC += Self.modeAC(
+                    replies, of: track, duration: duration, scenario: scenario, levels: levels, &extra)
             }
         }
         modeAC.sort { $0.time < $1.time }
@@ -85,6 +56,61 @@ package struct TransmissionSchedule: Sendable {
         all.sort { $0.time != $1.time ? $0.time < $1.time : $0.aircraft < $1.aircraft }
         Self.markOverlaps(&all)
         transmissions = all
+    }
+
+    /// The messages `track` (aircraft `index`) sends at `events`, each with its level at the
+    /// receiver, its carrier phase and, on a channel with multipath, its echo `echoDelay`
+    /// later.
+    private static func transmissions(
+        of track: AircraftTrack, index: Int, at events: [(Double, MessageKind)], scenario: Scenario,
+        levels: SignalLevelModel, channel: Channel, echoDelay: Double?, _ g: inout SeededGenerator,
+        extra: inout SeededGenerator
+    ) -> [Transmission] {
+        var all: [Transmission] = []
+        for (time, kind) in events {
+            let state = track.state(at: time)
+            let bits = MessageFactory.message(kind, track: track, state: state)
+            let snr = levels.snr(
+                track: track, state: state, receiver: scenario.receiver,
+                receiverAltitudeM: scenario.receiverAltitudeM, generator: &g)
+            let phase = g.uniform(0, 2 * DeterministicMath.pi)
+            var transmission = Transmission(
+                time: time, aircraft: index, bits: bits, snrDb: snr,
+                frequencyOffsetHz: track.frequencyOffsetHz, phase: phase)
+            if let multipath = channel.multipath, let echoDelay {
+                transmission.echo = multipath.echo(delay: echoDelay, &extra)
+            }
+            all.append(transmission)
+        }
+        return all
+    }
+
+    /// The Mode A/C `replies` of `track` over `duration` seconds.
+    private static func modeAC(
+        _ replies: ModeACReplies, of track: AircraftTrack, duration: Double, scenario: Scenario,
+        levels: SignalLevelModel, _ extra: inout SeededGenerator
+    ) -> [ModeACReply] {
+        var modeAC: [ModeACReply] = []
+        // Poisson arrivals, each reply's draws between two arrival times; half answer a
+        // Mode A interrogation (the squawk), half a Mode C one (the altitude).
+        let rate = replies.ratePerAircraft
+        var t = -DeterministicMath.ln(1 - extra.uniform()) / rate
+        while t + ModeACReplies.duration < duration {
+            let state = track.state(at: t)
+            let altitude = extra.chance(0.5)
+            let code = ModeACReply.code(
+                squawk: altitude ? nil : track.squawk,
+                altitudeFt: altitude ? Int(state.altitudeBaroFt.rounded()) : nil)
+            let snr = levels.snr(
+                track: track, state: state, receiver: scenario.receiver,
+                receiverAltitudeM: scenario.receiverAltitudeM, generator: &extra)
+            modeAC.append(
+                ModeACReply(
+                    time: t, code: code, snrDb: snr, frequencyOffsetHz: track.frequencyOffsetHz,
+                    phase: extra.uniform(0, 2 * DeterministicMath.pi)))
+            t += -DeterministicMath.ln(1 - extra.uniform()) / rate
+        }
+        return modeAC
     }
 
     /// Sets `overlap` on every transmission that shares air time with another.
@@ -112,6 +138,18 @@ package struct TransmissionSchedule: Sendable {
         extra: [(Double, MessageKind)] = [], _ g: inout SeededGenerator
     ) -> [(Double, MessageKind)] {
         var events: [(Double, MessageKind)] = extra
+        events += squitterEvents(for: track, duration: duration, &g)
+        events += replyEvents(busy: busy, duration: duration, &g)
+        events.sort { $0.0 < $1.0 }
+        return oneAtATime(events, duration: duration)
+    }
+
+    /// The squitters one aircraft sends by itself, each kind at its own rate from a random
+    /// phase: on the ground or airborne, parked or moving.
+    private static func squitterEvents(
+        for track: AircraftTrack, duration: Double, _ g: inout SeededGenerator
+    ) -> [(Double, MessageKind)] {
+        var events: [(Double, MessageKind)] = []
         func periodic(_ low: Double, _ high: Double, _ make: (Int) -> MessageKind) {
             var t = g.uniform(0, high)
             var count = 0
@@ -142,7 +180,15 @@ package struct TransmissionSchedule: Sendable {
         }
         periodic(4.8, 5.2) { _ in .aircraftStatus }
         periodic(0.8, 1.2) { _ in .allCall(interrogator: 0) }
-        // Interrogation replies: Poisson arrivals.
+        return events
+    }
+
+    /// One aircraft's replies to ground interrogators: Poisson arrivals, more of them in a
+    /// `busy` sky, which also has all-call replies to other interrogators.
+    private static func replyEvents(
+        busy: Bool, duration: Double, _ g: inout SeededGenerator
+    ) -> [(Double, MessageKind)] {
+        var events: [(Double, MessageKind)] = []
         let rate = busy ? busyReplyRate : quietReplyRate
         var t = -DeterministicMath.ln(1 - g.uniform()) / rate
         while t < duration {
@@ -161,8 +207,12 @@ package struct TransmissionSchedule: Sendable {
             events.append((t, kind))
             t += -DeterministicMath.ln(1 - g.uniform()) / rate
         }
-        events.sort { $0.0 < $1.0 }
-        // One transmitter: push each message past the end of the previous one.
+        return events
+    }
+
+    /// The time-sorted `events` as one transmitter sends them: each pushed past the end of the
+    /// previous one (and its turnaround), and dropped when it would end after `duration`.
+    private static func oneAtATime(_ events: [(Double, MessageKind)], duration: Double) -> [(Double, MessageKind)] {
         var busyUntil = -1.0
         var result: [(Double, MessageKind)] = []
         result.reserveCapacity(events.count)

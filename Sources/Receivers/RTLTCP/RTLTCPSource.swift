@@ -134,15 +134,10 @@ package final class RTLTCPSource: Source {
         }
     }
 
+    /// One connection: connects, demodulates what the server streams until it ends, and
+    /// throws when it ends in an error or before the server's greeting.
     private func stream(rate: SampleRate, into sink: any FrameSink) async throws {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.seconds(5))
-            .connect(host: host, port: port) { [readTimeout] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try ReadTimeout.install(on: channel, limit: readTimeout)
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect()
         connections.withLock { $0 += 1 }
         let ring = SampleRing()
         dropped.withLock { $0.current = ring }
@@ -163,24 +158,9 @@ package final class RTLTCPSource: Source {
                         greeting +=
                             buffer.readBytes(length: min(Greeting.size - greeting.count, buffer.readableBytes)) ?? []
                         guard greeting.count == Greeting.size else { continue }
-                        let server = try Greeting(greeting)
-                        logger.info(
-                            "\(label): connected (tuner type \(server.tunerType), \(server.gainCount) gains); asking for \(Double(rate.hertz) / 1e6) MS/s at \(Double(configuration.frequency) / 1e6) MHz"
-                        )
-                        for command in setupCommands { try await outbound.write(ByteBuffer(bytes: command)) }
+                        try await setUp(Greeting(greeting), rate: rate, outbound: outbound)
                     }
-                    buffer.withUnsafeReadableBytes { bytes in
-                        var offset = 0
-                        while offset < bytes.count {
-                            let take = min(bytes.count - offset, SampleRing.defaultSlotSize - block.count)
-                            block.append(contentsOf: bytes[offset..<offset + take])
-                            offset += take
-                            if block.count == SampleRing.defaultSlotSize {
-                                block.withUnsafeBytes { ring.push($0) }
-                                block.removeAll(keepingCapacity: true)
-                            }
-                        }
-                    }
+                    Self.gather(buffer, into: &block, ring: ring)
                 }
             }
         } catch {
@@ -195,6 +175,44 @@ package final class RTLTCPSource: Source {
         finish(ring)
         if greeting.count < Greeting.size {
             throw ProtocolError(description: "the server closed the connection before its greeting")
+        }
+    }
+
+    /// A connection to the server, its reads timed out after `readTimeout`.
+    private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.seconds(5))
+            .connect(host: host, port: port) { [readTimeout] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ReadTimeout.install(on: channel, limit: readTimeout)
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
+    /// Logs the `server`'s greeting and sends it the commands that set it up.
+    private func setUp(
+        _ server: Greeting, rate: SampleRate, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws {
+        logger.info(
+            "\(label): connected (tuner type \(server.tunerType), \(server.gainCount) gains); asking for \(Double(rate.hertz) / 1e6) MS/s at \(Double(configuration.frequency) / 1e6) MHz"
+        )
+        for command in setupCommands { try await outbound.write(ByteBuffer(bytes: command)) }
+    }
+
+    /// Appends `buffer`'s bytes to `block`, pushing it into `ring` each time it fills a slot.
+    private static func gather(_ buffer: ByteBuffer, into block: inout [UInt8], ring: SampleRing) {
+        buffer.withUnsafeReadableBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let take = min(bytes.count - offset, SampleRing.defaultSlotSize - block.count)
+                block.append(contentsOf: bytes[offset..<offset + take])
+                offset += take
+                if block.count == SampleRing.defaultSlotSize {
+                    block.withUnsafeBytes { ring.push($0) }
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
         }
     }
 

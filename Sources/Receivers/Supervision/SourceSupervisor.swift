@@ -52,11 +52,7 @@ package struct SourceSupervisor: Service {
             let lost: Bool
             do {
                 let stream = try dongle.open()
-                if let running = fallbackTask {
-                    running.cancel()
-                    await running.value
-                    fallbackTask = nil
-                }
+                await Self.stop(&fallbackTask)
                 if dongleWasMissing {
                     logger.notice("RTL-SDR device is back: switching from \(current ?? "none") to \(dongle.name)")
                 }
@@ -85,17 +81,31 @@ package struct SourceSupervisor: Service {
                 dongleWasMissing = true
                 if fallbackTask == nil {
                     current = fallback.name
-                    sink.setSource(fallback.name, slot: Self.slot)
-                    let fallback = self.fallback
-                    let sink = self.sink
-                    let logger = self.logger
-                    fallbackTask = Task {
-                        do { try await fallback.run(into: sink) } catch is CancellationError {
-                        } catch { logger.error("\(fallback.name) stopped: \(error)") }
-                    }
+                    fallbackTask = startFallback()
                 }
             }
             try? await Task.sleep(for: retryInterval)
         }
+    }
+
+    /// Makes the fallback the slot's source and runs it on a task of its own, until the task
+    /// is cancelled or the fallback stops by itself (logged).
+    private func startFallback() -> Task<Void, Never> {
+        sink.setSource(fallback.name, slot: Self.slot)
+        let fallback = self.fallback
+        let sink = self.sink
+        let logger = self.logger
+        return Task {
+            do { try await fallback.run(into: sink) } catch is CancellationError {
+            } catch { logger.error("\(fallback.name) stopped: \(error)") }
+        }
+    }
+
+    /// Cancels the fallback's `task`, if one runs, and waits until it has ended.
+    private static func stop(_ task: inout Task<Void, Never>?) async {
+        guard let running = task else { return }
+        running.cancel()
+        await running.value
+        task = nil
     }
 }

@@ -17,8 +17,16 @@ enum PrometheusExposition {
     /// The text of `reading`.
     static func render(_ reading: MetricsReading) -> String {
         let out = Families()
+        addMessages(reading, to: out)
+        addDemodulator(reading, to: out)
+        addTracking(reading, to: out)
+        addServices(reading, to: out)
+        return out.text
+    }
+
+    /// Messages by downlink format and frames by source, and the state vectors merged.
+    private static func addMessages(_ reading: MetricsReading, to out: Families) {
         let statistics = reading.statistics
-        let local = statistics.local
         for (format, count) in statistics.counters.framesByFormat.enumerated() where count > 0 {
             out.counter(
                 "messages", count, labels: [("df", "\(format)")],
@@ -32,6 +40,12 @@ enum PrometheusExposition {
         out.counter(
             "state_updates", statistics.counters.stateUpdates,
             help: "Aircraft state vectors merged from OpenSky.")
+    }
+
+    /// The local demodulator's counts and levels, and the processor time it and the daemon
+    /// took.
+    private static func addDemodulator(_ reading: MetricsReading, to out: Families) {
+        let local = reading.statistics.local
         out.counter(
             "frames_accepted", local.acceptedFrames,
             help: "Frames the local demodulator accepted, repaired or not.")
@@ -63,12 +77,22 @@ enum PrometheusExposition {
         if let noise = reading.noiseDBFS {
             out.gauge("noise_level", unit: "dbfs", noise, help: "Mean noise power of the samples of the last minute.")
         }
+    }
+
+    /// The aircraft tracked now, and the tracks and positions made so far.
+    private static func addTracking(_ reading: MetricsReading, to out: Families) {
+        let statistics = reading.statistics
         out.gauge("aircraft", Double(reading.aircraft), help: "Aircraft tracked now.")
         out.gauge(
             "aircraft_with_position", Double(reading.aircraftWithPosition),
             help: "Aircraft tracked now with a position that is not stale.")
         out.counter("tracks", statistics.tracks.tracks, help: "Aircraft tracks created.")
         out.counter("positions", statistics.tracks.positions, help: "Positions resolved from CPR frames.")
+    }
+
+    /// What the daemon's services did: requests to OpenSky, clients connected, HTTP requests,
+    /// and what the bounded queues between the stages dropped.
+    private static func addServices(_ reading: MetricsReading, to out: Families) {
         for (outcome, requests) in reading.openSkyRequests {
             out.counter(
                 "opensky_requests", requests, labels: [("outcome", outcome)],
@@ -87,7 +111,6 @@ enum PrometheusExposition {
                 "queue_dropped", dropped, labels: [("queue", queue)],
                 help: "Items a bounded queue between the stages dropped because it was full, by queue.")
         }
-        return out.text
     }
 
     /// The families of one scrape, each in a registry of its own so that the text lists them
