@@ -65,6 +65,29 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         let endpoint = BeastEndpoint(beast)!
         let reader = try LatencyReader(host: endpoint.host, port: endpoint.port)
         reader.start()
+        let clients = try await connectPublishers()
+        let sent = try await publish(through: clients)
+        try await Task.sleep(for: .seconds(3))
+        let dropped = clients.map { $0.statistics.outbox.dropped + $0.statistics.lostInFlight }.reduce(0, +)
+        for client in clients { client.stop() }
+        let result = reader.finish()
+        let latencies = result.latencies.sorted()
+        func percentile(_ p: Double) -> String {
+            latencies.isEmpty
+                ? "-"
+                : DecimalText.fixed(
+                    latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000, places: 0) + " ms"
+        }
+        print(
+            "publishers \(publishers), \(rate) frames/s each, \(Int(seconds)) s: sent \(sent) frames, received \(result.received), "
+                + "lost \(sent - result.received) (\(DecimalText.fixed(100 * Double(sent - result.received) / Double(max(sent, 1)), places: 2))%), "
+                + "publisher queues dropped \(dropped) messages; latency p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))"
+        )
+    }
+
+    /// One MQTT client per synthetic receiver, each connected to the broker (or an error after
+    /// 10 s).
+    func connectPublishers() async throws -> [MQTTClient] {
         var clients: [MQTTClient] = []
         for index in 0..<publishers {
             var settings = MQTTConfiguration(
@@ -81,7 +104,12 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         guard clients.allSatisfy(\.isConnected) else {
             throw RuntimeError("not every publisher could connect to \(broker)")
         }
+        return clients
+    }
 
+    /// Publishes each receiver's frames in Beast batches four times a second for `seconds`;
+    /// returns how many frames were sent.
+    func publish(through clients: [MQTTClient]) async throws -> Int {
         // Each receiver's own 100 aircraft; identification frames pass every check.
         let aircraft = 100
         let frames: [[ModeSBits]] = (0..<publishers).map { publisher in
@@ -117,22 +145,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
             let wait = tick - Date().timeIntervalSince1970
             if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
         }
-        try await Task.sleep(for: .seconds(3))
-        let dropped = clients.map { $0.statistics.outbox.dropped + $0.statistics.lostInFlight }.reduce(0, +)
-        for client in clients { client.stop() }
-        let result = reader.finish()
-        let latencies = result.latencies.sorted()
-        func percentile(_ p: Double) -> String {
-            latencies.isEmpty
-                ? "-"
-                : DecimalText.fixed(
-                    latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000, places: 0) + " ms"
-        }
-        print(
-            "publishers \(publishers), \(rate) frames/s each, \(Int(seconds)) s: sent \(sent) frames, received \(result.received), "
-                + "lost \(sent - result.received) (\(DecimalText.fixed(100 * Double(sent - result.received) / Double(max(sent, 1)), places: 2))%), "
-                + "publisher queues dropped \(dropped) messages; latency p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))"
-        )
+        return sent
     }
 }
 

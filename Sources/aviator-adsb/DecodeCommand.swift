@@ -50,64 +50,85 @@ struct DecodeCommand: ParsableCommand {
         } catch {
             throw RuntimeError(error.description)
         }
-        var validator = FrameValidator(trustAddressParity: !strict)
-        let decoder = MessageDecoder()
-        var resolver = PositionResolver(receiver: receiver?.point, maxRangeKm: maxRangeKm)
-        var output = LineWriter()
-        var counts = (lines: 0, decoded: 0, malformed: 0, failedParity: 0, positions: 0)
-
-        var overlongReported = false
+        var run = DecodeRun(
+            validator: FrameValidator(trustAddressParity: !strict),
+            resolver: PositionResolver(receiver: receiver?.point, maxRangeKm: maxRangeKm),
+            maximumLineBytes: reader.maximumLineBytes)
         while true {
             // Before waiting on a live stream, show what is decoded so far.
-            if !reader.hasBufferedInput { try output.flush() }
+            if !reader.hasBufferedInput { try run.output.flush() }
             guard let next = reader.next() else { break }
-            counts.lines += 1
-            let line: String
-            switch next {
-            case .text(let text): line = text
-            case .overlong(let bytes):
-                counts.malformed += 1
-                if !overlongReported {
-                    standardError(
-                        "aviator-adsb: line \(counts.lines): \(bytes) bytes, over the \(reader.maximumLineBytes)-byte limit (further overlong lines are counted only)"
-                    )
-                    overlongReported = true
-                }
-                continue
-            }
-            let parsed: MessageLine
-            switch MessageLine.parse(line[...]) {
-            case .success(let value): parsed = value
-            case .failure(let problem):
-                counts.malformed += 1
-                standardError("aviator-adsb: line \(counts.lines): \(problem)")
-                continue
-            }
-            let time = parsed.time ?? Double(counts.lines) * 0.01
-            guard let frame = validator.validate(parsed.bits, time: time) else {
-                counts.failedParity += 1
-                var rejected = Message(
-                    df: parsed.bits.downlinkFormat, icao: CRC.syndrome(of: parsed.bits), crcOK: false)
-                if [11, 17, 18].contains(rejected.df) { rejected.icao = UInt32(parsed.bits.field(9, 32)) }
-                output.write(line: rejected.json(hex: parsed.bits.hex, time: parsed.time))
-                try output.check()
-                continue
-            }
-            var message = decoder.decode(frame)
-            resolver.resolve(&message, time: time)
-            if message.latitude != nil { counts.positions += 1 }
-            counts.decoded += 1
-            output.write(line: message.json(hex: parsed.bits.hex, time: parsed.time))
-            // Output that cannot be written ends the run at once, with one error line.
-            try output.check()
+            try run.take(next)
         }
-        try output.flush()
+        try run.output.flush()
         if let failure = reader.readFailure {
             throw RuntimeError("reading \(file == "-" ? "standard input" : file): \(failure)")
         }
+        let counts = run.counts
         standardError(
             "aviator-adsb: decoded \(counts.decoded) of \(counts.lines) lines: \(counts.positions) positions, "
                 + "\(counts.failedParity) failed parity, \(counts.malformed) malformed")
         if counts.decoded == 0 && counts.lines > 0 { throw ExitCode(1) }
+    }
+}
+
+/// One `decode` run: each input line in turn parsed, checked, decoded with positions resolved
+/// across the stream, and written as one JSON line; malformed lines reported on standard
+/// error with their number.
+struct DecodeRun {
+    var validator: FrameValidator
+    var resolver: PositionResolver
+    /// The reader's line limit, for the report of an overlong line.
+    let maximumLineBytes: Int
+    let decoder = MessageDecoder()
+    var output = LineWriter()
+    var counts = (lines: 0, decoded: 0, malformed: 0, failedParity: 0, positions: 0)
+    /// Whether an overlong line was reported already (later ones are only counted).
+    var overlongReported = false
+
+    /// Takes one line of input; output that cannot be written ends the run at once, with one
+    /// error line.
+    mutating func take(_ next: TextLineReader.Line) throws {
+        counts.lines += 1
+        guard let parsed = parse(next) else { return }
+        let time = parsed.time ?? Double(counts.lines) * 0.01
+        guard let frame = validator.validate(parsed.bits, time: time) else {
+            counts.failedParity += 1
+            var rejected = Message(df: parsed.bits.downlinkFormat, icao: CRC.syndrome(of: parsed.bits), crcOK: false)
+            if [11, 17, 18].contains(rejected.df) { rejected.icao = UInt32(parsed.bits.field(9, 32)) }
+            output.write(line: rejected.json(hex: parsed.bits.hex, time: parsed.time))
+            try output.check()
+            return
+        }
+        var message = decoder.decode(frame)
+        resolver.resolve(&message, time: time)
+        if message.latitude != nil { counts.positions += 1 }
+        counts.decoded += 1
+        output.write(line: message.json(hex: parsed.bits.hex, time: parsed.time))
+        try output.check()
+    }
+
+    /// The line read as AVR, timestamped AVR, bare hex or CSV; nil, counted and reported, when
+    /// it is none of them or too long.
+    mutating func parse(_ next: TextLineReader.Line) -> MessageLine? {
+        switch next {
+        case .overlong(let bytes):
+            counts.malformed += 1
+            if !overlongReported {
+                standardError(
+                    "aviator-adsb: line \(counts.lines): \(bytes) bytes, over the \(maximumLineBytes)-byte limit (further overlong lines are counted only)"
+                )
+                overlongReported = true
+            }
+            return nil
+        case .text(let text):
+            switch MessageLine.parse(text[...]) {
+            case .success(let value): return value
+            case .failure(let problem):
+                counts.malformed += 1
+                standardError("aviator-adsb: line \(counts.lines): \(problem)")
+                return nil
+            }
+        }
     }
 }

@@ -236,6 +236,22 @@ extension EndToEnd {
             }
         }
 
+        /// Rooms a newcomer can take in: no source file over 450 lines and no function,
+        /// initializer or computed property over 60 (`scripts/lengths.py` measures, brace by
+        /// brace, with comments and strings left out).
+        @Test func noFileOrFunctionIsTooLong() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", Self.root.appendingPathComponent("scripts/lengths.py").path]
+            process.currentDirectoryURL = Self.root
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text)")
+        }
+
         /// `public` is for the one library product's API; the package's modules share
         /// through `package`.
         @Test func onlyTheModeSLibraryDeclaresPublicSymbols() throws {
