@@ -184,10 +184,8 @@ def offenders(path, max_file, max_function):
         first, last = line_of(match.start()), line_of(closing)
         span = last - first + 1
         if span > max_function:
-            if keyword in ("func", "var"):
-                name = IDENTIFIER.match(code, match.end()).group(1)
-            else:
-                name = keyword
+            named = IDENTIFIER.match(code, match.end()) if keyword in ("func", "var") else None
+            name = named.group(1) if named else keyword
             yield first, f"{name} ({span} lines)"
 
 
