@@ -66,11 +66,17 @@ extension Daemon {
         var metricsSources: MetricsSources {
             let fanout = outputs?.fanout
             let publisher = self.publisher
+            let servers = [outputs?.beast, outputs?.sbs, outputs?.avr].compactMap { $0 }
             return MetricsSources(
                 pipeline: pipeline, tracker: tracker, openSkyRequests: sources.openSkyRequests,
-                outputs: [outputs?.beast, outputs?.sbs, outputs?.avr].compactMap { $0 },
+                outputs: servers,
                 queueDrops: {
-                    (fanout.map { [("outputs", $0.droppedUpdates)] } ?? []) + (publisher?.queueDrops ?? [])
+                    // The fanout's queue, each TCP output's pending batch, the publisher's.
+                    var drops = fanout.map { [("outputs", $0.droppedUpdates)] } ?? []
+                    for server in servers {
+                        drops.append(("\(server.configuration.name.lowercased())_out", server.statistics.framesDropped))
+                    }
+                    return drops + (publisher?.queueDrops ?? [])
                 })
         }
 
