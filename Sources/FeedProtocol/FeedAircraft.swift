@@ -92,78 +92,62 @@ package struct FeedAircraft: Sendable, Equatable {
     /// The aircraft as one JSON object, every field present (`null` when unknown), each
     /// number rounded to what it is worth: 5 decimals of a degree of latitude are about a
     /// metre, 4 decimals of the radar radius a fraction of a pixel.
-    package var json: String { object(withProjection: true) }
+    package var json: String { Self.fields.json(of: self) }
 
     /// The aircraft as one JSON object without the projection fields (azimuth, elevation,
     /// distances, radar position, rotation, scale): what is known of it wherever one stands,
     /// as the MQTT output publishes it.
-    package var trackedJSON: String { object(withProjection: false) }
+    package var trackedJSON: String { Self.trackedFields.json(of: self) }
 
-    private func object(withProjection projection: Bool) -> String {
-        var w = JSONObjectWriter(nullForMissing: true)
-        w.add("icao", icao)
-        w.add("callsign", callsign)
-        w.add("lat", latitude, decimals: 5)
-        w.add("lon", longitude, decimals: 5)
-        w.add("alt_baro_ft", altitudeBaroFt, decimals: 0)
-        w.add("alt_geo_ft", altitudeGeoFt, decimals: 0)
-        w.add("ground_speed_kt", groundSpeedKt, decimals: 1)
-        w.addAngle("track_deg", trackDeg, decimals: 1)
-        w.add("vertical_rate_fpm", verticalRateFpm, decimals: 0)
-        w.add("squawk", squawk)
-        w.add("category", category)
-        w.add("on_ground", onGround)
-        w.add("seen_s", seenSeconds, decimals: 1)
-        w.add("seen_pos_s", positionAgeSeconds, decimals: 1)
-        w.add("stale", stale)
-        w.add("source", source)
-        if projection { addProjection(to: &w) }
-        w.addRaw("route", route?.json ?? "null")
-        return w.result
-    }
+    /// What the tracker knows, wherever one stands, in wire order.
+    private static let tracked: [FeedField<FeedAircraft>] = [
+        .text("icao", \.icao),
+        .text("callsign", \.callsign),
+        .number("lat", \.latitude, decimals: 5),
+        .number("lon", \.longitude, decimals: 5),
+        .number("alt_baro_ft", \.altitudeBaroFt, decimals: 0),
+        .number("alt_geo_ft", \.altitudeGeoFt, decimals: 0),
+        .number("ground_speed_kt", \.groundSpeedKt, decimals: 1),
+        .angle("track_deg", \.trackDeg, decimals: 1),
+        .number("vertical_rate_fpm", \.verticalRateFpm, decimals: 0),
+        .text("squawk", \.squawk),
+        .text("category", \.category),
+        .flag("on_ground", \.onGround),
+        .number("seen_s", \.seenSeconds, decimals: 1),
+        .number("seen_pos_s", \.positionAgeSeconds, decimals: 1),
+        .flag("stale", \.stale),
+        .text("source", \.source)
+    ]
 
-    private func addProjection(to w: inout JSONObjectWriter) {
-        w.addAngle("azimuth_deg", azimuthDeg, decimals: 2)
-        w.add("elevation_deg", elevationDeg, decimals: 2)
-        w.add("slant_km", slantKm, decimals: 2)
-        w.add("ground_km", groundKm, decimals: 2)
-        w.addAngle("bearing_deg", bearingDeg, decimals: 2)
-        w.add("x", x, decimals: 4)
-        w.add("y", y, decimals: 4)
-        w.addAngle("rotation_deg", rotationDeg, decimals: 1)
-        w.add("scale", scale, decimals: 3)
-    }
+    /// Where it stands in the observer's sky and on the client's radar, in wire order.
+    private static let projection: [FeedField<FeedAircraft>] = [
+        .angle("azimuth_deg", \.azimuthDeg, decimals: 2),
+        .number("elevation_deg", \.elevationDeg, decimals: 2),
+        .number("slant_km", \.slantKm, decimals: 2),
+        .number("ground_km", \.groundKm, decimals: 2),
+        .angle("bearing_deg", \.bearingDeg, decimals: 2),
+        .number("x", \.x, decimals: 4),
+        .number("y", \.y, decimals: 4),
+        .angle("rotation_deg", \.rotationDeg, decimals: 1),
+        .number("scale", \.scale, decimals: 3)
+    ]
+
+    /// The route, last.
+    private static let routeField: FeedField<FeedAircraft> = .object(
+        "route", \.route, json: \.json, parse: { fields throws(FeedParseError) in try FeedRoute(fields) })
+
+    /// Every field of a frame's aircraft, in wire order: the one list its writer and parser
+    /// follow.
+    package static let fields = tracked + projection + [routeField]
+
+    /// The fields of `trackedJSON`, in wire order.
+    package static let trackedFields = tracked + [routeField]
 
     /// Reads an aircraft object; an aircraft without an address is an error, unknown fields
     /// are ignored.
     init(_ fields: JSONFields) throws(FeedParseError) {
         guard let icao = try fields.string("icao") else { throw FeedParseError("aircraft without an \"icao\"") }
-        let fields = fields.named("aircraft \(icao)")
         self.init(icao: icao)
-        callsign = try fields.string("callsign")
-        latitude = try fields.number("lat")
-        longitude = try fields.number("lon")
-        altitudeBaroFt = try fields.number("alt_baro_ft")
-        altitudeGeoFt = try fields.number("alt_geo_ft")
-        groundSpeedKt = try fields.number("ground_speed_kt")
-        trackDeg = try fields.number("track_deg")
-        verticalRateFpm = try fields.number("vertical_rate_fpm")
-        squawk = try fields.string("squawk")
-        category = try fields.string("category")
-        onGround = try fields.bool("on_ground")
-        seenSeconds = try fields.number("seen_s")
-        positionAgeSeconds = try fields.number("seen_pos_s")
-        stale = try fields.bool("stale") ?? false
-        source = try fields.string("source")
-        azimuthDeg = try fields.number("azimuth_deg")
-        elevationDeg = try fields.number("elevation_deg")
-        slantKm = try fields.number("slant_km")
-        groundKm = try fields.number("ground_km")
-        bearingDeg = try fields.number("bearing_deg")
-        x = try fields.number("x")
-        y = try fields.number("y")
-        rotationDeg = try fields.number("rotation_deg")
-        scale = try fields.number("scale")
-        route = try fields.object("route").map { fields throws(FeedParseError) in try FeedRoute(fields) }
+        try Self.fields.read(into: &self, from: fields.named("aircraft \(icao)"))
     }
 }

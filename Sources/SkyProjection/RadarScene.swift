@@ -1,17 +1,11 @@
 import FeedProtocol
 import Tracking
 
-/// One aircraft of a scene: its tracked state and where it is in the observer's sky.
-package struct SceneAircraft: Sendable {
-    /// What the tracker knows.
-    package var state: AircraftState
-    /// Where it is in the sky; nil when there is no observer.
-    package var sky: SkyPlacement?
-}
-
 /// The view-independent part of one radar frame: built once per frame interval from a
 /// snapshot, then rendered for each distinct client view (heading, range, filters), so the
-/// geodesy is done once however many clients are connected.
+/// tracker's fields are filled and the geodesy is done once however many clients are
+/// connected. Its aircraft are the feed's own (`FeedAircraft`) from the start: a view only
+/// filters them and adds their place on its radar.
 package struct RadarScene: Sendable {
     /// Frame sequence number, counting up by one per frame interval from 1.
     package var seq: UInt64
@@ -21,10 +15,9 @@ package struct RadarScene: Sendable {
     package var source: String
     /// The observer, when known.
     package var observer: Observer?
-    /// The tracker's clock at the snapshot, for ages.
-    package var now: Double
-    /// Aircraft that have a position, in the snapshot's order.
-    package var aircraft: [SceneAircraft]
+    /// Aircraft that have a position, in the snapshot's order, with their ages at the
+    /// snapshot, their icon scale and their place in the observer's sky.
+    package var aircraft: [FeedAircraft]
 
     /// Projects a snapshot. Aircraft without a position cannot be placed and are left out.
     package init(seq: UInt64, time: Double, snapshot: RadarSnapshot) {
@@ -32,26 +25,38 @@ package struct RadarScene: Sendable {
         self.time = time
         source = snapshot.source
         observer = snapshot.observer
-        now = snapshot.now
         let projection = snapshot.observer.map(SkyProjection.init(observer:))
         aircraft = snapshot.aircraft.compactMap { state in
             guard state.position != nil else { return nil }
-            return SceneAircraft(state: state, sky: projection?.place(state))
+            var plane = FeedAircraft(tracked: state, now: snapshot.now)
+            plane.scale = plane.iconScale
+            plane.place(in: projection)
+            return plane
         }
     }
 
-    /// This scene as seen through `view`: filtered, with radar placements. A view with an
-    /// observer of its own has every aircraft placed again in that observer's sky.
-    package func frame(for view: RadarView) -> RadarFrame {
-        let shown = seen(from: view.observer).filter(view.includes).map { ProjectedAircraft($0, view: view, now: now) }
-        return RadarFrame(seq: seq, time: time, source: source, view: view, aircraft: shown)
+    /// This scene as seen through `view`: the frame line's contents, filtered, with radar
+    /// placements. A view with an observer of its own has every aircraft placed again in
+    /// that observer's sky.
+    package func frame(for view: RadarView) -> FeedFrame {
+        let seen = seen(from: view.observer)
+        var shown: [FeedAircraft] = []
+        shown.reserveCapacity(seen.count)
+        for plane in seen where view.includes(plane) { shown.append(view.show(plane)) }
+        return FeedFrame(
+            seq: Int(truncatingIfNeeded: seq), time: time, source: source, headingDeg: view.headingDeg,
+            rangeKm: view.rangeKm, aircraft: shown)
     }
 
     /// The aircraft placed in the sky of `other` (the scene's own placements when it is nil
     /// or the scene's observer).
-    private func seen(from other: Observer?) -> [SceneAircraft] {
+    private func seen(from other: Observer?) -> [FeedAircraft] {
         guard let other, other != observer else { return aircraft }
         let projection = SkyProjection(observer: other)
-        return aircraft.map { SceneAircraft(state: $0.state, sky: projection.place($0.state)) }
+        return aircraft.map { plane in
+            var placed = plane
+            placed.place(in: projection)
+            return placed
+        }
     }
 }
