@@ -25,10 +25,7 @@ struct FeedClientState {
 
     /// Queues the greeting.
     mutating func greet(hub: FeedHub) -> Verdict {
-        let hello = FeedHello(
-            receiver: hub.observer, source: hub.source,
-            frameIntervalSeconds: hub.configuration.radar.frameInterval, view: view)
-        return control(hello.jsonLine, hub: hub)
+        control(hub.hello(view: view), hub: hub)
     }
 
     /// Applies one command (a line, or a whole WebSocket message), queueing the new view or

@@ -66,7 +66,7 @@ package final class FeedServer: Service, Sendable {
         let snapshot = await provider.radarSnapshot()
         let hub = try await loop.submit {
             let hub = FeedHub(configuration: configuration)
-            hub.update(observer: snapshot.observer, source: snapshot.source)
+            hub.announce(observer: snapshot.observer, source: snapshot.source)
             return NIOLoopBound(hub, eventLoop: loop)
         }.get()
 
@@ -120,8 +120,9 @@ package final class FeedServer: Service, Sendable {
             let scene = RadarScene(seq: seq, time: Date().timeIntervalSince1970, snapshot: snapshot)
             let hub = self.hub
             try? await loop.submit {
-                let allocator = ByteBufferAllocator()
-                hub.value.broadcast(scene, allocator: allocator, now: Self.monotonicSeconds())
+                // Clients arriving from now on are greeted with this frame's receiver and source.
+                hub.value.announce(observer: scene.observer, source: scene.source)
+                hub.value.broadcast(scene, allocator: ByteBufferAllocator(), now: Self.monotonicSeconds())
             }.get()
             deadline += interval
             if deadline < clock.now { deadline = clock.now }

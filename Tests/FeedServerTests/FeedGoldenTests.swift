@@ -193,7 +193,7 @@ import Tracking
         var lines: [String] = []
         var state = FeedClientState(configuration: configuration)
         _ = state.greet(hub: hub)
-        hub.update(observer: receiver, source: "rtl-sdr, beast")
+        hub.announce(observer: receiver, source: "rtl-sdr, beast")
         _ = state.greet(hub: hub)
         let commands = [
             #"{"type":"view","heading_deg":359.999,"range_km":12.3456}"#,
