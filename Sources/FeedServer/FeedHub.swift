@@ -25,7 +25,7 @@ final class FeedHub {
     private(set) var source = "none"
     /// The server's counters.
     var statistics = FeedStatistics()
-    private var clients: [ObjectIdentifier: any FeedSubscriber] = [:]
+    private var clients: [ObjectIdentifier: FeedClient] = [:]
     private var refusals = LogThrottle()
     private var acceptPauses = LogThrottle()
 
@@ -49,7 +49,7 @@ final class FeedHub {
 
     /// Takes a new client in; false when `maxClients` are already connected (the refusal is
     /// counted and, at most every few seconds, logged).
-    func register(_ client: any FeedSubscriber) -> Bool {
+    func register(_ client: FeedClient) -> Bool {
         guard clients.count < configuration.maxClients else {
             statistics.clientsRefused += 1
             if let count = refusals.record(now: .now) {
@@ -82,7 +82,7 @@ final class FeedHub {
     }
 
     /// Lets a client that left go.
-    func unregister(_ client: any FeedSubscriber) {
+    func unregister(_ client: FeedClient) {
         clients[ObjectIdentifier(client)] = nil
         statistics.clients = clients.count
     }
@@ -104,8 +104,8 @@ final class FeedHub {
         }
     }
 
-    /// Closes every client connection.
+    /// Lets every client go: the server is stopping.
     func closeAll() {
-        for client in clients.values { client.close() }
+        for client in clients.values { client.letGo() }
     }
 }

@@ -81,7 +81,7 @@ package final class FeedServer: Service, Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(FeedClientHandler(hub: hub.value))
+                    try channel.pipeline.syncOperations.addHandler(UnixSocketTransport(hub: hub.value))
                 }
             }
         let descriptor = try SocketListener.open(path: path, mode: configuration.socketMode, backlog: 256)
@@ -149,11 +149,7 @@ package final class FeedServer: Service, Sendable {
     package func openSession() async throws -> FeedSession {
         let hub = self.hub
         let loop = self.loop
-        return try await loop.submit {
-            let core = FeedSessionCore(hub: hub.value, loop: loop)
-            let refusal: ByteBuffer? = core.start() ? nil : ByteBuffer(string: String(hub.value.refusal.dropLast()))
-            return FeedSession(core: NIOLoopBound(core, eventLoop: loop), refusal: refusal)
-        }.get()
+        return try await loop.submit { FeedSession(hub: hub.value, loop: loop) }.get()
     }
 
     /// The server's counters.

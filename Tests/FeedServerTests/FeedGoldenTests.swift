@@ -51,13 +51,58 @@ import Tracking
         func set(_ value: Double) { time.withLock { $0 = value } }
     }
 
-    /// A feed client that keeps what the hub delivers.
-    final class Recorder: FeedSubscriber {
-        let view: RadarView
-        var frames: [ByteBuffer] = []
-        init(view: RadarView) { self.view = view }
-        func deliver(frame: ByteBuffer, now: Double) { frames.append(frame) }
+    /// A transport that writes nothing: a test takes its client's lines itself.
+    final class Recorder: FeedTransport {
+        let client: FeedClient
+
+        /// A client of `hub` that joined and set its view to `view` (with a command).
+        init(hub: FeedHub, view: RadarView) {
+            client = FeedClient(hub: hub)
+            client.transport = self
+            #expect(client.join())
+            client.receive(command: Array(Self.command(setting: view).utf8))
+            #expect(client.view == view)
+            _ = lines()
+        }
+
+        /// A client of `hub` that joined with the daemon's starting view.
+        private init(joining hub: FeedHub) {
+            client = FeedClient(hub: hub)
+            client.transport = self
+            #expect(client.join())
+        }
+
+        /// A client of `hub` that joined with the daemon's starting view, its greeting waiting.
+        static func silent(hub: FeedHub) -> Recorder { Recorder(joining: hub) }
+
+        func linesWaiting() {}
         func close() {}
+
+        /// What the client's outbox releases, each frame taken as written.
+        func lines() -> [String] {
+            var lines: [String] = []
+            while let write = client.nextWrite(writable: true) {
+                switch write {
+                case .control(let line): lines.append(String(buffer: line))
+                case .frame(let line):
+                    lines.append(String(buffer: line))
+                    client.frameWritten()
+                }
+            }
+            return lines
+        }
+
+        /// A `view` command setting every field of `view`, numbers at full precision.
+        static func command(setting view: RadarView) -> String {
+            func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "null" }
+            let observer = view.observer.map {
+                #"{"lat":\#($0.latitude),"lon":\#($0.longitude),"alt_m":\#($0.altitudeMetres)}"#
+            }
+            return #"{"type":"view","heading_deg":\#(view.headingDeg),"range_km":\#(view.rangeKm),"#
+                + #""min_alt_ft":\#(number(view.minAltitudeFt)),"max_alt_ft":\#(number(view.maxAltitudeFt)),"#
+                + #""max_distance_km":\#(number(view.maxDistanceKm)),"hide_on_ground":\#(view.hideOnGround),"#
+                + #""observer":\#(observer ?? "null")}"#
+        }
     }
 
     /// The busy-airport sample through a pipeline and tracker on a fixed clock, with routes
@@ -172,11 +217,10 @@ import Tracking
     /// The frame lines the hub hands to clients of each view.
     static func frames(_ snapshot: RadarSnapshot, seq: UInt64) throws -> [String] {
         let hub = FeedHub(configuration: FeedConfiguration(socketPath: "/unused"))
-        let clients = views.map(Recorder.init)
-        for client in clients { #expect(hub.register(client)) }
+        let clients = views.map { Recorder(hub: hub, view: $0) }
         let scene = RadarScene(seq: seq, time: wallTime, snapshot: snapshot)
         hub.broadcast(scene, allocator: ByteBufferAllocator(), now: 0)
-        return clients.map { String(buffer: $0.frames[0]) }
+        return clients.flatMap { $0.lines() }
     }
 
     /// A frame line read as a client reads it and written again.
@@ -190,11 +234,10 @@ import Tracking
         let configuration = FeedConfiguration(
             socketPath: "/unused", radar: RadarConfiguration(headingDeg: 360, rangeKm: 42.1234, frameInterval: 0.25))
         let hub = FeedHub(configuration: configuration)
-        var lines: [String] = []
-        var state = FeedClientState(configuration: configuration)
-        _ = state.greet(hub: hub)
+        let first = Recorder.silent(hub: hub)
         hub.announce(observer: receiver, source: "rtl-sdr, beast")
-        _ = state.greet(hub: hub)
+        let client = Recorder.silent(hub: hub)
+        var lines = first.lines() + client.lines()
         let commands = [
             #"{"type":"view","heading_deg":359.999,"range_km":12.3456}"#,
             #"{"type":"view","min_alt_ft":1000.4,"max_alt_ft":null,"max_distance_km":0.1,"hide_on_ground":true}"#,
@@ -207,10 +250,8 @@ import Tracking
             #"{"type":"zoom","why":"\u0001"}"#,
             "not json"
         ]
-        for command in commands { _ = state.command(Array(command.utf8), hub: hub) }
-        while let write = state.outbox.nextWrite(writable: true) {
-            if case .control(let line) = write { lines.append(String(buffer: line)) }
-        }
+        for command in commands { client.client.receive(command: Array(command.utf8)) }
+        lines += client.lines()
         return lines
     }
 
@@ -241,7 +282,7 @@ import Tracking
         let crowd = RadarSnapshot(observer: TestSky.observer, source: "test", now: 101, aircraft: TestSky.crowd(300))
         let hub = FeedHub(configuration: FeedConfiguration(socketPath: "/unused", maxClients: 1000))
         let views = (0..<20).map { RadarView(headingDeg: Double($0) * 17, rangeKm: 40 + Double($0)) }
-        for index in 0..<200 { #expect(hub.register(Recorder(view: views[index % views.count]))) }
+        let clients = (0..<200).map { Recorder(hub: hub, view: views[$0 % views.count]) }
         let rounds = 20
         var best = Double.infinity
         for seq in 1...rounds {
@@ -250,6 +291,7 @@ import Tracking
             hub.broadcast(scene, allocator: ByteBufferAllocator(), now: 0)
             let elapsed = (ContinuousClock.now - start).inSeconds
             best = min(best, elapsed)
+            for client in clients { _ = client.lines() }
         }
         print("feed render: 300 aircraft, 20 views, 200 clients: best of \(rounds) \(best * 1000) ms per frame")
     }
