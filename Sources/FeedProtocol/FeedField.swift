@@ -88,7 +88,21 @@ package struct FeedField<Object>: Sendable {
         }
     }
 
-    /// A nested object, written by `json` and read by `parse`.
+    /// A nested object that is always there, written by `json` and read by `parse`; its
+    /// owner's parser checks that it is present before reading the fields.
+    package static func object<Value>(
+        _ key: String, _ path: WritableKeyPath<Object, Value> & Sendable,
+        json: @escaping @Sendable (Value) -> String,
+        parse: @escaping @Sendable (JSONFields) throws(FeedParseError) -> Value
+    ) -> FeedField {
+        FeedField(key) { object, w in
+            w.addRaw(key, json(object[keyPath: path]))
+        } read: { object, fields throws(FeedParseError) in
+            if let nested = try fields.object(key) { object[keyPath: path] = try parse(nested) }
+        }
+    }
+
+    /// A nested object that may be unknown, written by `json` and read by `parse`.
     package static func object<Value>(
         _ key: String, _ path: WritableKeyPath<Object, Value?> & Sendable,
         json: @escaping @Sendable (Value) -> String,

@@ -16,19 +16,24 @@ package struct FeedRoute: Sendable, Equatable {
     }
 
     /// `{"origin":{…},"destination":{…}}`.
-    package var json: String {
-        var w = JSONObjectWriter(nullForMissing: true)
-        w.addRaw("origin", origin.json)
-        w.addRaw("destination", destination.json)
-        return w.result
-    }
+    package var json: String { Self.fields.json(of: self) }
+
+    /// Both ends, in wire order: the one list its writer and parser follow.
+    package static let fields: [FeedField<FeedRoute>] = [
+        .object(
+            "origin", \.origin, json: { $0.json }, parse: { fields throws(FeedParseError) in try FeedAirport(fields) }),
+        .object(
+            "destination", \.destination, json: { $0.json },
+            parse: { fields throws(FeedParseError) in try FeedAirport(fields) })
+    ]
 
     /// Reads a route object; both ends must be there.
     init(_ fields: JSONFields) throws(FeedParseError) {
-        guard let origin = try fields.object("origin"), let destination = try fields.object("destination") else {
+        guard try fields.object("origin") != nil, try fields.object("destination") != nil else {
             throw FeedParseError("\(fields.place ?? "route") needs an \"origin\" and a \"destination\"")
         }
-        self.init(origin: try FeedAirport(origin), destination: try FeedAirport(destination))
+        self.init(origin: FeedAirport(), destination: FeedAirport())
+        try Self.fields.read(into: &self, from: fields)
     }
 }
 
@@ -41,23 +46,24 @@ package struct FeedAirport: Sendable, Equatable {
     /// The airport's name, e.g. "London Heathrow Airport".
     package var name: String?
 
-    /// An airport from its parts.
-    package init(icao: String?, iata: String?, name: String?) {
+    /// An airport from its parts; by default all unknown.
+    package init(icao: String? = nil, iata: String? = nil, name: String? = nil) {
         self.icao = icao
         self.iata = iata
         self.name = name
     }
 
     /// `{"icao":…,"iata":…,"name":…}`.
-    package var json: String {
-        var w = JSONObjectWriter(nullForMissing: true)
-        w.add("icao", icao)
-        w.add("iata", iata)
-        w.add("name", name)
-        return w.result
-    }
+    package var json: String { Self.fields.json(of: self) }
 
+    /// Every field, in wire order: the one list its writer and parser follow.
+    package static let fields: [FeedField<FeedAirport>] = [
+        .text("icao", \.icao), .text("iata", \.iata), .text("name", \.name)
+    ]
+
+    /// Reads an airport object; each field may be unknown.
     init(_ fields: JSONFields) throws(FeedParseError) {
-        self.init(icao: try fields.string("icao"), iata: try fields.string("iata"), name: try fields.string("name"))
+        self.init()
+        try Self.fields.read(into: &self, from: fields)
     }
 }
