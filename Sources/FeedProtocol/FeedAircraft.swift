@@ -119,26 +119,39 @@ package struct FeedAircraft: Sendable, Equatable {
         .text("source", \.source)
     ]
 
-    /// Where it stands in the observer's sky and on the client's radar, in wire order.
-    private static let projection: [FeedField<FeedAircraft>] = [
+    /// Where it stands in the observer's sky, in wire order.
+    private static let sky: [FeedField<FeedAircraft>] = [
         .angle("azimuth_deg", \.azimuthDeg, decimals: 2),
         .number("elevation_deg", \.elevationDeg, decimals: 2),
         .number("slant_km", \.slantKm, decimals: 2),
-        .number("ground_km", \.groundKm, decimals: 2),
+        .number("ground_km", \.groundKm, decimals: 2)
+    ]
+
+    /// Where a client's radar draws it and which way its icon points, in wire order: the only
+    /// fields in which two views from the same place differ.
+    package static let radarFields: [FeedField<FeedAircraft>] = [
         .angle("bearing_deg", \.bearingDeg, decimals: 2),
         .number("x", \.x, decimals: 4),
         .number("y", \.y, decimals: 4),
-        .angle("rotation_deg", \.rotationDeg, decimals: 1),
-        .number("scale", \.scale, decimals: 3)
+        .angle("rotation_deg", \.rotationDeg, decimals: 1)
     ]
 
     /// The route, last.
     private static let routeField: FeedField<FeedAircraft> = .object(
-        "route", \.route, json: \.json, parse: { fields throws(FeedParseError) in try FeedRoute(fields) })
+        "route", \.route, json: { $0.json }, parse: { fields throws(FeedParseError) in try FeedRoute(fields) })
+
+    /// The fields before `radarFields`: what the tracker knows and where it stands in the
+    /// observer's sky, in wire order.
+    package static let leadingFields = tracked + sky
+
+    /// The fields after `radarFields`: how large to draw it, and its route.
+    package static let trailingFields: [FeedField<FeedAircraft>] = [
+        .number("scale", \.scale, decimals: 3), routeField
+    ]
 
     /// Every field of a frame's aircraft, in wire order: the one list its writer and parser
     /// follow.
-    package static let fields = tracked + projection + [routeField]
+    package static let fields = leadingFields + radarFields + trailingFields
 
     /// The fields of `trackedJSON`, in wire order.
     package static let trackedFields = tracked + [routeField]

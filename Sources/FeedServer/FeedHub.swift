@@ -91,15 +91,13 @@ final class FeedHub {
     /// monotonic time `now` (seconds). What greetings say is not its business (`announce`).
     func broadcast(_ scene: RadarScene, allocator: ByteBufferAllocator, now: Double) {
         statistics.frames += 1
-        var rendered: [RadarView: ByteBuffer] = [:]
+        guard !clients.isEmpty else { return }
+        let lines = scene.frameLines(for: Set(clients.values.map(\.view)))
+        var buffers: [RadarView: ByteBuffer] = [:]
         for client in clients.values {
-            let buffer: ByteBuffer
-            if let done = rendered[client.view] {
-                buffer = done
-            } else {
-                buffer = allocator.buffer(string: scene.frame(for: client.view).jsonLine)
-                rendered[client.view] = buffer
-            }
+            let view = client.view
+            let buffer = buffers[view] ?? allocator.buffer(string: lines[view] ?? "")
+            buffers[view] = buffer
             client.deliver(frame: buffer, now: now)
         }
     }

@@ -39,13 +39,43 @@ package struct RadarScene: Sendable {
     /// placements. A view with an observer of its own has every aircraft placed again in
     /// that observer's sky.
     package func frame(for view: RadarView) -> FeedFrame {
-        let seen = seen(from: view.observer)
-        var shown: [FeedAircraft] = []
-        shown.reserveCapacity(seen.count)
-        for plane in seen where view.includes(plane) { shown.append(view.show(plane)) }
-        return FeedFrame(
+        var frame = emptyFrame(for: view)
+        frame.aircraft = seen(from: view.observer).filter(view.includes).map(view.show)
+        return frame
+    }
+
+    /// The frame lines of `views`, each `frame(for:)`'s `jsonLine` byte for byte, written
+    /// together: the part of an aircraft's object that views from one place share is
+    /// written once for all of them (`FeedAircraftText`), and each view adds its own fields.
+    package func frameLines(for views: Set<RadarView>) -> [RadarView: String] {
+        var written: [Observer?: (aircraft: [FeedAircraft], texts: [FeedAircraftText])] = [:]
+        var lines: [RadarView: String] = [:]
+        lines.reserveCapacity(views.count)
+        for view in views {
+            // The scene's own placements serve its observer and views without one of their own.
+            let place = view.observer == observer ? nil : view.observer
+            let sky =
+                written[place]
+                ?? {
+                    let aircraft = seen(from: place)
+                    return (aircraft, aircraft.map(FeedAircraftText.init))
+                }()
+            written[place] = sky
+            var objects: [String] = []
+            objects.reserveCapacity(sky.aircraft.count)
+            for (plane, text) in zip(sky.aircraft, sky.texts) where view.includes(plane) {
+                objects.append(text.json(shown: view.show(plane)))
+            }
+            lines[view] = emptyFrame(for: view).line(aircraftObjects: objects)
+        }
+        return lines
+    }
+
+    /// The frame for `view` without its aircraft.
+    private func emptyFrame(for view: RadarView) -> FeedFrame {
+        FeedFrame(
             seq: Int(truncatingIfNeeded: seq), time: time, source: source, headingDeg: view.headingDeg,
-            rangeKm: view.rangeKm, aircraft: shown)
+            rangeKm: view.rangeKm, aircraft: [])
     }
 
     /// The aircraft placed in the sky of `other` (the scene's own placements when it is nil

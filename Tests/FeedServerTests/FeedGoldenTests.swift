@@ -220,7 +220,10 @@ import Tracking
         let clients = views.map { Recorder(hub: hub, view: $0) }
         let scene = RadarScene(seq: seq, time: wallTime, snapshot: snapshot)
         hub.broadcast(scene, allocator: ByteBufferAllocator(), now: 0)
-        return clients.flatMap { $0.lines() }
+        let lines = clients.flatMap { $0.lines() }
+        // The hub writes the views' shared parts once; a frame written whole is the same.
+        #expect(lines == views.map { scene.frame(for: $0).jsonLine })
+        return lines
     }
 
     /// A frame line read as a client reads it and written again.
