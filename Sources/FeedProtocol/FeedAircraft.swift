@@ -92,75 +92,80 @@ package struct FeedAircraft: Sendable, Equatable {
     /// The aircraft as one JSON object, every field present (`null` when unknown), each
     /// number rounded to what it is worth: 5 decimals of a degree of latitude are about a
     /// metre, 4 decimals of the radar radius a fraction of a pixel.
-    package var json: String { Self.fields.json(of: self) }
+    package var json: String { written(.all) }
 
     /// The aircraft as one JSON object without the projection fields (azimuth, elevation,
     /// distances, radar position, rotation, scale): what is known of it wherever one stands,
     /// as the MQTT output publishes it.
-    package var trackedJSON: String { Self.trackedFields.json(of: self) }
+    package var trackedJSON: String { written(.tracked) }
 
-    /// What the tracker knows, wherever one stands, in wire order.
-    private static let tracked: [FeedField<FeedAircraft>] = [
-        .text("icao", \.icao),
-        .text("callsign", \.callsign),
-        .number("lat", \.latitude, decimals: 5),
-        .number("lon", \.longitude, decimals: 5),
-        .number("alt_baro_ft", \.altitudeBaroFt, decimals: 0),
-        .number("alt_geo_ft", \.altitudeGeoFt, decimals: 0),
-        .number("ground_speed_kt", \.groundSpeedKt, decimals: 1),
-        .angle("track_deg", \.trackDeg, decimals: 1),
-        .number("vertical_rate_fpm", \.verticalRateFpm, decimals: 0),
-        .text("squawk", \.squawk),
-        .text("category", \.category),
-        .flag("on_ground", \.onGround),
-        .number("seen_s", \.seenSeconds, decimals: 1),
-        .number("seen_pos_s", \.positionAgeSeconds, decimals: 1),
-        .flag("stale", \.stale),
-        .text("source", \.source)
-    ]
+    /// Which of its fields an object holds, each run in wire order.
+    enum Part {
+        /// Every field.
+        case all
+        /// What the tracker knows and the route (`trackedJSON`).
+        case tracked
+        /// What the tracker knows and where it stands in the observer's sky: the fields
+        /// before the view's own.
+        case leading
+        /// Where a client's radar draws it and which way its icon points (bearing, x, y,
+        /// rotation): the only fields in which two views from the same place differ.
+        case radar
+        /// How large to draw it and its route: the fields after the view's own.
+        case trailing
+    }
 
-    /// Where it stands in the observer's sky, in wire order.
-    private static let sky: [FeedField<FeedAircraft>] = [
-        .angle("azimuth_deg", \.azimuthDeg, decimals: 2),
-        .number("elevation_deg", \.elevationDeg, decimals: 2),
-        .number("slant_km", \.slantKm, decimals: 2),
-        .number("ground_km", \.groundKm, decimals: 2)
-    ]
+    /// `part` of the aircraft as one JSON object.
+    consuming func written(_ part: Part) -> String {
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer, part)
+        return writer.result
+    }
 
-    /// Where a client's radar draws it and which way its icon points, in wire order: the only
-    /// fields in which two views from the same place differ.
-    package static let radarFields: [FeedField<FeedAircraft>] = [
-        .angle("bearing_deg", \.bearingDeg, decimals: 2),
-        .number("x", \.x, decimals: 4),
-        .number("y", \.y, decimals: 4),
-        .angle("rotation_deg", \.rotationDeg, decimals: 1)
-    ]
-
-    /// The route, last.
-    private static let routeField: FeedField<FeedAircraft> = .object(
-        "route", \.route, json: { $0.json }, parse: { fields throws(FeedParseError) in try FeedRoute(fields) })
-
-    /// The fields before `radarFields`: what the tracker knows and where it stands in the
-    /// observer's sky, in wire order.
-    package static let leadingFields = tracked + sky
-
-    /// The fields after `radarFields`: how large to draw it, and its route.
-    package static let trailingFields: [FeedField<FeedAircraft>] = [
-        .number("scale", \.scale, decimals: 3), routeField
-    ]
-
-    /// Every field of a frame's aircraft, in wire order: the one list its writer and parser
-    /// follow.
-    package static let fields = leadingFields + radarFields + trailingFields
-
-    /// The fields of `trackedJSON`, in wire order.
-    package static let trackedFields = tracked + [routeField]
+    /// Every field of the aircraft, in wire order, with its key and rounding: the one list
+    /// its writer and its parser follow.
+    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V, _ part: Part) throws(V.Failure) {
+        if part == .all || part == .tracked || part == .leading {
+            try v.text("icao", &icao)
+            try v.text("callsign", &callsign)
+            try v.number("lat", &latitude, decimals: 5)
+            try v.number("lon", &longitude, decimals: 5)
+            try v.number("alt_baro_ft", &altitudeBaroFt, decimals: 0)
+            try v.number("alt_geo_ft", &altitudeGeoFt, decimals: 0)
+            try v.number("ground_speed_kt", &groundSpeedKt, decimals: 1)
+            try v.angle("track_deg", &trackDeg, decimals: 1)
+            try v.number("vertical_rate_fpm", &verticalRateFpm, decimals: 0)
+            try v.text("squawk", &squawk)
+            try v.text("category", &category)
+            try v.flag("on_ground", &onGround)
+            try v.number("seen_s", &seenSeconds, decimals: 1)
+            try v.number("seen_pos_s", &positionAgeSeconds, decimals: 1)
+            try v.flag("stale", &stale)
+            try v.text("source", &source)
+        }
+        if part == .all || part == .leading {
+            try v.angle("azimuth_deg", &azimuthDeg, decimals: 2)
+            try v.number("elevation_deg", &elevationDeg, decimals: 2)
+            try v.number("slant_km", &slantKm, decimals: 2)
+            try v.number("ground_km", &groundKm, decimals: 2)
+        }
+        if part == .all || part == .radar {
+            try v.angle("bearing_deg", &bearingDeg, decimals: 2)
+            try v.number("x", &x, decimals: 4)
+            try v.number("y", &y, decimals: 4)
+            try v.angle("rotation_deg", &rotationDeg, decimals: 1)
+        }
+        if part == .all || part == .trailing { try v.number("scale", &scale, decimals: 3) }
+        if part == .all || part == .tracked || part == .trailing { try v.object("route", &route) }
+    }
 
     /// Reads an aircraft object; an aircraft without an address is an error, unknown fields
     /// are ignored.
     init(_ fields: JSONFields) throws(FeedParseError) {
         guard let icao = try fields.string("icao") else { throw FeedParseError("aircraft without an \"icao\"") }
         self.init(icao: icao)
-        try Self.fields.read(into: &self, from: fields.named("aircraft \(icao)"))
+        var reader = FeedFieldReader(fields: fields.named("aircraft \(icao)"))
+        try visit(&reader, .all)
     }
 }

@@ -1,8 +1,8 @@
 /// An aircraft's object written in advance but for the fields a client's view sets
-/// (`FeedAircraft.radarFields`: bearing, x, y, rotation): what the tracker knows, its place in
+/// (`FeedAircraft.Part.radar`: bearing, x, y, rotation): what the tracker knows, its place in
 /// the observer's sky, its icon scale and its route are the same for every view from one
 /// place, so a radar scene writes them once per frame, and each view writes only its own four
-/// fields between them. The text comes from `FeedAircraft`'s own field lists, so the bytes are
+/// fields between them. The text comes from `FeedAircraft`'s own list of fields, so the bytes are
 /// those of `FeedAircraft.json`.
 package struct FeedAircraftText: Sendable {
     /// `{"icao":…,…,"ground_km":…,`: the fields before the view's own.
@@ -12,18 +12,22 @@ package struct FeedAircraftText: Sendable {
 
     /// The shared part of `aircraft`'s object (its view fields are not read).
     package init(_ aircraft: FeedAircraft) {
-        head = String(FeedAircraft.leadingFields.json(of: aircraft).dropLast()) + ","
-        tail = String(FeedAircraft.trailingFields.json(of: aircraft).dropFirst())
+        var head = aircraft.written(.leading)
+        head.removeLast()  // the closing brace
+        head += ","
+        self.head = head
+        tail = String(aircraft.written(.trailing).dropFirst())
     }
 
     /// The whole object of the aircraft this text was written for, with the view fields of
     /// `shown` (the same aircraft as a view shows it): `shown.json`, byte for byte.
-    package func json(shown: FeedAircraft) -> String {
-        let own = FeedAircraft.radarFields.json(of: shown)
+    package func json(shown: consuming FeedAircraft) -> String {
+        var own = shown.written(.radar)
+        own.removeLast()  // the closing brace
         var text = ""
         text.reserveCapacity(head.utf8.count + own.utf8.count + tail.utf8.count)
         text += head
-        text += own.dropFirst().dropLast()
+        text += own.dropFirst()
         text += ","
         text += tail
         return text

@@ -16,16 +16,18 @@ package struct FeedRoute: Sendable, Equatable {
     }
 
     /// `{"origin":{…},"destination":{…}}`.
-    package var json: String { Self.fields.json(of: self) }
+    package var json: String {
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer)
+        return writer.result
+    }
 
     /// Both ends, in wire order: the one list its writer and parser follow.
-    package static let fields: [FeedField<FeedRoute>] = [
-        .object(
-            "origin", \.origin, json: { $0.json }, parse: { fields throws(FeedParseError) in try FeedAirport(fields) }),
-        .object(
-            "destination", \.destination, json: { $0.json },
-            parse: { fields throws(FeedParseError) in try FeedAirport(fields) })
-    ]
+    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+        try v.object("origin", &origin)
+        try v.object("destination", &destination)
+    }
 
     /// Reads a route object; both ends must be there.
     init(_ fields: JSONFields) throws(FeedParseError) {
@@ -33,7 +35,8 @@ package struct FeedRoute: Sendable, Equatable {
             throw FeedParseError("\(fields.place ?? "route") needs an \"origin\" and a \"destination\"")
         }
         self.init(origin: FeedAirport(), destination: FeedAirport())
-        try Self.fields.read(into: &self, from: fields)
+        var reader = FeedFieldReader(fields: fields)
+        try visit(&reader)
     }
 }
 
@@ -54,16 +57,27 @@ package struct FeedAirport: Sendable, Equatable {
     }
 
     /// `{"icao":…,"iata":…,"name":…}`.
-    package var json: String { Self.fields.json(of: self) }
+    package var json: String {
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer)
+        return writer.result
+    }
 
     /// Every field, in wire order: the one list its writer and parser follow.
-    package static let fields: [FeedField<FeedAirport>] = [
-        .text("icao", \.icao), .text("iata", \.iata), .text("name", \.name)
-    ]
+    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+        try v.text("icao", &icao)
+        try v.text("iata", &iata)
+        try v.text("name", &name)
+    }
 
     /// Reads an airport object; each field may be unknown.
     init(_ fields: JSONFields) throws(FeedParseError) {
         self.init()
-        try Self.fields.read(into: &self, from: fields)
+        var reader = FeedFieldReader(fields: fields)
+        try visit(&reader)
     }
 }
+
+extension FeedRoute: FeedObject {}
+extension FeedAirport: FeedObject {}

@@ -45,26 +45,30 @@ package struct RadarScene: Sendable {
     }
 
     /// The frame lines of `views`, each `frame(for:)`'s `jsonLine` byte for byte, written
-    /// together: the part of an aircraft's object that views from one place share is
-    /// written once for all of them (`FeedAircraftText`), and each view adds its own fields.
+    /// together: when several views look from one place, the part of an aircraft's object
+    /// they share is written once for all of them (`FeedAircraftText`), and each view adds
+    /// its own fields.
     package func frameLines(for views: Set<RadarView>) -> [RadarView: String] {
-        var written: [Observer?: (aircraft: [FeedAircraft], texts: [FeedAircraftText])] = [:]
+        // The scene's own placements serve its observer and views without one of their own.
+        func place(of view: RadarView) -> Observer? { view.observer == observer ? nil : view.observer }
+        var sharing: [Observer?: Int] = [:]
+        for view in views { sharing[place(of: view), default: 0] += 1 }
+        var written: [Observer?: (aircraft: [FeedAircraft], texts: [FeedAircraftText]?)] = [:]
         var lines: [RadarView: String] = [:]
         lines.reserveCapacity(views.count)
         for view in views {
-            // The scene's own placements serve its observer and views without one of their own.
-            let place = view.observer == observer ? nil : view.observer
+            let place = place(of: view)
             let sky =
                 written[place]
                 ?? {
                     let aircraft = seen(from: place)
-                    return (aircraft, aircraft.map(FeedAircraftText.init))
+                    return (aircraft, sharing[place, default: 0] > 1 ? aircraft.map(FeedAircraftText.init) : nil)
                 }()
             written[place] = sky
             var objects: [String] = []
             objects.reserveCapacity(sky.aircraft.count)
-            for (plane, text) in zip(sky.aircraft, sky.texts) where view.includes(plane) {
-                objects.append(text.json(shown: view.show(plane)))
+            for (index, plane) in sky.aircraft.enumerated() where view.includes(plane) {
+                objects.append(sky.texts?[index].json(shown: view.show(plane)) ?? view.show(plane).json)
             }
             lines[view] = emptyFrame(for: view).line(aircraftObjects: objects)
         }
