@@ -1,4 +1,3 @@
-import ModeS
 import Support
 
 /// Goes through the fields of a feed object in wire order, each field given once with its key,
