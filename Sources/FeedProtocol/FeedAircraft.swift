@@ -92,78 +92,80 @@ package struct FeedAircraft: Sendable, Equatable {
     /// The aircraft as one JSON object, every field present (`null` when unknown), each
     /// number rounded to what it is worth: 5 decimals of a degree of latitude are about a
     /// metre, 4 decimals of the radar radius a fraction of a pixel.
-    package var json: String { object(withProjection: true) }
+    package var json: String { written(.all) }
 
     /// The aircraft as one JSON object without the projection fields (azimuth, elevation,
     /// distances, radar position, rotation, scale): what is known of it wherever one stands,
     /// as the MQTT output publishes it.
-    package var trackedJSON: String { object(withProjection: false) }
+    package var trackedJSON: String { written(.tracked) }
 
-    private func object(withProjection projection: Bool) -> String {
-        var w = JSONObjectWriter(nullForMissing: true)
-        w.add("icao", icao)
-        w.add("callsign", callsign)
-        w.add("lat", latitude, decimals: 5)
-        w.add("lon", longitude, decimals: 5)
-        w.add("alt_baro_ft", altitudeBaroFt, decimals: 0)
-        w.add("alt_geo_ft", altitudeGeoFt, decimals: 0)
-        w.add("ground_speed_kt", groundSpeedKt, decimals: 1)
-        w.addAngle("track_deg", trackDeg, decimals: 1)
-        w.add("vertical_rate_fpm", verticalRateFpm, decimals: 0)
-        w.add("squawk", squawk)
-        w.add("category", category)
-        w.add("on_ground", onGround)
-        w.add("seen_s", seenSeconds, decimals: 1)
-        w.add("seen_pos_s", positionAgeSeconds, decimals: 1)
-        w.add("stale", stale)
-        w.add("source", source)
-        if projection { addProjection(to: &w) }
-        w.addRaw("route", route?.json ?? "null")
-        return w.result
+    /// Which of its fields an object holds, each run in wire order.
+    enum Part {
+        /// Every field.
+        case all
+        /// What the tracker knows and the route (`trackedJSON`).
+        case tracked
+        /// What the tracker knows and where it stands in the observer's sky: the fields
+        /// before the view's own.
+        case leading
+        /// Where a client's radar draws it and which way its icon points (bearing, x, y,
+        /// rotation): the only fields in which two views from the same place differ.
+        case radar
+        /// How large to draw it and its route: the fields after the view's own.
+        case trailing
     }
 
-    private func addProjection(to w: inout JSONObjectWriter) {
-        w.addAngle("azimuth_deg", azimuthDeg, decimals: 2)
-        w.add("elevation_deg", elevationDeg, decimals: 2)
-        w.add("slant_km", slantKm, decimals: 2)
-        w.add("ground_km", groundKm, decimals: 2)
-        w.addAngle("bearing_deg", bearingDeg, decimals: 2)
-        w.add("x", x, decimals: 4)
-        w.add("y", y, decimals: 4)
-        w.addAngle("rotation_deg", rotationDeg, decimals: 1)
-        w.add("scale", scale, decimals: 3)
+    /// `part` of the aircraft as one JSON object.
+    consuming func written(_ part: Part) -> String {
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer, part)
+        return writer.result
+    }
+
+    /// Every field of the aircraft, in wire order, with its key and rounding: the one list
+    /// its writer and its parser follow.
+    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V, _ part: Part) throws(V.Failure) {
+        if part == .all || part == .tracked || part == .leading {
+            try v.text("icao", &icao)
+            try v.text("callsign", &callsign)
+            try v.number("lat", &latitude, decimals: 5)
+            try v.number("lon", &longitude, decimals: 5)
+            try v.number("alt_baro_ft", &altitudeBaroFt, decimals: 0)
+            try v.number("alt_geo_ft", &altitudeGeoFt, decimals: 0)
+            try v.number("ground_speed_kt", &groundSpeedKt, decimals: 1)
+            try v.angle("track_deg", &trackDeg, decimals: 1)
+            try v.number("vertical_rate_fpm", &verticalRateFpm, decimals: 0)
+            try v.text("squawk", &squawk)
+            try v.text("category", &category)
+            try v.flag("on_ground", &onGround)
+            try v.number("seen_s", &seenSeconds, decimals: 1)
+            try v.number("seen_pos_s", &positionAgeSeconds, decimals: 1)
+            try v.flag("stale", &stale)
+            try v.text("source", &source)
+        }
+        if part == .all || part == .leading {
+            try v.angle("azimuth_deg", &azimuthDeg, decimals: 2)
+            try v.number("elevation_deg", &elevationDeg, decimals: 2)
+            try v.number("slant_km", &slantKm, decimals: 2)
+            try v.number("ground_km", &groundKm, decimals: 2)
+        }
+        if part == .all || part == .radar {
+            try v.angle("bearing_deg", &bearingDeg, decimals: 2)
+            try v.number("x", &x, decimals: 4)
+            try v.number("y", &y, decimals: 4)
+            try v.angle("rotation_deg", &rotationDeg, decimals: 1)
+        }
+        if part == .all || part == .trailing { try v.number("scale", &scale, decimals: 3) }
+        if part == .all || part == .tracked || part == .trailing { try v.object("route", &route) }
     }
 
     /// Reads an aircraft object; an aircraft without an address is an error, unknown fields
     /// are ignored.
     init(_ fields: JSONFields) throws(FeedParseError) {
         guard let icao = try fields.string("icao") else { throw FeedParseError("aircraft without an \"icao\"") }
-        let fields = fields.named("aircraft \(icao)")
         self.init(icao: icao)
-        callsign = try fields.string("callsign")
-        latitude = try fields.number("lat")
-        longitude = try fields.number("lon")
-        altitudeBaroFt = try fields.number("alt_baro_ft")
-        altitudeGeoFt = try fields.number("alt_geo_ft")
-        groundSpeedKt = try fields.number("ground_speed_kt")
-        trackDeg = try fields.number("track_deg")
-        verticalRateFpm = try fields.number("vertical_rate_fpm")
-        squawk = try fields.string("squawk")
-        category = try fields.string("category")
-        onGround = try fields.bool("on_ground")
-        seenSeconds = try fields.number("seen_s")
-        positionAgeSeconds = try fields.number("seen_pos_s")
-        stale = try fields.bool("stale") ?? false
-        source = try fields.string("source")
-        azimuthDeg = try fields.number("azimuth_deg")
-        elevationDeg = try fields.number("elevation_deg")
-        slantKm = try fields.number("slant_km")
-        groundKm = try fields.number("ground_km")
-        bearingDeg = try fields.number("bearing_deg")
-        x = try fields.number("x")
-        y = try fields.number("y")
-        rotationDeg = try fields.number("rotation_deg")
-        scale = try fields.number("scale")
-        route = try fields.object("route").map { fields throws(FeedParseError) in try FeedRoute(fields) }
+        var reader = FeedFieldReader(fields: fields.named("aircraft \(icao)"))
+        try visit(&reader, .all)
     }
 }

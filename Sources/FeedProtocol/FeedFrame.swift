@@ -41,7 +41,12 @@ package struct FeedFrame: Sendable, Equatable {
     }
 
     /// The frame as one line of JSON, ending in a newline.
-    package var jsonLine: String {
+    package var jsonLine: String { line(aircraftObjects: aircraft.map(\.json)) }
+
+    /// The frame as one line of JSON with `objects` as its aircraft, in order (each one JSON
+    /// object, as `FeedAircraft.json` or `FeedAircraftText` writes it), for a writer that has
+    /// them already; the frame's own `aircraft` are not read.
+    package func line(aircraftObjects objects: [String]) -> String {
         var w = JSONObjectWriter(nullForMissing: true)
         w.add("type", "frame")
         w.add("seq", seq)
@@ -50,10 +55,10 @@ package struct FeedFrame: Sendable, Equatable {
         w.addAngle("heading_deg", headingDeg, decimals: 2)
         w.add("range_km", rangeKm, decimals: 3)
         var list = "["
-        list.reserveCapacity(aircraft.count * 480 + 2)
-        for (index, plane) in aircraft.enumerated() {
+        list.reserveCapacity(objects.reduce(2) { $0 + $1.utf8.count + 1 })
+        for (index, object) in objects.enumerated() {
             if index > 0 { list += "," }
-            list += plane.json
+            list += object
         }
         list += "]"
         w.addRaw("aircraft", list)

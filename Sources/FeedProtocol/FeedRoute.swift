@@ -17,18 +17,26 @@ package struct FeedRoute: Sendable, Equatable {
 
     /// `{"origin":{…},"destination":{…}}`.
     package var json: String {
-        var w = JSONObjectWriter(nullForMissing: true)
-        w.addRaw("origin", origin.json)
-        w.addRaw("destination", destination.json)
-        return w.result
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer)
+        return writer.result
+    }
+
+    /// Both ends, in wire order: the one list its writer and parser follow.
+    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+        try v.object("origin", &origin)
+        try v.object("destination", &destination)
     }
 
     /// Reads a route object; both ends must be there.
     init(_ fields: JSONFields) throws(FeedParseError) {
-        guard let origin = try fields.object("origin"), let destination = try fields.object("destination") else {
+        guard try fields.object("origin") != nil, try fields.object("destination") != nil else {
             throw FeedParseError("\(fields.place ?? "route") needs an \"origin\" and a \"destination\"")
         }
-        self.init(origin: try FeedAirport(origin), destination: try FeedAirport(destination))
+        self.init(origin: FeedAirport(), destination: FeedAirport())
+        var reader = FeedFieldReader(fields: fields)
+        try visit(&reader)
     }
 }
 
@@ -41,8 +49,8 @@ package struct FeedAirport: Sendable, Equatable {
     /// The airport's name, e.g. "London Heathrow Airport".
     package var name: String?
 
-    /// An airport from its parts.
-    package init(icao: String?, iata: String?, name: String?) {
+    /// An airport from its parts; by default all unknown.
+    package init(icao: String? = nil, iata: String? = nil, name: String? = nil) {
         self.icao = icao
         self.iata = iata
         self.name = name
@@ -50,14 +58,26 @@ package struct FeedAirport: Sendable, Equatable {
 
     /// `{"icao":…,"iata":…,"name":…}`.
     package var json: String {
-        var w = JSONObjectWriter(nullForMissing: true)
-        w.add("icao", icao)
-        w.add("iata", iata)
-        w.add("name", name)
-        return w.result
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer)
+        return writer.result
     }
 
+    /// Every field, in wire order: the one list its writer and parser follow.
+    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+        try v.text("icao", &icao)
+        try v.text("iata", &iata)
+        try v.text("name", &name)
+    }
+
+    /// Reads an airport object; each field may be unknown.
     init(_ fields: JSONFields) throws(FeedParseError) {
-        self.init(icao: try fields.string("icao"), iata: try fields.string("iata"), name: try fields.string("name"))
+        self.init()
+        var reader = FeedFieldReader(fields: fields)
+        try visit(&reader)
     }
 }
+
+extension FeedRoute: FeedObject {}
+extension FeedAirport: FeedObject {}

@@ -13,31 +13,43 @@ import Tracking
     import Darwin
 #endif
 
-/// The feed's shared state on its event loop: the connected clients, the latest receiver and
-/// source (for greetings), and the counters. Confined to the server's one event loop, so it
-/// needs no locks.
+/// The feed's shared state on its event loop: the connected clients, what greetings say (the
+/// receiver and the source, as the server last announced them), and the counters. Confined
+/// to the server's one event loop, so it needs no locks.
 final class FeedHub {
+    /// The server's configuration.
     let configuration: FeedConfiguration
+    /// The receiver the greetings name; set by `announce`, never by a frame.
     private(set) var observer: Observer?
+    /// The source the greetings name; set by `announce`.
     private(set) var source = "none"
+    /// The server's counters.
     var statistics = FeedStatistics()
-    private var clients: [ObjectIdentifier: any FeedSubscriber] = [:]
+    private var clients: [ObjectIdentifier: FeedClient] = [:]
     private var refusals = LogThrottle()
     private var acceptPauses = LogThrottle()
 
+    /// A hub with no client yet.
     init(configuration: FeedConfiguration) {
         self.configuration = configuration
     }
 
-    /// Remembers what the next greetings say.
-    func update(observer: Observer?, source: String) {
+    /// Sets what the next greetings say: the server calls it at start and before each frame.
+    func announce(observer: Observer?, source: String) {
         self.observer = observer
         self.source = source
     }
 
+    /// The greeting line of a client starting with `view`.
+    func hello(view: RadarView) -> String {
+        FeedHello(
+            receiver: observer, source: source, frameIntervalSeconds: configuration.radar.frameInterval, view: view
+        ).jsonLine
+    }
+
     /// Takes a new client in; false when `maxClients` are already connected (the refusal is
     /// counted and, at most every few seconds, logged).
-    func register(_ client: any FeedSubscriber) -> Bool {
+    func register(_ client: FeedClient) -> Bool {
         guard clients.count < configuration.maxClients else {
             statistics.clientsRefused += 1
             if let count = refusals.record(now: .now) {
@@ -69,30 +81,29 @@ final class FeedHub {
         }
     }
 
-    func unregister(_ client: any FeedSubscriber) {
+    /// Lets a client that left go.
+    func unregister(_ client: FeedClient) {
         clients[ObjectIdentifier(client)] = nil
         statistics.clients = clients.count
     }
 
-    /// Renders `scene` once per distinct client view and hands each client its frame.
+    /// Renders `scene` once per distinct client view and hands each client its frame, at
+    /// monotonic time `now` (seconds). What greetings say is not its business (`announce`).
     func broadcast(_ scene: RadarScene, allocator: ByteBufferAllocator, now: Double) {
-        update(observer: scene.observer, source: scene.source)
         statistics.frames += 1
-        var rendered: [RadarView: ByteBuffer] = [:]
+        guard !clients.isEmpty else { return }
+        let lines = scene.frameLines(for: Set(clients.values.map(\.view)))
+        var buffers: [RadarView: ByteBuffer] = [:]
         for client in clients.values {
-            let buffer: ByteBuffer
-            if let done = rendered[client.view] {
-                buffer = done
-            } else {
-                buffer = allocator.buffer(string: scene.frame(for: client.view).jsonLine)
-                rendered[client.view] = buffer
-            }
+            let view = client.view
+            let buffer = buffers[view] ?? allocator.buffer(string: lines[view] ?? "")
+            buffers[view] = buffer
             client.deliver(frame: buffer, now: now)
         }
     }
 
-    /// Closes every client connection.
+    /// Lets every client go: the server is stopping.
     func closeAll() {
-        for client in clients.values { client.close() }
+        for client in clients.values { client.letGo() }
     }
 }

@@ -66,7 +66,7 @@ package final class FeedServer: Service, Sendable {
         let snapshot = await provider.radarSnapshot()
         let hub = try await loop.submit {
             let hub = FeedHub(configuration: configuration)
-            hub.update(observer: snapshot.observer, source: snapshot.source)
+            hub.announce(observer: snapshot.observer, source: snapshot.source)
             return NIOLoopBound(hub, eventLoop: loop)
         }.get()
 
@@ -81,7 +81,7 @@ package final class FeedServer: Service, Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(FeedClientHandler(hub: hub.value))
+                    try channel.pipeline.syncOperations.addHandler(UnixSocketTransport(hub: hub.value))
                 }
             }
         let descriptor = try SocketListener.open(path: path, mode: configuration.socketMode, backlog: 256)
@@ -120,8 +120,9 @@ package final class FeedServer: Service, Sendable {
             let scene = RadarScene(seq: seq, time: Date().timeIntervalSince1970, snapshot: snapshot)
             let hub = self.hub
             try? await loop.submit {
-                let allocator = ByteBufferAllocator()
-                hub.value.broadcast(scene, allocator: allocator, now: Self.monotonicSeconds())
+                // Clients arriving from now on are greeted with this frame's receiver and source.
+                hub.value.announce(observer: scene.observer, source: scene.source)
+                hub.value.broadcast(scene, allocator: ByteBufferAllocator(), now: Self.monotonicSeconds())
             }.get()
             deadline += interval
             if deadline < clock.now { deadline = clock.now }
@@ -148,11 +149,7 @@ package final class FeedServer: Service, Sendable {
     package func openSession() async throws -> FeedSession {
         let hub = self.hub
         let loop = self.loop
-        return try await loop.submit {
-            let core = FeedSessionCore(hub: hub.value, loop: loop)
-            let refusal: ByteBuffer? = core.start() ? nil : ByteBuffer(string: String(hub.value.refusal.dropLast()))
-            return FeedSession(core: NIOLoopBound(core, eventLoop: loop), refusal: refusal)
-        }.get()
+        return try await loop.submit { FeedSession(hub: hub.value, loop: loop) }.get()
     }
 
     /// The server's counters.

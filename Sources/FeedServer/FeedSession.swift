@@ -1,153 +1,114 @@
 import FeedProtocol
-import Logging
 import NIOCore
 
-/// One feed client over a transport that writes asynchronously, such as a WebSocket: the
-/// transport asks for the next message, writes it, and asks again; it hands over the
-/// client's commands as they arrive. The hub treats it exactly like a Unix-socket client:
-/// the same greeting, view commands, bounded outbox, stall and flood rules, client limit and
-/// counters.
+/// One feed client over a transport that writes one message at a time, asynchronously, such
+/// as the WebSocket: the transport asks for the next message, writes it, and asks again; it
+/// hands over the client's commands as they arrive. Its `FeedClient` is the same as a
+/// Unix-socket client's: the same greeting, view commands, bounded outbox, stall and flood
+/// rules, client limit and counters.
 ///
-/// Messages are the feed's lines without their newline: one JSON object each.
-package final class FeedSession: Sendable {
-    private let core: NIOLoopBound<FeedSessionCore>
+/// Messages are the feed's lines without their newline: one JSON object each. Its methods
+/// may be called from any task; its state lives on the feed's event loop.
+package final class FeedSession: Sendable, FeedTransport {
+    /// The loop-side state of the exchange.
+    private struct Exchange {
+        /// The transport's call of `next()` waiting for a message.
+        var waiter: EventLoopPromise<ByteBuffer?>?
+        /// A frame was handed out and its write has not been confirmed by the next `next()`.
+        var frameHandedOut = false
+        /// The session has ended, from either side.
+        var ended = false
+    }
+
+    private let client: NIOLoopBound<FeedClient>
+    private let exchange: NIOLoopBoundBox<Exchange>
+    private let endedPromise: EventLoopPromise<Void>
     /// The `error` message to send (then close) when the feed was full; nil when the session
     /// was taken in.
     package let refusal: ByteBuffer?
 
-    init(core: NIOLoopBound<FeedSessionCore>, refusal: ByteBuffer?) {
-        self.core = core
-        self.refusal = refusal
+    /// Opens a session of a client of `hub` on `loop` (the hub's): it joins the hub, or comes
+    /// back with a `refusal` when the feed is full. Call it on `loop`.
+    init(hub: FeedHub, loop: any EventLoop) {
+        let client = FeedClient(hub: hub)
+        self.client = NIOLoopBound(client, eventLoop: loop)
+        endedPromise = loop.makePromise()
+        let joined = client.join()
+        exchange = NIOLoopBoundBox(Exchange(ended: !joined), eventLoop: loop)
+        refusal = joined ? nil : ByteBuffer(string: String(hub.refusal.dropLast()))
+        client.transport = self
+        if !joined { endedPromise.succeed() }
     }
 
-    private var loop: any EventLoop { core.eventLoop }
+    private var loop: any EventLoop { client.eventLoop }
 
     /// The next message to send, waiting until there is one; nil once the session has ended
     /// (the client fell behind, flooded, the server shut down, or `end()` was called).
     /// Calling it again means the previous message has been written.
     package func next() async -> ByteBuffer? {
-        let core = self.core
-        return try? await loop.flatSubmit { core.value.next() }.get()
+        try? await loop.flatSubmit { self.nextOnLoop() }.get()
     }
 
     /// A command from the client: one JSON object (a WebSocket text message).
     package func receive(command: [UInt8]) async {
-        let core = self.core
-        try? await loop.submit { core.value.receive(command: command) }.get()
+        try? await loop.submit { self.client.value.receive(command: command) }.get()
     }
 
     /// Tells the client that something it sent is not a command (an `error` message, counted).
     package func reject(_ message: String) async {
-        let core = self.core
-        try? await loop.submit { core.value.reject(message) }.get()
+        try? await loop.submit { self.client.value.reject(message) }.get()
     }
 
     /// Returns once the session has ended, from either side.
     package func ended() async {
-        let core = self.core
-        try? await loop.flatSubmit { core.value.endedFuture }.get()
+        try? await endedPromise.futureResult.get()
     }
 
     /// The transport is gone: leave the hub.
     package func end() async {
-        let core = self.core
-        try? await loop.submit { core.value.finish() }.get()
-    }
-}
-
-/// The loop side of a `FeedSession`.
-final class FeedSessionCore: FeedSubscriber {
-    private let hub: FeedHub
-    private var state: FeedClientState
-    private var waiter: EventLoopPromise<ByteBuffer?>?
-    private let endedPromise: EventLoopPromise<Void>
-    private var isEnded = false
-    private var registered = false
-    /// A frame was handed out and its write has not been confirmed by the next `next()`.
-    private var frameHandedOut = false
-
-    init(hub: FeedHub, loop: any EventLoop) {
-        self.hub = hub
-        state = FeedClientState(configuration: hub.configuration)
-        endedPromise = loop.makePromise()
+        try? await loop.submit { self.finish() }.get()
     }
 
-    /// Joins the hub and queues the greeting; false when the feed is full.
-    func start() -> Bool {
-        guard hub.register(self) else {
-            isEnded = true
-            endedPromise.succeed()
-            return false
-        }
-        registered = true
-        hub.configuration.logger.debug("feed session opened", metadata: ["clients": "\(hub.statistics.clients)"])
-        act(state.greet(hub: hub))
-        return true
+    /// Hands a waiting `next()` the next message.
+    func linesWaiting() {
+        guard let waiter = exchange.value.waiter, let message = take() else { return }
+        exchange.value.waiter = nil
+        waiter.succeed(message)
     }
 
-    var view: RadarView { state.view }
-    var endedFuture: EventLoopFuture<Void> { endedPromise.futureResult }
-
-    func deliver(frame: ByteBuffer, now: Double) {
-        act(state.frame(frame, now: now, hub: hub))
-    }
-
+    /// The client is let go: the session ends.
     func close() { finish() }
 
-    func receive(command: [UInt8]) {
-        guard !isEnded else { return }
-        act(state.command(command, hub: hub))
-    }
-
-    func reject(_ message: String) {
-        guard !isEnded else { return }
-        act(state.reject(message, hub: hub))
-    }
-
-    func next() -> EventLoopFuture<ByteBuffer?> {
-        if frameHandedOut {
-            frameHandedOut = false
-            state.frameWritten(hub: hub)
+    private func nextOnLoop() -> EventLoopFuture<ByteBuffer?> {
+        if exchange.value.frameHandedOut {
+            exchange.value.frameHandedOut = false
+            client.value.frameWritten()
         }
-        if isEnded { return endedPromise.futureResult.eventLoop.makeSucceededFuture(nil) }
-        if let message = take() { return endedPromise.futureResult.eventLoop.makeSucceededFuture(message) }
-        waiter?.succeed(nil)
-        let promise = endedPromise.futureResult.eventLoop.makePromise(of: ByteBuffer?.self)
-        waiter = promise
+        if exchange.value.ended { return loop.makeSucceededFuture(nil) }
+        if let message = take() { return loop.makeSucceededFuture(message) }
+        exchange.value.waiter?.succeed(nil)
+        let promise = loop.makePromise(of: ByteBuffer?.self)
+        exchange.value.waiter = promise
         return promise.futureResult
     }
 
-    func finish() {
-        guard !isEnded else { return }
-        isEnded = true
-        if registered {
-            hub.unregister(self)
-            hub.configuration.logger.debug("feed session closed", metadata: ["clients": "\(hub.statistics.clients)"])
-        }
+    private func finish() {
+        guard !exchange.value.ended else { return }
+        exchange.value.ended = true
+        client.value.left()
+        let waiter = exchange.value.waiter
+        exchange.value.waiter = nil
         waiter?.succeed(nil)
-        waiter = nil
         endedPromise.succeed()
-    }
-
-    private func act(_ verdict: FeedClientState.Verdict) {
-        switch verdict {
-        case .keep:
-            if let waiting = waiter, let message = take() {
-                waiter = nil
-                waiting.succeed(message)
-            }
-        case .disconnect:
-            finish()
-        }
     }
 
     /// The next line the outbox releases, without its newline.
     private func take() -> ByteBuffer? {
-        guard let write = state.outbox.nextWrite(writable: true) else { return nil }
+        guard let write = client.value.nextWrite(writable: true) else { return nil }
         switch write {
         case .control(let line): return Self.message(line)
         case .frame(let line):
-            frameHandedOut = true
+            exchange.value.frameHandedOut = true
             return Self.message(line)
         }
     }

@@ -13,27 +13,45 @@ import Tracking
 extension RadarView {
     /// Whether `aircraft` passes the filters. Aircraft of unknown altitude fail any altitude
     /// filter (they cannot be shown to pass it); distances apply only when known.
-    package func includes(_ aircraft: SceneAircraft) -> Bool {
-        let state = aircraft.state
-        if hideOnGround, state.onGround == true { return false }
+    package func includes(_ aircraft: FeedAircraft) -> Bool {
+        if hideOnGround, aircraft.onGround == true { return false }
         if minAltitudeFt != nil || maxAltitudeFt != nil {
             // Filters are in the altitude pilots and charts use: barometric first.
-            guard let altitude = state.altitudeBaroFt ?? state.altitudeGeoFt else { return false }
-            if let low = minAltitudeFt, Double(altitude) < low { return false }
-            if let high = maxAltitudeFt, Double(altitude) > high { return false }
+            guard let altitude = aircraft.altitudeFt else { return false }
+            if let low = minAltitudeFt, altitude < low { return false }
+            if let high = maxAltitudeFt, altitude > high { return false }
         }
-        if let sky = aircraft.sky {
-            if sky.groundKm > rangeKm { return false }
-            if let distance = maxDistanceKm, sky.groundKm > distance { return false }
+        if let groundKm = aircraft.groundKm {
+            if groundKm > rangeKm { return false }
+            if let distance = maxDistanceKm, groundKm > distance { return false }
         }
         return true
+    }
+
+    /// `aircraft`, placed in the sky already, as this radar shows it: its bearing and x, y
+    /// (unknown without a place in the sky) and the rotation of its icon.
+    package func show(_ aircraft: FeedAircraft) -> FeedAircraft {
+        var shown = aircraft
+        if let azimuthDeg = aircraft.azimuthDeg, let groundKm = aircraft.groundKm {
+            let radar = place(azimuthDeg: azimuthDeg, groundKm: groundKm)
+            shown.bearingDeg = radar.bearingDeg
+            shown.x = radar.x
+            shown.y = radar.y
+        }
+        shown.rotationDeg = rotation(trackDeg: aircraft.trackDeg)
+        return shown
     }
 
     /// Where `sky` lands on this radar: bearing relative to the heading, and x, y as fractions
     /// of the radius with up being the heading (x to the right).
     package func place(_ sky: SkyPlacement) -> RadarPlacement {
-        let bearing = Geodesy.normalizedDegrees(sky.azimuthDeg - headingDeg)
-        let r = sky.groundKm / rangeKm
+        place(azimuthDeg: sky.azimuthDeg, groundKm: sky.groundKm)
+    }
+
+    /// Where a point at `azimuthDeg` and `groundKm` from the observer lands on this radar.
+    private func place(azimuthDeg: Double, groundKm: Double) -> RadarPlacement {
+        let bearing = Geodesy.normalizedDegrees(azimuthDeg - headingDeg)
+        let r = groundKm / rangeKm
         let radians = bearing * .pi / 180
         return RadarPlacement(bearingDeg: bearing, x: r * sin(radians), y: r * cos(radians))
     }

@@ -25,7 +25,7 @@ import Tracking
             snapshot: RadarSnapshot(observer: observer, source: "test", now: 101, aircraft: aircraft))
     }
 
-    func icaos(_ frame: RadarFrame) -> [UInt32] { frame.aircraft.map(\.state.icao) }
+    func icaos(_ frame: FeedFrame) -> [UInt32] { frame.aircraft.compactMap { UInt32($0.icao, radix: 16) } }
 
     @Test func rangeOmitsAircraftBeyondItAndPositionlessOnesNeverAppear() {
         let scene = scene([Self.near, Self.far, Self.beyond, Self.ground, Self.noPosition])
@@ -40,15 +40,16 @@ import Tracking
         let frame = scene.frame(for: RadarView(rangeKm: 50, observer: client))
         // From there `near` (~44 km south) and `beyond` (~11 km north) are in range, `far` too.
         #expect(icaos(frame) == [1, 2, 3])
-        let seen = Dictionary(uniqueKeysWithValues: frame.aircraft.map { ($0.state.icao, $0) })
-        let near = try #require(seen[1]?.sky)
-        let beyond = try #require(seen[3]?.sky)
-        #expect(abs(near.azimuthDeg - 180) < 0.01)
-        #expect(abs(beyond.azimuthDeg) < 0.01 || abs(beyond.azimuthDeg - 360) < 0.01)
-        #expect(abs(near.groundKm - 44.5) < 0.5)
-        #expect(abs(beyond.groundKm - 11.1) < 0.2)
+        let seen = Dictionary(uniqueKeysWithValues: frame.aircraft.map { ($0.icao, $0) })
+        let near = try #require(seen["000001"])
+        let beyond = try #require(seen["000003"])
+        #expect(abs(try #require(near.azimuthDeg) - 180) < 0.01)
+        let azimuth = try #require(beyond.azimuthDeg)
+        #expect(abs(azimuth) < 0.01 || abs(azimuth - 360) < 0.01)
+        #expect(abs(try #require(near.groundKm) - 44.5) < 0.5)
+        #expect(abs(try #require(beyond.groundKm) - 11.1) < 0.2)
         // Placement follows: `near` is at the bottom of a north-up radar.
-        #expect(try #require(seen[1]?.radar).y < -0.8)
+        #expect(try #require(near.y) < -0.8)
         // The same scene for the receiver is unchanged.
         #expect(icaos(scene.frame(for: RadarView(rangeKm: 50))) == [1, 2])
     }
@@ -74,29 +75,30 @@ import Tracking
 
     @Test func xyFollowTheHeading() throws {
         let scene = scene([Self.near])
-        let north = try #require(scene.frame(for: RadarView(headingDeg: 0, rangeKm: 50)).aircraft.first?.radar)
-        #expect(abs(north.x) < 1e-3)
-        #expect(north.y > 0.2)
+        let north = try #require(scene.frame(for: RadarView(headingDeg: 0, rangeKm: 50)).aircraft.first)
+        let (northX, northY) = (try #require(north.x), try #require(north.y))
+        #expect(abs(northX) < 1e-3)
+        #expect(northY > 0.2)
         // Facing east, an aircraft to the north is on the left.
-        let east = try #require(scene.frame(for: RadarView(headingDeg: 90, rangeKm: 50)).aircraft.first?.radar)
-        #expect(abs(east.x + north.y) < 1e-6)
-        #expect(abs(east.y) < 1e-3)
+        let east = try #require(scene.frame(for: RadarView(headingDeg: 90, rangeKm: 50)).aircraft.first)
+        #expect(abs(try #require(east.x) + northY) < 1e-6)
+        #expect(abs(try #require(east.y)) < 1e-3)
     }
 
     @Test func scaleAndAges() throws {
         var stale = Self.far
         stale.positionTime = 80
         let frame = scene([Self.near, stale, Self.ground]).frame(for: RadarView(rangeKm: 100))
-        let near = try #require(frame.aircraft.first { $0.state.icao == 1 })
+        let near = try #require(frame.aircraft.first { $0.icao == "000001" })
         #expect(abs((near.scale ?? 0) - IconScale.scale(heightMetres: 914.4)) < 1e-12)
         #expect(near.seenSeconds == 1)
-        #expect(!near.positionIsStale)
-        let far = try #require(frame.aircraft.first { $0.state.icao == 2 })
-        #expect(far.positionIsStale)
+        #expect(!near.stale)
+        let far = try #require(frame.aircraft.first { $0.icao == "000002" })
+        #expect(far.stale)
         #expect(far.positionAgeSeconds == 21)
-        let ground = try #require(frame.aircraft.first { $0.state.icao == 4 })
+        let ground = try #require(frame.aircraft.first { $0.icao == "000004" })
         #expect(ground.scale == 2)
-        #expect(ground.sky?.elevationDeg == nil)
+        #expect(ground.groundKm != nil && ground.elevationDeg == nil)
     }
 
     @Test func configurationDefaultsAndLimits() {

@@ -5,10 +5,10 @@ import Testing
 @testable import FeedServer
 
 /// One feed client's connection, on an embedded event loop.
-@Suite struct FeedClientHandlerTests {
+@Suite struct UnixSocketTransportTests {
     @Test func aClientFloodingCommandsIsLetGoOnceAndTheRestOfItsReadIsIgnored() throws {
         let hub = FeedHub(configuration: FeedConfiguration(socketPath: "/unused"))
-        let channel = EmbeddedChannel(handler: FeedClientHandler(hub: hub))
+        let channel = EmbeddedChannel(handler: UnixSocketTransport(hub: hub))
         // It reads nothing: its answers (and the hello) pile up until the outbox is full.
         channel.isWritable = false
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/unused")).wait()

@@ -1,33 +1,27 @@
 import FeedProtocol
-import Logging
 import NIOCore
 
-/// One connected feed client: greets it, reads its commands line by line, and writes its
-/// frames through a bounded `FeedOutbox` so that it can never hold up the server or the other
-/// clients. Lives on the server's event loop.
-final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
+/// A feed client's Unix-socket connection, the `FeedTransport` of the socket's clients: cuts
+/// the client's commands into lines for its `FeedClient`, writes what the client's outbox
+/// releases (one frame in flight at a time, so a slow reader can never hold up the server or
+/// the other clients) and closes when the client is let go. Lives on the server's event loop.
+final class UnixSocketTransport: ChannelInboundHandler, FeedTransport {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let hub: FeedHub
-    private var state: FeedClientState
+    /// The client this connection carries.
+    let client: FeedClient
     private var context: ChannelHandlerContext?
     /// The client's command lines, cut from the stream.
     private var commands = LineSplitter(limit: FeedMessage.maxCommandBytes)
-    /// Whether the hub took this client in (a client over the limit is only told so).
-    private var registered = false
-    /// Whether this client is being let go: the rest of what it sent is not read (a client
-    /// flooding commands would otherwise be refused, counted and logged again for each
-    /// line left in its last read).
-    private var closing = false
 
+    /// A connection of a client of `hub`.
     init(hub: FeedHub) {
         self.hub = hub
-        state = FeedClientState(configuration: hub.configuration)
+        client = FeedClient(hub: hub)
+        client.transport = self
     }
-
-    /// The client's current view; frames are rendered for it.
-    var view: RadarView { state.view }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -38,7 +32,7 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard hub.register(self) else {
+        guard client.join() else {
             // One line in the feed's own format, so a client can tell the user why, then close.
             let written = context.eventLoop.makePromise(of: Void.self)
             context.writeAndFlush(
@@ -46,17 +40,11 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
             written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }
-        registered = true
-        hub.configuration.logger.debug("feed client connected", metadata: ["clients": "\(hub.statistics.clients)"])
-        act(state.greet(hub: hub))
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if registered {
-            hub.unregister(self)
-            hub.configuration.logger.debug("feed client left", metadata: ["clients": "\(hub.statistics.clients)"])
-        }
+        client.left()
         context.fireChannelInactive()
     }
 
@@ -71,42 +59,28 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard registered, !closing else { return }
+        // A client being let go is not read further: one flooding commands would otherwise
+        // be refused, counted and logged again for each line left in its last read.
+        guard client.isServed else { return }
         let buffer = unwrapInboundIn(data)
         for piece in commands.pieces(from: buffer.readableBytesView) {
             switch piece {
-            case .line(let line): act(state.command(line, hub: hub))
-            case .overlong:
-                act(state.reject(FeedClientState.overlongCommand, hub: hub))
+            case .line(let line): client.receive(command: line)
+            case .overlong: client.reject(FeedClient.overlongCommand)
             }
-            if closing { return }
+            if !client.isServed { return }
         }
     }
 
-    /// A new frame for this client, at monotonic time `now` (seconds).
-    func deliver(frame: ByteBuffer, now: Double) {
-        guard !closing else { return }
-        act(state.frame(frame, now: now, hub: hub))
-    }
+    func linesWaiting() { pump() }
 
-    func close() {
-        closing = true
-        context?.close(promise: nil)
-    }
-
-    /// Writes what the state queued, or ends the client.
-    private func act(_ verdict: FeedClientState.Verdict) {
-        switch verdict {
-        case .keep: pump()
-        case .disconnect: close()
-        }
-    }
+    func close() { context?.close(promise: nil) }
 
     /// Writes whatever the outbox releases, then flushes once.
     private func pump() {
         guard let context, context.channel.isActive else { return }
         var wrote = false
-        while let next = state.outbox.nextWrite(writable: context.channel.isWritable) {
+        while let next = client.nextWrite(writable: context.channel.isWritable) {
             wrote = true
             switch next {
             case .control(let line):
@@ -115,14 +89,11 @@ final class FeedClientHandler: ChannelInboundHandler, FeedSubscriber {
                 let written = context.eventLoop.makePromise(of: Void.self)
                 context.write(wrapOutboundOut(line), promise: written)
                 written.futureResult.assumeIsolated().whenComplete { [self] result in
-                    guard case .success = result else {
-                        state.outbox.frameWritten()
-                        return
-                    }
-                    state.frameWritten(hub: hub)
+                    guard case .success = result else { return client.frameFailed() }
+                    client.frameWritten()
                     // A newer frame may have arrived while this one was in flight; send it
                     // after the current flush has returned.
-                    if state.outbox.hasPending {
+                    if client.hasPendingWrite {
                         context.eventLoop.assumeIsolated().execute { [self] in pump() }
                     }
                 }
