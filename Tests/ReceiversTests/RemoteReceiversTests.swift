@@ -1,5 +1,6 @@
 import MQTT
 import ModeS
+import Pipeline
 import ReceiverNetwork
 import TestSupport
 import Testing
@@ -151,6 +152,46 @@ import Tracking
     }
 }
 
+/// A network flooded with made-up names: the table stays bounded and a real receiver still
+/// gets in, the longest-silent one giving way.
+@Suite struct ForgettingReceiversTests {
+    @Test func madeUpNamesDoNotShutOutALaterReceiver() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        for index in 0..<RemoteReceivers.maximumReceivers {
+            _ = receivers.receive(topic: "aviator/fake\(index)/status", payload: Array("online".utf8), at: 1)
+        }
+        #expect(receivers.count == RemoteReceivers.maximumReceivers)
+        let deliveryReceived = receivers.receive(
+            topic: "aviator/real/beast", payload: RemoteReceiversTests.batch(0, before: 0), at: 2)
+        let delivery = try #require(deliveryReceived, "a real receiver after the flood is heard")
+        #expect(delivery.frames.count == 3)
+        #expect(receivers.count == RemoteReceivers.maximumReceivers)
+    }
+
+    @Test func aSilentReceiverIsForgottenAndTheLongestSilentGivesWayWhenFull() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        let online = Array("online".utf8)
+        for index in 0..<RemoteReceivers.maximumReceivers {
+            _ = receivers.receive(topic: "aviator/fake\(index)/status", payload: online, at: Double(index) / 10_000)
+        }
+        // fake0 is the longest silent once fake1 is heard again.
+        _ = receivers.receive(topic: "aviator/fake0/status", payload: online, at: 3)
+        let newcomerReceived = receivers.receive(topic: "aviator/new/status", payload: online, at: 4)
+        let newcomer = try #require(newcomerReceived)
+        #expect(newcomer.forgotten == ["mqtt fake1"])
+        #expect(newcomer.displaced?.label == "mqtt fake1")
+        #expect(receivers.displacedReceivers == 1 && receivers.forgottenReceivers == 0)
+        // A day after, every one of them is forgotten, their counts kept summed.
+        _ = receivers.receive(topic: "aviator/new/beast", payload: RemoteReceiversTests.batch(0, before: 0), at: 10)
+        let laterReceived = receivers.receive(
+            topic: "aviator/last/status", payload: online, at: 10 + RemoteReceivers.forgetAfter + 1)
+        let later = try #require(laterReceived)
+        #expect(later.forgotten.count == RemoteReceivers.maximumReceivers)
+        #expect(receivers.count == 1 && receivers.forgottenReceivers == RemoteReceivers.maximumReceivers)
+        #expect(receivers.forgottenCounters.frames == 3)
+    }
+}
+
 /// Frames from another receiver are positioned from where that receiver is.
 @Suite struct SourcePositionTests {
     /// An even/odd airborne pair of one aircraft at about 52.27°N 3.94°E.
@@ -206,5 +247,28 @@ import Tracking
         // The counters keep every one of them.
         let counters = try #require(input.receiverCounters.first?.counters)
         #expect(counters.batches == 200 && counters.restarts == 99)
+    }
+
+    @Test func theStatisticsLineStaysShortWithTwentyThousandReceivers() {
+        let input = MQTTInput(
+            configuration: MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false), clientID: "test"),
+            ownName: nil, logger: LogRecorder().logger)
+        let tracker = WiredTracker(receiver: nil, clock: { 10 })
+        for index in 0..<RemoteReceivers.maximumReceivers + 10 {
+            input.handle(
+                MQTTReceivedMessage(
+                    topic: "aviator/r\(index)/beast", payload: RemoteReceiversTests.batch(0, before: 0),
+                    retained: false), into: tracker, at: 1, instant: .now)
+        }
+        let summary = input.summary
+        #expect(summary.utf8.count < 4_000, "\(summary.utf8.count) bytes")
+        #expect(summary.contains("19980 more receivers: 59940 frames in 19980 batches"), "\(summary)")
+        #expect(summary.contains("0 receivers forgotten after a day's silence, 10 gave way"), "\(summary)")
+        // The pipeline forgot the labels that gave way, their counts summed.
+        let counts = tracker.sourceCounts
+        #expect(counts.count == RemoteReceivers.maximumReceivers + 1)
+        #expect(counts.last?.label == FramePipeline.otherSources)
+        #expect(counts.reduce(0) { $0 + $1.frames + $1.duplicates } == 3 * (RemoteReceivers.maximumReceivers + 10))
     }
 }

@@ -23,11 +23,24 @@ package struct RemoteReceiverCounters: Sendable, Equatable {
     /// Nothing counted.
     package init() {}
 
+    /// Adds the counts of `other` (a receiver forgotten, or one of many summed); the status
+    /// stays this one's.
+    package mutating func add(_ other: RemoteReceiverCounters) {
+        for path in [
+            \Self.batches, \.frames, \.rejected, \.malformed, \.oversized, \.missedBatches, \.missedFrames,
+            \.restarts
+        ] as [WritableKeyPath<Self, Int>] {
+            let (sum, overflow) = self[keyPath: path].addingReportingOverflow(other[keyPath: path])
+            self[keyPath: path] = overflow ? .max : sum
+        }
+    }
+
     /// "mqtt alpha: 1200 frames in 40 batches, 0 failed the parity check, 0 malformed,
     /// 0 oversized, 2 batches (61 frames) missed", with "offline" and restarts when so.
     package func summary(label: String) -> String {
         "\(label): \(frames) frames in \(batches) batches, \(rejected) failed the parity check, \(malformed) malformed, "
             + "\(oversized) oversized, \(missedBatches) batches (\(missedFrames) frames) missed"
-            + (restarts > 0 ? ", \(restarts) restarts" : "") + (online == false ? ", offline" : "")
+            + (restarts > 0 ? ", \(restarts) restarts" : "")
+            + (online == false ? ", offline" : "")
     }
 }
