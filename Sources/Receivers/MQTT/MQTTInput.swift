@@ -30,9 +30,13 @@ package final class MQTTInput: Source {
     /// batch.
     private let gaps = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
     private let statusChanges = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
-    /// Receivers giving way to new ones in a full table: one line every 10 s, since a flood
-    /// of made-up names would otherwise write a line per message.
+    /// Receivers giving way to new ones in a full table, and announced positions that
+    /// changed: one line every 10 s each, since a flood of made-up names or announcements
+    /// would otherwise write a line per message.
     private let displacements = Mutex(LogThrottle(interval: .seconds(10)))
+    private let moves = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
+    /// Announcements contradicted by the receiver's own frames: one line a minute.
+    private let contradictions = Mutex(LogThrottle(interval: .seconds(60)))
     private let client = Mutex<MQTTClient?>(nil)
 
     /// "mqtt-in HOST:PORT".
@@ -112,13 +116,28 @@ package final class MQTTInput: Source {
         log(delivery, topic: message.topic, at: instant)
     }
 
-    /// The throttled lines one delivery is worth.
+    /// The throttled lines one delivery is worth. A count covers every receiver of the
+    /// network, not only the one named: the line says so.
     private func log(_ delivery: RemoteReceivers.Delivery, topic: String, at instant: ContinuousClock.Instant) {
         if let gap = delivery.gap, let count = gaps.withLock({ $0.record(now: instant) }) {
             logger.info("\(delivery.label): \(gap)\(Self.since(count, "breaks in batch numbers"))")
         }
         if let online = delivery.online, let count = statusChanges.withLock({ $0.record(now: instant) }) {
             logger.info("\(delivery.label) is \(online ? "online" : "offline")\(Self.since(count, "status changes"))")
+        }
+        if delivery.moved, let count = moves.withLock({ $0.record(now: instant) }) {
+            let line =
+                "\(delivery.label): its announcement changed (another position, or none); its frames are decoded and "
+                + "range-checked from what it says now\(Self.since(count, "changed announcements"))"
+            logger.warning("\(line)")
+        }
+        if let distance = delivery.contradiction, let count = contradictions.withLock({ $0.record(now: instant) }) {
+            let line =
+                "\(delivery.label): its own frames place an aircraft \(Int(distance)) km from its announced position, "
+                + "farther than any receiver hears: the announcement is likely wrong (another publisher of the "
+                + "name, or any client of the broker), and the positions of its frames are rejected"
+                + Self.since(count, "such aircraft")
+            logger.warning("\(line)")
         }
         if let (displaced, silent) = delivery.displaced, let count = displacements.withLock({ $0.record(now: instant) })
         {
@@ -133,9 +152,10 @@ package final class MQTTInput: Source {
         }
     }
 
-    /// " (N events since the last line)" for a throttled line covering `count` events.
+    /// " (N events of all receivers since the last line)" for a throttled line covering
+    /// `count` events, which may be other receivers' as well as the one the line names.
     private static func since(_ count: Int, _ events: String) -> String {
-        count > 1 ? " (\(count) \(events) since the last line)" : ""
+        count > 1 ? " (\(count) \(events) in the network since the last line)" : ""
     }
 
     /// Each receiver's counters, the longest silent first.

@@ -17,6 +17,9 @@ package struct RemoteReceiverCounters: Sendable, Equatable {
     package var missedFrames = 0
     /// Times the receiver started again (its sequence went back).
     package var restarts = 0
+    /// Aircraft its own frames placed farther from its announced position than any receiver
+    /// hears (`AnnouncementCheck`): an announcement that is wrong.
+    package var contradictions = 0
     /// Whether its last status said it is online (nil: no status heard).
     package var online: Bool?
 
@@ -28,7 +31,7 @@ package struct RemoteReceiverCounters: Sendable, Equatable {
     package mutating func add(_ other: RemoteReceiverCounters) {
         for path in [
             \Self.batches, \.frames, \.rejected, \.malformed, \.oversized, \.missedBatches, \.missedFrames,
-            \.restarts
+            \.restarts, \.contradictions
         ] as [WritableKeyPath<Self, Int>] {
             let (sum, overflow) = self[keyPath: path].addingReportingOverflow(other[keyPath: path])
             self[keyPath: path] = overflow ? .max : sum
@@ -41,6 +44,7 @@ package struct RemoteReceiverCounters: Sendable, Equatable {
         "\(label): \(frames) frames in \(batches) batches, \(rejected) failed the parity check, \(malformed) malformed, "
             + "\(oversized) oversized, \(missedBatches) batches (\(missedFrames) frames) missed"
             + (restarts > 0 ? ", \(restarts) restarts" : "")
+            + (contradictions > 0 ? ", \(contradictions) aircraft far from its announced position" : "")
             + (online == false ? ", offline" : "")
     }
 }

@@ -27,12 +27,19 @@ package struct RemoteReceivers: Sendable {
         /// A break in the receiver's batch numbers, when this batch showed one: "batch 21
         /// after 19".
         package var gap: String?
+        /// The announced position changed (to another place, or to none; not the first
+        /// announcement, nor the same one again): worth a line, since a wrong announcement
+        /// silently cuts the positions decoded for that receiver.
+        package var moved = false
         /// Labels of receivers forgotten with this message (silent for `forgetAfter`, or the
         /// longest silent giving way to a new one): the pipeline forgets their counts too.
         package var forgotten: [String] = []
         /// The receiver that gave way to this one because the table was full, and how long
         /// it had been silent (seconds).
         package var displaced: (label: String, silent: Double)?
+        /// How far (km) from the announced position an aircraft this batch placed was, when
+        /// farther than any receiver hears (`AnnouncementCheck`): the announcement is wrong.
+        package var contradiction: Double?
     }
 
     private struct Remote: Sendable {
@@ -42,6 +49,8 @@ package struct RemoteReceivers: Sendable {
         var framesAfterLast: UInt32 = 0
         /// When its sequence last went back.
         var lastRestart: Double?
+        /// Its announcement checked against its frames.
+        var check = AnnouncementCheck()
     }
 
     /// Two restarts closer than this suggest two publishers sharing one name (each batch
@@ -118,6 +127,8 @@ package struct RemoteReceivers: Sendable {
         case ReceiverTopics.receiverLevel:
             do throws(NetworkPayloadError) {
                 let position = payload.isEmpty ? nil : try ReceiverAnnouncement.decode(payload).position
+                if let before = remote.position, before != position { delivery.moved = true }
+                if position != remote.position { remote.check.restart() }
                 remote.position = position
                 delivery.position = .some(position)
             } catch {
@@ -196,6 +207,13 @@ package struct RemoteReceivers: Sendable {
             frame.signalLevel = received.signalLevel
             frame.isMultilaterated = received.isMultilaterated
             delivery.frames.append(frame)
+            if let announced = remote.position, !frame.isMultilaterated,
+                let distance = remote.check.check(frame, at: time, announced: announced),
+                distance > AnnouncementCheck.contradictionKm
+            {
+                remote.counters.contradictions += 1
+                delivery.contradiction = distance
+            }
         }
         remote.counters.frames += delivery.frames.count
     }
