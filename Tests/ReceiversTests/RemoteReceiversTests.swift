@@ -312,10 +312,11 @@ import Tracking
     }
 
     @Test func theStatisticsLineStaysShortWithTwentyThousandReceivers() {
+        let log = LogRecorder()
         let input = MQTTInput(
             configuration: MQTTConfiguration(
                 broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false), clientID: "test"),
-            ownName: nil, logger: LogRecorder().logger)
+            ownName: nil, logger: log.logger)
         let tracker = WiredTracker(receiver: nil, clock: { 10 })
         for index in 0..<RemoteReceivers.maximumReceivers + 10 {
             input.handle(
@@ -323,6 +324,11 @@ import Tracking
                     topic: "aviator/r\(index)/beast", payload: RemoteReceiversTests.batch(0, before: 0),
                     retained: false), into: tracker, at: 1, instant: .now)
         }
+        // Ten receivers gave way within the throttle's interval: one warning line.
+        #expect(
+            log.problems == [
+                "mqtt-in 127.0.0.1:1: 20000 receivers known; mqtt r0, silent for 0 s, gave way to mqtt r20000"
+            ])
         let summary = input.summary
         #expect(summary.utf8.count < 4_000, "\(summary.utf8.count) bytes")
         #expect(summary.contains("19980 more receivers: 59940 frames in 19980 batches"), "\(summary)")

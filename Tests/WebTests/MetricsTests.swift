@@ -204,4 +204,21 @@ import Tracking
         #expect(text.utf8.count < 20_000, "\(text.utf8.count) bytes")
         #expect(elapsed < .milliseconds(500), "rendered in \(elapsed)")
     }
+
+    @Test func aScrapeOfAPipelineFedByTwentyThousandSourcesIsQuick() {
+        let tracker = WiredTracker(receiver: nil, clock: { 1_000 })
+        let frame = Frame(bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0x4840D6)
+        for index in 0..<20_000 { tracker.accept(frame, at: 1_000, from: "mqtt r\(index)") }
+        let sources = MetricsSources(pipeline: tracker.pipeline, tracker: tracker.tracker)
+        let start = ContinuousClock.now
+        let reading = MetricsReading(
+            statistics: ReceiverStatistics(pipeline: tracker.pipeline, tracker: tracker.tracker), aircraft: 0,
+            aircraftWithPosition: 0, sourceFrames: sources.sourceFrames())
+        let text = PrometheusExposition.render(reading)
+        let elapsed = ContinuousClock.now - start
+        let series = MetricsTests.samples(text).filter { $0.key.hasPrefix("aviator_source_frames_total") }
+        #expect(series.count == PrometheusExposition.sourcesListed + 1)
+        #expect(series.values.reduce(0, +) == 1, "one frame tracked, the rest duplicates")
+        #expect(elapsed < .milliseconds(500), "scraped in \(elapsed)")
+    }
 }
