@@ -81,14 +81,15 @@ extension Daemon {
         }
 
         /// What the statistics line adds after the figures: each source's frames when there are
-        /// several, the sources' own counters, the web server's and the publisher's, the output
-        /// queue's drops.
+        /// several (the 20 busiest, the rest summed), the sources' own counters, the web
+        /// server's and the publisher's, the output queue's drops.
         var details: @Sendable () -> String? {
             let (pipeline, details, web, publisher) = (self.pipeline, sources.details, self.web, self.publisher)
             let fanout = outputs?.fanout
             return {
                 let counts = pipeline.sourceCounts
-                var parts = (counts.count > 1 ? [counts.map(\.summary).joined(separator: ", ")] : [])
+                let listed = SourceCounts.busiest(counts, limit: 20)
+                var parts = (counts.count > 1 ? [listed.map(\.summary).joined(separator: ", ")] : [])
                 parts += details.map { $0() }
                 if let web { parts.append(web.statistics().summary) }
                 if let publisher { parts.append(publisher.summary) }

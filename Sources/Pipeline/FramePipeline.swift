@@ -19,6 +19,14 @@ package final class FramePipeline: FrameSink {
     /// The label of frames handed over without one: a single local receiver.
     package static let localSource = "local"
 
+    /// The most source labels counted one by one; frames of further labels are counted
+    /// together as `otherSources`. A network's receivers are forgotten before this (the MQTT
+    /// input keeps at most 20,000), so only a flood of labels reaches it.
+    package static let maximumSources = 20_000
+
+    /// The label under which forgotten sources and those beyond `maximumSources` are counted.
+    package static let otherSources = "other sources"
+
     /// The wall clock, in seconds since 1970.
     package static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
@@ -31,11 +39,13 @@ package final class FramePipeline: FrameSink {
         var local = LocalStatistics()
         /// What each source feeds now, by slot, in the order the slots were first named.
         var sourceSlots: [(slot: String, name: String?)] = []
-        /// Counters by source label, in the order the sources first delivered.
+        /// Counters by source label, at most `maximumSources` of them.
         var sources: [SourceCounts] = []
         /// Where each label's counters are in `sources`: a network brings thousands of
         /// labels, and every frame looks its own up.
         var sourceIndex: [String: Int] = [:]
+        /// The counts of the sources forgotten, and of labels beyond `maximumSources`.
+        var rest = SourceCounts(label: FramePipeline.otherSources)
         var duplicates = DuplicateFilter()
         /// Where the receiver behind a source label is, for sources that are other
         /// receivers (nil inside: not known yet). Sources not listed are this receiver.
@@ -45,23 +55,53 @@ package final class FramePipeline: FrameSink {
         /// passed on: false, counting it as that source's duplicate, when another source
         /// delivered the same frame just before.
         mutating func admit(_ frame: Frame, from source: String, at received: Double) -> Bool {
-            let index =
-                sourceIndex[source]
-                ?? {
-                    sources.append(SourceCounts(label: source))
-                    sourceIndex[source] = sources.count - 1
-                    return sources.count - 1
-                }()
-            sources[index].lastFrame = received
+            let index = sourceIndex[source] ?? addSource(source)
+            if index >= 0 {
+                return Self.admit(
+                    frame, from: source, at: received, counts: &sources[index], duplicates: &duplicates,
+                    counters: &counters)
+            }
+            return Self.admit(
+                frame, from: source, at: received, counts: &rest, duplicates: &duplicates, counters: &counters)
+        }
+
+        /// Counts `frame` in `counts`, the counters of its source.
+        private static func admit(
+            _ frame: Frame, from source: String, at received: Double, counts: inout SourceCounts,
+            duplicates: inout DuplicateFilter, counters: inout FrameCounters
+        ) -> Bool {
+            counts.lastFrame = received
             if !frame.isMultilaterated, duplicates.isDuplicate(frame.bits, from: source, at: received) {
-                sources[index].duplicates += 1
+                counts.duplicates += 1
                 return false
             }
-            sources[index].frames += 1
+            counts.frames += 1
             counters.frames += 1
             if frame.correctedBits > 0 { counters.correctedFrames += 1 }
             counters.framesByFormat[frame.downlinkFormat] += 1
             return true
+        }
+
+        /// Gives `source` counters of its own and returns where they are, or -1 (counted in
+        /// `rest`) when `maximumSources` labels are counted already.
+        mutating func addSource(_ source: String) -> Int {
+            guard sources.count < FramePipeline.maximumSources else { return -1 }
+            sources.append(SourceCounts(label: source))
+            sourceIndex[source] = sources.count - 1
+            return sources.count - 1
+        }
+
+        /// Forgets `source`: its position, and its counters, which join `rest`. The last
+        /// counters take its place, so that nothing moves but one entry.
+        mutating func forget(_ source: String) {
+            sourcePositions[source] = nil
+            guard let index = sourceIndex.removeValue(forKey: source) else { return }
+            rest.add(sources[index])
+            let last = sources.removeLast()
+            if index < sources.count {
+                sources[index] = last
+                sourceIndex[last.label] = index
+            }
         }
     }
 
@@ -135,6 +175,10 @@ package final class FramePipeline: FrameSink {
         state.withLock { $0.sourcePositions[source] = .some(position) }
     }
 
+    package func forgetSource(_ source: String) {
+        state.withLock { $0.forget(source) }
+    }
+
     /// The names of the sources feeding the pipeline now, joined by "+" ("rtl-sdr",
     /// "replay+beast", "opensky"), or "none": reported in every radar frame.
     package var source: String {
@@ -145,8 +189,13 @@ package final class FramePipeline: FrameSink {
         }
     }
 
-    /// What each source delivered so far, in the order they first delivered.
-    package var sourceCounts: [SourceCounts] { state.withLock { $0.sources } }
+    /// What each source delivered so far, in the order they first delivered (until a source
+    /// is forgotten: the last takes its place), then `otherSources` when it counted any.
+    package var sourceCounts: [SourceCounts] {
+        state.withLock { state in
+            state.rest.frames > 0 || state.rest.duplicates > 0 ? state.sources + [state.rest] : state.sources
+        }
+    }
 
     /// The counters so far.
     package var counters: FrameCounters { state.withLock { $0.counters } }

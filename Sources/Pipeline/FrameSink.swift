@@ -27,6 +27,11 @@ package protocol FrameSink: AnyObject, Sendable {
     /// a receiver whose position is not known yet), so that their positions are decoded from
     /// there.
     func setPosition(_ position: GeoPoint?, ofSource source: String)
+
+    /// Forgets the source labelled `source` (a receiver of the network gone silent, or given
+    /// way to a new one): its position goes, and its counts join the summed rest, so that
+    /// made-up labels cannot grow what is kept.
+    func forgetSource(_ source: String)
 }
 
 extension FrameSink {

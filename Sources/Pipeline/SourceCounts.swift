@@ -20,4 +20,23 @@ package struct SourceCounts: Sendable, Equatable {
     package var summary: String {
         "\(label) \(frames) frames" + (duplicates > 0 ? " (\(duplicates) duplicates)" : "")
     }
+
+    /// Adds the counts of `other` (a source summed into the rest); the latest frame's time
+    /// is the later of the two.
+    package mutating func add(_ other: SourceCounts) {
+        frames &+= other.frames
+        duplicates &+= other.duplicates
+        if let last = other.lastFrame { lastFrame = max(lastFrame ?? last, last) }
+    }
+
+    /// The `limit` sources that tracked the most frames, most first, then the others summed
+    /// as one labelled "N more sources": a list bounded however many sources there are, for
+    /// the statistics line.
+    package static func busiest(_ counts: [SourceCounts], limit: Int) -> [SourceCounts] {
+        guard counts.count > limit else { return counts }
+        let sorted = counts.sorted { ($0.frames, $1.label) > ($1.frames, $0.label) }
+        var rest = SourceCounts(label: "\(counts.count - limit) more sources")
+        for counts in sorted[limit...] { rest.add(counts) }
+        return Array(sorted[..<limit]) + [rest]
+    }
 }

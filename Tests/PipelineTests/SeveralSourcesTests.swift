@@ -154,3 +154,49 @@ import Testing
         #expect(tracker.source == "beast")
     }
 }
+
+/// A pipeline fed by more source labels than it keeps: the counts stay bounded and none is
+/// lost.
+@Suite struct ManySourcesTests {
+    @Test func sourceCountsStayBoundedWithTheRestSummed() {
+        let tracker = WiredTracker(receiver: nil, clock: { 1_000_000 })
+        var bits = ModeSBits(hex: "5D4840D6202CC3")!
+        for index in 0..<30_000 {
+            bits.setByte(1, UInt8(truncatingIfNeeded: index))
+            bits.setByte(2, UInt8(truncatingIfNeeded: index >> 8))
+            tracker.accept(Frame(bits: bits, address: 0), at: 1_000, from: "mqtt r\(index)")
+        }
+        let counts = tracker.sourceCounts
+        #expect(counts.count <= 20_001, "\(counts.count) labels kept")
+        #expect(counts.reduce(0) { $0 + $1.frames + $1.duplicates } == 30_000)
+    }
+
+    @Test func aForgottenSourceLosesItsPositionAndItsCountsJoinTheRest() {
+        let tracker = WiredTracker(receiver: GeoPoint(latitude: 40, longitude: 10), clock: { 1_000 })
+        tracker.setPosition(GeoPoint(latitude: 52.3, longitude: 4.7), ofSource: "mqtt alpha")
+        tracker.accept(
+            Frame(bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0), at: 990, from: "mqtt alpha")
+        tracker.forgetSource("mqtt alpha")
+        #expect(tracker.sourceCounts.map(\.label) == [FramePipeline.otherSources])
+        #expect(tracker.sourceCounts.first?.frames == 1)
+        // Heard again, it is a receiver whose position is not known: positioned from here, 1,500 km
+        // from the aircraft, out of range.
+        for hex in ["8D40621D58C382D690C8AC2863A7", "8D40621D58C386435CC412692AD6"] {
+            tracker.accept(Frame(bits: ModeSBits(hex: hex)!, address: 0x40621D), at: 1_000, from: "mqtt alpha")
+        }
+        #expect(tracker.snapshot().aircraft.allSatisfy { $0.position == nil })
+        #expect(tracker.sourceCounts.map(\.label) == ["mqtt alpha", FramePipeline.otherSources])
+    }
+
+    @Test func theStatisticsLineListsTheBusiestSourcesAndSumsTheRest() {
+        let counts = (0..<20_000).map { index in
+            var counts = SourceCounts(label: "mqtt r\(index)")
+            counts.frames = index
+            return counts
+        }
+        let listed = SourceCounts.busiest(counts, limit: 20)
+        #expect(listed.count == 21 && listed.first?.label == "mqtt r19999")
+        #expect(listed.last?.summary == "19980 more sources \(19_979 * 19_980 / 2) frames")
+        #expect(listed.map(\.summary).joined(separator: ", ").utf8.count < 1_000)
+    }
+}

@@ -1,5 +1,6 @@
 import MQTT
 import ModeS
+import Pipeline
 import ReceiverNetwork
 import TestSupport
 import Testing
@@ -151,6 +152,68 @@ import Tracking
     }
 }
 
+/// A network flooded with made-up names: the table stays bounded and a real receiver still
+/// gets in, the longest-silent one giving way.
+@Suite struct ForgettingReceiversTests {
+    @Test func madeUpNamesDoNotShutOutALaterReceiver() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        for index in 0..<RemoteReceivers.maximumReceivers {
+            _ = receivers.receive(topic: "aviator/fake\(index)/status", payload: Array("online".utf8), at: 1)
+        }
+        #expect(receivers.count == RemoteReceivers.maximumReceivers)
+        let deliveryReceived = receivers.receive(
+            topic: "aviator/real/beast", payload: RemoteReceiversTests.batch(0, before: 0), at: 2)
+        let delivery = try #require(deliveryReceived, "a real receiver after the flood is heard")
+        #expect(delivery.frames.count == 3)
+        #expect(receivers.count == RemoteReceivers.maximumReceivers)
+    }
+
+    @Test func aSilentReceiverIsForgottenAndTheLongestSilentGivesWayWhenFull() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        let online = Array("online".utf8)
+        for index in 0..<RemoteReceivers.maximumReceivers {
+            _ = receivers.receive(topic: "aviator/fake\(index)/status", payload: online, at: Double(index) / 10_000)
+        }
+        // fake0 is the longest silent once fake1 is heard again.
+        _ = receivers.receive(topic: "aviator/fake0/status", payload: online, at: 3)
+        let newcomerReceived = receivers.receive(topic: "aviator/new/status", payload: online, at: 4)
+        let newcomer = try #require(newcomerReceived)
+        #expect(newcomer.forgotten == ["mqtt fake1"])
+        #expect(newcomer.displaced?.label == "mqtt fake1")
+        #expect(receivers.displacedReceivers == 1 && receivers.forgottenReceivers == 0)
+        // A day after, every one of them is forgotten, their counts kept summed.
+        _ = receivers.receive(topic: "aviator/new/beast", payload: RemoteReceiversTests.batch(0, before: 0), at: 10)
+        let laterReceived = receivers.receive(
+            topic: "aviator/last/status", payload: online, at: 10 + RemoteReceivers.forgetAfter + 1)
+        let later = try #require(laterReceived)
+        #expect(later.forgotten.count == RemoteReceivers.maximumReceivers)
+        #expect(receivers.count == 1 && receivers.forgottenReceivers == RemoteReceivers.maximumReceivers)
+        #expect(receivers.forgottenCounters.frames == 3)
+    }
+
+    @Test func theAnnouncementIsCheckedAgainstTheReceiversOwnFramesOnceAMinute() throws {
+        var receivers = RemoteReceivers(ownName: nil)
+        func batch(_ sequence: UInt32, at time: Double) -> RemoteReceivers.Delivery? {
+            let pair = Array(RemoteReceiversTests.hexes.prefix(2))
+            return receivers.receive(
+                topic: "aviator/far/beast",
+                payload: RemoteReceiversTests.batch(sequence, before: sequence * 2, hexes: pair),
+                at: time)
+        }
+        _ = receivers.receive(topic: "aviator/far/receiver", payload: Array(#"{"lat":-33.9,"lon":151.2}"#.utf8), at: 0)
+        let distance = try #require(batch(0, at: 1)?.contradiction)
+        #expect(distance > 15_000, "\(distance) km")
+        // Not again within the minute...
+        #expect(batch(1, at: 30)?.contradiction == nil)
+        // ...but at once after a new announcement, a change the delivery reports.
+        let moved = receivers.receive(
+            topic: "aviator/far/receiver", payload: Array(#"{"lat":52.3,"lon":4.8}"#.utf8), at: 31)
+        #expect(moved?.moved == true)
+        #expect(batch(2, at: 32)?.contradiction == nil, "near the aircraft: consistent")
+        #expect(receivers.counters.first?.counters.contradictions == 1)
+    }
+}
+
 /// Frames from another receiver are positioned from where that receiver is.
 @Suite struct SourcePositionTests {
     /// An even/odd airborne pair of one aircraft at about 52.27°N 3.94°E.
@@ -206,5 +269,96 @@ import Tracking
         // The counters keep every one of them.
         let counters = try #require(input.receiverCounters.first?.counters)
         #expect(counters.batches == 200 && counters.restarts == 99)
+    }
+
+    @Test func aChangedAnnouncementIsLogged() {
+        let log = LogRecorder()
+        let input = MQTTInput(
+            configuration: MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false), clientID: "test"),
+            ownName: nil, logger: log.logger)
+        let tracker = WiredTracker(receiver: nil)
+        for json in [#"{"lat":52.3,"lon":4.8}"#, #"{"lat":52.3,"lon":4.8}"#, #"{"lat":-33.9,"lon":151.2}"#] {
+            input.handle(
+                MQTTReceivedMessage(topic: "aviator/beta/receiver", payload: Array(json.utf8), retained: true),
+                into: tracker)
+        }
+        let lines = log.lines.map(\.text).filter { $0.hasPrefix("mqtt beta") && $0.contains("position") }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(!log.text.contains("151.2") && !log.text.contains("52.3"), "never the position itself")
+    }
+
+    @Test func anAnnouncementTheReceiversOwnFramesContradictIsFlagged() {
+        let log = LogRecorder()
+        let input = MQTTInput(
+            configuration: MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false), clientID: "test"),
+            ownName: nil, logger: log.logger)
+        let tracker = WiredTracker(receiver: nil)
+        let pair = Array(RemoteReceiversTests.hexes.prefix(2))
+        // Near the aircraft (52.27°N 3.94°E): nothing to say.
+        for (name, json) in [("near", #"{"lat":52.3,"lon":4.8}"#), ("far", #"{"lat":-33.9,"lon":151.2}"#)] {
+            input.handle(
+                MQTTReceivedMessage(topic: "aviator/\(name)/receiver", payload: Array(json.utf8), retained: true),
+                into: tracker)
+            input.handle(
+                MQTTReceivedMessage(
+                    topic: "aviator/\(name)/beast", payload: RemoteReceiversTests.batch(0, before: 0, hexes: pair),
+                    retained: false), into: tracker)
+        }
+        let flagged = log.problems.filter { $0.contains("from its announced position") }
+        #expect(flagged.count == 1 && flagged.first?.hasPrefix("mqtt far: ") == true, "\(log.text)")
+        #expect(!log.text.contains("151.2") && !log.text.contains("33.9"), "never the position itself")
+    }
+
+    @Test func theStatisticsLineStaysShortWithTwentyThousandReceivers() {
+        let log = LogRecorder()
+        let input = MQTTInput(
+            configuration: MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false), clientID: "test"),
+            ownName: nil, logger: log.logger)
+        let tracker = WiredTracker(receiver: nil, clock: { 10 })
+        for index in 0..<RemoteReceivers.maximumReceivers + 10 {
+            input.handle(
+                MQTTReceivedMessage(
+                    topic: "aviator/r\(index)/beast", payload: RemoteReceiversTests.batch(0, before: 0),
+                    retained: false), into: tracker, at: 1, instant: .now)
+        }
+        // Ten receivers gave way within the throttle's interval: one warning line.
+        #expect(
+            log.problems == [
+                "mqtt-in 127.0.0.1:1: 20000 receivers known; mqtt r0, silent for 0 s, gave way to mqtt r20000"
+            ])
+        let summary = input.summary
+        #expect(summary.utf8.count < 4_000, "\(summary.utf8.count) bytes")
+        #expect(summary.contains("19980 more receivers: 59940 frames in 19980 batches"), "\(summary)")
+        #expect(summary.contains("0 receivers forgotten after a day's silence, 10 gave way"), "\(summary)")
+        // The pipeline forgot the labels that gave way, their counts summed.
+        let counts = tracker.sourceCounts
+        #expect(counts.count == RemoteReceivers.maximumReceivers + 1)
+        #expect(counts.last?.label == FramePipeline.otherSources)
+        #expect(counts.reduce(0) { $0 + $1.frames + $1.duplicates } == 3 * (RemoteReceivers.maximumReceivers + 10))
+    }
+
+    @Test func aStatusLineSaysItsCountCoversTheWholeNetwork() {
+        let log = LogRecorder()
+        let input = MQTTInput(
+            configuration: MQTTConfiguration(
+                broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false), clientID: "test"),
+            ownName: nil, logger: log.logger)
+        let tracker = WiredTracker(receiver: nil)
+        let start = ContinuousClock.now
+        for index in 0..<30 {
+            input.handle(
+                MQTTReceivedMessage(
+                    topic: "aviator/alpha/status",
+                    payload: Array((index.isMultiple(of: 2) ? "online" : "offline").utf8),
+                    retained: false), into: tracker, at: 1, instant: start)
+        }
+        input.handle(
+            MQTTReceivedMessage(topic: "aviator/beta/status", payload: Array("offline".utf8), retained: false),
+            into: tracker, at: 12, instant: start + .seconds(11))
+        let line = log.lines.map(\.text).last { $0.hasPrefix("mqtt beta") }
+        #expect(line == "mqtt beta is offline (21 status changes in the network since the last line)")
     }
 }

@@ -62,6 +62,9 @@ package final class WiredTracker: FrameSink {
         pipeline.setPosition(position, ofSource: source)
     }
 
+    /// `FramePipeline.forgetSource(_:)`.
+    package func forgetSource(_ source: String) { pipeline.forgetSource(source) }
+
     /// The tracker's snapshot.
     package func snapshot() -> (time: Double, aircraft: [AircraftState]) { tracker.snapshot() }
     /// The tracker's aircraft counts.

@@ -185,3 +185,40 @@ import Tracking
         #expect(server.web.statistics().notFound == 1)
     }
 }
+
+/// `/metrics` with a network of thousands of receivers: the busiest sources each a series,
+/// the rest summed in one, and a scrape that stays quick.
+@Suite struct ManySourcesMetricsTests {
+    @Test func twentyThousandSourcesBecomeABoundedSetOfSeriesRenderedQuickly() {
+        let sources = (0..<20_000).map { (source: "mqtt r\($0)", frames: $0 % 1_000) }
+        let reading = MetricsReading(
+            statistics: ReceiverStatistics(
+                counters: FrameCounters(), tracks: Tracker.Counts(), local: LocalStatistics()),
+            aircraft: 0, aircraftWithPosition: 0, sourceFrames: sources)
+        let start = ContinuousClock.now
+        let text = PrometheusExposition.render(reading)
+        let elapsed = ContinuousClock.now - start
+        let series = MetricsTests.samples(text).filter { $0.key.hasPrefix("aviator_source_frames_total") }
+        #expect(series.count <= 101, "\(series.count) series")
+        #expect(series.values.reduce(0, +) == Double(sources.reduce(0) { $0 + $1.frames }), "every frame counted")
+        #expect(text.utf8.count < 20_000, "\(text.utf8.count) bytes")
+        #expect(elapsed < .milliseconds(500), "rendered in \(elapsed)")
+    }
+
+    @Test func aScrapeOfAPipelineFedByTwentyThousandSourcesIsQuick() {
+        let tracker = WiredTracker(receiver: nil, clock: { 1_000 })
+        let frame = Frame(bits: ModeSBits(hex: "8D4840D6202CC371C32CE0576098")!, address: 0x4840D6)
+        for index in 0..<20_000 { tracker.accept(frame, at: 1_000, from: "mqtt r\(index)") }
+        let sources = MetricsSources(pipeline: tracker.pipeline, tracker: tracker.tracker)
+        let start = ContinuousClock.now
+        let reading = MetricsReading(
+            statistics: ReceiverStatistics(pipeline: tracker.pipeline, tracker: tracker.tracker), aircraft: 0,
+            aircraftWithPosition: 0, sourceFrames: sources.sourceFrames())
+        let text = PrometheusExposition.render(reading)
+        let elapsed = ContinuousClock.now - start
+        let series = MetricsTests.samples(text).filter { $0.key.hasPrefix("aviator_source_frames_total") }
+        #expect(series.count == PrometheusExposition.sourcesListed + 1)
+        #expect(series.values.reduce(0, +) == 1, "one frame tracked, the rest duplicates")
+        #expect(elapsed < .milliseconds(500), "scraped in \(elapsed)")
+    }
+}

@@ -30,6 +30,13 @@ package final class MQTTInput: Source {
     /// batch.
     private let gaps = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
     private let statusChanges = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
+    /// Receivers giving way to new ones in a full table, and announced positions that
+    /// changed: one line every 10 s each, since a flood of made-up names or announcements
+    /// would otherwise write a line per message.
+    private let displacements = Mutex(LogThrottle(interval: .seconds(10)))
+    private let moves = Mutex(LogThrottle(interval: .seconds(10), burst: 10))
+    /// Announcements contradicted by the receiver's own frames: one line a minute.
+    private let contradictions = Mutex(LogThrottle(interval: .seconds(60)))
     private let client = Mutex<MQTTClient?>(nil)
 
     /// "mqtt-in HOST:PORT".
@@ -86,9 +93,16 @@ package final class MQTTInput: Source {
         mqtt.stop()
     }
 
-    /// Reads one message into `sink`.
+    /// Reads one message into `sink`, received now.
     func handle(_ message: MQTTReceivedMessage, into sink: any FrameSink) {
-        let now = Date().timeIntervalSince1970
+        handle(message, into: sink, at: Date().timeIntervalSince1970, instant: .now)
+    }
+
+    /// Reads one message into `sink`, received at `now` (seconds since 1970; `instant` for
+    /// the log's throttles): tests pass their own times.
+    func handle(
+        _ message: MQTTReceivedMessage, into sink: any FrameSink, at now: Double, instant: ContinuousClock.Instant
+    ) {
         guard
             let delivery = receivers.withLock({
                 $0.receive(topic: message.topic, payload: message.payload, size: message.size, at: now)
@@ -96,26 +110,55 @@ package final class MQTTInput: Source {
         else {
             return
         }
+        for label in delivery.forgotten { sink.forgetSource(label) }
         if let position = delivery.position { sink.setPosition(position, ofSource: delivery.label) }
         for frame in delivery.frames { sink.accept(frame, at: now, from: delivery.label) }
-        if let gap = delivery.gap, let count = gaps.withLock({ $0.record(now: .now) }) {
+        log(delivery, topic: message.topic, at: instant)
+    }
+
+    /// The throttled lines one delivery is worth. A count covers every receiver of the
+    /// network, not only the one named: the line says so.
+    private func log(_ delivery: RemoteReceivers.Delivery, topic: String, at instant: ContinuousClock.Instant) {
+        if let gap = delivery.gap, let count = gaps.withLock({ $0.record(now: instant) }) {
             logger.info("\(delivery.label): \(gap)\(Self.since(count, "breaks in batch numbers"))")
         }
-        if let online = delivery.online, let count = statusChanges.withLock({ $0.record(now: .now) }) {
+        if let online = delivery.online, let count = statusChanges.withLock({ $0.record(now: instant) }) {
             logger.info("\(delivery.label) is \(online ? "online" : "offline")\(Self.since(count, "status changes"))")
         }
-        if let problem = delivery.problem, let count = problems.withLock({ $0.record(now: .now) }) {
+        if delivery.moved, let count = moves.withLock({ $0.record(now: instant) }) {
+            let line =
+                "\(delivery.label): its announcement changed (another position, or none); its frames are decoded and "
+                + "range-checked from what it says now\(Self.since(count, "changed announcements"))"
+            logger.warning("\(line)")
+        }
+        if let distance = delivery.contradiction, let count = contradictions.withLock({ $0.record(now: instant) }) {
+            let line =
+                "\(delivery.label): its own frames place an aircraft \(Int(distance)) km from its announced position, "
+                + "farther than any receiver hears: the announcement is likely wrong (another publisher of the "
+                + "name, or any client of the broker), and the positions of its frames are rejected"
+                + Self.since(count, "such aircraft")
+            logger.warning("\(line)")
+        }
+        if let (displaced, silent) = delivery.displaced, let count = displacements.withLock({ $0.record(now: instant) })
+        {
+            let line =
+                "\(label): \(RemoteReceivers.maximumReceivers) receivers known; \(displaced), silent for \(Int(silent)) s, "
+                + "gave way to \(delivery.label)\(Self.since(count, "receivers gave way"))"
+            logger.warning("\(line)")
+        }
+        if let problem = delivery.problem, let count = problems.withLock({ $0.record(now: instant) }) {
             let more = count > 1 ? " (\(count) dropped since the last line)" : ""
-            logger.warning("\(label): dropped a payload on \(String(message.topic.prefix(120))): \(problem)\(more)")
+            logger.warning("\(label): dropped a payload on \(String(topic.prefix(120))): \(problem)\(more)")
         }
     }
 
-    /// " (N events since the last line)" for a throttled line covering `count` events.
+    /// " (N events of all receivers since the last line)" for a throttled line covering
+    /// `count` events, which may be other receivers' as well as the one the line names.
     private static func since(_ count: Int, _ events: String) -> String {
-        count > 1 ? " (\(count) \(events) since the last line)" : ""
+        count > 1 ? " (\(count) \(events) in the network since the last line)" : ""
     }
 
-    /// Each receiver's counters, in the order they were first heard.
+    /// Each receiver's counters, the longest silent first.
     package var receiverCounters: [(label: String, counters: RemoteReceiverCounters)] {
         receivers.withLock { $0.counters }
     }
@@ -123,12 +166,22 @@ package final class MQTTInput: Source {
     /// The client's counters, once it runs.
     package var clientStatistics: MQTTClient.Statistics? { client.withLock { $0?.statistics } }
 
-    /// The input's counters for the statistics line: the connection, then each receiver
-    /// (the first 20 of them), then messages that concerned none.
+    /// The input's counters for the statistics line: the connection, then the 20 busiest
+    /// receivers, the rest summed in one part, the receivers forgotten, and messages that
+    /// concerned none. Its length is bounded however many receivers there are.
     package var summary: String {
-        let (receivers, badTopics, refused) = self.receivers.withLock {
-            ($0.counters, $0.badTopics, $0.refusedReceivers)
+        let (receivers, table) = self.receivers.withLock {
+            (
+                $0.counters,
+                (
+                    badTopics: $0.badTopics, forgottenReceivers: $0.forgottenReceivers,
+                    displacedReceivers: $0.displacedReceivers, forgottenCounters: $0.forgottenCounters
+                )
+            )
         }
+        var busiest = receivers.sorted { ($0.counters.frames, $1.label) > ($1.counters.frames, $0.label) }
+        let rest = busiest.count > Self.receiversListed ? busiest[Self.receiversListed...] : []
+        busiest.removeLast(rest.count)
         var parts =
             [
                 "\(label): "
@@ -136,13 +189,25 @@ package final class MQTTInput: Source {
                         "\($0.connected ? "connected" : "disconnected"), \($0.connections) connections, \($0.received) messages"
                     } ?? "starting")
             ]
-            + receivers.prefix(20).map { $0.counters.summary(label: $0.label) }
-        if receivers.count > 20 { parts.append("\(receivers.count - 20) more receivers") }
-        if badTopics > 0 || refused > 0 {
-            parts.append("\(badTopics) messages on other topics, \(refused) from receivers over the limit")
+            + busiest.map { $0.counters.summary(label: $0.label) }
+        if !rest.isEmpty {
+            var sum = RemoteReceiverCounters()
+            for receiver in rest { sum.add(receiver.counters) }
+            parts.append(sum.summary(label: "\(rest.count) more receivers"))
         }
+        if table.forgottenReceivers > 0 || table.displacedReceivers > 0 {
+            let forgotten = table.forgottenCounters.summary(
+                label: "\(table.forgottenReceivers) receivers forgotten after a day's silence, "
+                    + "\(table.displacedReceivers) gave way to new ones when \(RemoteReceivers.maximumReceivers) were known"
+            )
+            parts.append(forgotten)
+        }
+        if table.badTopics > 0 { parts.append("\(table.badTopics) messages on other topics") }
         return parts.joined(separator: "; ")
     }
+
+    /// Receivers named one by one in the statistics line; the rest are summed.
+    static let receiversListed = 20
 }
 
 /// An MQTT input that cannot start (settings libmosquitto refuses), as one line.

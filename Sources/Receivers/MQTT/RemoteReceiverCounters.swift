@@ -17,17 +17,34 @@ package struct RemoteReceiverCounters: Sendable, Equatable {
     package var missedFrames = 0
     /// Times the receiver started again (its sequence went back).
     package var restarts = 0
+    /// Aircraft its own frames placed farther from its announced position than any receiver
+    /// hears (`AnnouncementCheck`): an announcement that is wrong.
+    package var contradictions = 0
     /// Whether its last status said it is online (nil: no status heard).
     package var online: Bool?
 
     /// Nothing counted.
     package init() {}
 
+    /// Adds the counts of `other` (a receiver forgotten, or one of many summed); the status
+    /// stays this one's.
+    package mutating func add(_ other: RemoteReceiverCounters) {
+        for path in [
+            \Self.batches, \.frames, \.rejected, \.malformed, \.oversized, \.missedBatches, \.missedFrames,
+            \.restarts, \.contradictions
+        ] as [WritableKeyPath<Self, Int>] {
+            let (sum, overflow) = self[keyPath: path].addingReportingOverflow(other[keyPath: path])
+            self[keyPath: path] = overflow ? .max : sum
+        }
+    }
+
     /// "mqtt alpha: 1200 frames in 40 batches, 0 failed the parity check, 0 malformed,
     /// 0 oversized, 2 batches (61 frames) missed", with "offline" and restarts when so.
     package func summary(label: String) -> String {
         "\(label): \(frames) frames in \(batches) batches, \(rejected) failed the parity check, \(malformed) malformed, "
             + "\(oversized) oversized, \(missedBatches) batches (\(missedFrames) frames) missed"
-            + (restarts > 0 ? ", \(restarts) restarts" : "") + (online == false ? ", offline" : "")
+            + (restarts > 0 ? ", \(restarts) restarts" : "")
+            + (contradictions > 0 ? ", \(contradictions) aircraft far from its announced position" : "")
+            + (online == false ? ", offline" : "")
     }
 }

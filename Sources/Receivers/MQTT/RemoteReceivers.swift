@@ -27,6 +27,19 @@ package struct RemoteReceivers: Sendable {
         /// A break in the receiver's batch numbers, when this batch showed one: "batch 21
         /// after 19".
         package var gap: String?
+        /// The announced position changed (to another place, or to none; not the first
+        /// announcement, nor the same one again): worth a line, since a wrong announcement
+        /// silently cuts the positions decoded for that receiver.
+        package var moved = false
+        /// Labels of receivers forgotten with this message (silent for `forgetAfter`, or the
+        /// longest silent giving way to a new one): the pipeline forgets their counts too.
+        package var forgotten: [String] = []
+        /// The receiver that gave way to this one because the table was full, and how long
+        /// it had been silent (seconds).
+        package var displaced: (label: String, silent: Double)?
+        /// How far (km) from the announced position an aircraft this batch placed was, when
+        /// farther than any receiver hears (`AnnouncementCheck`): the announcement is wrong.
+        package var contradiction: Double?
     }
 
     private struct Remote: Sendable {
@@ -36,27 +49,38 @@ package struct RemoteReceivers: Sendable {
         var framesAfterLast: UInt32 = 0
         /// When its sequence last went back.
         var lastRestart: Double?
+        /// Its announcement checked against its frames.
+        var check = AnnouncementCheck()
     }
 
     /// Two restarts closer than this suggest two publishers sharing one name (each batch
     /// of one goes back from the other's numbers) rather than a receiver started again.
     static let restartsTooClose = 60.0
 
-    /// The most receivers remembered: enough for a large network; beyond it, messages from
-    /// new names are dropped and counted (`refusedReceivers`), so made-up names cannot
-    /// exhaust memory.
+    /// The most receivers remembered: enough for a large network; beyond it, a new name
+    /// takes the place of the longest-silent one (`displacedReceivers`), so made-up names
+    /// can neither exhaust memory nor shut out a real receiver for good.
     package static let maximumReceivers = 20_000
+
+    /// Seconds of silence after which a receiver is forgotten: a day, long past the
+    /// broker's last will and any restart, and longer than a quiet night (a receiver
+    /// publishes only while it hears frames). One forgotten and heard again is a new
+    /// receiver: decoded without a reference until it announces its position again (on its
+    /// next connection, or this input's).
+    package static let forgetAfter = 86_400.0
 
     /// This daemon's own name, whose messages are ignored.
     package let ownName: String?
-    private var remotes: [String: Remote] = [:]
-    /// The order receivers were first heard in, for the statistics line.
-    private var order: [String] = []
+    private var remotes = RecencyTable<Remote>()
     private var validator = FrameValidator()
     /// Messages on topics that name no valid receiver.
     package private(set) var badTopics = 0
-    /// Messages from new receivers dropped because `maximumReceivers` were known.
-    package private(set) var refusedReceivers = 0
+    /// Receivers forgotten after `forgetAfter` seconds of silence.
+    package private(set) var forgottenReceivers = 0
+    /// Receivers that gave way to a new one because `maximumReceivers` were known.
+    package private(set) var displacedReceivers = 0
+    /// What the forgotten and displaced receivers had counted, summed.
+    package private(set) var forgottenCounters = RemoteReceiverCounters()
     /// Messages of this daemon's own, ignored.
     package private(set) var ownMessages = 0
 
@@ -68,9 +92,9 @@ package struct RemoteReceivers: Sendable {
     /// How many receivers were heard.
     package var count: Int { remotes.count }
 
-    /// Each receiver's label and counters, in the order they were first heard.
+    /// Each receiver's label and counters, the longest silent first.
     package var counters: [(label: String, counters: RemoteReceiverCounters)] {
-        order.map { (ReceiverName.sourceLabel($0), remotes[$0]!.counters) }
+        remotes.all.map { (ReceiverName.sourceLabel($0.name), $0.value.counters) }
     }
 
     /// Reads one message received at `time` (seconds since 1970); nil when it concerns no
@@ -86,18 +110,9 @@ package struct RemoteReceivers: Sendable {
             return nil
         }
         var delivery = Delivery(label: ReceiverName.sourceLabel(name))
-        if remotes[name] == nil {
-            guard remotes.count < Self.maximumReceivers else {
-                refusedReceivers += 1
-                return nil
-            }
-            remotes[name] = Remote()
-            order.append(name)
-            // Until it says where it is, its frames are decoded without a reference.
-            delivery.position = .some(nil)
-        }
-        var remote = remotes[name]!
-        defer { remotes[name] = remote }
+        forgetSilent(at: time, into: &delivery)
+        var remote = remotes[name] ?? newRemote(at: time, into: &delivery)
+        defer { remotes.set(remote, for: name, heardAt: time) }
         if let size, size > payload.count, kind != "status" {
             let limit =
                 kind == ReceiverTopics.beastLevel ? BeastBatch.maximumPayload : ReceiverAnnouncement.maximumPayload
@@ -112,6 +127,8 @@ package struct RemoteReceivers: Sendable {
         case ReceiverTopics.receiverLevel:
             do throws(NetworkPayloadError) {
                 let position = payload.isEmpty ? nil : try ReceiverAnnouncement.decode(payload).position
+                if let before = remote.position, before != position { delivery.moved = true }
+                if position != remote.position { remote.check.restart() }
                 remote.position = position
                 delivery.position = .some(position)
             } catch {
@@ -129,6 +146,34 @@ package struct RemoteReceivers: Sendable {
             break
         }
         return delivery
+    }
+
+    /// A receiver heard for the first time at `time`, taking the place of the longest-silent
+    /// one when `maximumReceivers` are known.
+    private mutating func newRemote(at time: Double, into delivery: inout Delivery) -> Remote {
+        if remotes.count >= Self.maximumReceivers, let oldest = remotes.oldest {
+            displacedReceivers += 1
+            delivery.displaced = (ReceiverName.sourceLabel(oldest.name), max(0, time - oldest.heard))
+            forgetOldest(into: &delivery)
+        }
+        // Until it says where it is, its frames are decoded without a reference.
+        delivery.position = .some(nil)
+        return Remote()
+    }
+
+    /// Forgets the receivers silent for longer than `forgetAfter` at `time`.
+    private mutating func forgetSilent(at time: Double, into delivery: inout Delivery) {
+        while let oldest = remotes.oldest, time - oldest.heard > Self.forgetAfter {
+            forgottenReceivers += 1
+            forgetOldest(into: &delivery)
+        }
+    }
+
+    /// Forgets the longest-silent receiver, keeping its counts in `forgottenCounters`.
+    private mutating func forgetOldest(into delivery: inout Delivery) {
+        guard let (name, remote) = remotes.removeOldest() else { return }
+        forgottenCounters.add(remote.counters)
+        delivery.forgotten.append(ReceiverName.sourceLabel(name))
     }
 
     /// Adds `value` to `counter`, stopping at the largest count rather than trapping.
@@ -149,6 +194,34 @@ package struct RemoteReceivers: Sendable {
             delivery.problem = error
             return
         }
+        noteSequence(of: batch, at: time, remote: &remote, into: &delivery)
+        remote.counters.batches += 1
+        delivery.frames.reserveCapacity(batch.frames.count)
+        for received in batch.frames {
+            guard var frame = validator.validate(received.bits, time: time) else {
+                remote.counters.rejected += 1
+                continue
+            }
+            // The sender's 12 MHz clock and level travel on; the pipeline's time is ours.
+            frame.timestamp = received.timestamp
+            frame.signalLevel = received.signalLevel
+            frame.isMultilaterated = received.isMultilaterated
+            delivery.frames.append(frame)
+            if let announced = remote.position, !frame.isMultilaterated,
+                let distance = remote.check.check(frame, at: time, announced: announced),
+                distance > AnnouncementCheck.contradictionKm
+            {
+                remote.counters.contradictions += 1
+                delivery.contradiction = distance
+            }
+        }
+        remote.counters.frames += delivery.frames.count
+    }
+
+    /// Counts the batches (and frames) missed before `batch`, or the receiver's restart.
+    private func noteSequence(
+        of batch: BeastBatch, at time: Double, remote: inout Remote, into delivery: inout Delivery
+    ) {
         if let last = remote.lastSequence {
             let gap = batch.sequence &- last &- 1
             if gap == 0 {
@@ -179,20 +252,6 @@ package struct RemoteReceivers: Sendable {
         }
         remote.lastSequence = batch.sequence
         remote.framesAfterLast = batch.framesBefore &+ UInt32(truncatingIfNeeded: batch.frames.count)
-        remote.counters.batches += 1
-        delivery.frames.reserveCapacity(batch.frames.count)
-        for received in batch.frames {
-            guard var frame = validator.validate(received.bits, time: time) else {
-                remote.counters.rejected += 1
-                continue
-            }
-            // The sender's 12 MHz clock and level travel on; the pipeline's time is ours.
-            frame.timestamp = received.timestamp
-            frame.signalLevel = received.signalLevel
-            frame.isMultilaterated = received.isMultilaterated
-            delivery.frames.append(frame)
-        }
-        remote.counters.frames += delivery.frames.count
     }
 
     private func count(_ error: NetworkPayloadError, in counters: inout RemoteReceiverCounters) {

@@ -32,15 +32,41 @@ enum PrometheusExposition {
                 "messages", count, labels: [("df", "\(format)")],
                 help: "Mode S messages accepted from every source, by downlink format (24: formats 24 and above).")
         }
-        for (source, frames) in reading.sourceFrames {
+        for (source, frames) in busiest(reading.sourceFrames) {
             out.counter(
                 "source_frames", frames, labels: [("source", source)],
-                help: "Frames accepted, by the source they came from.")
+                help: "Frames accepted, by the source they came from (the busiest; the rest summed as \"other\").")
         }
         out.counter(
             "state_updates", statistics.counters.stateUpdates,
             help: "Aircraft state vectors merged from OpenSky.")
     }
+
+    /// Sources given a series of their own; a network of thousands of receivers would
+    /// otherwise make a scrape of megabytes.
+    static let sourcesListed = 100
+
+    /// The `sourcesListed` sources with the most frames, then the others' sum as
+    /// `other` (with any source already called so): at most `sourcesListed` + 1 series.
+    static func busiest(_ sources: [(source: String, frames: Int)]) -> [(source: String, frames: Int)] {
+        guard sources.count > sourcesListed else { return sources }
+        let sorted = sources.sorted { ($0.frames, $1.source) > ($1.frames, $0.source) }
+        var listed: [(source: String, frames: Int)] = []
+        var rest = 0
+        for source in sorted {
+            if listed.count < sourcesListed, source.source != otherSource {
+                listed.append(source)
+            } else {
+                let (sum, overflow) = rest.addingReportingOverflow(max(0, source.frames))
+                rest = overflow ? .max : sum
+            }
+        }
+        listed.append((otherSource, rest))
+        return listed
+    }
+
+    /// The `source` label of the sources summed.
+    static let otherSource = "other"
 
     /// The local demodulator's counts and levels, and the processor time it and the daemon
     /// took.
