@@ -124,6 +124,11 @@ package struct CertificateStore: Sendable {
                 ? "the certificate expired on \(certificate.notValidAfter)"
                 : "the certificate expires on \(certificate.notValidAfter)"
         }
+        // Made before its authority was limited to this host: trusted as a root on a phone,
+        // it could vouch for any site.
+        if (try? certificate.extensions.nameConstraints) == nil {
+            return "the certificate could vouch for any site (it had no name constraints)"
+        }
         guard let names = try? certificate.extensions.subjectAlternativeNames else {
             return "the certificate has no readable subject alternative names"
         }

@@ -49,6 +49,9 @@ package struct SelfSignedCertificate: Sendable {
             let extensions = try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
+                // A phone trusts this certificate as a root: limited to this host's own names
+                // and addresses, a copy of its key could not vouch for any other site.
+                Critical(Self.nameConstraints(for: subject))
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectKeyIdentifier(hash: publicKey)
                 alternativeNames
@@ -64,5 +67,17 @@ package struct SelfSignedCertificate: Sendable {
         }
         privateKey = Certificate.PrivateKey(key)
         keyPEM = key.pemRepresentation
+    }
+
+    /// The names a certificate for `subject` may vouch for, as the name constraints of a
+    /// certificate authority: its DNS names (and names below them) and each of its addresses
+    /// alone (the address followed by an all-ones mask of its length).
+    package static func nameConstraints(for subject: CertificateSubject) -> NameConstraints {
+        NameConstraints(
+            permittedDNSDomains: subject.dnsNames,
+            permittedIPRanges: subject.ipAddresses.map { address in
+                ASN1OctetString(
+                    contentBytes: (address.bytes + [UInt8](repeating: 0xFF, count: address.bytes.count))[...])
+            })
     }
 }

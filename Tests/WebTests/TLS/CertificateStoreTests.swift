@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import SwiftASN1
 import Testing
 import X509
 
@@ -78,6 +80,36 @@ import X509
         _ = try store.pair(for: Self.subject, now: Self.now)
         let earlier = try store.pair(for: Self.subject, now: Self.now.addingTimeInterval(-7_200))
         #expect(earlier.renewalReason?.hasPrefix("the certificate is not valid before") == true)
+    }
+
+    @Test func aCertificateThatCouldVouchForAnySiteIsMadeAgainOnce() throws {
+        let folder = try TLSTestFolder()
+        defer { folder.remove() }
+        let store = CertificateStore(directory: folder.path)
+        _ = try store.pair(for: Self.subject, now: Self.now)
+        // A certificate authority for the same names, made as it was before its names were
+        // constrained.
+        let key = P256.Signing.PrivateKey()
+        let name = try DistinguishedName { CommonName("aviator-adsb on radar-pi") }
+        let unconstrained = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+            notValidBefore: Self.now.addingTimeInterval(-3_600),
+            notValidAfter: Self.now.addingTimeInterval(800 * 86_400),
+            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                SubjectAlternativeNames(
+                    Self.subject.dnsNames.map { GeneralName.dnsName($0) }
+                        + Self.subject.ipAddresses.map {
+                            GeneralName.ipAddress(ASN1OctetString(contentBytes: $0.bytes[...]))
+                        })
+            }, issuerPrivateKey: .init(key))
+        try folder.write(
+            try unconstrained.serializeAsPEM().pemString, to: CertificateStore.certificateFileName, mode: 0o644)
+        try folder.write(key.pemRepresentation, to: CertificateStore.keyFileName)
+        let renewed = try store.pair(for: Self.subject, now: Self.now)
+        #expect(renewed.renewalReason == "the certificate could vouch for any site (it had no name constraints)")
+        #expect(try store.pair(for: Self.subject, now: Self.now).renewalReason == nil)
     }
 
     @Test func aMismatchedOrDamagedPairIsReplaced() throws {

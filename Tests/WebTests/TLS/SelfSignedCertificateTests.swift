@@ -62,6 +62,24 @@ import X509
         #expect(made.privateKey.publicKey == certificate.publicKey)
     }
 
+    @Test func theCertificateCanVouchOnlyForThisHostsNamesAndAddresses() throws {
+        let made = try SelfSignedCertificate(subject: Self.subject, now: Self.now)
+        let certificate = try Certificate(pemEncoded: made.certificatePEM)
+        let constraints = try #require(try certificate.extensions.nameConstraints)
+        #expect(certificate.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
+        #expect(Array(constraints.permittedDNSDomains) == ["radar-pi", "radar-pi.local", "localhost"])
+        // Each address alone: its bytes, then a mask of as many bytes, all ones.
+        let ranges = Array(constraints.permittedIPRanges).map { Array($0.bytes) }
+        #expect(
+            ranges == [
+                [127, 0, 0, 1, 255, 255, 255, 255],
+                [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] + Array(repeating: 255, count: 16),
+                [192, 168, 1, 20, 255, 255, 255, 255],
+                [0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x20] + Array(repeating: 255, count: 16)
+            ])
+        #expect(constraints.excludedSubtrees.isEmpty)
+    }
+
     @Test func validityIsAtMost825DaysStartingAnHourAgo() throws {
         let certificate = try SelfSignedCertificate(subject: Self.subject, now: Self.now).certificate
         #expect(certificate.notValidBefore == Self.now.addingTimeInterval(-3_600))
