@@ -57,10 +57,14 @@ import Tracking
             statistics: ReceiverStatistics(counters: counters, tracks: tracks, local: local),
             aircraft: 12, aircraftWithPosition: 8, signalDBFS: -12.5, noiseDBFS: -35.25, processSeconds: 3.5,
             sourceFrames: [("replay", 155), ("rtl-sdr", 3)], openSkyRequests: [("ok", 4), ("rate_limited", 1)],
-            clients: [("feed_socket", 2), ("websocket", 1), ("beast", 3)], httpRequests: 42)
+            clients: [("feed_socket", 2), ("websocket", 1), ("beast", 3)], httpRequests: 42,
+            queueDrops: [("feed_outbox", 5), ("outputs", 0), ("mqtt_outbox", 11)])
         let text = PrometheusExposition.render(reading)
 
         let expected: [String: Double] = [
+            #"aviator_queue_dropped_total{queue="feed_outbox"}"#: 5,
+            #"aviator_queue_dropped_total{queue="outputs"}"#: 0,
+            #"aviator_queue_dropped_total{queue="mqtt_outbox"}"#: 11,
             #"aviator_messages_total{df="17"}"#: 120, #"aviator_messages_total{df="11"}"#: 30,
             #"aviator_messages_total{df="4"}"#: 8,
             #"aviator_source_frames_total{source="replay"}"#: 155, #"aviator_source_frames_total{source="rtl-sdr"}"#: 3,

@@ -47,7 +47,10 @@ final class MetricsEndpoint: Sendable {
             statistics: statistics, aircraft: aircraft.all, aircraftWithPosition: aircraft.withPosition,
             signalDBFS: levels.signal, noiseDBFS: levels.noise, processSeconds: sources.processSeconds(),
             sourceFrames: sources.sourceFrames(), openSkyRequests: sources.openSkyRequests(),
-            clients: clients, httpRequests: web.requests, queueDrops: sources.queueDrops())
+            clients: clients, httpRequests: web.requests,
+            // The feed's outboxes (one frame waits per client; a newer one replaces it) beside
+            // the queues the daemon names.
+            queueDrops: [("feed_outbox", Int(clamping: feedStatistics.framesDropped))] + sources.queueDrops())
     }
 
     /// The text of a scrape.
