@@ -43,8 +43,7 @@ import Testing
             #"{"type":"view","range_km":\#(Self.appRangeKm),"observer":{"lat":\#(Self.phone.lat),"lon":\#(Self.phone.lon)}}"#
         let follower = Task { try await frames.follow(url: "wss://localhost:\(port)/feed", tls: tls, view: view) }
         defer { frames.stop() }
-        // Generous: in the full parallel run the test's own client may wait long for a thread.
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(60)
         while !frames.isAcknowledged, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(frames.isAcknowledged, "the test's own feed client got no view acknowledgement")
 

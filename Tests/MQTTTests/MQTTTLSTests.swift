@@ -82,7 +82,6 @@ import Testing
         let untrusted = try client("untrusted", caFile: nil)
         try untrusted.start()
         defer { untrusted.stop() }
-        // Generous: in the full parallel run the client's callbacks may wait long for a thread.
         let deadline = Date().addingTimeInterval(60)
         while !trusted.isConnected, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(trusted.isConnected, "\(trusted.statistics)\n\(broker.log)")

@@ -128,8 +128,7 @@ import Tracking
         let task = Task { try await source.run(into: tracker) }
         // The whole recording, then the server's close (the source then waits a second to
         // reconnect, and the second connection is given the recording again).
-        // Generous: in the full parallel run the source's reader may wait long for a thread.
-        let deadline = ContinuousClock.now + .seconds(240)
+        let deadline = ContinuousClock.now + .seconds(60)
         while tracker.counters.frames < replayed.counters.frames, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -47,8 +47,6 @@ final class WebTestServer: Sendable {
         let web = WebServer(configuration: configuration, feed: feed, documents: FixedDocuments(), metrics: metrics)
         let feedTask = Task { _ = try? await feed.run() }
         let webTask = Task { _ = try? await web.run() }
-        // Generous: in the full parallel run the server's start waits for one of the two
-        // cooperative threads, which CPU-heavy suites can hold for many seconds.
         let deadline = Date().addingTimeInterval(60)
         while port.withLock({ $0 }) == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard let listening = port.withLock({ $0 }) else { throw TestFailure("the web server did not start") }
