@@ -28,6 +28,8 @@ package struct WebStatistics: Sendable, Equatable {
     package var slowRequests: UInt64 = 0
     /// Times a connection had to wait because `maxConnections` were open.
     package var connectionsDeferred: UInt64 = 0
+    /// Request heads that did not parse or broke a limit (answered 400 or 431, closed).
+    package var malformedRequests: UInt64 = 0
 
     /// All zero.
     package init() {}
@@ -38,7 +40,8 @@ package struct WebStatistics: Sendable, Equatable {
         let refusals: [(String, UInt64)] = [
             ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins),
             ("oversize_messages", oversizeMessages),
-            ("malformed_frames", malformedFrames), ("binary_messages", binaryMessages), ("slow_requests", slowRequests),
+            ("malformed_frames", malformedFrames), ("binary_messages", binaryMessages),
+            ("slow_requests", slowRequests), ("malformed_requests", malformedRequests),
             ("feed_without_upgrade", feedWithoutUpgrade), ("bad_methods", badMethods), ("not_found", notFound),
             ("connections_deferred", connectionsDeferred)
         ]
