@@ -95,6 +95,8 @@ struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     let timeout: TimeAmount
     let counters: WebCounters
+    /// The hosts requests may name.
+    let hosts: AllowedHosts
 
     /// A few large radar frames; the kernel doubles it for its own bookkeeping.
     static var sendBufferBytes: Int { 256 * 1024 }
@@ -110,7 +112,7 @@ struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
             // On the channel's loop, before its first read: the decoder is there now.
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(RequestHeadGuard(counters: counters), position: .after(decoder))
+            try pipeline.addHandler(RequestHeadGuard(hosts: hosts, counters: counters), position: .after(decoder))
             return value
         }
     }

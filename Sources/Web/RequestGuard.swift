@@ -3,10 +3,10 @@ import NIOCore
 import NIOHTTP1
 
 /// A request the server answers itself, before the application sees it, and then closes the
-/// connection: a head that does not parse. Sent as an outbound event from `RequestHeadGuard` (behind the HTTP
+/// connection: a head that does not parse, a host it does not serve. Sent as an outbound event from `RequestHeadGuard` (behind the HTTP
 /// decoder) to `RefusalWriter` (in front of the HTTP encoder), which writes it as bytes.
 struct RequestRefusal: Sendable {
-    /// The status code: 400 or 431.
+    /// The status code: 400, 421 or 431.
     let status: Int
     /// The status line's reason phrase.
     let reason: String
@@ -20,6 +20,10 @@ struct RequestRefusal: Sendable {
     static let tooLarge = RequestRefusal(
         status: 431, reason: "Request Header Fields Too Large",
         message: "the request head has too many or too large headers")
+    /// A `Host` this server does not answer to.
+    static let unknownHost = RequestRefusal(
+        status: 421, reason: "Misdirected Request",
+        message: "this server does not answer to that host name (see --http-host)")
 
     /// The whole answer as it goes on the wire, with the security headers and
     /// `Connection: close`.
@@ -37,8 +41,9 @@ struct RequestRefusal: Sendable {
 }
 
 /// Watches every request head right behind the HTTP decoder, before Hummingbird or the
-/// WebSocket upgrade see it. It refuses (and counts) a head the decoder gave up on: without
-/// it, a head that fails to parse would get no answer and hold its connection for ever.
+/// WebSocket upgrade see it. It refuses (and counts) a head the decoder gave up on and one
+/// for a host the server does not serve. Without it, a head that fails to parse would get no
+/// answer and hold its connection for ever.
 ///
 /// Once the connection switches to WebSocket (the `101` goes out through it) it only lets
 /// bytes by: what follows are frames, not HTTP.
@@ -48,6 +53,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private let hosts: AllowedHosts
     private let counters: WebCounters
     /// Set once a refusal is on its way: nothing more of this connection is read.
     private var refused = false
@@ -55,7 +61,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// untouched (the upgrade puts the frame handlers behind this one).
     private var upgraded = false
 
-    init(counters: WebCounters) {
+    init(hosts: AllowedHosts, counters: WebCounters) {
+        self.hosts = hosts
         self.counters = counters
     }
 
@@ -63,6 +70,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !refused else { return }
         guard !upgraded else {
             context.fireChannelRead(data)
+            return
+        }
+        guard case .head(let head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        if let refusal = check(head) {
+            refuse(refusal, context: context)
             return
         }
         context.fireChannelRead(data)
@@ -83,6 +98,20 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             upgraded = true
         }
         context.write(data, promise: promise)
+    }
+
+    /// Why `head` is refused, counted; nil when it may go on.
+    private func check(_ head: HTTPRequestHead) -> RequestRefusal? {
+        let hostFields = head.headers["Host"]
+        if hostFields.count > 1 || (hostFields.isEmpty && head.version != .http1_0) {
+            counters.count { $0.malformedRequests += 1 }
+            return .malformed
+        }
+        if let host = hostFields.first, !hosts.allows(host) {
+            counters.count { $0.unknownHosts += 1 }
+            return .unknownHost
+        }
+        return nil
     }
 
     /// Sends `refusal` towards `RefusalWriter`; the head goes no further.

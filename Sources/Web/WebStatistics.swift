@@ -30,6 +30,8 @@ package struct WebStatistics: Sendable, Equatable {
     package var connectionsDeferred: UInt64 = 0
     /// Request heads that did not parse or broke a limit (answered 400 or 431, closed).
     package var malformedRequests: UInt64 = 0
+    /// Requests for a `Host` the server does not answer to (answered 421, closed).
+    package var unknownHosts: UInt64 = 0
 
     /// All zero.
     package init() {}
@@ -41,7 +43,7 @@ package struct WebStatistics: Sendable, Equatable {
             ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins),
             ("oversize_messages", oversizeMessages),
             ("malformed_frames", malformedFrames), ("binary_messages", binaryMessages),
-            ("slow_requests", slowRequests), ("malformed_requests", malformedRequests),
+            ("slow_requests", slowRequests), ("malformed_requests", malformedRequests), ("unknown_hosts", unknownHosts),
             ("feed_without_upgrade", feedWithoutUpgrade), ("bad_methods", badMethods), ("not_found", notFound),
             ("connections_deferred", connectionsDeferred)
         ]

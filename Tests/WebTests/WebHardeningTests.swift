@@ -212,3 +212,25 @@ import Testing
         #expect(await server.feed.statistics().commandsRejected == 0)
     }
 }
+extension WebHardeningTests {
+    @Test func namesOfHttpHostAreServedAndHostValuesAreRead() async throws {
+        let server = try await WebTestServer.start { $0.allowedHosts = ["Radar.Example"] }
+        defer { Task { await server.stop() } }
+        let named = try await Self.exchange(
+            server.port, "GET /data/receiver.json HTTP/1.1\r\nHost: radar.example:8443\r\nConnection: close\r\n\r\n")
+        #expect(named.text.hasPrefix("HTTP/1.1 200 OK"), "\(named.text.prefix(40))")
+        let twoHosts = try await Self.exchange(
+            server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\n\r\n")
+        #expect(twoHosts.text.hasPrefix("HTTP/1.1 400 "), "two Host headers")
+        let noHost = try await Self.exchange(server.port, "GET / HTTP/1.1\r\n\r\n")
+        #expect(noHost.text.hasPrefix("HTTP/1.1 400 "), "HTTP/1.1 without Host")
+        #expect(AllowedHosts.name(inHost: "[::1]:80") == "::1")
+        #expect(AllowedHosts.name(inHost: "Radar.Example.:8080") == "radar.example")
+        #expect(AllowedHosts.name(inHost: "radar.example:80x") == nil)
+        let hosts = AllowedHosts(
+            listening: "0.0.0.0", extra: [],
+            subject: .host("pi.lan", addresses: [IPAddress("192.0.2.7")!]))
+        #expect(hosts.allows("pi") && hosts.allows("pi.local:8080") && hosts.allows("192.0.2.7"))
+        #expect(!hosts.allows("0.0.0.0") && !hosts.allows("attacker.example"))
+    }
+}
