@@ -42,7 +42,9 @@ struct RequestRefusal: Sendable {
 
 /// Watches every request head right behind the HTTP decoder, before Hummingbird or the
 /// WebSocket upgrade see it. It refuses (and counts) a head the decoder gave up on and one
-/// for a host the server does not serve. Without it, a head that fails to parse would get no
+/// for a host the server does not serve, and it marks a request that does not keep the
+/// connection alive (HTTP/1.0 without `keep-alive`) with `Connection: close` so the
+/// connection ends with its answer. Without it, a head that fails to parse would get no
 /// answer and hold its connection for ever.
 ///
 /// Once the connection switches to WebSocket (the `101` goes out through it) it only lets
@@ -72,7 +74,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
-        guard case .head(let head) = unwrapInboundIn(data) else {
+        guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
@@ -80,7 +82,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             refuse(refusal, context: context)
             return
         }
-        context.fireChannelRead(data)
+        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
