@@ -3,7 +3,8 @@ import NIOCore
 import NIOHTTP1
 
 /// A request the server answers itself, before the application sees it, and then closes the
-/// connection: a head that does not parse, a host it does not serve. Sent as an outbound event from `RequestHeadGuard` (behind the HTTP
+/// connection: a head that does not parse, a host it does not serve, a WebSocket handshake
+/// that breaks the rules. Sent as an outbound event from `RequestHeadGuard` (behind the HTTP
 /// decoder) to `RefusalWriter` (in front of the HTTP encoder), which writes it as bytes.
 struct RequestRefusal: Sendable {
     /// The status code: 400, 421 or 431.
@@ -12,6 +13,8 @@ struct RequestRefusal: Sendable {
     let reason: String
     /// One sentence for the body.
     let message: String
+    /// Headers besides the usual ones (`Sec-WebSocket-Version` for a wrong version).
+    var extraHeaders: [(String, String)] = []
 
     /// A head the decoder could not parse.
     static let malformed = RequestRefusal(
@@ -25,6 +28,13 @@ struct RequestRefusal: Sendable {
         status: 421, reason: "Misdirected Request",
         message: "this server does not answer to that host name (see --http-host)")
 
+    /// A WebSocket handshake refused for `why`.
+    static func badHandshake(_ why: String, version: Bool = false) -> RequestRefusal {
+        RequestRefusal(
+            status: 400, reason: "Bad Request", message: "WebSocket handshake refused: \(why)",
+            extraHeaders: version ? [("Sec-WebSocket-Version", "13")] : [])
+    }
+
     /// The whole answer as it goes on the wire, with the security headers and
     /// `Connection: close`.
     var bytes: ByteBuffer {
@@ -36,16 +46,17 @@ struct RequestRefusal: Sendable {
         SecurityHeaders.apply(to: &fields)
         var text = "HTTP/1.1 \(status) \(reason)\r\n"
         for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        for (name, value) in extraHeaders { text += "\(name): \(value)\r\n" }
         return ByteBuffer(string: text + "\r\n" + body)
     }
 }
 
 /// Watches every request head right behind the HTTP decoder, before Hummingbird or the
-/// WebSocket upgrade see it. It refuses (and counts) a head the decoder gave up on and one
-/// for a host the server does not serve, and it marks a request that does not keep the
-/// connection alive (HTTP/1.0 without `keep-alive`) with `Connection: close` so the
-/// connection ends with its answer. Without it, a head that fails to parse would get no
-/// answer and hold its connection for ever.
+/// WebSocket upgrade see it. It refuses (and counts) a head the decoder gave up on, one for
+/// a host the server does not serve, and a WebSocket handshake that breaks the rules, and it
+/// marks a request that does not keep the connection alive (HTTP/1.0 without `keep-alive`)
+/// with `Connection: close` so the connection ends with its answer. Without it, a head that
+/// fails to parse would get no answer and hold its connection for ever.
 ///
 /// Once the connection switches to WebSocket (the `101` goes out through it) it only lets
 /// bytes by: what follows are frames, not HTTP.
@@ -114,7 +125,40 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             counters.count { $0.unknownHosts += 1 }
             return .unknownHost
         }
+        if let refusal = Self.handshakeProblem(head) {
+            counters.count { $0.badHandshakes += 1 }
+            return refusal
+        }
         return nil
+    }
+
+    /// What is wrong with a WebSocket handshake (RFC 6455 section 4.2.1); nil when `head`
+    /// asks for no WebSocket or asks properly.
+    static func handshakeProblem(_ head: HTTPRequestHead) -> RequestRefusal? {
+        guard head.headers["Upgrade"].contains(where: { $0.lowercased().contains("websocket") }) else { return nil }
+        guard head.method == .GET, head.version == .http1_1 else {
+            return .badHandshake("a WebSocket opens with GET over HTTP/1.1")
+        }
+        let keys = head.headers["Sec-WebSocket-Key"]
+        guard keys.count == 1, let key = keys.first, Self.isHandshakeKey(key) else {
+            return .badHandshake("Sec-WebSocket-Key must be 16 bytes in base64")
+        }
+        guard head.headers["Sec-WebSocket-Version"] == ["13"] else {
+            return .badHandshake("only Sec-WebSocket-Version 13 is spoken", version: true)
+        }
+        return nil
+    }
+
+    /// Whether `key` is base64 of 16 bytes: 22 characters of the alphabet and "==".
+    static func isHandshakeKey(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
+        return bytes[..<22].allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "/")
+        }
     }
 
     /// Sends `refusal` towards `RefusalWriter`; the head goes no further.

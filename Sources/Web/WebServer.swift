@@ -52,7 +52,7 @@ package final class WebServer: Service, Sendable {
             http1: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))),
             ws: .init(
                 maxFrameSize: configuration.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
-                closeTimeout: .seconds(5)))
+                closeTimeout: .seconds(5), validateUTF8: true))
         let deadline = TimeAmount.milliseconds(Int64(configuration.requestHeadTimeout * 1000))
         let tls = self.tls?.serverConfiguration()
         let hosts = AllowedHosts.current(listening: configuration.host, extra: configuration.allowedHosts)

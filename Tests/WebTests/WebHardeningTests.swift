@@ -210,6 +210,8 @@ import Testing
         #expect(Self.holdsClose(second.bytes, code: 1007), "close 1007")
         #expect(!String(decoding: second.bytes, as: UTF8.self).contains("\"type\":\"error\""), "no JSON error")
         #expect(await server.feed.statistics().commandsRejected == 0)
+        let summary = server.web.statistics().summary
+        #expect(summary.contains("malformed_frames 1, invalid_text 1"), "\(summary)")
     }
 }
 extension WebHardeningTests {
