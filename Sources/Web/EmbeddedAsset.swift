@@ -13,8 +13,10 @@ struct EmbeddedAsset: Sendable {
     let body: ByteBuffer
     /// The same bytes gzipped, when that pays.
     let gzipped: ByteBuffer?
-    /// A strong ETag: a digest of the content, quoted.
+    /// A strong ETag of the file as it is: a digest of the content, quoted.
     let etag: String
+    /// The strong ETag of the gzip copy: another representation, so another tag.
+    let gzipETag: String
 
     /// Smallest file worth compressing: below a typical packet, gzip saves nothing.
     static let compressionThreshold = 1024
@@ -24,7 +26,9 @@ struct EmbeddedAsset: Sendable {
         path = "/" + name
         contentType = Self.contentType(of: name)
         body = ByteBuffer(bytes: bytes)
-        etag = "\"" + SHA256.hash(data: bytes).prefix(12).map { String(format2: $0) }.joined() + "\""
+        let digest = SHA256.hash(data: bytes).prefix(12).map { String(format2: $0) }.joined()
+        etag = "\"" + digest + "\""
+        gzipETag = "\"" + digest + "-gzip\""
         gzipped = Self.compressed(bytes, contentType: contentType)
     }
 

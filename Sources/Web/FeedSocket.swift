@@ -130,6 +130,9 @@ struct FeedSocket: Sendable {
             if Self.isOversize(error) {
                 counters.count { $0.oversizeMessages += 1 }
                 try? await outbound.close(.messageTooLarge, reason: "message over \(maxMessageBytes) bytes")
+            } else if Self.isInvalidText(error) {
+                counters.count { $0.invalidText += 1 }
+                try? await outbound.close(.dataInconsistentWithMessage, reason: "text message not UTF-8")
             } else if error is NIOWebSocketError {
                 // A frame the decoder refused, already counted by `FrameErrorCounter`.
             } else if !(error is CancellationError) {
@@ -145,5 +148,11 @@ struct FeedSocket: Sendable {
     /// code is read from the error's description.
     static func isOversize(_ error: any Error) -> Bool {
         String(describing: error).contains("messageTooLarge")
+    }
+
+    /// Whether the WebSocket layer refused a text message that is not UTF-8 (it validates
+    /// them, `validateUTF8`); read from the description for the same reason.
+    static func isInvalidText(_ error: any Error) -> Bool {
+        String(describing: error).contains("dataInconsistentWithMessage")
     }
 }

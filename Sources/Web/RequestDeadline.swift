@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Closes connections that take too long to say what they want: from the first byte of a
 /// request head (or from connecting, until the first one) the whole head must arrive within
@@ -83,9 +84,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 }
 
-/// The HTTP channel with a `RequestDeadlineHandler` in front of it and a bounded kernel send
-/// buffer. The kernel would otherwise grow a connection's buffer to megabytes, so a phone that
-/// stopped reading could swallow half a minute of radar frames before anything noticed; with
+/// The HTTP channel with a `RequestDeadlineHandler` and a `RefusalWriter` in front of it, a
+/// `RequestHeadGuard` right behind its HTTP decoder, and a bounded kernel send buffer. The
+/// kernel would otherwise grow a connection's buffer to megabytes, so a phone that stopped
+/// reading could swallow half a minute of radar frames before anything noticed; with
 /// `sendBufferBytes` it falls behind within a few frames and the feed's stall rule lets it go.
 struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
@@ -93,6 +95,8 @@ struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     let timeout: TimeAmount
     let counters: WebCounters
+    /// The hosts requests may name.
+    let hosts: AllowedHosts
 
     /// A few large radar frames; the kernel doubles it for its own bookkeeping.
     static var sendBufferBytes: Int { 256 * 1024 }
@@ -100,9 +104,16 @@ struct DeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: Self.sendBufferBytes)
-            try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: timeout, counters: counters))
+            try channel.pipeline.syncOperations.addHandlers(
+                RequestDeadlineHandler(timeout: timeout, counters: counters), RefusalWriter())
         }.flatMap {
             base.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            // On the channel's loop, before its first read: the decoder is there now.
+            let pipeline = channel.pipeline.syncOperations
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(RequestHeadGuard(hosts: hosts, counters: counters), position: .after(decoder))
+            return value
         }
     }
 

@@ -10,6 +10,9 @@ package struct WebConfiguration: Sendable {
     /// back as `Access-Control-Allow-Origin`; nil sends no CORS header, so browsers keep other
     /// sites' pages from reading the data.
     package var corsOrigin: String?
+    /// Host names the server answers to besides its own (`--http-host`): a name in DNS or a
+    /// proxy's that points at this machine. Requests for other hosts get 421 (`AllowedHosts`).
+    package var allowedHosts: [String] = []
     /// Most connections open at once (pages, WebSockets, keep-alive); beyond it the server
     /// stops accepting until one closes, counted, so a flood cannot use up the daemon's
     /// descriptors.
@@ -25,6 +28,13 @@ package struct WebConfiguration: Sendable {
     package var logger: Logger
     /// Told the port once the server listens (useful with port 0).
     package var onListening: (@Sendable (Int) -> Void)?
+
+    /// Whether `name` can be given to `allowedHosts`: a host name (letters, digits, hyphens,
+    /// dots) or an IP address, without port or brackets.
+    package static func isHostName(_ name: String) -> Bool {
+        let bare = name.hasSuffix(".") ? String(name.dropLast()) : name
+        return CertificateSubject.isValidDNSName(bare) || IPAddress(name) != nil
+    }
 
     /// Default of `maxConnections`: the feed's own client limit plus room for page loads.
     package static let defaultMaxConnections = 512

@@ -20,7 +20,13 @@ struct WebResponder: HTTPResponder {
         counters.count { $0.requests += 1 }
         var response = await answer(request)
         SecurityHeaders.apply(to: &response.headers)
-        if request.method == .head { response.body = ResponseBody() }
+        if request.headers[.connection] == "close" { response.headers[.connection] = "close" }
+        if request.method == .head {
+            // The length GET would send, without the body.
+            let length = response.body.contentLength
+            response.body = ResponseBody()
+            response.headers[.contentLength] = length.map(String.init)
+        }
         return response
     }
 
@@ -66,21 +72,31 @@ struct WebResponder: HTTPResponder {
     /// A file of the app: revalidated by ETag on every use (the app changes only with the
     /// binary, and a stale app that talks to a newer daemon is worse than one round trip),
     /// gzipped when the client takes it and it pays.
+    /// The gzip copy and the plain file are two representations, each with its own ETag.
     private func serve(_ asset: EmbeddedAsset, request: Request) -> Response {
-        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache"]
+        let packed = asset.gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
+        let etag = packed == nil ? asset.etag : asset.gzipETag
+        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: etag, .cacheControl: "no-cache"]
         if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: {
-                $0.trimmingWhitespace() == asset.etag || $0.trimmingWhitespace() == "*"
-            })
-        {
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
+            if packed != nil { headers[.contentEncoding] = "gzip" }
             return Response(status: .notModified, headers: headers)
         }
-        if let packed = asset.gzipped, Self.acceptsGzip(request.headers[.acceptEncoding]) {
-            headers[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: packed))
+        guard let packed else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.body))
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.body))
+        headers[.contentEncoding] = "gzip"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: packed))
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (or is `*`), compared weakly as that
+    /// header is: a `W/` in front of a tag does not matter.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { item in
+            var tag = item.trimmingWhitespace()
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == etag || tag == "*"
+        }
     }
 
     /// A JSON document under `/data`: never cached, readable by other sites only when the

@@ -52,16 +52,17 @@ package final class WebServer: Service, Sendable {
             http1: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))),
             ws: .init(
                 maxFrameSize: configuration.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
-                closeTimeout: .seconds(5)))
+                closeTimeout: .seconds(5), validateUTF8: true))
         let deadline = TimeAmount.milliseconds(Int64(configuration.requestHeadTimeout * 1000))
         let tls = self.tls?.serverConfiguration()
+        let hosts = AllowedHosts.current(listening: configuration.host, extra: configuration.allowedHosts)
         let server = HTTPServerBuilder { responder -> any ServerChildChannel in
             let http = DeadlineChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) {
                     request, channel, _ in
                     socket.shouldUpgrade(request, channel: channel)
                 },
-                timeout: deadline, counters: counters)
+                timeout: deadline, counters: counters, hosts: hosts)
             guard let tls else { return http }
             return try TLSChannel(http, tlsConfiguration: tls)
         }

@@ -28,6 +28,15 @@ package struct WebStatistics: Sendable, Equatable {
     package var slowRequests: UInt64 = 0
     /// Times a connection had to wait because `maxConnections` were open.
     package var connectionsDeferred: UInt64 = 0
+    /// Request heads that did not parse or broke a limit (answered 400 or 431, closed).
+    package var malformedRequests: UInt64 = 0
+    /// Requests for a `Host` the server does not answer to (answered 421, closed).
+    package var unknownHosts: UInt64 = 0
+    /// WebSocket handshakes that broke the rules: not GET, a bad key, another version
+    /// (answered 400, closed).
+    package var badHandshakes: UInt64 = 0
+    /// WebSocket text messages that were not UTF-8 (closed with 1007).
+    package var invalidText: UInt64 = 0
 
     /// All zero.
     package init() {}
@@ -38,7 +47,9 @@ package struct WebStatistics: Sendable, Equatable {
         let refusals: [(String, UInt64)] = [
             ("refused", webSocketsRefused), ("foreign_origins", foreignOrigins),
             ("oversize_messages", oversizeMessages),
-            ("malformed_frames", malformedFrames), ("binary_messages", binaryMessages), ("slow_requests", slowRequests),
+            ("malformed_frames", malformedFrames), ("invalid_text", invalidText), ("binary_messages", binaryMessages),
+            ("slow_requests", slowRequests), ("malformed_requests", malformedRequests), ("unknown_hosts", unknownHosts),
+            ("bad_handshakes", badHandshakes),
             ("feed_without_upgrade", feedWithoutUpgrade), ("bad_methods", badMethods), ("not_found", notFound),
             ("connections_deferred", connectionsDeferred)
         ]

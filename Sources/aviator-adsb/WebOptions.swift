@@ -55,16 +55,29 @@ struct WebOptions: ParsableArguments {
             "Most web connections open at once (pages and WebSockets); beyond it new ones wait.", valueName: "n"))
     var maxConnections: Int = WebConfiguration.defaultMaxConnections
 
+    @Option(
+        name: .customLong("http-host"),
+        help: ArgumentHelp(
+            "Also answer requests for this host name (repeatable): a DNS name or a proxy's that points here. The host's own names and addresses, localhost and the listening address are always answered; others get 421.",
+            valueName: "name"))
+    var httpHosts: [String] = []
+
     func validate() throws {
+        for name in httpHosts where !WebConfiguration.isHostName(name) {
+            throw ValidationError("--http-host takes a host name or an IP address such as radar.example, got '\(name)'")
+        }
         if let httpCORS,
             !(httpCORS.hasPrefix("http://") || httpCORS.hasPrefix("https://"))
                 || httpCORS.contains(where: \.isWhitespace)
         {
             throw ValidationError("--http-cors takes an origin such as http://tar1090.local:8080, got '\(httpCORS)'")
         }
-        if http == nil, httpCORS != nil || tlsSelfSigned || tlsCertificate != nil || tlsKey != nil || noMetrics {
+        if http == nil,
+            httpCORS != nil || tlsSelfSigned || tlsCertificate != nil || tlsKey != nil || noMetrics
+                || !httpHosts.isEmpty
+        {
             throw ValidationError(
-                "--http-cors, --tls-self-signed, --tls-cert, --tls-key and --no-metrics apply to --http")
+                "--http-cors, --http-host, --tls-self-signed, --tls-cert, --tls-key and --no-metrics apply to --http")
         }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if tlsSelfSigned && tlsCertificate != nil {
@@ -81,8 +94,9 @@ struct WebOptions: ParsableArguments {
     /// is one `RuntimeError` line.
     func settings(logger: Logger) throws -> DaemonConfiguration.WebSettings? {
         guard let http else { return nil }
-        let server = WebConfiguration(
+        var server = WebConfiguration(
             host: http.host, port: http.port, corsOrigin: httpCORS, maxConnections: maxConnections, logger: logger)
+        server.allowedHosts = httpHosts
         return DaemonConfiguration.WebSettings(
             server: server, tls: try credentials(logger: logger), metrics: !noMetrics)
     }
