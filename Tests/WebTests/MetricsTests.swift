@@ -58,10 +58,13 @@ import Tracking
             aircraft: 12, aircraftWithPosition: 8, signalDBFS: -12.5, noiseDBFS: -35.25, processSeconds: 3.5,
             sourceFrames: [("replay", 155), ("rtl-sdr", 3)], openSkyRequests: [("ok", 4), ("rate_limited", 1)],
             clients: [("feed_socket", 2), ("websocket", 1), ("beast", 3)], httpRequests: 42,
-            queueDrops: [("feed_outbox", 5), ("outputs", 0), ("mqtt_outbox", 11)])
+            queueDrops: [("feed_outbox", 5), ("outputs", 0), ("mqtt_outbox", 11)],
+            refusals: [("unknown_host", 2), ("malformed_request", 6)])
         let text = PrometheusExposition.render(reading)
 
         let expected: [String: Double] = [
+            #"aviator_http_refused_total{reason="unknown_host"}"#: 2,
+            #"aviator_http_refused_total{reason="malformed_request"}"#: 6,
             #"aviator_queue_dropped_total{queue="feed_outbox"}"#: 5,
             #"aviator_queue_dropped_total{queue="outputs"}"#: 0,
             #"aviator_queue_dropped_total{queue="mqtt_outbox"}"#: 11,

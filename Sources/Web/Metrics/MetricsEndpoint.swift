@@ -50,7 +50,19 @@ final class MetricsEndpoint: Sendable {
             clients: clients, httpRequests: web.requests,
             // The feed's outboxes (one frame waits per client; a newer one replaces it) beside
             // the queues the daemon names.
-            queueDrops: [("feed_outbox", Int(clamping: feedStatistics.framesDropped))] + sources.queueDrops())
+            queueDrops: [("feed_outbox", Int(clamping: feedStatistics.framesDropped))] + sources.queueDrops(),
+            refusals: Self.refusals(web))
+    }
+
+    /// What the web server refused so far, by reason, as `/metrics` names them.
+    static func refusals(_ web: WebStatistics) -> [(reason: String, count: Int)] {
+        [
+            ("malformed_request", web.malformedRequests), ("unknown_host", web.unknownHosts),
+            ("bad_handshake", web.badHandshakes), ("foreign_origin", web.foreignOrigins),
+            ("slow_request", web.slowRequests), ("bad_method", web.badMethods),
+            ("malformed_frame", web.malformedFrames), ("invalid_text", web.invalidText),
+            ("oversize_message", web.oversizeMessages)
+        ].map { ($0.0, Int(clamping: $0.1)) }
     }
 
     /// The text of a scrape.

@@ -27,6 +27,8 @@ package struct MetricsReading: Sendable {
     package var httpRequests: UInt64
     /// Items each bounded queue between the stages has dropped, by queue.
     package var queueDrops: [(queue: String, dropped: Int)]
+    /// Requests and WebSocket messages the web server refused, by reason.
+    package var refusals: [(reason: String, count: Int)]
 
     /// A reading from its parts; the lists default to empty.
     package init(
@@ -35,7 +37,7 @@ package struct MetricsReading: Sendable {
         sourceFrames: [(source: String, frames: Int)] = [],
         openSkyRequests: [(outcome: String, requests: Int)] = [],
         clients: [(server: String, clients: Int)] = [], httpRequests: UInt64 = 0,
-        queueDrops: [(queue: String, dropped: Int)] = []
+        queueDrops: [(queue: String, dropped: Int)] = [], refusals: [(reason: String, count: Int)] = []
     ) {
         self.statistics = statistics
         self.aircraft = aircraft
@@ -48,5 +50,6 @@ package struct MetricsReading: Sendable {
         self.clients = clients
         self.httpRequests = httpRequests
         self.queueDrops = queueDrops
+        self.refusals = refusals
     }
 }

@@ -132,6 +132,11 @@ enum PrometheusExposition {
         out.counter(
             "http_requests", Int(clamping: reading.httpRequests),
             help: "HTTP requests the web server answered.")
+        for (reason, count) in reading.refusals {
+            out.counter(
+                "http_refused", count, labels: [("reason", reason)],
+                help: "Requests and WebSocket messages the web server refused, by reason.")
+        }
         for (queue, dropped) in reading.queueDrops {
             out.counter(
                 "queue_dropped", dropped, labels: [("queue", queue)],
