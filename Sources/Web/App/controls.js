@@ -9,7 +9,12 @@ const $ = (id) => document.getElementById(id);
 
 /** The range slider is logarithmic: equal steps zoom by equal factors. */
 export const rangeToSlider = (km) => Math.round((100 * Math.log(km / RANGE_MIN_KM)) / Math.log(RANGE_MAX_KM / RANGE_MIN_KM));
-export const sliderToRange = (value) => Math.round(RANGE_MIN_KM * (RANGE_MAX_KM / RANGE_MIN_KM) ** (value / 100) * 10) / 10;
+/**
+ * The range at a slider position, to three significant figures: each step is 7% of the range,
+ * so tenths of a kilometre alone would give the lowest steps one value (1.07 and 1.15 km both
+ * 1.1) and the thumb would snap back from the second.
+ */
+export const sliderToRange = (value) => Number((RANGE_MIN_KM * (RANGE_MAX_KM / RANGE_MIN_KM) ** (value / 100)).toPrecision(3));
 /** Zoom buttons change the range by this factor. */
 const ZOOM_STEP = 1.5;
 
