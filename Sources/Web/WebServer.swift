@@ -64,7 +64,7 @@ package final class WebServer: Service, Sendable {
                 },
                 timeout: deadline, counters: counters, hosts: hosts)
             guard let tls else { return http }
-            return try TLSChannel(http, tlsConfiguration: tls)
+            return try HangUpChannel(base: TLSChannel(http, tlsConfiguration: tls))
         }
         let scheme = tls == nil ? "http" : "https"
         let logger = configuration.logger

@@ -25,12 +25,12 @@ final class WebTestServer: Sendable {
     let port: Int
     private let tasks: Mutex<[Task<Void, Never>]>
 
-    /// Starts both with a sky of `aircraft`, serving `/metrics` from `metrics` when given;
-    /// `adjust` changes the web configuration.
+    /// Starts both with a sky of `aircraft`, serving `/metrics` from `metrics` when given and
+    /// HTTPS with `tls` when given; `adjust` changes the web configuration.
     static func start(
         aircraft: [AircraftState] = TestSky.crowd(30), frameInterval: Double = 0.2,
         maxClients: Int = 16, stallTimeout: Double? = nil, metrics: MetricsSources? = nil,
-        adjust: (inout WebConfiguration) -> Void = { _ in }
+        tls: TLSCredentials? = nil, adjust: (inout WebConfiguration) -> Void = { _ in }
     ) async throws -> WebTestServer {
         var logger = Logger(label: "web-test")
         logger.logLevel = .warning
@@ -44,7 +44,8 @@ final class WebTestServer: Sendable {
         var configuration = WebConfiguration(port: 0, logger: logger)
         configuration.onListening = { value in port.withLock { $0 = value } }
         adjust(&configuration)
-        let web = WebServer(configuration: configuration, feed: feed, documents: FixedDocuments(), metrics: metrics)
+        let web = WebServer(
+            configuration: configuration, feed: feed, documents: FixedDocuments(), tls: tls, metrics: metrics)
         let feedTask = Task { _ = try? await feed.run() }
         let webTask = Task { _ = try? await web.run() }
         let deadline = Date().addingTimeInterval(60)
