@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A long run of the daemon under everything outside can throw at it, all on loopback.
 
-Three daemons run for --minutes (30 by default):
+Four daemons run for --minutes (30 by default):
 
   replay   a busy sky replayed in real time in a loop, with 100 feed clients that connect,
            read, send views (good and bad) and leave, and readers of the Beast, SBS and AVR
@@ -9,11 +9,19 @@ Three daemons run for --minutes (30 by default):
   beast    fed by a Beast sender that drops the connection every few seconds and mixes
            garbage, absurd timestamps and multilateration results into real frames;
   opensky  without a dongle, falling back to an OpenSky stand-in that answers with errors,
-           429s without a wait, truncated or absurd JSON, slow answers and redirects.
+           429s without a wait, truncated or absurd JSON, slow answers and redirects;
+  web      a quiet sky, served over HTTPS and gathering a network of receivers from a
+           local mosquitto: malformed request heads, clients that close right after the TLS
+           handshake, a foreign Host (DNS rebinding), bad WebSocket upgrades and unmasked
+           frames, four /metrics scrapers, a phone on the feed timing its frames, a flood of
+           made-up receivers (some announcing positions far away) and one real one
+           (scripts/soak_web.py).
 
 Every minute it prints each daemon's resident memory and open descriptors; at the end, their
-first and last figures, how many clients were served and what went wrong. It fails when a
-daemon died, its memory grew by more than --max-growth-mb, or its descriptors kept growing.
+first figures, those after the warm-up (the first five minutes, when caches and bounded tables
+fill) and the last, how many clients were served and what went wrong. It fails when a daemon
+died, its memory grew by more than --max-growth-mb after the warm-up, its descriptors kept
+growing, or the web attacks found a defect.
 """
 import argparse
 import http.server
@@ -27,6 +35,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import soak_web
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -280,7 +290,8 @@ def main():
     demod = subprocess.run([args.binary, "demod", sample], capture_output=True, text=True, check=True)
     messages = [line.strip()[1:-1] for line in demod.stdout.splitlines() if line.startswith("*")]
 
-    ports = {name: free_port() for name in ("beast", "sbs", "avr", "beast-in", "opensky")}
+    ports = {name: free_port() for name in ("beast", "sbs", "avr", "beast-in", "opensky", "web", "mqtt")}
+    broker = soak_web.Broker(work, ports["mqtt"])
     beast_server = socket.create_server(("127.0.0.1", ports["beast-in"]))
     opensky = socketserver.ThreadingTCPServer(("127.0.0.1", ports["opensky"]), opensky_handler(rng))
     opensky.daemon_threads = True
@@ -302,8 +313,16 @@ def main():
             "--receiver", "52.3,4.75", "--opensky-url", f"http://127.0.0.1:{ports['opensky']}",
             "--opensky-interval", "5", "--retry-interval", "5",
             "--socket", os.path.join(work, "opensky.sock"), "--stats-interval", "60"], work),
+        Daemon("web", args.binary, [
+            "--replay", os.path.join(ROOT, "Samples/quiet-sky-2m.cu8"), "--throttle", "--loop", "--receiver", "52.3,4.75",
+            "--socket", os.path.join(work, "web.sock"), "--http", str(ports["web"]), "--tls-self-signed",
+            "--state-dir", os.path.join(work, "state"), "--mqtt-in", f"mqtt://127.0.0.1:{ports['mqtt']}",
+            "--stats-interval", "60"], work),
     ]
     time.sleep(3)
+    records = [beast_record(message, index * 1000) for index, message in enumerate(messages)]
+    gaps, durations = soak_web.start(ports["web"], ports["mqtt"], COUNTERS, random.Random(3), records)
+    garden = []
 
     threads = []
     for index in range(args.clients):
@@ -325,12 +344,19 @@ def main():
                 measured = daemon.measure()
                 figures.append(f"{daemon.name} " + ("DEAD" if measured is None else
                                                     f"{measured[0] / 1024:.1f} MB {measured[1]} fds"))
+            try:
+                garden.append(soak_web.garden_frames(ports["web"]))
+            except OSError:
+                garden.append(0)
+            figures.append(f"garden receiver {garden[-1]} frames")
             print(f"[{(time.time() - start) / 60:5.1f} min] " + " | ".join(figures), flush=True)
             next_report += 60
         time.sleep(1)
     for daemon in daemons:
         daemon.measure()
     STOP.set()
+    soak_web.STOP.set()
+    broker.stop()
 
     failures = []
     print("\nsoak results")
@@ -343,9 +369,11 @@ def main():
             failures.append(f"{daemon.name} died (exit {daemon.process.returncode})")
         if daemon.samples:
             first, last = daemon.samples[0], daemon.samples[-1]
+            warm = daemon.samples[min(5, len(daemon.samples) // 3)]
             peak = max(kb for kb, _ in daemon.samples)
-            growth = (last[0] - first[0]) / 1024
-            print(f"  {daemon.name}: memory {first[0] / 1024:.1f} -> {last[0] / 1024:.1f} MB (peak {peak / 1024:.1f}), "
+            growth = (last[0] - warm[0]) / 1024
+            print(f"  {daemon.name}: memory {first[0] / 1024:.1f}, after the warm-up {warm[0] / 1024:.1f}, "
+                  f"at the end {last[0] / 1024:.1f} MB (peak {peak / 1024:.1f}), "
                   f"descriptors {first[1]} -> {last[1]}, {len(lines)} log lines, {len(errors)} error lines")
             if growth > args.max_growth_mb:
                 failures.append(f"{daemon.name} grew by {growth:.1f} MB")
@@ -357,6 +385,12 @@ def main():
     print("  traffic: " + ", ".join(f"{k} {v}" for k, v in sorted(COUNTERS.snapshot().items())))
     if COUNTERS.snapshot().get("feed invalid JSON"):
         failures.append("the feed sent invalid JSON")
+    if gaps:
+        print(f"  HTTPS feed: {len(gaps)} frames, longest gap {max(gaps):.2f} s")
+    if durations:
+        print(f"  /metrics: {len(durations)} scrapes, slowest {max(durations):.3f} s")
+    failures += soak_web.failures(COUNTERS.snapshot(), gaps, durations, garden[len(garden) // 2] if garden else 0,
+                                  garden[-1] if garden else 0)
     try:
         with open(os.path.join(json_dir, "aircraft.json")) as f:
             aircraft = json.load(f)["aircraft"]
