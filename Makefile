@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network bench-gain samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -24,6 +24,7 @@ help:
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
 	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
 	@echo "make heldout      the demodulator's yield and false frames on simulated skies of seeds no rule was tuned on"
+	@echo "make bench-gain   the adaptive gain against every fixed gain, through the fake dongle's tuner model"
 	@echo "make bench-network  synthetic receivers into one MQTT broker and one aggregator: CPU, memory, latency, losses (BENCH_PUBLISHERS=\"10 50\")"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
@@ -249,6 +250,9 @@ BENCH_PUBLISHERS ?= 10 50
 BENCH_SECONDS    ?= 30
 bench-network: release
 	bash scripts/bench-network.sh $(RELEASE) $(BENCH_SECONDS) $(BENCH_PUBLISHERS)
+
+bench-gain: release
+	bash scripts/bench-gain.sh $(RELEASE)
 
 samples: release
 	bash scripts/make-samples.sh

@@ -38,6 +38,7 @@ package struct StatisticsReporter: Service {
         // Totals count from zero: a fast source may have delivered frames before this starts.
         let initial = FrameCounters()
         var previous = initial
+        var previousLocal = LocalStatistics()
         var previousTime = ContinuousClock.now
         let started = previousTime
         while true {
@@ -48,15 +49,20 @@ package struct StatisticsReporter: Service {
                 return
             }
             let now = ContinuousClock.now
-            logger.info("\(line(since: previous, elapsed: now - previousTime, total: false))")
+            logger.info(
+                "\(line(since: previous, local: previousLocal, elapsed: now - previousTime, total: false))")
             previous = pipeline.counters
+            previousLocal = pipeline.local
             previousTime = now
         }
     }
 
-    /// One statistics line for the counters gained since `earlier` over `elapsed` ("totals:"
-    /// instead of "statistics:" when `total`); the daemon also logs one on SIGUSR1.
-    package func line(since earlier: FrameCounters, elapsed: Duration, total: Bool) -> String {
+    /// One statistics line for the counters gained since `earlier` (and the local receiver's
+    /// since `local`) over `elapsed` ("totals:" instead of "statistics:" when `total`); the
+    /// daemon also logs one on SIGUSR1.
+    package func line(
+        since earlier: FrameCounters, local: LocalStatistics = LocalStatistics(), elapsed: Duration, total: Bool
+    ) -> String {
         let counters = pipeline.counters
         let seconds = max(elapsed.inSeconds, 1e-9)
         let messages = counters.frames - earlier.frames
@@ -66,7 +72,22 @@ package struct StatisticsReporter: Service {
         return (total ? "totals: " : "statistics: ")
             + "\(messages) messages (\(rate)/s), \(counters.correctedFrames - earlier.correctedFrames) repaired, "
             + "\(aircraft.all) aircraft, \(aircraft.withPosition) with position, "
-            + "\(samples) samples dropped, source \(pipeline.source)"
-            + (sourceDetails().map { " (\($0))" } ?? "")
+            + "\(samples) samples dropped, " + Self.tuner(pipeline.local.since(local))
+            + "source \(pipeline.source)" + (sourceDetails().map { " (\($0))" } ?? "")
+    }
+
+    /// "gain 44.5 dB (2 changes), noise -31.9 dBFS, 0.004% clipped, " for a dongle's period;
+    /// the noise and clipping alone for a recording; nothing without local samples.
+    static func tuner(_ period: LocalStatistics) -> String {
+        guard let noise = period.meanNoiseDBFS else { return "" }
+        var text = ""
+        if let gain = period.gainDB {
+            text += "gain \(DecimalText.fixed(gain, places: 1)) dB"
+            if period.gainChanges > 0 { text += " (\(period.gainChanges) changes)" }
+            text += ", "
+        }
+        text += "noise \(DecimalText.fixed(noise, places: 1)) dBFS, "
+        text += "\(DecimalText.fixed((period.clippedShare ?? 0) * 100, places: 3))% clipped, "
+        return text
     }
 }

@@ -148,6 +148,12 @@ package enum StatsJSON {
         }
         if let noise = local.meanNoiseDBFS { w.add("noise", noise, decimals: 1) }
         w.add("strong_signals", local.strongSignals)
+        if let clipped = local.clippedShare { w.add("clipped", clipped * 100, decimals: 4) }
+        if let gain = local.gainDB {
+            w.add("gain_db", gain, decimals: 1)
+            w.add("gain_changes", local.gainChanges)
+            w.add("gain_change_samples", local.gainChangeSamples)
+        }
         return w.result
     }
 }

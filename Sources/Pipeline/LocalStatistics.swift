@@ -33,6 +33,15 @@ package struct LocalStatistics: Sendable, Equatable {
     package var noisePowerSum = 0.0
     /// Samples measured for the noise level.
     package var noiseSamples = 0
+    /// Of those, samples with I or Q at the converter's rails (cut flat: the gain may be too
+    /// high).
+    package var clippedSamples = 0
+    /// The tuner's gain in dB, as last set (nil: the tuner's own AGC, or not a dongle).
+    package var gainDB: Double?
+    /// Times the adaptive gain moved.
+    package var gainChanges = 0
+    /// Samples left out because the gain changed while they were received.
+    package var gainChangeSamples = 0
     /// Processor time spent demodulating, seconds.
     package var demodulationSeconds = 0.0
 
@@ -51,6 +60,11 @@ package struct LocalStatistics: Sendable, Equatable {
     /// Mean noise power of the measured samples in dBFS; nil when nothing was measured.
     package var meanNoiseDBFS: Double? {
         noiseSamples > 0 ? Self.decibels(noisePowerSum / Double(noiseSamples)) : nil
+    }
+
+    /// The share of the measured samples that were clipped; nil when nothing was measured.
+    package var clippedShare: Double? {
+        noiseSamples > 0 ? Double(clippedSamples) / Double(noiseSamples) : nil
     }
 
     /// Power of the strongest accepted frame in dBFS; nil when there was none.
@@ -82,6 +96,10 @@ package struct LocalStatistics: Sendable, Equatable {
         strongSignals += other.strongSignals
         noisePowerSum += other.noisePowerSum
         noiseSamples += other.noiseSamples
+        clippedSamples += other.clippedSamples
+        gainDB = other.gainDB ?? gainDB
+        gainChanges += other.gainChanges
+        gainChangeSamples += other.gainChangeSamples
         demodulationSeconds += other.demodulationSeconds
     }
 
@@ -98,6 +116,10 @@ package struct LocalStatistics: Sendable, Equatable {
         period.strongSignals = strongSignals - earlier.strongSignals
         period.noisePowerSum = noisePowerSum - earlier.noisePowerSum
         period.noiseSamples = noiseSamples - earlier.noiseSamples
+        period.clippedSamples = clippedSamples - earlier.clippedSamples
+        period.gainDB = gainDB
+        period.gainChanges = gainChanges - earlier.gainChanges
+        period.gainChangeSamples = gainChangeSamples - earlier.gainChangeSamples
         period.demodulationSeconds = demodulationSeconds - earlier.demodulationSeconds
         return period
     }

@@ -11,6 +11,7 @@ import Outputs
 import Pipeline
 import Receivers
 import ServiceLifecycle
+import Support
 import Tracking
 import UnixSignals
 import Web
@@ -176,7 +177,10 @@ struct RunCommand: AsyncParsableCommand {
         var daemon = DaemonConfiguration(version: "aviator-adsb \(AviatorADSB.version)", feed: feed)
         daemon.receiver = receiver?.point
         daemon.receiverHeightMetres = receiver?.altitudeMetres ?? 0
-        daemon.sources = try sources.configuration(openSky: openSky, mqtt: mqtt, receiver: receiver?.point)
+        daemon.sources = try sources.configuration(
+            openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
+            stateDirectory: web.stateDirectory
+                ?? StateDirectory.resolve(environment: ProcessInfo.processInfo.environment))
         daemon.outputs = outputs.configuration
         daemon.web = try web.settings(logger: logger)
         let observer = receiver.map {

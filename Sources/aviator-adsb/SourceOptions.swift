@@ -19,9 +19,19 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Tuner gain in dB (-10 to 60; the nearest step the tuner has), or 'auto' (the dongle, or the one behind --rtltcp).",
-            valueName: "dB|auto"))
-    var gain: String = "auto"
+            "Tuner gain: 'adaptive' (the daemon steps the tuner's gain to keep the noise floor where distant aircraft are heard and strong ones are not cut flat; docs/sources.md), a number of dB (-10 to 60; the nearest step the tuner has), or 'auto' (the tuner's own AGC).",
+            valueName: "adaptive|dB|auto"))
+    var gain: String = "adaptive"
+
+    @Option(
+        name: .customLong("gain-min"),
+        help: ArgumentHelp("With --gain adaptive: the lowest gain it may choose, dB.", valueName: "dB"))
+    var gainMin: Double = -10
+
+    @Option(
+        name: .customLong("gain-max"),
+        help: ArgumentHelp("With --gain adaptive: the highest gain it may choose, dB.", valueName: "dB"))
+    var gainMax: Double = 60
 
     @Option(help: "Frequency correction of the dongle in parts per million (-1000 to 1000).")
     var ppm: Int = 0
@@ -102,11 +112,20 @@ struct SourceOptions: ParsableArguments {
         // Tuners' gain steps lie between about -10 and 50 dB, and a dongle's crystal is off by
         // tens of ppm: values far outside are typing errors (and beyond 32 bits, untellable to
         // the dongle or rtl_tcp).
-        if gain != "auto" {
-            guard let decibels = Double(gain) else { throw ValidationError("--gain takes a number of dB or 'auto'") }
-            guard (-10...60).contains(decibels) else {
-                throw ValidationError("--gain must be 'auto' or between -10 and 60 dB, got \(gain)")
+        if gain != "auto" && gain != "adaptive" {
+            guard let decibels = Double(gain) else {
+                throw ValidationError("--gain takes 'adaptive', a number of dB or 'auto'")
             }
+            guard (-10...60).contains(decibels) else {
+                throw ValidationError("--gain must be 'adaptive', 'auto' or between -10 and 60 dB, got \(gain)")
+            }
+        }
+        if gain != "adaptive" && (gainMin != -10 || gainMax != 60) {
+            throw ValidationError("--gain-min and --gain-max apply to --gain adaptive")
+        }
+        guard (-10...60).contains(gainMin), (-10...60).contains(gainMax), gainMin <= gainMax else {
+            throw ValidationError(
+                "--gain-min and --gain-max must lie between -10 and 60 dB, the first not above the second")
         }
         if !(-1_000...1_000).contains(ppm) { throw ValidationError("--ppm must be between -1000 and 1000, got \(ppm)") }
         if loop && replay == "-" {
@@ -158,15 +177,20 @@ struct SourceOptions: ParsableArguments {
 
     /// The sources these options ask for, as the daemon takes them; the dongle's fallback is
     /// `openSky`'s, around `receiver`.
-    func configuration(openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?) throws
-        -> SourcesConfiguration
+    func configuration(openSky: OpenSkyOptions, mqtt: MQTTOptions, receiver: GeoPoint?, stateDirectory: String?)
+        throws -> SourcesConfiguration
     {
         var sources = SourcesConfiguration()
         sources.demodulator.cancelOverlaps = cancelOverlaps
         var tuner = RTLSDRDevice.Configuration()
         tuner.selector = .init(device ?? "0")
         tuner.sampleRate = sampleRate.hertz
-        tuner.gain = gain == "auto" ? .automatic : .decibels(Double(gain)!)
+        switch gain {
+        case "auto": tuner.gain = .automatic
+        case "adaptive":
+            tuner.gain = .adaptive(start: nil, bounds: gainMin...gainMax, memory: stateDirectory.map(GainMemory.init))
+        default: tuner.gain = .decibels(Double(gain)!)
+        }
         tuner.ppm = ppm
         switch local {
         case .replay:

@@ -4,6 +4,7 @@ import FeedServer
 import FoundationEssentials
 import Logging
 import Outputs
+import Support
 import Web
 
 /// The options of the web server: where it listens, TLS, and who may read its data.
@@ -35,7 +36,7 @@ struct WebOptions: ParsableArguments {
     @Option(
         name: .customLong("state-dir"),
         help: ArgumentHelp(
-            "Where the daemon keeps its self-signed certificate (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/aviator-adsb, else ~/.local/state/aviator-adsb).",
+            "Where the daemon keeps its self-signed certificate and the gain the adaptive gain settled on (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/aviator-adsb, else ~/.local/state/aviator-adsb).",
             valueName: "dir"))
     var stateDirectory: String?
 
@@ -83,7 +84,6 @@ struct WebOptions: ParsableArguments {
         if tlsSelfSigned && tlsCertificate != nil {
             throw ValidationError("--tls-self-signed and --tls-cert exclude each other")
         }
-        if stateDirectory != nil && !tlsSelfSigned { throw ValidationError("--state-dir applies to --tls-self-signed") }
         if !(1...65_536).contains(maxConnections) {
             throw ValidationError("--http-max-connections must be between 1 and 65536, got \(maxConnections)")
         }

@@ -88,7 +88,7 @@ extension EndToEnd {
             (["--format", "cs16"], "--throttle, --loop and --format apply to --replay"),
             (["--replay", "sky.cu8", "--device", "1"], "--device applies to a local dongle"),
             (["--net-only", "--beast-in", "127.0.0.1:30005", "--device", "1"], "--device applies to a local dongle"),
-            (["--http", "127.0.0.1:0", "--state-dir", "/tmp"], "--state-dir applies to --tls-self-signed"),
+            (["--gain", "40", "--gain-max", "45"], "--gain-min and --gain-max apply to --gain adaptive"),
             (["--name", "attic"], "--name and --mqtt-ca-file apply to --mqtt or --mqtt-in"),
             (
                 ["--mqtt", "mqtt://127.0.0.1", "--mqtt-ca-file", "/etc/hostname"],

@@ -34,6 +34,10 @@ final class Daemon: @unchecked Sendable {
             process.arguments = arguments
         }
         var merged = ProcessInfo.processInfo.environment
+        // What a daemon keeps for its next start (the gain it settled on, a certificate) goes
+        // to a folder of the test run's, not the user's state directory.
+        merged["XDG_STATE_HOME"] = Self.stateHome
+        merged["STATE_DIRECTORY"] = nil
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         process.standardError = errorPipe
@@ -50,6 +54,10 @@ final class Daemon: @unchecked Sendable {
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
+
+    /// The state home of the test run's daemons.
+    static let stateHome = FileManager.default.temporaryDirectory
+        .appendingPathComponent("aviator-test-state-\(ProcessInfo.processInfo.processIdentifier)").path
 
     /// Waits up to `timeout` seconds for `text` to appear on standard error.
     @discardableResult
@@ -111,7 +119,7 @@ enum FakeRTLSDR {
         compiler.arguments = [
             ProcessInfo.processInfo.environment["CC"] ?? "cc", "-shared", "-fPIC", "-O2",
             "-Wl,-soname,librtlsdr.so.0", "-o", folder.appendingPathComponent("librtlsdr.so.0").path,
-            source.path
+            source.path, "-lm"
         ]
         try compiler.run()
         compiler.waitUntilExit()

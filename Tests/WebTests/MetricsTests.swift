@@ -53,6 +53,10 @@ import Tracking
         local.accepted = [100, 20, 3]
         local.demodulationSeconds = 1.25
         local.strongSignals = 2
+        local.noiseSamples = 75_000
+        local.clippedSamples = 15
+        local.gainDB = 44.5
+        local.gainChanges = 3
         let reading = MetricsReading(
             statistics: ReceiverStatistics(counters: counters, tracks: tracks, local: local),
             aircraft: 12, aircraftWithPosition: 8, signalDBFS: -12.5, noiseDBFS: -35.25, processSeconds: 3.5,
@@ -78,6 +82,8 @@ import Tracking
             "aviator_samples_processed_total": 2_400_000, "aviator_samples_dropped_total": 1_000,
             "aviator_demodulator_cpu_seconds_total": 1.25, "aviator_process_cpu_seconds_total": 3.5,
             "aviator_strong_signals_total": 2,
+            "aviator_samples_clipped_total": 15, "aviator_samples_measured_total": 75_000,
+            "aviator_tuner_gain_db": 44.5, "aviator_tuner_gain_changes_total": 3,
             "aviator_signal_level_dbfs": -12.5, "aviator_noise_level_dbfs": -35.25,
             "aviator_aircraft": 12, "aviator_aircraft_with_position": 8,
             "aviator_tracks_total": 9, "aviator_positions_total": 40,

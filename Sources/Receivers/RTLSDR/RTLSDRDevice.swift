@@ -1,5 +1,6 @@
 import CRtlSdr
 import IQ
+import Synchronization
 
 /// One opened RTL-SDR dongle, configured for 1090 MHz reception.
 ///
@@ -33,6 +34,10 @@ package final class RTLSDRDevice: @unchecked Sendable {
         case automatic
         /// A fixed gain in dB; the nearest gain the tuner supports is used.
         case decibels(Double)
+        /// The daemon's own control (`GainController`), within `bounds` (dB), starting at the
+        /// step nearest `start` (the highest within the bounds when nil), remembering where it
+        /// settles in `memory` (which gives `start` when the source opens the device).
+        case adaptive(start: Double?, bounds: ClosedRange<Double>, memory: GainMemory? = nil)
     }
 
     /// What failed, in words for the log.
@@ -59,8 +64,11 @@ package final class RTLSDRDevice: @unchecked Sendable {
     }
 
     private let handle: OpaquePointer
+    /// The gains the tuner has, dB, ascending (empty when it reports none).
+    package let tunerGains: [Double]
+    private let gainSet = Mutex<Double?>(nil)
     /// The gain actually set, in dB (nil for automatic).
-    package private(set) var gainDecibels: Double?
+    package var gainDecibels: Double? { gainSet.withLock { $0 } }
     /// The device's name as librtlsdr reports it.
     package let name: String
 
@@ -87,6 +95,11 @@ package final class RTLSDRDevice: @unchecked Sendable {
             throw Failure(description: "cannot open RTL-SDR device \(index) (\(name)): error \(status)")
         }
         handle = opened
+        let count = Int(rtlsdr_get_tuner_gains(opened, nil))
+        var gains = [Int32](repeating: 0, count: max(count, 0))
+        if count > 0 { _ = rtlsdr_get_tuner_gains(opened, &gains) }
+        // librtlsdr gives tenths of a dB.
+        tunerGains = gains.map { Double($0) / 10 }.sorted()
         // From here on every stored property is set, so a step that throws still ends in
         // `deinit`, which closes the device: closing it here as well would close it twice.
         try check(rtlsdr_set_sample_rate(handle, UInt32(configuration.sampleRate)), "set the sample rate")
@@ -134,18 +147,27 @@ package final class RTLSDRDevice: @unchecked Sendable {
         switch gain {
         case .automatic:
             try check(rtlsdr_set_tuner_gain_mode(handle, 0), "enable automatic gain")
-            gainDecibels = nil
+            gainSet.withLock { $0 = nil }
         case .decibels(let wanted):
             try check(rtlsdr_set_tuner_gain_mode(handle, 1), "enable manual gain")
-            let count = Int(rtlsdr_get_tuner_gains(handle, nil))
-            guard count > 0 else { throw Failure(description: "the tuner reports no gain settings") }
-            var gains = [Int32](repeating: 0, count: count)
-            _ = rtlsdr_get_tuner_gains(handle, &gains)
-            // Gains are in tenths of a dB; pick the nearest one the tuner has.
-            let nearest = gains.min { abs(Double($0) / 10 - wanted) < abs(Double($1) / 10 - wanted) }!
-            try check(rtlsdr_set_tuner_gain(handle, nearest), "set the gain")
-            gainDecibels = Double(nearest) / 10
+            try setGain(wanted)
+        case .adaptive(let start, let bounds, _):
+            try check(rtlsdr_set_tuner_gain_mode(handle, 1), "enable manual gain")
+            try setGain(GainController(steps: tunerGains, bounds: bounds, start: start).gain)
         }
+    }
+
+    /// Sets the tuner's gain to the step nearest `wanted` dB and returns it. Safe while the
+    /// device streams, from any thread (the USB control transfer takes a few milliseconds: not
+    /// from the thread that demodulates).
+    @discardableResult
+    package func setGain(_ wanted: Double) throws(Failure) -> Double {
+        guard let nearest = tunerGains.min(by: { abs($0 - wanted) < abs($1 - wanted) }) else {
+            throw Failure(description: "the tuner reports no gain settings")
+        }
+        try check(rtlsdr_set_tuner_gain(handle, Int32((nearest * 10).rounded())), "set the gain")
+        gainSet.withLock { $0 = nearest }
+        return nearest
     }
 
     private func check(_ status: Int32, _ step: String) throws(Failure) {

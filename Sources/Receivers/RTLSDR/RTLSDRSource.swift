@@ -73,27 +73,29 @@ package final class RTLSDRSource: DeviceSource {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw RTLSDRDevice.Failure(description: "unsupported sample rate \(configuration.sampleRate)")
         }
+        var configuration = self.configuration
+        if case .adaptive(_, let bounds, let memory?) = configuration.gain {
+            configuration.gain = .adaptive(start: memory.load(logger: logger), bounds: bounds, memory: memory)
+        }
         let device = try RTLSDRDevice(configuration)
         return { [self] sink in try await stream(device, rate: rate, into: sink) }
     }
 
     private func stream(_ device: RTLSDRDevice, rate: SampleRate, into sink: any FrameSink) async throws {
-        let gain = device.gainDecibels.map { "\($0) dB" } ?? "auto"
-        logger.info(
-            "RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, gain \(gain), ppm \(configuration.ppm)"
-        )
+        logger.info("RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, \(settings(of: device))")
         let ring = SampleRing()
         dropped.withLock { $0.current = ring }
         let cancelled = Mutex(false)
         let stalled = Mutex(false)
         let streaming = Mutex(true)
-        let options = demodulatorOptions
-        let label = self.label
+        let (options, label, adaptive) = (demodulatorOptions, self.label, adaptiveGain(for: device, rate: rate))
         let status: Int = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
                 DedicatedThread.start(name: "demodulator") {
-                    Self.demodulate(ring: ring, rate: rate, options: options, into: sink, label: label)
+                    Self.demodulate(
+                        ring: ring, rate: rate, options: options, into: sink, label: label,
+                        gain: (device.gainDecibels, adaptive))
                     continuation.resume(returning: usbStatus.withLock { $0 })
                 }
                 DedicatedThread.start(name: "rtlsdr-usb") {
@@ -137,13 +139,41 @@ package final class RTLSDRSource: DeviceSource {
         throw DeviceLost(status: status)
     }
 
-    /// The demodulation loop: drains the ring until it is closed and empty.
+    /// "gain adaptive, starting at 49.6 dB, ppm 0" (or "gain 40.2 dB", "gain auto"), for the log.
+    private func settings(of device: RTLSDRDevice) -> String {
+        let gain =
+            switch (configuration.gain, device.gainDecibels) {
+            case (.adaptive, let start?): "adaptive, starting at \(start) dB"
+            case (_, let decibels?): "\(decibels) dB"
+            case (_, nil): "auto"
+            }
+        return "gain \(gain), ppm \(configuration.ppm)"
+    }
+
+    /// The adaptive gain's driver for `device`, when the configuration asks for it.
+    private func adaptiveGain(for device: RTLSDRDevice, rate: SampleRate) -> AdaptiveGain? {
+        guard case .adaptive(_, let bounds, let memory) = configuration.gain else { return nil }
+        let controller = GainController(steps: device.tunerGains, bounds: bounds, start: device.gainDecibels)
+        let logger = self.logger
+        return AdaptiveGain(
+            controller: controller, sampleRate: Double(rate.hertz), logger: logger,
+            setGain: { wanted in try device.setGain(wanted) },
+            settled: { gain in memory?.save(gain, logger: logger) })
+    }
+
+    /// The demodulation loop: drains the ring until it is closed and empty. `gain` is the
+    /// tuner's gain at the start (nil: its AGC) and its adaptive control, if any.
     private static func demodulate(
         ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-        into sink: any FrameSink, label: String
+        into sink: any FrameSink, label: String, gain: (start: Double?, adaptive: AdaptiveGain?)
     ) {
         let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
-        while ring.pop({ stream.process($0) }) {}
+        stream.noteGain(gain.start, changed: false)
+        while ring.pop({ block in
+            guard let adaptive = gain.adaptive else { return stream.process(block) }
+            if adaptive.shouldSkipNextBlock() { stream.skip(block) } else { stream.process(block) }
+            if adaptive.observe(stream.lastBlock) { stream.noteGain(adaptive.gain, changed: true) }
+        }) {}
         stream.finish()
     }
 }

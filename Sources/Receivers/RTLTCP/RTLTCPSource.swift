@@ -115,13 +115,30 @@ package final class RTLTCPSource: Source {
         case .automatic:
             commands.append(Command.gainMode.bytes(0))
         case .decibels(let decibels):
-            // rtl_tcp picks the tuner gain nearest to this, in tenths of a dB (no tuner has
-            // more than 100 dB: a larger or non-finite value is sent as the nearest sane one).
-            let tenths = decibels.isFinite ? min(max((decibels * 10).rounded(), 0), 1_000) : 0
-            commands.append(Command.gainMode.bytes(1))
-            commands.append(Command.gain.bytes(UInt32(tenths)))
+            commands += Self.fixedGain(decibels)
+        case .adaptive(let start, let bounds, _):
+            // Not yet adaptive over rtl_tcp: the starting gain stays (see `gainNote`).
+            commands += Self.fixedGain(start ?? min(bounds.upperBound, Self.highestCommonGain))
         }
         return commands
+    }
+
+    /// The highest gain of the common tuners (R820T, R828D), dB.
+    static let highestCommonGain = 49.6
+
+    /// What to log about the gain when it is not what was asked (nil when it is).
+    var gainNote: String? {
+        guard case .adaptive(let start, let bounds, _) = configuration.gain else { return nil }
+        let fixed = start ?? min(bounds.upperBound, Self.highestCommonGain)
+        return "adaptive gain is not available over rtl_tcp yet; a fixed \(fixed) dB is used (set --gain)"
+    }
+
+    /// rtl_tcp's commands for a fixed gain: it picks the tuner gain nearest to this, in tenths
+    /// of a dB (no tuner has more than 100 dB: a larger or non-finite value is sent as the
+    /// nearest sane one).
+    private static func fixedGain(_ decibels: Double) -> [[UInt8]] {
+        let tenths = decibels.isFinite ? min(max((decibels * 10).rounded(), 0), 1_000) : 0
+        return [Command.gainMode.bytes(1), Command.gain.bytes(UInt32(tenths))]
     }
 
     /// Connects and streams until the task is cancelled, reconnecting as needed.
@@ -129,6 +146,7 @@ package final class RTLTCPSource: Source {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw ProtocolError(description: "unsupported sample rate \(configuration.sampleRate)")
         }
+        if let gainNote { logger.notice("\(label): \(gainNote)") }
         await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
             try await stream(rate: rate, into: sink)
         }

@@ -46,14 +46,26 @@ struct SamplePower {
     /// An empty meter.
     init() {}
 
-    /// The noise power of the whole samples of `bytes` in `format`, and how many samples were
-    /// measured; (0, 0) for an empty block.
-    mutating func noise(of bytes: UnsafeRawBufferPointer, format: SampleFormat) -> (power: Double, measured: Int) {
+    /// What one block's measured samples showed.
+    struct Measurement {
+        /// The mean noise power, relative to full scale (0 when nothing was measured).
+        var power: Double
+        /// Samples measured.
+        var measured: Int
+        /// Measured samples with I or Q at the converter's rails (a cu8 code of 0 or 255): a
+        /// strong reply cut flat. Counted for cu8, the dongle's own format, only.
+        var clipped: Int
+    }
+
+    /// The noise power of the whole samples of `bytes` in `format`, how many samples were
+    /// measured and how many of those were clipped; all 0 for an empty block.
+    mutating func noise(of bytes: UnsafeRawBufferPointer, format: SampleFormat) -> Measurement {
         let size = format.bytesPerSample
         let count = bytes.count / size
-        guard count > 0, let base = bytes.baseAddress else { return (0, 0) }
+        guard count > 0, let base = bytes.baseAddress else { return Measurement(power: 0, measured: 0, clipped: 0) }
         for index in bins.indices { bins[index] = 0 }
         let measured = (count + Self.stride - 1) / Self.stride
+        var clipped = 0
         switch format {
         case .cu8:
             Self.cu8Bins.withUnsafeBufferPointer { table in
@@ -62,6 +74,9 @@ struct SamplePower {
                         // I in the high byte, Q in the low one, as the table is indexed.
                         let pair = base.loadUnaligned(fromByteOffset: index * size, as: UInt16.self).bigEndian
                         bins[Int(table[Int(pair)])] += 1
+                        let i = pair >> 8
+                        let q = pair & 0xFF
+                        if i == 0 || i == 255 || q == 0 || q == 255 { clipped += 1 }
                     }
                 }
             }
@@ -88,10 +103,10 @@ struct SamplePower {
             if 4 * below >= measured, below < measured {
                 let threshold = pow(10, (Self.floorDB + Double(bin + 1) * Self.binWidth) / 10)
                 let fraction = Double(below) / Double(measured)
-                return (threshold / -log(1 - fraction), measured)
+                return Measurement(power: threshold / -log(1 - fraction), measured: measured, clipped: clipped)
             }
         }
-        return (0, measured)
+        return Measurement(power: 0, measured: measured, clipped: clipped)
     }
 
     /// The histogram bin of a sample of `power` (relative to full scale).

@@ -64,7 +64,36 @@ package final class SampleStream {
             of: UnsafeRawBufferPointer(rebasing: block.bytes[split...]), format: demodulator.format)
         counted.noisePowerSum += noise.power * Double(noise.measured)
         counted.noiseSamples += noise.measured
+        counted.clippedSamples += noise.clipped
         counted.demodulationSeconds += Self.threadSeconds() - started
+        handOn()
+    }
+
+    /// Leaves `block` out, as if its samples had been lost: the samples on either side are
+    /// never joined into one frame. For the samples received while the tuner's gain changed;
+    /// counted as such, not as drops.
+    package func skip(_ block: IQBlock) {
+        let carried = demodulator.carriedBytes
+        let count = (carried + block.bytes.count) / demodulator.format.bytesPerSample
+        demodulator.resume(afterDropping: block.droppedSamples + count) { deliver($0) }
+        clock.advance(count: 0, arrival: block.arrival, dropped: block.droppedSamples + count)
+        counted.samplesDropped += block.droppedSamples
+        counted.gainChangeSamples += count
+        handOn()
+    }
+
+    /// Records a change of the tuner's gain, for the statistics.
+    package func noteGain(_ decibels: Double?, changed: Bool) {
+        counted.gainDB = decibels
+        if changed { counted.gainChanges += 1 }
+    }
+
+    /// What the last block counted, as handed to the pipeline.
+    package private(set) var lastBlock = LocalStatistics()
+
+    /// Hands this block's counts to the pipeline.
+    private func handOn() {
+        lastBlock = counted
         sink.addLocal(counted)
         counted = LocalStatistics()
     }

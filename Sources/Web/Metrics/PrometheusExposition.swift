@@ -103,6 +103,15 @@ enum PrometheusExposition {
         if let noise = reading.noiseDBFS {
             out.gauge("noise_level", unit: "dbfs", noise, help: "Mean noise power of the samples of the last minute.")
         }
+        out.counter(
+            "samples_clipped", local.clippedSamples,
+            help: "Measured samples (one in 32) with I or Q at the converter's rails: strong replies cut flat.")
+        out.counter(
+            "samples_measured", local.noiseSamples, help: "Samples measured for the noise and clipping (one in 32).")
+        if let gain = local.gainDB {
+            out.gauge("tuner_gain", unit: "db", gain, help: "The dongle's tuner gain now.")
+            out.counter("tuner_gain_changes", local.gainChanges, help: "Times the adaptive gain moved.")
+        }
     }
 
     /// The aircraft tracked now, and the tracks and positions made so far.

@@ -14,7 +14,24 @@
  *   AVIATOR_FAKE_RTLSDR_STALL_AFTER   bytes after which delivery stops for STALL_SECONDS, once;
  *   AVIATOR_FAKE_RTLSDR_STALL_SECONDS the samples of that time are lost unreported, as when
  *                                     the USB buffers overflow under a stopped process
+ *   AVIATOR_FAKE_RTLSDR_CF32          "1": the file is cf32, the sky as the antenna delivers it
+ *                                     (as `aviator-adsb simulate --format cf32` writes it), and
+ *                                     a tuner model makes the cu8 samples: see tuner_convert
+ *   AVIATOR_FAKE_RTLSDR_GAIN_LOG      file to which each gain set is appended, as
+ *                                     "<seconds since open> <dB or auto>"
+ *
+ * The tuner model (with AVIATOR_FAKE_RTLSDR_CF32): the file holds the sky and the radio noise
+ * as they come out at the highest gain, 49.6 dB, in units of full scale (the simulator's noise
+ * of 4 LSB rms is then -27 dBFS, and its cf32 files are cut at full scale as the converter would
+ * cut them at that gain). A lower gain scales both down, by 10^((gain - 49.6) / 20) in
+ * amplitude; then the converter adds its own noise, which no gain scales (0.7 LSB rms on each of
+ * I and Q, about -42 dBFS with the rounding), and cuts each component to 8 bits, clipping at 0
+ * and 255. A reply cut flat in the file stays flat at lower gains: only the replies strong
+ * enough to clip at the highest gain are shaped wrongly, and they decode either way. The
+ * tuner's AGC (gain mode automatic) is modelled as the highest gain, where it sits in a quiet
+ * band between replies.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +44,9 @@ typedef struct rtlsdr_dev {
     uint32_t frequency;
     int ppm;
     int manual_gain;
-    int gain;
+    volatile int gain;
     volatile int cancelled;
+    double opened;
 } rtlsdr_dev_t;
 
 typedef void (*rtlsdr_read_async_cb_t)(unsigned char *buf, uint32_t len, void *ctx);
@@ -71,11 +89,23 @@ int rtlsdr_get_index_by_serial(const char *serial) {
     return -3;
 }
 
+static double now_seconds(void);
+
 int rtlsdr_open(rtlsdr_dev_t **dev, uint32_t index) {
     if (index >= rtlsdr_get_device_count()) return -1;
     if (env("AVIATOR_FAKE_RTLSDR_FAIL_OPEN")) return -6; /* LIBUSB_ERROR_BUSY */
     *dev = calloc(1, sizeof(rtlsdr_dev_t));
+    if (*dev) (*dev)->opened = now_seconds();
     return *dev ? 0 : -1;
+}
+
+static void log_gain(rtlsdr_dev_t *dev) {
+    const char *path = env("AVIATOR_FAKE_RTLSDR_GAIN_LOG");
+    FILE *log = path ? fopen(path, "a") : NULL;
+    if (!log) return;
+    if (dev->manual_gain) fprintf(log, "%.3f %.1f\n", now_seconds() - dev->opened, dev->gain / 10.0);
+    else fprintf(log, "%.3f auto\n", now_seconds() - dev->opened);
+    fclose(log);
 }
 
 int rtlsdr_close(rtlsdr_dev_t *dev) {
@@ -106,6 +136,7 @@ int rtlsdr_set_freq_correction(rtlsdr_dev_t *dev, int ppm) {
 
 int rtlsdr_set_tuner_gain_mode(rtlsdr_dev_t *dev, int manual) {
     dev->manual_gain = manual;
+    if (!manual) log_gain(dev);
     return 0;
 }
 
@@ -118,7 +149,44 @@ int rtlsdr_get_tuner_gains(rtlsdr_dev_t *dev, int *gains) {
 
 int rtlsdr_set_tuner_gain(rtlsdr_dev_t *dev, int gain) {
     dev->gain = gain;
+    log_gain(dev);
     return 0;
+}
+
+int rtlsdr_get_tuner_gain(rtlsdr_dev_t *dev) { return dev->gain; }
+
+/* A standard normal value (Box-Muller on a small xorshift generator: fixed seed, no libm rand). */
+static double gaussian(uint64_t *state) {
+    double u[2];
+    for (int k = 0; k < 2; k++) {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        u[k] = ((*state >> 11) + 0.5) / 9007199254740992.0;
+    }
+    return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
+}
+
+/* The tuner model: `count` cf32 samples of the sky at 49.6 dB in, cu8 samples out. */
+static void tuner_convert(rtlsdr_dev_t *dev, const float *in, unsigned char *out, size_t count,
+                          uint64_t *noise) {
+    double gain = dev->manual_gain ? dev->gain / 10.0 : 49.6;
+    double scale = 127.5 * pow(10, (gain - 49.6) / 20);
+    for (size_t i = 0; i < 2 * count; i++) {
+        double value = in[i] * scale + 0.7 * gaussian(noise);
+        double code = floor(value + 128);
+        out[i] = (unsigned char)(code < 0 ? 0 : code > 255 ? 255 : code);
+    }
+}
+
+/* Fills `buffer` (cu8, `length` bytes) from `file`: cu8 as it is, or cf32 through the tuner
+ * model. Returns the bytes filled; short only at the end of the file. */
+static size_t read_samples(rtlsdr_dev_t *dev, FILE *file, unsigned char *buffer, size_t length,
+                           float *floats, uint64_t *noise) {
+    if (!floats) return fread(buffer, 1, length, file);
+    size_t got = fread(floats, 2 * sizeof(float), length / 2, file);
+    tuner_convert(dev, floats, buffer, got, noise);
+    return 2 * got;
 }
 
 int rtlsdr_set_agc_mode(rtlsdr_dev_t *dev, int on) {
@@ -160,6 +228,8 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
     const char *stall_for = env("AVIATOR_FAKE_RTLSDR_STALL_SECONDS");
     double stall_seconds = stall_for ? atof(stall_for) : 0;
     long long delivered = 0;
+    float *floats = env("AVIATOR_FAKE_RTLSDR_CF32") ? malloc(buf_len * 2 * sizeof(float)) : NULL;
+    uint64_t noise = 0x9E3779B97F4A7C15ULL;
     double start = now_seconds();
     double bytes_per_second = 2.0 * (dev->sample_rate ? dev->sample_rate : 2400000);
     int status = 0;
@@ -180,7 +250,7 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
             long long lost = (long long)(stall_seconds * bytes_per_second) & ~1LL;
             while (file && lost > 0) {
                 size_t chunk = lost < (long long)buf_len ? (size_t)lost : buf_len;
-                size_t got = fread(buffer, 1, chunk, file);
+                size_t got = read_samples(dev, file, buffer, chunk, floats, &noise);
                 lost -= (long long)got;
                 if (got == 0) {
                     if (!loop) break;
@@ -191,7 +261,7 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
         }
         size_t filled = 0;
         while (file && filled < buf_len) {
-            size_t got = fread(buffer + filled, 1, buf_len - filled, file);
+            size_t got = read_samples(dev, file, buffer + filled, buf_len - filled, floats, &noise);
             filled += got;
             if (got == 0) {
                 if (loop) {
@@ -213,6 +283,7 @@ int rtlsdr_read_async(rtlsdr_dev_t *dev, rtlsdr_read_async_cb_t cb, void *ctx, u
         else if (!file && !realtime) usleep(20000); /* do not spin on silence */
     }
     if (file) fclose(file);
+    free(floats);
     free(buffer);
     return status;
 }

@@ -4,8 +4,8 @@
     import Darwin
 #endif
 
-/// Where the daemon keeps what must outlive a restart, such as its self-signed certificate:
-/// the first of
+/// Where the daemon keeps what must outlive a restart (its self-signed certificate, the gain
+/// the adaptive gain settled on): the first of
 /// 1. `$STATE_DIRECTORY`, which systemd sets for a unit with `StateDirectory=` (the first
 ///    path when it lists several);
 /// 2. `$XDG_STATE_HOME/aviator-adsb`, where the XDG base directories put state;
