@@ -385,10 +385,14 @@ def main():
     print("  traffic: " + ", ".join(f"{k} {v}" for k, v in sorted(COUNTERS.snapshot().items())))
     if COUNTERS.snapshot().get("feed invalid JSON"):
         failures.append("the feed sent invalid JSON")
+    def spread(values):
+        ordered = sorted(values)
+        return (f"median {ordered[len(ordered) // 2]:.3f} s, 99th percentile {ordered[len(ordered) * 99 // 100]:.3f} s, "
+                f"longest {ordered[-1]:.3f} s")
     if gaps:
-        print(f"  HTTPS feed: {len(gaps)} frames, longest gap {max(gaps):.2f} s")
+        print(f"  HTTPS feed: {len(gaps)} frames, gaps between them: {spread(gaps)}")
     if durations:
-        print(f"  /metrics: {len(durations)} scrapes, slowest {max(durations):.3f} s")
+        print(f"  /metrics: {len(durations)} scrapes, {spread(durations)}")
     failures += soak_web.failures(COUNTERS.snapshot(), gaps, durations, garden[len(garden) // 2] if garden else 0,
                                   garden[-1] if garden else 0)
     try:
