@@ -1,7 +1,10 @@
 // Which way the phone points: the absolute orientation on Android, the compass heading on iOS
 // (after a tap that asks permission), or the user's finger when there is no compass. The
 // heading shown follows the sensor through a low-pass filter on the shortest way round, so
-// crossing north (359° → 1°) turns the radar by 2°, not by a whole turn.
+// crossing north (359° → 1°) turns the radar by 2°, not by a whole turn. Compasses read from
+// magnetic north and the feed's angles are from true north, so every compass reading has the
+// magnetic declination the daemon sends (at the observer) added to it; a finger's turning has
+// nothing to correct.
 
 import { angleDifference, normalizeDegrees } from "./angles.js";
 
@@ -16,6 +19,22 @@ function screenAngle() {
   return Number.isFinite(angle) ? angle : 0;
 }
 
+/**
+ * The true heading of a magnetic compass heading: magnetic + declination (east positive), in
+ * [0, 360). A declination that is not a number (the daemon has no position) counts as 0.
+ */
+export function trueHeading(magneticDeg, declinationDeg) {
+  return normalizeDegrees(magneticDeg + (Number.isFinite(declinationDeg) ? declinationDeg : 0));
+}
+
+/** What the settings say about the correction: the declination in use, or that there is none. */
+export function declinationLabel(declinationDeg) {
+  if (!Number.isFinite(declinationDeg)) return "Compass: magnetic north (the daemon has no position to correct it)";
+  const rounded = Math.round(Math.abs(declinationDeg) * 10) / 10;
+  const side = rounded === 0 ? "" : declinationDeg > 0 ? " E" : " W";
+  return `Compass: true north, declination ${rounded}°${side} (WMM2025)`;
+}
+
 export class Compass {
   /** @param {number} heading where to start (the last heading used). */
   constructor(heading) {
@@ -23,6 +42,8 @@ export class Compass {
     this.target = this.heading;
     this.lastReadingAt = -Infinity;
     this.listening = false;
+    /** Degrees east of true north that magnetic north lies, from the feed; null until it says. */
+    this.declinationDeg = null;
     this.onAbsolute = (event) => this.absoluteReading(event);
     this.onRelative = (event) => this.iosReading(event);
   }
@@ -61,16 +82,16 @@ export class Compass {
   /** Android: alpha turns counter-clockwise from north. */
   absoluteReading(event) {
     if (event.alpha == null) return;
-    this.reading(360 - event.alpha + screenAngle());
+    this.reading(trueHeading(360 - event.alpha + screenAngle(), this.declinationDeg));
   }
 
   /** iOS: a compass heading on the ordinary orientation event; other browsers' relative
    * readings say nothing about north and are ignored. */
   iosReading(event) {
     if (typeof event.webkitCompassHeading === "number" && event.webkitCompassHeading >= 0) {
-      this.reading(event.webkitCompassHeading + screenAngle());
+      this.reading(trueHeading(event.webkitCompassHeading + screenAngle(), this.declinationDeg));
     } else if (event.absolute === true && event.alpha != null) {
-      this.reading(360 - event.alpha + screenAngle());
+      this.reading(trueHeading(360 - event.alpha + screenAngle(), this.declinationDeg));
     }
   }
 
