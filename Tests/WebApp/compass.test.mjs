@@ -151,6 +151,21 @@ test("compass readings are corrected by the declination the feed sent; a finger 
   assert.equal(dragged.heading, 30);
 });
 
+test("a declination that comes after the compass's reading corrects it; after a drag it does not", () => {
+  const compass = new Compass(0);
+  compass.iosReading({ webkitCompassHeading: 90 });
+  assert.equal(compass.target, 90);
+  compass.setDeclination(2.5);
+  assert.equal(compass.target, 92.5);
+  compass.setDeclination(null);
+  assert.equal(compass.target, 90);
+  // The compass falls silent, a finger turns the radar: the finger's heading stays.
+  compass.lastReadingAt = -Infinity;
+  compass.turnBy(40);
+  compass.setDeclination(10);
+  assert.equal(compass.target, 130);
+});
+
 test("the settings say which declination is in use", () => {
   assert.equal(declinationLabel(2.345), "Compass: true north, declination 2.3° E (WMM2025)");
   assert.equal(declinationLabel(-12.26), "Compass: true north, declination 12.3° W (WMM2025)");

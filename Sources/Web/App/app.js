@@ -71,7 +71,7 @@ const feed = new Feed({
 
 /** The compass corrects by the declination at the observer, and the settings say by how much. */
 function showDeclination(degrees) {
-  compass.declinationDeg = Number.isFinite(degrees) ? degrees : null;
+  compass.setDeclination(degrees);
   $("declination").textContent = declinationLabel(compass.declinationDeg);
 }
 

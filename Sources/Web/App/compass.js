@@ -44,6 +44,8 @@ export class Compass {
     this.listening = false;
     /** Degrees east of true north that magnetic north lies, from the feed; null until it says. */
     this.declinationDeg = null;
+    /** The last compass reading, magnetic, while the compass (not a finger) sets the heading. */
+    this.magneticDeg = null;
     this.onAbsolute = (event) => this.absoluteReading(event);
     this.onRelative = (event) => this.iosReading(event);
   }
@@ -82,17 +84,32 @@ export class Compass {
   /** Android: alpha turns counter-clockwise from north. */
   absoluteReading(event) {
     if (event.alpha == null) return;
-    this.reading(trueHeading(360 - event.alpha + screenAngle(), this.declinationDeg));
+    this.compassReading(360 - event.alpha + screenAngle());
   }
 
   /** iOS: a compass heading on the ordinary orientation event; other browsers' relative
    * readings say nothing about north and are ignored. */
   iosReading(event) {
     if (typeof event.webkitCompassHeading === "number" && event.webkitCompassHeading >= 0) {
-      this.reading(trueHeading(event.webkitCompassHeading + screenAngle(), this.declinationDeg));
+      this.compassReading(event.webkitCompassHeading + screenAngle());
     } else if (event.absolute === true && event.alpha != null) {
-      this.reading(trueHeading(360 - event.alpha + screenAngle(), this.declinationDeg));
+      this.compassReading(360 - event.alpha + screenAngle());
     }
+  }
+
+  /** A magnetic compass heading: the heading to follow is the true one. */
+  compassReading(magneticDeg) {
+    if (!Number.isFinite(magneticDeg)) return;
+    this.magneticDeg = magneticDeg;
+    this.reading(trueHeading(magneticDeg, this.declinationDeg));
+  }
+
+  /** The feed's declination at the observer (null when it has none). A compass that gave its
+   * heading before it came, and has not changed since (a still phone may say nothing more),
+   * is corrected at once. */
+  setDeclination(degrees) {
+    this.declinationDeg = Number.isFinite(degrees) ? degrees : null;
+    if (this.magneticDeg !== null) this.target = trueHeading(this.magneticDeg, this.declinationDeg);
   }
 
   reading(degrees) {
@@ -105,6 +122,7 @@ export class Compass {
   /** A finger turned the radar by `degrees` (clockwise positive); ignored while a compass leads. */
   turnBy(degrees) {
     if (this.active) return;
+    this.magneticDeg = null;
     this.target = normalizeDegrees(this.target + degrees);
     this.heading = this.target;
   }
