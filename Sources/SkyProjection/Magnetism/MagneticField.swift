@@ -27,7 +27,7 @@ package struct MagneticField: Sendable, Equatable {
     /// Total intensity F, nT.
     package var total: Double { (north * north + east * east + down * down).squareRoot() }
 
-    /// Declination D, degrees in (−180, 180]: the angle from true north to magnetic north,
+    /// Declination D, degrees in [−180, 180]: the angle from true north to magnetic north,
     /// east positive. So a compass's magnetic heading plus D is the true heading. Where the
     /// horizontal field vanishes (nowhere on the real Earth's surface) it is 0, not NaN.
     package var declinationDeg: Double { atan2(east, north) * 180 / .pi }
