@@ -163,7 +163,7 @@ TEST_MINUTES ?= 60
 TEST_WIDTH ?= 6
 # The feed load test then runs by itself, since it reads the memory of the whole test process.
 # The web app's module tests come first: they take a second, the rest takes many minutes.
-test: lint test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client
+test: lint test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client $(VENV)/.wmm
 	@free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); if [ "$${free:-0}" -lt 2000000 ]; then \
 		echo "make test: only $$(( $${free:-0} / 1024 )) MB free here; the build and the tests need about 2 GB" >&2; fi
 	@$(SWIFT) build --product aviator-adsbPackageTests && $(SWIFT) build --product aviator-adsb
@@ -196,6 +196,12 @@ $(VENV)/.pymodes:
 # pymap3d: the independent geodesy the projection tests compare with (scripts/aer.py).
 $(VENV)/.pymap3d: $(VENV)/.pymodes
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check pymap3d==3.1.0
+	touch $@
+
+# wmm-calculator: NOAA's own WMM2025 software, the independent magnetic model the
+# declination tests compare with (scripts/wmm_declination.py).
+$(VENV)/.wmm: $(VENV)/.pymodes
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check wmm-calculator==1.4.4
 	touch $@
 
 # prometheus-client: the independent parser of /metrics' text format (scripts/parse_metrics.py).

@@ -267,6 +267,7 @@ let package = Package(
             dependencies: [
                 "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Pipeline", "Identity", "Support", "ModeS",
                 "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio")
             ]

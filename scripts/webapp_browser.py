@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Drives the web radar in headless Chromium and reports what it saw, as one JSON object.
 
-    webapp_browser.py check URL --lat LAT --lon LON --heading DEG --screenshots DIR [--cert PEM]
+    webapp_browser.py check URL --lat LAT --lon LON --heading DEG [--expect-heading DEG] --screenshots DIR [--cert PEM]
     webapp_browser.py perf URL --seconds S --throttle 4
 
-`check` emulates the phone's position and compass, turns on "Use my location", and records
+`check` emulates the phone's position and compass (`--heading`, magnetic; `--expect-heading` is
+the true heading the radar should then show), turns on "Use my location", and records
 the accessible list (with the frame number it shows and where each aircraft is drawn), the
 card of a tapped aircraft, console errors and CSP violations, the layout at 360x640 and
 1280x800, and a screenshot of each. `perf` runs the radar on a busy sky with the CPU
@@ -247,7 +248,8 @@ def check(args):
         # Frames made for the new observer: two frames after the one on screen now.
         seq = browser.evaluate("Number(document.getElementById('list').dataset.seq)")
         browser.wait_for(f"Number(document.getElementById('list').dataset.seq) >= {seq + 2}", timeout=30)
-        browser.wait_for(f"Number(document.getElementById('radar').dataset.headingDeg) === {round(args.heading) % 360}",
+        shown = args.heading if args.expect_heading is None else args.expect_heading
+        browser.wait_for(f"Number(document.getElementById('radar').dataset.headingDeg) === {math.floor(shown + 0.5) % 360}",
                          timeout=20)
         time.sleep(0.4)  # drawn positions are written four times a second
         # A few snapshots of different frames: a loaded machine may make the test's own feed
@@ -365,6 +367,8 @@ def main():
     parser.add_argument("--lat", type=float, default=52.3)
     parser.add_argument("--lon", type=float, default=4.75)
     parser.add_argument("--heading", type=float, default=90)
+    parser.add_argument("--expect-heading", type=float, default=None,
+                        help="the heading the radar should show (the compass's corrected to true north)")
     parser.add_argument("--screenshots")
     parser.add_argument("--cert", help="PEM certificate of an https:// URL to trust")
     parser.add_argument("--seconds", type=float, default=20)

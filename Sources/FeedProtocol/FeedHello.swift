@@ -49,17 +49,22 @@ package struct FeedHello: Sendable, Equatable {
     package var frameIntervalSeconds: Double
     /// The client's starting view.
     package var view: RadarView
+    /// The magnetic declination at the view's observer (the receiver when the view has none),
+    /// degrees, east positive: what a client adds to a magnetic compass heading to get the
+    /// true heading the feed's angles are measured from. Nil when there is no observer.
+    package var declinationDeg: Double?
 
     /// A greeting with every field given.
     package init(
         version: Int = FeedMessage.protocolVersion, receiver: FeedPosition?, source: String,
-        frameIntervalSeconds: Double, view: RadarView
+        frameIntervalSeconds: Double, view: RadarView, declinationDeg: Double? = nil
     ) {
         self.version = version
         self.receiver = receiver
         self.source = source
         self.frameIntervalSeconds = frameIntervalSeconds
         self.view = view
+        self.declinationDeg = declinationDeg
     }
 
     /// The greeting as one line of JSON, ending in a newline.
@@ -72,6 +77,7 @@ package struct FeedHello: Sendable, Equatable {
         w.add("source", source)
         w.add("frame_interval_s", frameIntervalSeconds, decimals: 3)
         w.addRaw("view", view.json)
+        w.add("declination_deg", declinationDeg, decimals: FeedMessage.declinationDecimals)
         return w.result + "\n"
     }
 
@@ -90,6 +96,6 @@ package struct FeedHello: Sendable, Equatable {
             version: try fields.requiredInteger("version"), receiver: receiver,
             source: try fields.string("source") ?? "unknown",
             frameIntervalSeconds: try fields.number("frame_interval_s") ?? 1,
-            view: try RadarView(view))
+            view: try RadarView(view), declinationDeg: try fields.number("declination_deg"))
     }
 }

@@ -7,8 +7,9 @@ package enum FeedLine: Sendable, Equatable {
     case hello(FeedHello)
     /// A radar frame.
     case frame(FeedFrame)
-    /// The acknowledgement of a view command: the client's whole view as it now stands.
-    case viewAcknowledged(RadarView)
+    /// The acknowledgement of a view command: the client's whole view as it now stands, and
+    /// the magnetic declination at its observer (nil when the server has none).
+    case viewAcknowledged(RadarView, declinationDeg: Double?)
     /// A refused command, with the server's message for people.
     case error(String)
     /// A type this client does not know; the protocol says to ignore it.
@@ -35,7 +36,7 @@ package enum FeedLine: Sendable, Equatable {
             guard let view = try fields.object("view") else {
                 throw FeedParseError("view reply without a \"view\" object")
             }
-            self = .viewAcknowledged(try RadarView(view))
+            self = .viewAcknowledged(try RadarView(view), declinationDeg: try fields.number("declination_deg"))
         case "error":
             guard let message = try fields.string("message") else {
                 throw FeedParseError("error reply without a message")

@@ -15,10 +15,19 @@ package enum FeedMessage {
     /// The command names a client may send.
     package static let commandTypes = ["view"]
 
+    /// Decimal places of `declination_deg`: 0.01°, as every angle of the feed. The model
+    /// itself is good to about half a degree (the field's local anomalies), so more would
+    /// only be noise; fewer would turn the radar in visible steps as a phone moves.
+    package static let declinationDecimals = 2
+
     /// The acknowledgement of an accepted `view` command: the client's whole view as it now
-    /// stands.
-    package static func viewAcknowledgement(_ view: RadarView) -> String {
-        "{\"type\":\"view\",\"view\":" + view.json + "}\n"
+    /// stands, and the magnetic declination at its observer (nil when there is none).
+    package static func viewAcknowledgement(_ view: RadarView, declinationDeg: Double?) -> String {
+        var w = JSONObjectWriter(nullForMissing: true)
+        w.add("type", "view")
+        w.addRaw("view", view.json)
+        w.add("declination_deg", declinationDeg, decimals: declinationDecimals)
+        return w.result + "\n"
     }
 
     /// An `error` line; the connection stays open.

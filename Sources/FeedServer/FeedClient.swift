@@ -70,7 +70,7 @@ final class FeedClient {
         switch FeedMessage.apply(commandLine: bytes, to: view) {
         case .success(let newView):
             view = newView
-            queueControl(FeedMessage.viewAcknowledgement(newView))
+            queueControl(FeedMessage.viewAcknowledgement(newView, declinationDeg: hub.declinationDeg(for: newView)))
         case .failure(let error):
             reject(error.message)
         }

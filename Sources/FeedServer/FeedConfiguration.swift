@@ -1,4 +1,5 @@
 import FeedProtocol
+import FoundationEssentials
 import Logging
 
 /// Everything the feed server needs to know besides where its aircraft come from.
@@ -23,6 +24,9 @@ package struct FeedConfiguration: Sendable {
     package var privateDirectory: String?
     /// Where clients arriving, leaving and stalling are logged (at debug, debug and notice).
     package var logger: Logger
+    /// Seconds since 1970 now: the date of the magnetic declination in greetings and view
+    /// acknowledgements. The wall clock, unless a test fixes it.
+    package var wallClock: @Sendable () -> Double
 
     /// Default of `maxClients`: far more radars than one receiver has viewers, and a small
     /// part of the usual limit of 1,024 descriptors per process.
@@ -33,7 +37,8 @@ package struct FeedConfiguration: Sendable {
         socketPath: String = SocketPath.defaultPath(), radar: RadarConfiguration = RadarConfiguration(),
         stallTimeout: Double? = nil, socketMode: UInt32 = 0o660,
         maxClients: Int = FeedConfiguration.defaultMaxClients, privateDirectory: String? = nil,
-        logger: Logger = Logger(label: "aviator-adsb.feed")
+        logger: Logger = Logger(label: "aviator-adsb.feed"),
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.socketPath = socketPath
         self.radar = radar
@@ -42,5 +47,6 @@ package struct FeedConfiguration: Sendable {
         self.maxClients = maxClients
         self.privateDirectory = privateDirectory
         self.logger = logger
+        self.wallClock = wallClock
     }
 }

@@ -28,10 +28,12 @@ final class FeedHub {
     private var clients: [ObjectIdentifier: FeedClient] = [:]
     private var refusals = LogThrottle()
     private var acceptPauses = LogThrottle()
+    private var declination: FeedDeclination
 
     /// A hub with no client yet.
     init(configuration: FeedConfiguration) {
         self.configuration = configuration
+        declination = FeedDeclination(logger: configuration.logger)
     }
 
     /// Sets what the next greetings say: the server calls it at start and before each frame.
@@ -43,8 +45,15 @@ final class FeedHub {
     /// The greeting line of a client starting with `view`.
     func hello(view: RadarView) -> String {
         FeedHello(
-            receiver: observer, source: source, frameIntervalSeconds: configuration.radar.frameInterval, view: view
+            receiver: observer, source: source, frameIntervalSeconds: configuration.radar.frameInterval, view: view,
+            declinationDeg: declinationDeg(for: view)
         ).jsonLine
+    }
+
+    /// The magnetic declination at `view`'s observer, else the receiver, now; nil when
+    /// neither is known.
+    func declinationDeg(for view: RadarView) -> Double? {
+        declination.degrees(at: view.observer ?? observer, secondsSince1970: configuration.wallClock())
     }
 
     /// Takes a new client in; false when `maxClients` are already connected (the refusal is

@@ -37,9 +37,9 @@ enum FeedTarget {
         switch FeedMessage.apply(commandLine: line, to: RadarView()) {
         case .success(let view):
             try check(view.problem == nil, "\(what): accepted a view with a problem: \(view.problem ?? "")")
-            let reply = FeedMessage.viewAcknowledgement(view)
+            let reply = FeedMessage.viewAcknowledgement(view, declinationDeg: 1.234)
             try JSONCheck.object(reply, "\(what): acknowledgement")
-            guard case .viewAcknowledged(let read)? = try? FeedLine(parsing: trimmed(reply)) else {
+            guard case .viewAcknowledged(let read, _)? = try? FeedLine(parsing: trimmed(reply)) else {
                 throw FuzzFailure("\(what): a client cannot read the acknowledgement \(reply)")
             }
             try check(read.problem == nil, "\(what): the acknowledged view reads back unusable: \(reply)")
@@ -67,7 +67,8 @@ enum FeedTarget {
         case .frame(let frame):
             _ = frame.byDistance
             written = frame.jsonLine
-        case .viewAcknowledged(let view): written = FeedMessage.viewAcknowledgement(view)
+        case .viewAcknowledged(let view, let declination):
+            written = FeedMessage.viewAcknowledgement(view, declinationDeg: declination)
         case .error(let message): written = FeedMessage.error(message)
         case .other: return
         }

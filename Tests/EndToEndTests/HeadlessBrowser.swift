@@ -68,6 +68,7 @@ final class FrameLog: @unchecked Sendable {
     private var frames: [Int: String] = [:]
     private var stopped = false
     private var acknowledged = false
+    private var declination: Double?
 
     /// Keeps a frame's text (the last 200 only).
     func keep(_ text: String) {
@@ -92,7 +93,17 @@ final class FrameLog: @unchecked Sendable {
     var isStopped: Bool { lock.withLock { stopped } }
     func stop() { lock.withLock { stopped = true } }
     var isAcknowledged: Bool { lock.withLock { acknowledged } }
-    func acknowledge() { lock.withLock { acknowledged = true } }
+    /// The magnetic declination at the view's observer, from the acknowledgement.
+    var declinationDeg: Double? { lock.withLock { declination } }
+
+    /// The view command was acknowledged with `text`.
+    func acknowledge(_ text: String) {
+        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        lock.withLock {
+            acknowledged = true
+            declination = object?["declination_deg"] as? Double
+        }
+    }
 
     static func seq(of text: String) -> Int? {
         guard text.hasPrefix(#"{"type":"frame","seq":"#) else { return nil }
@@ -109,7 +120,7 @@ final class FrameLog: @unchecked Sendable {
             for try await message in inbound.messages(maxSize: 8 << 20) {
                 guard case .text(let text) = message else { continue }
                 if text.hasPrefix(#"{"type":"hello""#) { try await outbound.write(.text(view)) }
-                if text.hasPrefix(#"{"type":"view""#) { self.acknowledge() }
+                if text.hasPrefix(#"{"type":"view""#) { self.acknowledge(text) }
                 if self.isAcknowledged { self.keep(text) }
                 if self.isStopped { break }
             }

@@ -13,6 +13,7 @@ import Testing
     /// The receiver of the replay; the phone is about 4 km west-north-west of it, pointing east.
     static let receiver = "52.3,4.75"
     static let phone = (lat: 52.315, lon: 4.695)
+    /// What the emulated compass reads: a magnetic heading.
     static let heading = 90.0
     /// The app's range on a first visit (settings.js).
     static let appRangeKm = 50.0
@@ -46,6 +47,10 @@ import Testing
         let deadline = Date().addingTimeInterval(60)
         while !frames.isAcknowledged, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(frames.isAcknowledged, "the test's own feed client got no view acknowledgement")
+        // The app turns the compass's magnetic reading to true north with the declination the
+        // feed gives at the phone's place (a couple of degrees east there).
+        let declination = try #require(frames.declinationDeg, "the acknowledgement has no declination")
+        let trueHeading = (Self.heading + declination).truncatingRemainder(dividingBy: 360)
 
         let screenshots =
             ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
@@ -55,7 +60,7 @@ import Testing
         let report = try await HeadlessBrowser.run([
             "check", "https://localhost:\(port)/", "--cert", certificate, "--lat", "\(Self.phone.lat)", "--lon",
             "\(Self.phone.lon)",
-            "--heading", "\(Self.heading)", "--screenshots", screenshots.path
+            "--heading", "\(Self.heading)", "--expect-heading", "\(trueHeading)", "--screenshots", screenshots.path
         ])
         frames.stop()
         _ = await follower.result
@@ -73,7 +78,7 @@ import Testing
             snapshots.first { ($0["seq"] as? Int).flatMap(frames.aircraft(seq:)) != nil },
             "none of the \(snapshots.count) readings of the list is of a frame the test's client got")
         try Self.checkList(snapshot, frames: frames)
-        try Self.checkTurning(snapshot)
+        try Self.checkTurning(snapshot, heading: trueHeading)
         try Self.checkCard(report, frames: frames)
         try Self.checkLayout(report, screenshots: screenshots)
         try Self.checkOffline(report)
@@ -130,11 +135,11 @@ import Testing
         print("browser list: \(items.count) aircraft of frame \(seq), as the feed sees them from the phone")
     }
 
-    /// Heading 90°: every aircraft is drawn at its azimuth less 90° (clockwise from the top)
-    /// and at its distance on the scale of the rings; one due east is at the top, one due north
-    /// on the left.
-    static func checkTurning(_ snapshot: [String: Any]) throws {
-        #expect(snapshot["headingDeg"] as? Double == heading)
+    /// Compass 90° (magnetic), so a true heading a little more: every aircraft is drawn at its
+    /// azimuth less the true heading (clockwise from the top) and at its distance on the scale
+    /// of the rings; one due east is near the top, one due north near the left.
+    static func checkTurning(_ snapshot: [String: Any], heading: Double) throws {
+        #expect(snapshot["headingDeg"] as? Double == heading.rounded())
         let centre = try #require(snapshot["centre"] as? [Double])
         let radius = try #require(snapshot["radius"] as? Double)
         let items = try #require(snapshot["items"] as? [[String: Any]])
@@ -165,7 +170,8 @@ import Testing
         }
         #expect(drawn.count >= 5, "too few aircraft drawn: \(drawn.count)")
         print(
-            "browser turning: \(drawn.count) aircraft drawn at azimuth − 90°, worst \(String(format: "%.2f", worst))°")
+            "browser turning: \(drawn.count) aircraft drawn at azimuth − \(String(format: "%.2f", heading))° (compass 90° magnetic), worst \(String(format: "%.2f", worst))°"
+        )
 
         let difference = { (a: Double, b: Double) in min(abs(a - b), 360 - abs(a - b)) }
         let east = try #require(

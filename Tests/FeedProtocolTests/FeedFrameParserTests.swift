@@ -14,7 +14,7 @@ import Tracking
         view.headingDeg = 45
         let line = FeedHello(
             receiver: TestSky.observer, source: "replay", frameIntervalSeconds: 0.5,
-            view: view
+            view: view, declinationDeg: 2.3456
         ).jsonLine
         let parsed = try FeedLine(parsing: line.trimmingCharacters(in: .newlines))
         #expect(
@@ -22,13 +22,14 @@ import Tracking
                 == .hello(
                     FeedHello(
                         version: 1, receiver: FeedPosition(latitude: 52, longitude: 4.4, altitudeMetres: 10),
-                        source: "replay", frameIntervalSeconds: 0.5, view: view)))
+                        source: "replay", frameIntervalSeconds: 0.5, view: view, declinationDeg: 2.35)))
         let noReceiver = FeedHello(receiver: nil, source: "none", frameIntervalSeconds: 1, view: view).jsonLine
         guard case .hello(let hello) = try FeedLine(parsing: noReceiver) else {
             Issue.record("not a hello")
             return
         }
         #expect(hello.receiver == nil)
+        #expect(hello.declinationDeg == nil)
     }
 
     @Test func readsTheServersFrame() throws {
@@ -68,8 +69,16 @@ import Tracking
     }
 
     @Test func readsAcknowledgementsErrorsAndUnknownTypes() throws {
-        let ack = FeedMessage.viewAcknowledgement(RadarView(headingDeg: 90, rangeKm: 30))
-        #expect(try FeedLine(parsing: ack) == .viewAcknowledged(RadarView(headingDeg: 90, rangeKm: 30)))
+        let ack = FeedMessage.viewAcknowledgement(RadarView(headingDeg: 90, rangeKm: 30), declinationDeg: -3.14159)
+        #expect(
+            try FeedLine(parsing: ack)
+                == .viewAcknowledged(RadarView(headingDeg: 90, rangeKm: 30), declinationDeg: -3.14))
+        let unknown = FeedMessage.viewAcknowledgement(RadarView(), declinationDeg: nil)
+        #expect(try FeedLine(parsing: unknown) == .viewAcknowledged(RadarView(), declinationDeg: nil))
+        // A server from before the field: the acknowledgement reads without it.
+        #expect(
+            try FeedLine(parsing: #"{"type":"view","view":"# + RadarView().json + "}")
+                == .viewAcknowledged(RadarView(), declinationDeg: nil))
         #expect(
             try FeedLine(parsing: FeedMessage.error("range_km must be more than 0"))
                 == .error("range_km must be more than 0"))

@@ -74,9 +74,19 @@ import Testing
         #expect(try apply(#"{"type":"view","heading_deg":90}"#, to: moved).get().observer == moved.observer)
         #expect(try apply(#"{"type":"view","observer":null}"#, to: moved).get().observer == nil)
         // The acknowledgement carries it, and a client reads it back.
-        let line = FeedMessage.viewAcknowledgement(moved)
+        let line = FeedMessage.viewAcknowledgement(moved, declinationDeg: 2.345)
         #expect(line.contains(#""observer":{"lat":52.1,"lon":4.6,"alt_m":30}"#))
-        #expect(FeedMessage.viewAcknowledgement(RadarView()).contains(#""observer":null"#))
+        #expect(FeedMessage.viewAcknowledgement(RadarView(), declinationDeg: nil).contains(#""observer":null"#))
+    }
+
+    @Test func theAcknowledgementCarriesTheDeclinationToTwoDecimals() {
+        #expect(
+            FeedMessage.viewAcknowledgement(RadarView(), declinationDeg: -12.3456)
+                == #"{"type":"view","view":"# + RadarView().json + #","declination_deg":-12.35}"# + "\n")
+        #expect(
+            FeedMessage.viewAcknowledgement(RadarView(), declinationDeg: nil).hasSuffix(
+                #","declination_deg":null}"# + "\n"))
+        #expect(FeedMessage.viewAcknowledgement(RadarView(), declinationDeg: .nan).contains(#""declination_deg":null"#))
     }
 
     @Test func refusesInvalidUTF8() {
@@ -94,8 +104,13 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "hello")
         #expect((object["view"] as? [String: Any])?["min_alt_ft"] is NSNull)
+        #expect(object["declination_deg"] is NSNull)
         let noReceiver = FeedHello(receiver: nil, source: "none", frameIntervalSeconds: 0.5, view: RadarView()).jsonLine
         #expect(noReceiver.contains("\"receiver\":null"))
+        let east = FeedHello(
+            receiver: nil, source: "none", frameIntervalSeconds: 1, view: RadarView(), declinationDeg: 7.126
+        ).jsonLine
+        #expect(east.hasSuffix(#","declination_deg":7.13}"# + "\n"))
         let error = FeedMessage.error("bad \"quote\"\nnewline")
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(error.utf8)) as? [String: Any])
         #expect(decoded["message"] as? String == "bad \"quote\"\nnewline")

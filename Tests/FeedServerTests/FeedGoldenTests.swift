@@ -216,7 +216,7 @@ import Tracking
 
     /// The frame lines the hub hands to clients of each view.
     static func frames(_ snapshot: RadarSnapshot, seq: UInt64) throws -> [String] {
-        let hub = FeedHub(configuration: FeedConfiguration(socketPath: "/unused"))
+        let hub = FeedHub(configuration: FeedConfiguration(socketPath: "/unused", wallClock: { wallTime }))
         let clients = views.map { Recorder(hub: hub, view: $0) }
         let scene = RadarScene(seq: seq, time: wallTime, snapshot: snapshot)
         hub.broadcast(scene, allocator: ByteBufferAllocator(), now: 0)
@@ -235,7 +235,8 @@ import Tracking
     /// Greetings with and without a receiver, then the answers to a run of commands.
     static func conversation() -> [String] {
         let configuration = FeedConfiguration(
-            socketPath: "/unused", radar: RadarConfiguration(headingDeg: 360, rangeKm: 42.1234, frameInterval: 0.25))
+            socketPath: "/unused", radar: RadarConfiguration(headingDeg: 360, rangeKm: 42.1234, frameInterval: 0.25),
+            wallClock: { wallTime })
         let hub = FeedHub(configuration: configuration)
         let first = Recorder.silent(hub: hub)
         hub.announce(observer: receiver, source: "rtl-sdr, beast")

@@ -48,6 +48,9 @@ import Tracking
             #expect(hello["source"] as? String == "test")
             let receiver = try #require(hello["receiver"] as? [String: Any])
             #expect(receiver["lat"] as? Double == 52)
+            // The magnetic declination at the receiver (52° N, 4.4° E): a couple of degrees east.
+            let declination = try #require(hello["declination_deg"] as? Double)
+            #expect(declination > 0 && declination < 5)
             #expect(lines.first?.hasPrefix("{\"type\":\"hello\"") == true)
 
             let frame = try #require(client.objects(ofType: "frame").first)

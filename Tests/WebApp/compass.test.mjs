@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
 import { angleDifference } from "../../Sources/Web/App/angles.js";
-import { Compass } from "../../Sources/Web/App/compass.js";
+import { Compass, declinationLabel, trueHeading } from "../../Sources/Web/App/compass.js";
 
 function assertNear(actual, expected, tolerance = 1e-9) {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
@@ -125,4 +125,50 @@ test("iOS gives a compass heading; a relative orientation says nothing about nor
   const absolute = new Compass(0);
   absolute.iosReading({ alpha: 30, absolute: true });
   assert.equal(absolute.heading, 330);
+});
+
+test("a magnetic heading plus the declination is the true heading, in [0, 360)", () => {
+  assert.equal(trueHeading(100, 2.5), 102.5);
+  assert.equal(trueHeading(10, -12.25), 357.75);
+  assert.equal(trueHeading(359, 3), 2);
+  assert.equal(trueHeading(45, null), 45);
+  assert.equal(trueHeading(45, Number.NaN), 45);
+});
+
+test("compass readings are corrected by the declination the feed sent; a finger is not", () => {
+  const compass = new Compass(0);
+  compass.declinationDeg = 13.2;
+  compass.iosReading({ webkitCompassHeading: 350 });
+  assertNear(compass.target, 3.2);
+  compass.absoluteReading({ alpha: 90 });
+  assertNear(compass.target, 283.2);
+  compass.declinationDeg = -5;
+  compass.iosReading({ absolute: true, alpha: 0 });
+  assert.equal(compass.target, 355);
+  const dragged = new Compass(0);
+  dragged.declinationDeg = 13.2;
+  dragged.turnBy(30);
+  assert.equal(dragged.heading, 30);
+});
+
+test("a declination that comes after the compass's reading corrects it; after a drag it does not", () => {
+  const compass = new Compass(0);
+  compass.iosReading({ webkitCompassHeading: 90 });
+  assert.equal(compass.target, 90);
+  compass.setDeclination(2.5);
+  assert.equal(compass.target, 92.5);
+  compass.setDeclination(null);
+  assert.equal(compass.target, 90);
+  // The compass falls silent, a finger turns the radar: the finger's heading stays.
+  compass.lastReadingAt = -Infinity;
+  compass.turnBy(40);
+  compass.setDeclination(10);
+  assert.equal(compass.target, 130);
+});
+
+test("the settings say which declination is in use", () => {
+  assert.equal(declinationLabel(2.345), "Compass: true north, declination 2.3° E (WMM2025)");
+  assert.equal(declinationLabel(-12.26), "Compass: true north, declination 12.3° W (WMM2025)");
+  assert.equal(declinationLabel(0.01), "Compass: true north, declination 0° (WMM2025)");
+  assert.equal(declinationLabel(null), "Compass: magnetic north (the daemon has no position to correct it)");
 });

@@ -4,7 +4,7 @@
 
 import { normalizeDegrees } from "./angles.js";
 import { Card } from "./card.js";
-import { Compass } from "./compass.js";
+import { Compass, declinationLabel } from "./compass.js";
 import { Feed } from "./feed.js";
 import { Gestures } from "./gestures.js";
 import { Chime, Awake } from "./kid.js";
@@ -44,6 +44,7 @@ const feed = new Feed({
     showStatus();
   },
   onHello(message) {
+    showDeclination(message.declination_deg);
     status.source = message.source;
     sky.reset();
     list.reset();
@@ -63,7 +64,16 @@ const feed = new Feed({
     status.error = text;
     showStatus();
   },
+  onView(message) {
+    showDeclination(message.declination_deg);
+  },
 });
+
+/** The compass corrects by the declination at the observer, and the settings say by how much. */
+function showDeclination(degrees) {
+  compass.setDeclination(degrees);
+  $("declination").textContent = declinationLabel(compass.declinationDeg);
+}
 
 const place = new Location((observer) => {
   status.observer = observer;
@@ -189,7 +199,7 @@ function drawFrame(now) {
     // The Compass button is for when no compass speaks up by itself (iOS asks for a tap).
     compassShown = compass.active;
     $("compass").hidden = compassShown;
-    $("heading").textContent = `HDG ${String(whole).padStart(3, "0")}°${compass.active ? "" : " (drag to turn)"}`;
+    $("heading").textContent = `HDG ${String(whole).padStart(3, "0")}° true${compass.active ? "" : " (drag to turn)"}`;
     $("radar").dataset.headingDeg = String(whole);
   }
   if (!card.update(now, sky, heading, radar.theme)) choose(null);

@@ -1,7 +1,10 @@
 // Which way the phone points: the absolute orientation on Android, the compass heading on iOS
 // (after a tap that asks permission), or the user's finger when there is no compass. The
 // heading shown follows the sensor through a low-pass filter on the shortest way round, so
-// crossing north (359° → 1°) turns the radar by 2°, not by a whole turn.
+// crossing north (359° → 1°) turns the radar by 2°, not by a whole turn. Compasses read from
+// magnetic north and the feed's angles are from true north, so every compass reading has the
+// magnetic declination the daemon sends (at the observer) added to it; a finger's turning has
+// nothing to correct.
 
 import { angleDifference, normalizeDegrees } from "./angles.js";
 
@@ -16,6 +19,22 @@ function screenAngle() {
   return Number.isFinite(angle) ? angle : 0;
 }
 
+/**
+ * The true heading of a magnetic compass heading: magnetic + declination (east positive), in
+ * [0, 360). A declination that is not a number (the daemon has no position) counts as 0.
+ */
+export function trueHeading(magneticDeg, declinationDeg) {
+  return normalizeDegrees(magneticDeg + (Number.isFinite(declinationDeg) ? declinationDeg : 0));
+}
+
+/** What the settings say about the correction: the declination in use, or that there is none. */
+export function declinationLabel(declinationDeg) {
+  if (!Number.isFinite(declinationDeg)) return "Compass: magnetic north (the daemon has no position to correct it)";
+  const rounded = Math.round(Math.abs(declinationDeg) * 10) / 10;
+  const side = rounded === 0 ? "" : declinationDeg > 0 ? " E" : " W";
+  return `Compass: true north, declination ${rounded}°${side} (WMM2025)`;
+}
+
 export class Compass {
   /** @param {number} heading where to start (the last heading used). */
   constructor(heading) {
@@ -23,6 +42,10 @@ export class Compass {
     this.target = this.heading;
     this.lastReadingAt = -Infinity;
     this.listening = false;
+    /** Degrees east of true north that magnetic north lies, from the feed; null until it says. */
+    this.declinationDeg = null;
+    /** The last compass reading, magnetic, while the compass (not a finger) sets the heading. */
+    this.magneticDeg = null;
     this.onAbsolute = (event) => this.absoluteReading(event);
     this.onRelative = (event) => this.iosReading(event);
   }
@@ -61,17 +84,32 @@ export class Compass {
   /** Android: alpha turns counter-clockwise from north. */
   absoluteReading(event) {
     if (event.alpha == null) return;
-    this.reading(360 - event.alpha + screenAngle());
+    this.compassReading(360 - event.alpha + screenAngle());
   }
 
   /** iOS: a compass heading on the ordinary orientation event; other browsers' relative
    * readings say nothing about north and are ignored. */
   iosReading(event) {
     if (typeof event.webkitCompassHeading === "number" && event.webkitCompassHeading >= 0) {
-      this.reading(event.webkitCompassHeading + screenAngle());
+      this.compassReading(event.webkitCompassHeading + screenAngle());
     } else if (event.absolute === true && event.alpha != null) {
-      this.reading(360 - event.alpha + screenAngle());
+      this.compassReading(360 - event.alpha + screenAngle());
     }
+  }
+
+  /** A magnetic compass heading: the heading to follow is the true one. */
+  compassReading(magneticDeg) {
+    if (!Number.isFinite(magneticDeg)) return;
+    this.magneticDeg = magneticDeg;
+    this.reading(trueHeading(magneticDeg, this.declinationDeg));
+  }
+
+  /** The feed's declination at the observer (null when it has none). A compass that gave its
+   * heading before it came, and has not changed since (a still phone may say nothing more),
+   * is corrected at once. */
+  setDeclination(degrees) {
+    this.declinationDeg = Number.isFinite(degrees) ? degrees : null;
+    if (this.magneticDeg !== null) this.target = trueHeading(this.magneticDeg, this.declinationDeg);
   }
 
   reading(degrees) {
@@ -84,6 +122,7 @@ export class Compass {
   /** A finger turned the radar by `degrees` (clockwise positive); ignored while a compass leads. */
   turnBy(degrees) {
     if (this.active) return;
+    this.magneticDeg = null;
     this.target = normalizeDegrees(this.target + degrees);
     this.heading = this.target;
   }

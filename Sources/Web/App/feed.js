@@ -11,7 +11,8 @@ const HEADING_INTERVAL_MS = 200;
 export class Feed {
   /**
    * @param {object} handlers `onHello(message)`, `onFrame(message)`, `onError(text)`,
-   *   `onState(state)` with state "connecting", "open" or "waiting".
+   *   `onState(state)` with state "connecting", "open" or "waiting", and optionally
+   *   `onView(message)` for the acknowledgements of view commands.
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -72,7 +73,8 @@ export class Feed {
       case "hello": this.handlers.onHello(message); break;
       case "frame": if (Array.isArray(message.aircraft)) this.handlers.onFrame(message); break;
       case "error": this.handlers.onError(String(message.message)); break;
-      default: break; // view acknowledgements and future types
+      case "view": this.handlers.onView?.(message); break;
+      default: break; // future types
     }
   }
 
