@@ -99,6 +99,37 @@ extension EndToEnd {
             #expect(climbed < 30, "\(Self.gains(log)) after \(climbed) s")
         }
 
+        @Test(.requires(.program("python3")))
+        func overRTLTCPItStepsDownToo() throws {
+            let state = try Self.folder()
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            let log = state + "/fake-gains.log"
+            // rtl_tcp served by a script over the fake librtlsdr: the same tuner model.
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            server.arguments = [
+                "python3",
+                BinaryRunner.projectRoot.appendingPathComponent("Tests/Fixtures/fake-rtlsdr/rtl_tcp_fake.py").path,
+                try FakeRTLSDR.directory.get() + "/librtlsdr.so.0"
+            ]
+            server.environment = ProcessInfo.processInfo.environment.merging([
+                "AVIATOR_FAKE_RTLSDR_IQ": try Self.sky.get(), "AVIATOR_FAKE_RTLSDR_CF32": "1",
+                "AVIATOR_FAKE_RTLSDR_LOOP": "1", "AVIATOR_FAKE_RTLSDR_REALTIME": "1",
+                "AVIATOR_FAKE_RTLSDR_GAIN_LOG": log
+            ]) { $1 }
+            let output = Pipe()
+            server.standardOutput = output
+            try server.run()
+            defer { server.terminate() }
+            let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let daemon = try Daemon(["--rtltcp", "127.0.0.1:\(port)", "--state-dir", state])
+            #expect(daemon.waitFor("adaptive gain: 49.6 -> ", timeout: 30))
+            #expect(
+                Self.wait(30) { Self.gains(log).last.map { Self.window.contains($0) } == true }, "\(Self.gains(log))")
+            #expect(daemon.stop().status == 0)
+        }
+
         @Test func aDamagedMemoryIsIgnored() throws {
             let state = try Self.folder()
             defer { try? FileManager.default.removeItem(atPath: state) }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IQ
 import Logging
 import Pipeline
 import Support
@@ -96,5 +97,34 @@ package final class AdaptiveGain: @unchecked Sendable {
         logger.info(
             "adaptive gain: \(DecimalText.fixed(before, places: 1)) -> \(DecimalText.fixed(after, places: 1)) dB (noise \(noise) dBFS, \(clipped)% of samples clipped)\(more)"
         )
+    }
+}
+
+/// Where a source puts its adaptive gain once it knows the tuner (rtl_tcp's greeting), for
+/// the thread that demodulates to find.
+package final class AdaptiveGainSlot: Sendable {
+    private let gain = Mutex<AdaptiveGain?>(nil)
+
+    /// An empty slot.
+    package init() {}
+
+    /// The adaptive gain, once set.
+    package var value: AdaptiveGain? {
+        get { gain.withLock { $0 } }
+        set { gain.withLock { $0 = newValue } }
+    }
+}
+
+extension SampleStream {
+    /// Demodulates `ring` until it is closed and drained. While `gain()` gives an adaptive
+    /// gain, each block feeds its measurements, and the block received during a change of gain
+    /// is left out (`skip`).
+    package func drain(_ ring: SampleRing, gain: () -> AdaptiveGain?) {
+        while ring.pop({ block in
+            guard let adaptive = gain() else { return process(block) }
+            if adaptive.shouldSkipNextBlock() { skip(block) } else { process(block) }
+            if adaptive.observe(lastBlock) { noteGain(adaptive.gain, changed: true) }
+        }) {}
+        finish()
     }
 }

@@ -169,11 +169,6 @@ package final class RTLSDRSource: DeviceSource {
     ) {
         let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
         stream.noteGain(gain.start, changed: false)
-        while ring.pop({ block in
-            guard let adaptive = gain.adaptive else { return stream.process(block) }
-            if adaptive.shouldSkipNextBlock() { stream.skip(block) } else { stream.process(block) }
-            if adaptive.observe(stream.lastBlock) { stream.noteGain(adaptive.gain, changed: true) }
-        }) {}
-        stream.finish()
+        stream.drain(ring) { gain.adaptive }
     }
 }

@@ -104,8 +104,12 @@ package final class RTLTCPSource: Source {
     /// Connections made so far.
     package var connectionCount: Int { connections.withLock { $0 } }
 
-    /// The commands that set the server up, in the order sent.
-    var setupCommands: [[UInt8]] {
+    /// The commands that set the server up, in the order sent, before its greeting is known.
+    var setupCommands: [[UInt8]] { setupCommands(startingGain: nil) }
+
+    /// The commands that set the server up, in the order sent; an adaptive gain starts at
+    /// `startingGain` (the highest common gain within its bounds when nil).
+    func setupCommands(startingGain: Double?) -> [[UInt8]] {
         var commands = [
             Command.sampleRate.bytes(UInt32(configuration.sampleRate)),
             Command.frequency.bytes(UInt32(configuration.frequency)),
@@ -117,8 +121,7 @@ package final class RTLTCPSource: Source {
         case .decibels(let decibels):
             commands += Self.fixedGain(decibels)
         case .adaptive(let start, let bounds, _):
-            // Not yet adaptive over rtl_tcp: the starting gain stays (see `gainNote`).
-            commands += Self.fixedGain(start ?? min(bounds.upperBound, Self.highestCommonGain))
+            commands += Self.fixedGain(startingGain ?? start ?? min(bounds.upperBound, Self.highestCommonGain))
         }
         return commands
     }
@@ -126,11 +129,28 @@ package final class RTLTCPSource: Source {
     /// The highest gain of the common tuners (R820T, R828D), dB.
     static let highestCommonGain = 49.6
 
-    /// What to log about the gain when it is not what was asked (nil when it is).
-    var gainNote: String? {
-        guard case .adaptive(let start, let bounds, _) = configuration.gain else { return nil }
-        let fixed = start ?? min(bounds.upperBound, Self.highestCommonGain)
-        return "adaptive gain is not available over rtl_tcp yet; a fixed \(fixed) dB is used (set --gain)"
+    /// The adaptive gain for a server with `greeting`'s tuner, when the configuration asks for
+    /// one and the tuner's steps are known (a line says so when they are not); its moves are
+    /// sent with `send`.
+    private func adaptiveGain(
+        for greeting: Greeting, rate: SampleRate, send: @escaping @Sendable ([UInt8]) -> Void
+    ) -> AdaptiveGain? {
+        guard case .adaptive(let start, let bounds, let memory) = configuration.gain else { return nil }
+        guard let steps = TunerGainTable.steps(tunerType: greeting.tunerType) else {
+            logger.notice(
+                "\(label): the server's tuner (type \(greeting.tunerType)) has gains this daemon does not know; the gain stays fixed (set --gain)"
+            )
+            return nil
+        }
+        let controller = GainController(steps: steps, bounds: bounds, start: memory?.load(logger: logger) ?? start)
+        let logger = self.logger
+        return AdaptiveGain(
+            controller: controller, sampleRate: Double(rate.hertz), logger: logger,
+            setGain: { wanted in
+                for command in Self.fixedGain(wanted).dropFirst() { send(command) }
+                return wanted
+            },
+            settled: { gain in memory?.save(gain, logger: logger) })
     }
 
     /// rtl_tcp's commands for a fixed gain: it picks the tuner gain nearest to this, in tenths
@@ -146,7 +166,6 @@ package final class RTLTCPSource: Source {
         guard let rate = SampleRate(rawValue: configuration.sampleRate) else {
             throw ProtocolError(description: "unsupported sample rate \(configuration.sampleRate)")
         }
-        if let gainNote { logger.notice("\(label): \(gainNote)") }
         await Reconnecting(label: label, maximumBackoff: maximumBackoff, logger: logger).run {
             try await stream(rate: rate, into: sink)
         }
@@ -159,10 +178,11 @@ package final class RTLTCPSource: Source {
         connections.withLock { $0 += 1 }
         let ring = SampleRing()
         dropped.withLock { $0.current = ring }
+        // The adaptive gain, once the greeting has said which tuner the server has.
+        let gain = AdaptiveGainSlot()
         // The demodulator runs on a thread of its own until the ring is closed and drained.
         async let demodulated: Void = Self.demodulate(
-            ring: ring, rate: rate, options: demodulatorOptions,
-            into: sink, label: label)
+            ring: ring, rate: rate, options: demodulatorOptions, into: sink, label: label, gain: gain)
         defer { ring.close() }
         var greeting: [UInt8] = []
         // Network reads are small; they are gathered into blocks of a ring slot's size so the
@@ -176,7 +196,12 @@ package final class RTLTCPSource: Source {
                         greeting +=
                             buffer.readBytes(length: min(Greeting.size - greeting.count, buffer.readableBytes)) ?? []
                         guard greeting.count == Greeting.size else { continue }
-                        try await setUp(Greeting(greeting), rate: rate, outbound: outbound)
+                        let server = try Greeting(greeting)
+                        let adaptive = adaptiveGain(for: server, rate: rate) { command in
+                            Task { try? await outbound.write(ByteBuffer(bytes: command)) }
+                        }
+                        try await setUp(server, rate: rate, startingGain: adaptive?.gain, outbound: outbound)
+                        gain.value = adaptive
                     }
                     Self.gather(buffer, into: &block, ring: ring)
                 }
@@ -210,12 +235,14 @@ package final class RTLTCPSource: Source {
 
     /// Logs the `server`'s greeting and sends it the commands that set it up.
     private func setUp(
-        _ server: Greeting, rate: SampleRate, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        _ server: Greeting, rate: SampleRate, startingGain: Double?, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
         logger.info(
             "\(label): connected (tuner type \(server.tunerType), \(server.gainCount) gains); asking for \(Double(rate.hertz) / 1e6) MS/s at \(Double(configuration.frequency) / 1e6) MHz"
         )
-        for command in setupCommands { try await outbound.write(ByteBuffer(bytes: command)) }
+        for command in setupCommands(startingGain: startingGain) {
+            try await outbound.write(ByteBuffer(bytes: command))
+        }
     }
 
     /// Appends `buffer`'s bytes to `block`, pushing it into `ring` each time it fills a slot.
@@ -246,13 +273,12 @@ package final class RTLTCPSource: Source {
     /// and empty.
     private static func demodulate(
         ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-        into sink: any FrameSink, label: String
+        into sink: any FrameSink, label: String, gain: AdaptiveGainSlot
     ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DedicatedThread.start(name: "rtltcp-demod") {
                 let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
-                while ring.pop({ stream.process($0) }) {}
-                stream.finish()
+                stream.drain(ring) { gain.value }
                 continuation.resume()
             }
         }
