@@ -5,7 +5,8 @@
     webapp_browser.py perf URL --seconds S --throttle 4
 
 `check` emulates the phone's position and compass, turns on "Use my location", and records
-the accessible list (with the frame number it shows and where each aircraft is drawn), the
+the accessible list (with the frame number it shows, where and how large each aircraft is
+drawn, whether it is on the ground, and the box of its callsign), the
 card of a tapped aircraft, console errors and CSP violations, the layout at 360x640 and
 1280x800, and a screenshot of each. `perf` runs the radar on a busy sky with the CPU
 slowed down and records frame times, frame rate and memory over time.
@@ -61,6 +62,9 @@ LIST_SNAPSHOT = """
       elevationDeg: item.dataset.elevationDeg === '' ? null : Number(item.dataset.elevationDeg),
       x: item.dataset.x === undefined ? null : Number(item.dataset.x),
       y: item.dataset.y === undefined ? null : Number(item.dataset.y),
+      onGround: item.dataset.onGround === 'true',
+      size: item.dataset.size ? Number(item.dataset.size) : null,
+      label: item.dataset.label ? item.dataset.label.split(',').map(Number) : null,
     })),
   };
 })()

@@ -95,8 +95,9 @@ import Testing
         print("browser offline: the app opened from its copy and waited; back online it reconnected in \(seconds) s")
     }
 
-    /// The list is the feed's frame of the same number: the same aircraft, nearest first, with
-    /// the distances, bearings and elevations seen from the phone, in words and as data.
+    /// The list is the feed's frame of the same number: the same aircraft, those flying nearest
+    /// first, then those on the ground nearest first, with the distances, bearings and
+    /// elevations seen from the phone, in words and as data.
     static func checkList(_ snapshot: [String: Any], frames: FrameLog) throws {
         #expect(snapshot["rangeKm"] as? Double == appRangeKm)
         #expect((snapshot["status"] as? String)?.contains("from here") == true)
@@ -106,10 +107,18 @@ import Testing
         #expect(items.count >= 5, "too few aircraft to judge: \(items.count)")
         #expect(Set(items.compactMap { $0["icao"] as? String }) == Set(feed.keys), "list and frame \(seq) differ")
         var previous = -1.0
+        var onGround = false
         for item in items {
             let icao = try #require(item["icao"] as? String)
             guard let plane = feed[icao] else { continue }
             let text = item["text"] as? String ?? ""
+            let grounded = plane["on_ground"] as? Bool == true
+            #expect(item["onGround"] as? Bool == grounded, "\(icao)")
+            #expect(!onGround || grounded, "\(icao), flying, is listed after an aircraft on the ground")
+            if grounded && !onGround {
+                onGround = true
+                previous = -1
+            }
             if let km = plane["ground_km"] as? Double {
                 #expect(item["distanceKm"] as? Double == km, "\(icao)")
                 // One decimal, halves rounded away from zero, as the page does.
