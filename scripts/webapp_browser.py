@@ -3,13 +3,16 @@
 
     webapp_browser.py check URL --lat LAT --lon LON --heading DEG --screenshots DIR [--cert PEM]
     webapp_browser.py perf URL --seconds S --throttle 4
+    webapp_browser.py shots URL --screenshots DIR [--ranges 50,8] [--name scope]
 
 `check` emulates the phone's position and compass, turns on "Use my location", and records
 the accessible list (with the frame number it shows, where and how large each aircraft is
 drawn, whether it is on the ground, and the box of its callsign), the
 card of a tapped aircraft, console errors and CSP violations, the layout at 360x640 and
 1280x800, and a screenshot of each. `perf` runs the radar on a busy sky with the CPU
-slowed down and records frame times, frame rate and memory over time.
+slowed down and records frame times, frame rate and memory over time. `shots` takes a
+screenshot of the radar at 1280x800 for each range in `--ranges` (km), callsigns on, seen
+from the receiver (DIR/NAME-RANGEkm.png), for the documentation.
 
 With `--cert`, the browser trusts exactly that certificate (by its public key, as a user
 who compared the daemon's logged fingerprint would), so an https:// URL is a secure page
@@ -362,9 +365,34 @@ def perf(args):
     return report
 
 
+def shots(args):
+    browser = browser_for(args)
+    report = {"shots": []}
+    try:
+        browser.open_page()
+        origin = "/".join(args.url.split("/")[:3])
+        set_viewport(browser, 1280, 800, mobile=False)
+        browser.navigate(args.url)
+        for range_km in [float(text) for text in args.ranges.split(",")]:
+            settings = {"rangeKm": range_km, "labels": True}
+            browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', JSON.stringify({json.dumps(settings)}))")
+            browser.navigate(origin + "/")
+            browser.wait_for("Number(document.getElementById('list').dataset.seq) > 0", timeout=60)
+            time.sleep(args.settle)  # a few frames, so that trails are drawn
+            name = f"{args.name}-{range_km:g}km.png"
+            browser.screenshot(os.path.join(args.screenshots, name))
+            report["shots"].append(name)
+        report["problems"] = console_problems(browser)
+    except CDPError as error:
+        report["failure"] = str(error)
+    finally:
+        browser.close()
+    return report
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("check", "perf"))
+    parser.add_argument("mode", choices=("check", "perf", "shots"))
     parser.add_argument("url")
     parser.add_argument("--lat", type=float, default=52.3)
     parser.add_argument("--lon", type=float, default=4.75)
@@ -376,11 +404,14 @@ def main():
     parser.add_argument("--aircraft", type=int, default=250)
     parser.add_argument("--width", type=int, default=412)
     parser.add_argument("--height", type=int, default=915)
+    parser.add_argument("--ranges", default="50,8", help="shots: the ranges to show, in km")
+    parser.add_argument("--name", default="scope", help="shots: the screenshots' names start with this")
+    parser.add_argument("--settle", type=float, default=6, help="shots: seconds to wait before each")
     args = parser.parse_args()
     if not find_chromium():
         print(json.dumps({"failure": "chromium not found: run `make deps`"}))
         return 0
-    report = check(args) if args.mode == "check" else perf(args)
+    report = {"check": check, "perf": perf, "shots": shots}[args.mode](args)
     print(json.dumps(report))
     return 0
 
