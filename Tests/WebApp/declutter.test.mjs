@@ -157,3 +157,13 @@ test("a crowd past MAX_PAIRS touching pairs nudges only the first pairs found, e
     assert.ok(Math.hypot(work.x[i] - markers[i].x, work.y[i] - markers[i].y) <= 4 + 1e-9);
   }
 });
+
+test("a label keeps off an obstacle added after the markers (the rings' labels)", () => {
+  const work = new Declutter();
+  work.addMarker(100, 100, 10);
+  work.spread(4, 1);
+  work.startLabels();
+  work.addObstacle(110, 90, 30, 12); // where the label would go, right of the marker
+  assert.equal(work.placeLabel(0, 40, 12, 3), 1); // so it goes left
+  assert.deepEqual([work.labelX, work.labelY], [52, 94]);
+});

@@ -94,6 +94,7 @@ export class Declutter {
    */
   spread(maxShift, gap) {
     const { count, x, y, half } = this;
+    this.pairCount = 0;
     if (count < 2 || maxShift <= 0) return;
     let largest = 0;
     for (let i = 0; i < count; i += 1) largest = Math.max(largest, half[i]);
@@ -111,7 +112,6 @@ export class Declutter {
     // The pairs that touch: each marker against the later ones in its cell and the eight
     // around it (the cell checked too, as different cells can share a bucket). Pairs that
     // come to touch only once nudged are left to the next frame.
-    this.pairCount = 0;
     collect: for (let i = 0; i < count; i += 1) {
       for (let dc = -1; dc <= 1; dc += 1) {
         for (let dr = -1; dr <= 1; dr += 1) {
@@ -180,7 +180,7 @@ export class Declutter {
 
   /**
    * Makes the markers, where they are now, the first obstacles of the labels. Call after
-   * `spread` and before `placeLabel`.
+   * `spread` and before `addObstacle` and `placeLabel`.
    */
   startLabels() {
     this.prepareGrid(this.count * 8);
@@ -190,6 +190,11 @@ export class Declutter {
       const h = this.half[i];
       this.addBox(this.x[i] - h, this.y[i] - h, this.x[i] + h, this.y[i] + h);
     }
+  }
+
+  /** Adds a box (top left corner, width, height) that no label may overlap, such as fixed text. */
+  addObstacle(left, top, width, height) {
+    this.addBox(left, top, left + width, top + height);
   }
 
   /**

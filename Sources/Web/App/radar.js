@@ -10,8 +10,8 @@
 //
 // Aircraft on the ground are drawn small and dim (the size by altitude is for those flying),
 // aircraft drawn on top of each other are nudged a few pixels apart, and each callsign goes
-// beside its aircraft where it covers no other aircraft or callsign, or is left out
-// (declutter.js).
+// beside its aircraft where it covers no other aircraft, callsign or ring label, or is left
+// out (declutter.js).
 
 import { radiansBehind } from "./angles.js";
 import { Declutter } from "./declutter.js";
@@ -68,6 +68,8 @@ export class Radar {
     this.height = 0;
     this.faceValid = false;
     this.sizeValid = false;
+    /** The boxes of the rings' labels (CSS pixels: left, top, width, height), set by drawFace. */
+    this.ringLabels = [];
     this.sprites = new Map();
     this.kid = false;
     this.kidGround = false;
@@ -182,13 +184,20 @@ export class Radar {
     const rings = [];
     for (let km = step; km < this.rangeKm * 0.999; km += step) rings.push(km);
     rings.push(this.rangeKm);
+    // The rings' labels, as boxes in CSS pixels that callsigns keep off.
+    this.ringLabels = [];
     for (const km of rings) {
       const r = (km / this.rangeKm) * radius;
       c.lineWidth = (km === this.rangeKm ? 2 : 1) * ratio;
       c.beginPath();
       c.arc(cx, cy, r, 0, 2 * Math.PI);
       c.stroke();
-      if (!this.kid) c.fillText(kmLabel(km), cx + r * Math.cos(labelAngle) + 3 * ratio, cy + r * Math.sin(labelAngle) - 2 * ratio);
+      if (this.kid) continue;
+      const text = kmLabel(km);
+      const x = cx + r * Math.cos(labelAngle) + 3 * ratio;
+      const y = cy + r * Math.sin(labelAngle) - 2 * ratio;
+      c.fillText(text, x, y);
+      this.ringLabels.push([x / ratio, y / ratio - 12, c.measureText(text).width / ratio, 12]);
     }
     c.shadowBlur = 0;
     this.faceValid = true;
@@ -413,6 +422,7 @@ export class Radar {
     }
     const declutter = this.declutter;
     declutter.startLabels();
+    for (const box of this.ringLabels) declutter.addObstacle(box[0], box[1], box[2], box[3]);
     for (const track of labelled) {
       const data = track.data;
       const width = data.callsign.length * this.charWidth;
