@@ -224,6 +224,27 @@ def frame_failures(browser):
     return {"drawnAfter": browser.evaluate("window.__drawnAfter"), "logged": len(logged)}
 
 
+def kid_mode(browser):
+    """Kid mode draws no aircraft on the ground, unless its setting asks for them; the list
+    names them either way. Counts what is drawn and listed with each setting."""
+    result = {}
+    for name, settings in (("kid", {"kid": True}), ("kidGround", {"kid": True, "kidGround": True})):
+        stored = browser.evaluate("localStorage.getItem('aviator-adsb.settings')")
+        merged = {**json.loads(stored or "{}"), **settings}
+        browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', {json.dumps(json.dumps(merged))})")
+        browser.send("Page.reload")
+        browser.wait_for("document.getElementById('list').children.length > 0", timeout=30)
+        time.sleep(1)  # drawn positions are written four times a second
+        result[name] = browser.evaluate("""(() => {
+            const items = [...document.querySelectorAll('#list li')];
+            const ground = items.filter((item) => item.dataset.onGround === 'true');
+            const flying = items.filter((item) => item.dataset.onGround !== 'true');
+            const drawn = (list) => list.filter((item) => item.dataset.x !== undefined).length;
+            return { groundListed: ground.length, groundDrawn: drawn(ground), flyingDrawn: drawn(flying) };
+        })()""")
+    return result
+
+
 def public_key_pin(pem_path):
     """Base64 SHA-256 of the certificate's SubjectPublicKeyInfo: what Chromium's
     --ignore-certificate-errors-spki-list takes to trust one certificate and no other."""
@@ -283,11 +304,14 @@ def check(args):
 
         set_viewport(browser, 360, 640, mobile=True)
         report["layout"]["phone"] = browser.evaluate(LAYOUT)
+        time.sleep(0.4)  # drawn positions are written four times a second
+        report["phoneSnapshot"] = browser.evaluate(LIST_SNAPSHOT)
         if args.screenshots:
             browser.screenshot(os.path.join(args.screenshots, "web-phone.png"))
         report["problems"] = console_problems(browser)
         report["frame_failures"] = frame_failures(browser)
         report["offline"] = offline_and_back(browser)
+        report["kid"] = kid_mode(browser)
     except CDPError as error:
         report["problems"] = console_problems(browser) if browser.session else []
         report["failure"] = str(error)

@@ -74,10 +74,27 @@ import Testing
             "none of the \(snapshots.count) readings of the list is of a frame the test's client got")
         try Self.checkList(snapshot, frames: frames)
         try Self.checkTurning(snapshot)
-        try Self.checkGroundAndLabels(snapshots)
+        // The desktop's readings, and one on the phone (two device pixels per CSS pixel).
+        try Self.checkGroundAndLabels(snapshots + [report["phoneSnapshot"] as? [String: Any] ?? [:]])
         try Self.checkCard(report, frames: frames)
         try Self.checkLayout(report, screenshots: screenshots)
         try Self.checkOffline(report)
+        try Self.checkKidMode(report)
+    }
+
+    /// Kid mode draws the aircraft flying and not those on the ground, which the list still
+    /// names; with "Kid mode: aircraft on the ground too" it draws them as well.
+    static func checkKidMode(_ report: [String: Any]) throws {
+        let kid = try #require(report["kid"] as? [String: [String: Int]], "the kid mode step did not run")
+        let hidden = try #require(kid["kid"])
+        let shown = try #require(kid["kidGround"])
+        #expect((hidden["groundListed"] ?? 0) > 0, "no aircraft on the ground to judge: \(hidden)")
+        #expect(hidden["groundDrawn"] == 0, "kid mode drew aircraft on the ground: \(hidden)")
+        #expect((hidden["flyingDrawn"] ?? 0) > 0, "kid mode drew no aircraft flying: \(hidden)")
+        #expect((shown["groundDrawn"] ?? 0) > 0, "kid mode with the setting drew none on the ground: \(shown)")
+        print(
+            "browser kid mode: \(hidden["flyingDrawn"] ?? 0) flying drawn, \(hidden["groundListed"] ?? 0) on the ground "
+                + "listed, none drawn; with the setting \(shown["groundDrawn"] ?? 0) drawn")
     }
 
     /// Offline, the app opens from the service worker's copy and waits; online, it reconnects.
