@@ -167,3 +167,8 @@ test("a label keeps off an obstacle added after the markers (the rings' labels)"
   assert.equal(work.placeLabel(0, 40, 12, 3), 1); // so it goes left
   assert.deepEqual([work.labelX, work.labelY], [52, 94]);
 });
+
+test("markers of no size and no gap neither move nor break the grid", () => {
+  const result = declutter([{ x: 5, y: 5, size: 0 }, { x: 5, y: 5, size: 0 }], [], { maxShift: 4, gap: 0 });
+  assert.deepEqual(result.markers, [{ x: 5, y: 5 }, { x: 5, y: 5 }]);
+});

@@ -98,8 +98,8 @@ export class Declutter {
     if (count < 2 || maxShift <= 0) return;
     let largest = 0;
     for (let i = 0; i < count; i += 1) largest = Math.max(largest, half[i]);
-    // Two markers further apart than this do not touch.
-    const reach = 2 * largest + gap;
+    // Two markers further apart than this do not touch (a cell at least a pixel wide).
+    const reach = Math.max(1, 2 * largest + gap);
     const mask = this.prepareGrid(count);
     const { heads, next, column, row } = this;
     for (let i = 0; i < count; i += 1) {
