@@ -3,13 +3,17 @@
 
     webapp_browser.py check URL --lat LAT --lon LON --heading DEG [--expect-heading DEG] --screenshots DIR [--cert PEM]
     webapp_browser.py perf URL --seconds S --throttle 4
+    webapp_browser.py shots URL --screenshots DIR [--ranges 50,8] [--name scope]
 
 `check` emulates the phone's position and compass (`--heading`, magnetic; `--expect-heading` is
 the true heading the radar should then show), turns on "Use my location", and records
-the accessible list (with the frame number it shows and where each aircraft is drawn), the
+the accessible list (with the frame number it shows, where and how large each aircraft is
+drawn, whether it is on the ground, and the box of its callsign), the
 card of a tapped aircraft, console errors and CSP violations, the layout at 360x640 and
 1280x800, and a screenshot of each. `perf` runs the radar on a busy sky with the CPU
-slowed down and records frame times, frame rate and memory over time.
+slowed down and records frame times, frame rate and memory over time. `shots` takes a
+screenshot of the radar at 1280x800 for each range in `--ranges` (km), callsigns on, seen
+from the receiver (DIR/NAME-RANGEkm.png), for the documentation.
 
 With `--cert`, the browser trusts exactly that certificate (by its public key, as a user
 who compared the daemon's logged fingerprint would), so an https:// URL is a secure page
@@ -62,6 +66,9 @@ LIST_SNAPSHOT = """
       elevationDeg: item.dataset.elevationDeg === '' ? null : Number(item.dataset.elevationDeg),
       x: item.dataset.x === undefined ? null : Number(item.dataset.x),
       y: item.dataset.y === undefined ? null : Number(item.dataset.y),
+      onGround: item.dataset.onGround === 'true',
+      size: item.dataset.size ? Number(item.dataset.size) : null,
+      label: item.dataset.label ? item.dataset.label.split(',').map(Number) : null,
     })),
   };
 })()
@@ -218,6 +225,27 @@ def frame_failures(browser):
     return {"drawnAfter": browser.evaluate("window.__drawnAfter"), "logged": len(logged)}
 
 
+def kid_mode(browser):
+    """Kid mode draws no aircraft on the ground, unless its setting asks for them; the list
+    names them either way. Counts what is drawn and listed with each setting."""
+    result = {}
+    for name, settings in (("kid", {"kid": True}), ("kidGround", {"kid": True, "kidGround": True})):
+        stored = browser.evaluate("localStorage.getItem('aviator-adsb.settings')")
+        merged = {**json.loads(stored or "{}"), **settings}
+        browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', {json.dumps(json.dumps(merged))})")
+        browser.send("Page.reload")
+        browser.wait_for("document.getElementById('list').children.length > 0", timeout=30)
+        time.sleep(1)  # drawn positions are written four times a second
+        result[name] = browser.evaluate("""(() => {
+            const items = [...document.querySelectorAll('#list li')];
+            const ground = items.filter((item) => item.dataset.onGround === 'true');
+            const flying = items.filter((item) => item.dataset.onGround !== 'true');
+            const drawn = (list) => list.filter((item) => item.dataset.x !== undefined).length;
+            return { groundListed: ground.length, groundDrawn: drawn(ground), flyingDrawn: drawn(flying) };
+        })()""")
+    return result
+
+
 def public_key_pin(pem_path):
     """Base64 SHA-256 of the certificate's SubjectPublicKeyInfo: what Chromium's
     --ignore-certificate-errors-spki-list takes to trust one certificate and no other."""
@@ -278,11 +306,14 @@ def check(args):
 
         set_viewport(browser, 360, 640, mobile=True)
         report["layout"]["phone"] = browser.evaluate(LAYOUT)
+        time.sleep(0.4)  # drawn positions are written four times a second
+        report["phoneSnapshot"] = browser.evaluate(LIST_SNAPSHOT)
         if args.screenshots:
             browser.screenshot(os.path.join(args.screenshots, "web-phone.png"))
         report["problems"] = console_problems(browser)
         report["frame_failures"] = frame_failures(browser)
         report["offline"] = offline_and_back(browser)
+        report["kid"] = kid_mode(browser)
     except CDPError as error:
         report["problems"] = console_problems(browser) if browser.session else []
         report["failure"] = str(error)
@@ -360,9 +391,34 @@ def perf(args):
     return report
 
 
+def shots(args):
+    browser = browser_for(args)
+    report = {"shots": []}
+    try:
+        browser.open_page()
+        origin = "/".join(args.url.split("/")[:3])
+        set_viewport(browser, 1280, 800, mobile=False)
+        browser.navigate(args.url)
+        for range_km in [float(text) for text in args.ranges.split(",")]:
+            settings = {"rangeKm": range_km, "labels": True}
+            browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', JSON.stringify({json.dumps(settings)}))")
+            browser.navigate(origin + "/")
+            browser.wait_for("Number(document.getElementById('list').dataset.seq) > 0", timeout=60)
+            time.sleep(args.settle)  # a few frames, so that trails are drawn
+            name = f"{args.name}-{range_km:g}km.png"
+            browser.screenshot(os.path.join(args.screenshots, name))
+            report["shots"].append(name)
+        report["problems"] = console_problems(browser)
+    except CDPError as error:
+        report["failure"] = str(error)
+    finally:
+        browser.close()
+    return report
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("check", "perf"))
+    parser.add_argument("mode", choices=("check", "perf", "shots"))
     parser.add_argument("url")
     parser.add_argument("--lat", type=float, default=52.3)
     parser.add_argument("--lon", type=float, default=4.75)
@@ -376,11 +432,14 @@ def main():
     parser.add_argument("--aircraft", type=int, default=250)
     parser.add_argument("--width", type=int, default=412)
     parser.add_argument("--height", type=int, default=915)
+    parser.add_argument("--ranges", default="50,8", help="shots: the ranges to show, in km")
+    parser.add_argument("--name", default="scope", help="shots: the screenshots' names start with this")
+    parser.add_argument("--settle", type=float, default=6, help="shots: seconds to wait before each")
     args = parser.parse_args()
     if not find_chromium():
         print(json.dumps({"failure": "chromium not found: run `make deps`"}))
         return 0
-    report = check(args) if args.mode == "check" else perf(args)
+    report = {"check": check, "perf": perf, "shots": shots}[args.mode](args)
     print(json.dumps(report))
     return 0
 

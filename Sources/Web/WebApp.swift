@@ -14,6 +14,7 @@ enum WebApp {
             ("card.js", PackageResources.card_js),
             ("compass.js", PackageResources.compass_js),
             ("controls.js", PackageResources.controls_js),
+            ("declutter.js", PackageResources.declutter_js),
             ("feed.js", PackageResources.feed_js),
             ("gestures.js", PackageResources.gestures_js),
             ("icon-192.png", PackageResources.icon_192_png),

@@ -79,9 +79,27 @@ import Testing
             "none of the \(snapshots.count) readings of the list is of a frame the test's client got")
         try Self.checkList(snapshot, frames: frames)
         try Self.checkTurning(snapshot, heading: trueHeading)
+        // The desktop's readings, and one on the phone (two device pixels per CSS pixel).
+        try Self.checkGroundAndLabels(snapshots + [report["phoneSnapshot"] as? [String: Any] ?? [:]])
         try Self.checkCard(report, frames: frames)
         try Self.checkLayout(report, screenshots: screenshots)
         try Self.checkOffline(report)
+        try Self.checkKidMode(report)
+    }
+
+    /// Kid mode draws the aircraft flying and not those on the ground, which the list still
+    /// names; with "Kid mode: aircraft on the ground too" it draws them as well.
+    static func checkKidMode(_ report: [String: Any]) throws {
+        let kid = try #require(report["kid"] as? [String: [String: Int]], "the kid mode step did not run")
+        let hidden = try #require(kid["kid"])
+        let shown = try #require(kid["kidGround"])
+        #expect((hidden["groundListed"] ?? 0) > 0, "no aircraft on the ground to judge: \(hidden)")
+        #expect(hidden["groundDrawn"] == 0, "kid mode drew aircraft on the ground: \(hidden)")
+        #expect((hidden["flyingDrawn"] ?? 0) > 0, "kid mode drew no aircraft flying: \(hidden)")
+        #expect((shown["groundDrawn"] ?? 0) > 0, "kid mode with the setting drew none on the ground: \(shown)")
+        print(
+            "browser kid mode: \(hidden["flyingDrawn"] ?? 0) flying drawn, \(hidden["groundListed"] ?? 0) on the ground "
+                + "listed, none drawn; with the setting \(shown["groundDrawn"] ?? 0) drawn")
     }
 
     /// Offline, the app opens from the service worker's copy and waits; online, it reconnects.
@@ -100,8 +118,9 @@ import Testing
         print("browser offline: the app opened from its copy and waited; back online it reconnected in \(seconds) s")
     }
 
-    /// The list is the feed's frame of the same number: the same aircraft, nearest first, with
-    /// the distances, bearings and elevations seen from the phone, in words and as data.
+    /// The list is the feed's frame of the same number: the same aircraft, those flying nearest
+    /// first, then those on the ground nearest first, with the distances, bearings and
+    /// elevations seen from the phone, in words and as data.
     static func checkList(_ snapshot: [String: Any], frames: FrameLog) throws {
         #expect(snapshot["rangeKm"] as? Double == appRangeKm)
         #expect((snapshot["status"] as? String)?.contains("from here") == true)
@@ -111,10 +130,18 @@ import Testing
         #expect(items.count >= 5, "too few aircraft to judge: \(items.count)")
         #expect(Set(items.compactMap { $0["icao"] as? String }) == Set(feed.keys), "list and frame \(seq) differ")
         var previous = -1.0
+        var onGround = false
         for item in items {
             let icao = try #require(item["icao"] as? String)
             guard let plane = feed[icao] else { continue }
             let text = item["text"] as? String ?? ""
+            let grounded = plane["on_ground"] as? Bool == true
+            #expect(item["onGround"] as? Bool == grounded, "\(icao)")
+            #expect(!onGround || grounded, "\(icao), flying, is listed after an aircraft on the ground")
+            if grounded && !onGround {
+                onGround = true
+                previous = -1
+            }
             if let km = plane["ground_km"] as? Double {
                 #expect(item["distanceKm"] as? Double == km, "\(icao)")
                 // One decimal, halves rounded away from zero, as the page does.
@@ -146,8 +173,8 @@ import Testing
         var drawn: [(azimuth: Double, dx: Double, dy: Double)] = []
         var worst = 0.0
         // Between frames aircraft move on by dead reckoning: a few pixels at most, in any
-        // direction, so the same slack bounds the drawn distance and, seen from the centre,
-        // the drawn angle.
+        // direction, and one drawn on top of another is nudged 4 px at most; so the same slack
+        // bounds the drawn distance and, seen from the centre, the drawn angle.
         let slack = 4 + radius * 0.01
         for item in items {
             guard let x = item["x"] as? Double, let y = item["y"] as? Double,
@@ -187,6 +214,46 @@ import Testing
         #expect(difference(north.azimuth, 0) <= 30, "no aircraft roughly north: \(north.azimuth)°")
         #expect(
             north.dx < 0 && abs(north.dy) < abs(north.dx), "the aircraft at \(north.azimuth)° is not drawn on the left")
+    }
+
+    /// Aircraft on the ground are drawn smaller than any flying (the busy sample is an airport,
+    /// with both), and no two callsigns overlap on the scope, in every reading of the list.
+    static func checkGroundAndLabels(_ snapshots: [[String: Any]]) throws {
+        var labels = 0
+        for snapshot in snapshots {
+            let items = try #require(snapshot["items"] as? [[String: Any]])
+            let drawn = items.filter { $0["size"] as? Double != nil }
+            let ground = drawn.filter { $0["onGround"] as? Bool == true }.compactMap { $0["size"] as? Double }
+            let flying = drawn.filter { $0["onGround"] as? Bool != true }.compactMap { $0["size"] as? Double }
+            #expect(!ground.isEmpty && !flying.isEmpty, "\(ground.count) drawn on the ground, \(flying.count) flying")
+            if let largest = ground.max(), let smallest = flying.min() {
+                #expect(largest < smallest, "on the ground up to \(largest) px, flying from \(smallest) px")
+            }
+            // Boxes written to a tenth of a pixel: ones that touch may seem to overlap by that.
+            let boxes = items.compactMap { item -> (icao: String, box: [Double])? in
+                guard let icao = item["icao"] as? String, let box = item["label"] as? [Double], box.count == 4 else {
+                    return nil
+                }
+                return (icao, box)
+            }
+            labels = max(labels, boxes.count)
+            for (i, a) in boxes.enumerated() {
+                for b in boxes[(i + 1)...] {
+                    let apart =
+                        a.box[0] + a.box[2] <= b.box[0] + 0.2 || b.box[0] + b.box[2] <= a.box[0] + 0.2
+                        || a.box[1] + a.box[3] <= b.box[1] + 0.2 || b.box[1] + b.box[3] <= a.box[1] + 0.2
+                    #expect(apart, "the callsigns of \(a.icao) \(a.box) and \(b.icao) \(b.box) overlap")
+                }
+            }
+        }
+        #expect(labels >= 3, "only \(labels) callsigns drawn")
+        let sample = snapshots.last?["items"] as? [[String: Any]] ?? []
+        let sizes = { (ground: Bool) in
+            sample.filter { ($0["onGround"] as? Bool == true) == ground }.compactMap { $0["size"] as? Double }
+        }
+        print(
+            "browser ground: drawn \(sizes(true).max() ?? 0) px at most on the ground, \(sizes(false).min() ?? 0) px "
+                + "at least flying; up to \(labels) callsigns, none overlapping")
     }
 
     /// A tap on an aircraft opens its card, which says where to look with the feed's elevation.

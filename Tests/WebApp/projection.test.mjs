@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { angleDifference } from "../../Sources/Web/App/angles.js";
 import {
-  eastKm, northKm, planeLength, rightKm, spriteSide, turnStep, upKm,
+  GROUND_SCALE, eastKm, iconScale, northKm, planeLength, rightKm, spriteSide, turnStep, upKm,
 } from "../../Sources/Web/App/projection.js";
 
 function assertNear(actual, expected, tolerance = 1e-9) {
@@ -155,4 +155,18 @@ test("turnStep: every turn gets a sprite index, a whole turn apart the same one"
   }
   assert.equal(turnStep(45, 15), 3);
   assert.equal(turnStep(-45, 90), 0);
+});
+
+test("iconScale: the feed's scale in the air, a smaller one than any airborne on the ground", () => {
+  assert.equal(iconScale({ on_ground: false, scale: 2 }), 2);
+  assert.equal(iconScale({ on_ground: null, scale: 0.9 }), 0.9);
+  assert.equal(iconScale({ scale: null }), null);
+  // The feed gives a parked aircraft the largest scale, 2; it is drawn at GROUND_SCALE.
+  assert.equal(iconScale({ on_ground: true, scale: 2 }), GROUND_SCALE);
+  assert.ok(GROUND_SCALE < 0.7);
+  for (const ratio of [1, 2, 3]) {
+    for (const kid of [false, true]) {
+      assert.ok(spriteSide(iconScale({ on_ground: true, scale: 2 }), ratio, kid) < spriteSide(0.7, ratio, kid));
+    }
+  }
 });

@@ -40,7 +40,7 @@ test("stored settings come back as they were saved", () => {
   const storage = storing();
   const settings = {
     rangeKm: 120, minAltFt: 1000, maxAltFt: 30000, maxDistanceKm: 80, hideOnGround: true, labels: false,
-    sun: true, kid: true, chimeKm: 25, useLocation: true, useCompass: true, headingDeg: 271.5,
+    sun: true, kid: true, kidGround: true, chimeKm: 25, useLocation: true, useCompass: true, headingDeg: 271.5,
   };
   saveSettings(settings, storage);
   assert.deepEqual(loadSettings(storage), settings);

@@ -7,7 +7,7 @@ import { Card } from "./card.js";
 import { Compass, declinationLabel } from "./compass.js";
 import { Feed } from "./feed.js";
 import { Gestures } from "./gestures.js";
-import { Chime, Awake } from "./kid.js";
+import { Chime, Awake, kidShows } from "./kid.js";
 import { AircraftList } from "./list.js";
 import { Location } from "./location.js";
 import { THEMES } from "./palette.js";
@@ -56,7 +56,7 @@ const feed = new Feed({
     status.source = frame.source;
     status.error = null;
     list.update(sky, frame.seq);
-    if (settings.kid && arrived.length > 0) chime.play();
+    if (settings.kid && arrived.some((track) => kidShows(track.data, settings.kidGround))) chime.play();
     if (selected && !sky.tracks.has(selected)) choose(null);
     showStatus();
   },
@@ -138,7 +138,7 @@ function apply() {
   settings.rangeKm = clamp(settings.rangeKm, RANGE_MIN_KM, RANGE_MAX_KM, 50);
   radar.setRange(settings.rangeKm);
   radar.setTheme(settings.sun ? "sun" : "night");
-  radar.setKid(settings.kid);
+  radar.setKid(settings.kid, settings.kidGround);
   document.body.classList.toggle("sun", settings.sun);
   document.body.classList.toggle("kid", settings.kid);
   document.querySelector('meta[name="theme-color"]').content = (settings.sun ? THEMES.sun : THEMES.night).background;

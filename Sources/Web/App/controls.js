@@ -86,6 +86,7 @@ export function bindControls({ settings, apply, zoom, compass, chime, place, set
   slider("chime-km", () => settings.chimeKm, (value) => { settings.chimeKm = value; }, () => `${settings.chimeKm} km`);
 
   toggle("hide-ground", "hideOnGround");
+  toggle("kid-ground", "kidGround");
   toggle("labels", "labels");
   toggle("sun", "sun");
 

@@ -1,5 +1,6 @@
 // Kid mode's extras: a soft chime made with WebAudio when an aircraft comes near (no sound
-// file to ship), and a screen that stays awake while the radar is watched.
+// file to ship), a screen that stays awake while the radar is watched, and only aircraft
+// that fly, unless Settings asks for those on the ground too.
 
 /** Two notes a sixth apart, like a doorbell heard from the next room. */
 const NOTES_HZ = [880, 1396.9];
@@ -8,6 +9,15 @@ const RING_S = 1.4;
 const LOUDNESS = 0.12;
 /** Chimes closer together than this merge into one: a burst of arrivals is one event. */
 const CHIME_INTERVAL_MS = 2500;
+
+/**
+ * Whether kid mode shows an aircraft (a feed object): those flying, or not known to be on the
+ * ground, always; those on the ground only when `showGround` (Settings). A child looks for
+ * planes in the sky; a parked one would only crowd the scope and ring the chime.
+ */
+export function kidShows(data, showGround) {
+  return showGround || data.on_ground !== true;
+}
 
 export class Chime {
   constructor() {

@@ -1,12 +1,23 @@
-// The aircraft in view as a list, nearest first, for screen readers and for anyone who
-// prefers words to a picture. Each item says callsign, distance, compass bearing, elevation
-// and altitude; data attributes carry the same values as numbers, and where the aircraft is
-// drawn, for tests and tools. New arrivals are announced politely, a few at a time.
+// The aircraft in view as a list, those flying first, nearest first, then those on the
+// ground, for screen readers and for anyone who prefers words to a picture. Each item says
+// callsign, distance, compass bearing, elevation and altitude; data attributes carry the same
+// values as numbers, and where the aircraft and its callsign are drawn, for tests and tools.
+// New arrivals are announced politely, a few at a time.
 
 import { describeAltitude, formatDistance, formatBearing, formatElevation } from "./words.js";
 
 /** At most this many arrivals in one announcement; the rest are counted. */
 const ANNOUNCE_NAMES = 3;
+
+/**
+ * The list's order of two tracks: aircraft flying (or not known to be on the ground) before
+ * those on the ground, each nearest first (by the feed's ground distance; unknown last). At
+ * an airport the nearest are parked: the ones worth looking up at come first.
+ */
+export function flyingFirst(a, b) {
+  const ground = (a.data.on_ground === true ? 1 : 0) - (b.data.on_ground === true ? 1 : 0);
+  return ground !== 0 ? ground : (a.data.ground_km ?? Infinity) - (b.data.ground_km ?? Infinity);
+}
 
 export class AircraftList {
   constructor(list, announcer, onChoose) {
@@ -30,7 +41,7 @@ export class AircraftList {
 
   /** Rewrites the list from the sky after a frame. */
   update(sky, seq) {
-    const tracks = sky.nearestFirst();
+    const tracks = [...sky.tracks.values()].sort(flyingFirst);
     const present = new Set();
     const arrived = [];
     let previous = null;
@@ -57,6 +68,7 @@ export class AircraftList {
       setData(item, "azimuthDeg", data.azimuth_deg);
       setData(item, "elevationDeg", data.elevation_deg);
       setData(item, "altitudeFt", data.alt_baro_ft ?? data.alt_geo_ft);
+      setData(item, "onGround", data.on_ground);
       // Keep the order with as few moves as possible.
       const expected = previous ? previous.nextSibling : this.list.firstChild;
       if (expected !== item) this.list.insertBefore(item, expected);
@@ -84,7 +96,8 @@ export class AircraftList {
   }
 
   /** Writes where each aircraft is drawn (CSS pixels on the page; the canvas's corner is at
-   * `left`, `top`) into its item. */
+   * `left`, `top`), how large, and the box of its callsign ("left,top,width,height", empty when
+   * left out) into its item. */
   markPositions(sky, left, top) {
     for (const track of sky.tracks.values()) {
       const item = this.items.get(track.icao);
@@ -93,9 +106,15 @@ export class AircraftList {
         // Whole pixels, written only when they change: most aircraft move less than that.
         setData(item, "x", Math.round(left + track.screenX));
         setData(item, "y", Math.round(top + track.screenY));
+        setData(item, "size", Math.round(track.screenSize * 10) / 10);
+        setData(item, "label", track.labelled
+          ? `${(left + track.labelX).toFixed(1)},${(top + track.labelY).toFixed(1)},${track.labelW.toFixed(1)},${track.labelH}`
+          : null);
       } else if (item.dataset.x !== undefined) {
         delete item.dataset.x;
         delete item.dataset.y;
+        delete item.dataset.size;
+        delete item.dataset.label;
       }
     }
   }

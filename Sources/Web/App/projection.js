@@ -1,10 +1,17 @@
 // Where an aircraft goes on the scope, and how large. The feed gives each aircraft's compass
 // bearing and ground distance from the observer; the radar turns them into km east and north,
 // turns those with the heading so that the way the phone points is at the top, and sizes the
-// icon by the feed's `scale` (large when low, from 0.7 to 2).
+// icon by the feed's `scale` (large when low, from 0.7 to 2) if it flies, small if it is on
+// the ground.
 
 /** An aircraft's length at `scale` 1, in CSS pixels. */
 const ICON_CSS_PX = 17;
+/**
+ * The scale of an aircraft on the ground: below the smallest in the air (0.7), so that an
+ * airport's parked and taxiing aircraft do not outshine those flying (the feed gives them
+ * the largest, 2, as they are low).
+ */
+export const GROUND_SCALE = 0.5;
 /** Kid mode's icons are this much larger. */
 const KID_FACTOR = 1.7;
 /** The plane fills the middle 44 units of its sprite's 64-unit box. */
@@ -35,6 +42,11 @@ export function rightKm(e, n, cos, sin) {
 /** Km up from the scope's centre, as for `rightKm`. */
 export function upKm(e, n, cos, sin) {
   return e * sin + n * cos;
+}
+
+/** The scale to draw an aircraft (a feed object) at: the feed's own in the air, GROUND_SCALE on the ground. */
+export function iconScale(data) {
+  return data.on_ground === true ? GROUND_SCALE : data.scale;
 }
 
 /**

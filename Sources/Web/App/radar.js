@@ -7,10 +7,18 @@
 // transparent canvas on top with what moves, drawn at the display's frame rate. Each aircraft
 // is a pre-rendered sprite placed with one transform, and trails are stroked in one path per
 // altitude colour, so a frame with 300 aircraft is a few hundred cheap calls.
+//
+// Aircraft on the ground are drawn small and dim (the size by altitude is for those flying),
+// aircraft drawn on top of each other are nudged a few pixels apart, and each callsign goes
+// beside its aircraft where it covers no other aircraft, callsign or ring label, or is left
+// out (declutter.js).
 
 import { radiansBehind } from "./angles.js";
+import { Declutter } from "./declutter.js";
+import { kidShows } from "./kid.js";
+import { flyingFirst } from "./list.js";
 import { THEMES, bucketColor } from "./palette.js";
-import { planeLength, rightKm, spriteSide, turnStep, upKm } from "./projection.js";
+import { iconScale, planeLength, rightKm, spriteSide, turnStep, upKm } from "./projection.js";
 
 /** One turn of the sweep, in milliseconds: slow enough to follow with the eyes. */
 const SWEEP_PERIOD_MS = 4000;
@@ -21,9 +29,14 @@ const SPRITE_STEPS = 360 / SPRITE_STEP_DEG;
 const SPRITE_CACHE_LIMIT = 2000;
 /** A tap this close to an aircraft's centre (CSS pixels, beyond its icon) selects it. */
 const TAP_SLACK_PX = 14;
-/** Labels are kept apart on a grid of cells this size (CSS pixels). */
-const LABEL_CELL_W = 56;
-const LABEL_CELL_H = 15;
+/** Aircraft on the ground are drawn this much fainter than those flying. */
+const GROUND_ALPHA = 0.45;
+/** Overlapping aircraft are moved apart by at most this much (CSS pixels), to this gap. */
+const NUDGE_PX = 4;
+const NUDGE_GAP_PX = 1;
+/** A callsign's box: one line of the 12 px font, this far from its aircraft (CSS pixels). */
+const LABEL_HEIGHT_PX = 14;
+const LABEL_PAD_PX = 3;
 /** Ring spacings to choose from, in km. */
 const RING_STEPS = [0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50, 100, 200, 250, 500];
 
@@ -55,8 +68,17 @@ export class Radar {
     this.height = 0;
     this.faceValid = false;
     this.sizeValid = false;
+    /** The boxes of the rings' labels (CSS pixels: left, top, width, height), set by drawFace. */
+    this.ringLabels = [];
     this.sprites = new Map();
     this.kid = false;
+    this.kidGround = false;
+    this.declutter = new Declutter();
+    /** The tracks drawn this frame, in the declutter's order (kept from frame to frame). */
+    this.drawn = [];
+    this.labelled = [];
+    /** The width of a character of the labels' monospace font, in CSS pixels (measured once). */
+    this.charWidth = 0;
     // Reading the canvas's size forces a layout, so it is read only after a resize.
     new ResizeObserver(() => { this.sizeValid = false; }).observe(canvas.parentElement);
     window.addEventListener("resize", () => { this.sizeValid = false; });
@@ -72,8 +94,9 @@ export class Radar {
     this.sprites.clear();
   }
 
-  /** Kid mode: no text on the scope. */
-  setKid(kid) {
+  /** Kid mode: no text on the scope, and aircraft on the ground only if `ground`. */
+  setKid(kid, ground = false) {
+    this.kidGround = ground;
     if (kid === this.kid) return;
     this.kid = kid;
     this.faceValid = false;
@@ -161,13 +184,20 @@ export class Radar {
     const rings = [];
     for (let km = step; km < this.rangeKm * 0.999; km += step) rings.push(km);
     rings.push(this.rangeKm);
+    // The rings' labels, as boxes in CSS pixels that callsigns keep off.
+    this.ringLabels = [];
     for (const km of rings) {
       const r = (km / this.rangeKm) * radius;
       c.lineWidth = (km === this.rangeKm ? 2 : 1) * ratio;
       c.beginPath();
       c.arc(cx, cy, r, 0, 2 * Math.PI);
       c.stroke();
-      if (!this.kid) c.fillText(kmLabel(km), cx + r * Math.cos(labelAngle) + 3 * ratio, cy + r * Math.sin(labelAngle) - 2 * ratio);
+      if (this.kid) continue;
+      const text = kmLabel(km);
+      const x = cx + r * Math.cos(labelAngle) + 3 * ratio;
+      const y = cy + r * Math.sin(labelAngle) - 2 * ratio;
+      c.fillText(text, x, y);
+      this.ringLabels.push([x / ratio, y / ratio - 12, c.measureText(text).width / ratio, 12]);
     }
     c.shadowBlur = 0;
     this.faceValid = true;
@@ -230,8 +260,9 @@ export class Radar {
 
   /**
    * Draws one frame. `options`: `labels`, `kid`, `selected` (an ICAO address or null).
-   * Sets `screenX`, `screenY` (CSS pixels from the canvas's corner) and `screenSize` on every
-   * track it draws, and `visible` on each.
+   * Sets `screenX`, `screenY` (CSS pixels from the canvas's corner, where it is drawn after
+   * nudging) and `screenSize` on every track it draws, `visible` on each, and `labelled` with,
+   * when true, the callsign's box (`labelX`, `labelY`, `labelW`, `labelH`).
    */
   draw(now, sky, headingDeg, options) {
     if (!this.sizeValid) this.fit();
@@ -309,10 +340,20 @@ export class Radar {
   drawAircraft(c, now, sky, cos, sin, pxPerKm, sweep, options) {
     const { cx, cy, radius, ratio, theme } = this;
     const headingDeg = (Math.atan2(sin, cos) * 180) / Math.PI;
-    const labelled = [];
+    const hideGround = options.kid && !this.kidGround;
+    const drawn = this.drawn;
+    const labelled = this.labelled;
+    const declutter = this.declutter;
+    drawn.length = 0;
+    labelled.length = 0;
+    declutter.reset();
+    // First where each goes and how it looks; then, nudged apart, they are drawn.
     for (const track of sky.tracks.values()) {
       track.visible = false;
+      track.labelled = false;
       if (!track.placed) continue;
+      const data = track.data;
+      if (hideGround && !kidShows(data, false)) continue;
       track.locate(now);
       const e = track.drawE;
       const n = track.drawN;
@@ -322,23 +363,29 @@ export class Radar {
       const y = cy - yKm * pxPerKm;
       const fromCentre = Math.hypot(x - cx, y - cy);
       if (fromCentre > radius + 4 * ratio) continue;
-      const data = track.data;
-      const side = spriteSide(data.scale, ratio, options.kid);
+      const ground = data.on_ground === true;
+      const side = spriteSide(iconScale(data), ratio, options.kid);
       // Brighter just after the sweep passed over it, like a real scope's afterglow.
       const angle = Math.atan2(xKm, yKm);
       const behind = radiansBehind(sweep, angle);
-      c.globalAlpha = (data.stale ? 0.35 : 1) * (0.6 + 0.4 * Math.exp(-behind / 1.2));
+      track.alpha = (data.stale ? 0.35 : 1) * (ground ? GROUND_ALPHA : 1) * (0.6 + 0.4 * Math.exp(-behind / 1.2));
       const round = data.track_deg == null;
       const turn = round ? 0 : data.track_deg - headingDeg;
-      const step = turnStep(turn, SPRITE_STEP_DEG);
-      const sprite = this.sprite(options.selected === track.icao, round, side, step);
-      c.drawImage(sprite, Math.round(x - side / 2), Math.round(y - side / 2));
-      const size = planeLength(side);
-      track.visible = true;
-      track.screenX = x / ratio;
-      track.screenY = y / ratio;
-      track.screenSize = size / ratio;
+      track.sprite = this.sprite(options.selected === track.icao, round, side, turnStep(turn, SPRITE_STEP_DEG));
+      track.side = side;
+      track.screenSize = planeLength(side) / ratio;
+      track.marker = declutter.addMarker(x / ratio, y / ratio, track.screenSize);
+      drawn.push(track);
       if (options.labels && !options.kid && data.callsign) labelled.push(track);
+    }
+    declutter.spread(NUDGE_PX, NUDGE_GAP_PX);
+    for (const track of drawn) {
+      track.screenX = declutter.x[track.marker];
+      track.screenY = declutter.y[track.marker];
+      track.visible = true;
+      c.globalAlpha = track.alpha;
+      const half = track.side / 2;
+      c.drawImage(track.sprite, Math.round(track.screenX * ratio - half), Math.round(track.screenY * ratio - half));
     }
     c.setTransform(1, 0, 0, 1, 0, 0);
     if (options.selected) {
@@ -357,28 +404,36 @@ export class Radar {
   }
 
   /**
-   * Callsigns beside their aircraft, nearest the centre first; a label that would land on one
-   * already written is left out, so a crowded airport stays readable.
+   * Callsigns beside their aircraft: those flying first, nearest first, then those on the
+   * ground. Each goes right of its aircraft, or left, above or below, wherever it covers no
+   * aircraft and no callsign written before it; where none is free it is left out, so a
+   * crowded airport stays readable.
    */
   drawLabels(c, labelled) {
     const { ratio, theme } = this;
-    labelled.sort((a, b) => (a.data.ground_km ?? 0) - (b.data.ground_km ?? 0));
+    labelled.sort(flyingFirst);
     c.font = `${12 * ratio}px ui-monospace, "DejaVu Sans Mono", monospace`;
     c.textBaseline = "middle";
     c.fillStyle = theme.text;
-    const taken = this.labelCells ?? (this.labelCells = new Set());
-    taken.clear();
+    if (this.charWidthRatio !== ratio) {
+      // A monospace font: one measure gives every callsign's width.
+      this.charWidth = c.measureText("MMMMMMMMMM").width / 10 / ratio;
+      this.charWidthRatio = ratio;
+    }
+    const declutter = this.declutter;
+    declutter.startLabels();
+    for (const box of this.ringLabels) declutter.addObstacle(box[0], box[1], box[2], box[3]);
     for (const track of labelled) {
-      const x = track.screenX + track.screenSize / 2 + 3;
-      const y = track.screenY;
-      // Cells about one short callsign wide and one line high.
-      const column = Math.floor(x / LABEL_CELL_W);
-      const row = Math.floor(y / LABEL_CELL_H);
-      const key = column * 4096 + row;
-      if (taken.has(key) || taken.has(key + 4096) || taken.has(key - 4096)) continue;
-      taken.add(key);
-      c.globalAlpha = track.data.stale ? 0.4 : 0.9;
-      c.fillText(track.data.callsign, x * ratio, y * ratio);
+      const data = track.data;
+      const width = data.callsign.length * this.charWidth;
+      if (declutter.placeLabel(track.marker, width, LABEL_HEIGHT_PX, LABEL_PAD_PX) === -1) continue;
+      track.labelled = true;
+      track.labelX = declutter.labelX;
+      track.labelY = declutter.labelY;
+      track.labelW = width;
+      track.labelH = LABEL_HEIGHT_PX;
+      c.globalAlpha = (data.stale ? 0.4 : 0.9) * (data.on_ground === true ? GROUND_ALPHA + 0.1 : 1);
+      c.fillText(data.callsign, track.labelX * ratio, (track.labelY + LABEL_HEIGHT_PX / 2) * ratio);
     }
     c.globalAlpha = 1;
   }

@@ -158,9 +158,4 @@ export class Sky {
     this.frames = 0;
     this.trailPaths = [];
   }
-
-  /** The aircraft nearest first (by the feed's ground distance). */
-  nearestFirst() {
-    return [...this.tracks.values()].sort((a, b) => (a.data.ground_km ?? Infinity) - (b.data.ground_km ?? Infinity));
-  }
 }
