@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -216,6 +216,7 @@ bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench-daemon.sh
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench.sh
+	$(MAKE) bench-identity
 
 # Not part of `make test`: skies of seeds `make bench` never simulates (scripts/heldout.py),
 # where a false frame the rules were not tuned against shows.
@@ -253,6 +254,19 @@ bench-network: release
 samples: release
 	bash scripts/make-samples.sh
 
+# The identity store (docs/identity.md) from the standing data's snapshot in ../shared.
+STANDING_DATA ?= $(SHARED)/standing-data/vrs-standing-data-2026-08-19.tar.xz
+identity-store: release
+	rm -rf .build/standing-data && mkdir -p .build/standing-data
+	tar xJf $(STANDING_DATA) -C .build/standing-data
+	$(RELEASE) db build .build/standing-data -o data/identity-store.gz
+
+# Load time and memory of the identity store and of a generated 600,000-row --db-file.
+bench-identity: release
+	python3 scripts/make-aircraft-db.py 600000 .build/aircraft-600k.csv.gz
+	$(RELEASE) db check --identity-store data/identity-store.gz
+	$(RELEASE) db check --db-file .build/aircraft-600k.csv.gz
+
 # demod output of this tree against the last commit's, byte for byte, on every recording.
 identical: release
 	bash scripts/demod-identical.sh HEAD
@@ -260,7 +274,7 @@ identical: release
 # libFuzzer builds of the targets in Fuzz/Targets (docs/fuzzing.md), in a build folder of
 # their own: every module they reach is instrumented, which the normal builds must not be.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt
+FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt aircraft-db identity-store
 FUZZ_BUILD   ?= .build-fuzz
 fuzz-build:
 	@for target in $(FUZZ_TARGETS); do \
