@@ -1,5 +1,6 @@
 import FeedProtocol
 import FeedServer
+import Identity
 import Logging
 import MQTT
 import Outputs
@@ -57,7 +58,10 @@ extension Daemon {
                 logger.info("routes from \(route.host): only callsigns are sent")
                 let tracker = self.tracker
                 routes = RouteLookup(
-                    configuration: route, callsigns: { tracker.callsigns() }, publish: { tracker.setRoutes($0) },
+                    configuration: route,
+                    // Offline data answers first: only callsigns it has no route for are sent.
+                    callsigns: { tracker.callsigns().filter { tracker.identities.route(for: $0) == nil } },
+                    publish: { tracker.setRoutes($0) },
                     logger: logger)
             }
         }
