@@ -86,10 +86,12 @@ extension Daemon {
 
         /// What the statistics line adds after the figures: each source's frames when there are
         /// several (the 20 busiest, the rest summed), the sources' own counters, the web
-        /// server's and the publisher's, the output queue's drops.
+        /// server's and the publisher's, the output queue's drops, and of the aircraft with an
+        /// offline route how many were refused as implausible.
         var details: @Sendable () -> String? {
             let (pipeline, details, web, publisher) = (self.pipeline, sources.details, self.web, self.publisher)
             let fanout = outputs?.fanout
+            let tracker = self.tracker
             return {
                 let counts = pipeline.sourceCounts
                 let listed = SourceCounts.busiest(counts, limit: 20)
@@ -97,6 +99,12 @@ extension Daemon {
                 parts += details.map { $0() }
                 if let web { parts.append(web.statistics().summary) }
                 if let publisher { parts.append(publisher.summary) }
+                let routes = tracker.offlineRoutes
+                if routes.offered > 0 {
+                    parts.append(
+                        "offline routes: \(routes.offered - routes.refused) shown, \(routes.refused) refused as implausible"
+                    )
+                }
                 if let dropped = fanout?.droppedUpdates, dropped > 0 {
                     parts.append("\(dropped) frames dropped before the outputs (queue full)")
                 }
