@@ -2,8 +2,11 @@
 /// tar1090-db's `aircraft.csv` (`icao;reg;type;flags;desc;year;ownop`), which readsb puts in
 /// aircraft.json as `r`, `t`, `dbFlags`, `desc`, `year` and `ownOp`. Empty fields are nil.
 package struct AircraftRecord: Sendable, Hashable {
-    /// The readsb database flags: which of them a row sets.
+    /// The readsb database flags: which of them a row sets. A row's `flags` field sets bit n
+    /// when its nth character is `1`, for the first four characters ("10" is military,
+    /// "0001" LADD), as readsb reads it.
     package struct Flags: OptionSet, Sendable, Hashable {
+        /// The bits, as aircraft.json's `dbFlags` writes them.
         package let rawValue: UInt8
         /// A flags value from its bits.
         package init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -15,16 +18,6 @@ package struct AircraftRecord: Sendable, Hashable {
         package static let privacy = Flags(rawValue: 4)
         /// Bit 3: on the FAA's Limiting Aircraft Data Displayed list.
         package static let limitedDisplay = Flags(rawValue: 8)
-
-        /// The flags of a row's `flags` field: the nth character being `1` sets bit n, for
-        /// the first four characters, as readsb reads it ("10" is military, "0001" LADD).
-        package init(field: some StringProtocol) {
-            var bits: UInt8 = 0
-            for (index, character) in field.utf8.prefix(4).enumerated() where character == UInt8(ascii: "1") {
-                bits |= 1 << UInt8(index)
-            }
-            rawValue = bits
-        }
     }
 
     /// The registration ("G-EZAB"), at most 12 characters.

@@ -1,6 +1,7 @@
-/// Lines and fields of the delimited text files the identity data comes in: the standing
-/// data's comma-separated files (fields optionally in double quotes, a quote inside doubled)
-/// and tar1090-db's semicolon-separated aircraft file (no quoting).
+/// Lines and fields of the delimited text files the identity data comes in: the lines of
+/// every file, and the fields of the standing data's comma-separated files (fields
+/// optionally in double quotes, a quote inside doubled). tar1090-db's semicolon-separated
+/// aircraft file is cut by `AircraftDatabase` itself, byte by byte.
 ///
 /// It works on bytes, because the files are large (600,000 rows) and come from outside: a
 /// line that is not valid UTF-8 or whose quotes do not close gives no fields, and the caller
@@ -26,13 +27,6 @@ package enum DelimitedText {
             try body(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]))
             start = end + 1
         }
-    }
-
-    /// The fields of `line` cut at `separator`, without quoting (tar1090-db's format); nil
-    /// when the line is not valid UTF-8.
-    package static func plainFields(_ line: UnsafeBufferPointer<UInt8>, separator: UInt8) -> [Substring]? {
-        guard let text = String(validating: line, as: UTF8.self) else { return nil }
-        return text.split(separator: Character(Unicode.Scalar(separator)), omittingEmptySubsequences: false)
     }
 
     /// The fields of `line` cut at commas, each optionally in double quotes with a quote

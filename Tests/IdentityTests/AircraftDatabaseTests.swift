@@ -44,10 +44,12 @@ import Testing
         bytes += Array(
             "4ca7b8;\(String(repeating: "R", count: 40));LONGTYPE;1111;\(String(repeating: "d", count: 500));12345;\(String(repeating: "o", count: 500))\n"
                 .utf8)
+        bytes += Array("4ca7b9;;;;;;\(String(repeating: "Ä", count: 100))\n".utf8)  // cut by characters
         bytes += Array("\n\n;;;;;;\n".utf8)
         let database = Self.database(bytes)
-        #expect(database.count == 2)
+        #expect(database.count == 3)
         #expect(database.record(for: 0x4CA7B4)?.registration == "EI-DWF")
+        #expect(database.record(for: 0x4CA7B9)?.owner == String(repeating: "Ä", count: AircraftRecord.Limit.owner))
         #expect(database.problems.malformed == 3)
         #expect(database.problems.wrongColumns == 2)
         #expect(database.problems.duplicates == 1)
