@@ -109,17 +109,21 @@ size: release
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share/aviator-adsb
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 BINARY     ?= $(RELEASE)
 DEB_DIR    ?= .build/deb
 CREATE_USER ?= $(if $(DESTDIR),,yes)
 install: $(if $(wildcard $(BINARY)),,release)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default \
+		$(DESTDIR)$(DATADIR)
 	install -m 755 -s $(BINARY) $(DESTDIR)$(BINDIR)/aviator-adsb
+	install -m 644 data/identity-store.gz $(DESTDIR)$(DATADIR)/identity-store.gz
 	python3 scripts/manpage.py $(BINARY) --sysconfdir $(SYSCONFDIR) > $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1
 	gzip -9nf $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' packaging/aviator-adsb.service \
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' \
+		packaging/aviator-adsb.service \
 		> $(DESTDIR)$(UNITDIR)/aviator-adsb.service
 	chmod 644 $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1.gz $(DESTDIR)$(UNITDIR)/aviator-adsb.service
 	@config=$(DESTDIR)$(SYSCONFDIR)/default/aviator-adsb; if [ -e $$config ]; then echo "kept $$config as it is"; \
@@ -129,6 +133,8 @@ install: $(if $(wildcard $(BINARY)),,release)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/aviator-adsb $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1.gz $(DESTDIR)$(UNITDIR)/aviator-adsb.service
+	rm -f $(DESTDIR)$(DATADIR)/identity-store.gz
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 	@config=$(DESTDIR)$(SYSCONFDIR)/default/aviator-adsb; if cmp -s packaging/aviator-adsb.default $$config; then rm -f $$config; \
 		elif [ -e $$config ]; then echo "kept $$config: it was changed"; fi
 
