@@ -127,11 +127,17 @@ package struct AircraftDatabase: Sendable {
 
     /// Collects rows in file order, then sorts them into a database.
     private struct Builder {
+        /// What was skipped.
         var problems = LoadProblems()
+        /// Rows kept so far.
         var rows = 0
+        /// The rows in file order: address and pool offsets.
         var entries: [(address: UInt32, registration: UInt32, profile: UInt32, owner: UInt32, flags: UInt8)] = []
+        /// The pool being written.
         var pool: [UInt8] = [0, 0]
+        /// The offset of each value written once for all its rows.
         var shared: [String: UInt32] = [:]
+        /// A value being put together, reused from row to row.
         var scratch: [UInt8] = []
 
         /// Adds one row's fields.

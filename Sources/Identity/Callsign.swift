@@ -49,6 +49,8 @@ package enum Callsign {
         return key
     }
 
+    /// Whether `byte` is an upper-case ASCII letter.
     static func isLetter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+    /// Whether `byte` is an ASCII digit.
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }

@@ -3,15 +3,21 @@
 struct StoreReader {
     /// The table the lines belong to now.
     private var table = ""
+    /// The store as read so far.
     private var store = IdentityStore()
+    /// Each airport's index in `store.airports`, by the code routes name it with.
     private var airportIndex: [String: UInt16] = [:]
+    /// The aircraft table's lines, read at the end as one tar1090-db file.
     private var aircraftLines: [UInt8] = []
     /// The routes' keys, in file order, and where each one's airports end in `legs`.
     private var routeKeys: [UInt64] = []
     private var routeStarts: [UInt32] = []
     private var legs: [UInt16] = []
+    /// The address blocks, in the file's order.
     private var blocks: [AddressBlocks.Block] = []
+    /// Country names by ISO code.
     private var countries: [String: String] = [:]
+    /// The ICAO codes of the airlines of each IATA code.
     private var iataCodes: [String: [String]] = [:]
 
     /// Reads one line.
@@ -112,6 +118,7 @@ struct StoreReader {
         routeStarts.append(UInt32(legs.count))
     }
 
+    /// Counts a duplicate row; a duplicate is not malformed, so it answers true.
     private mutating func duplicate() -> Bool {
         store.problems.duplicates += 1
         return true

@@ -30,9 +30,11 @@ struct DatabaseBuildCommand: ParsableCommand {
             """
     )
 
+    /// The standing data's folder.
     @Argument(help: "The standing data's folder.")
     var standingData: String
 
+    /// Where the store goes.
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the store.", valueName: "file"))
     var output: String = "data/identity-store.gz"
 
@@ -63,9 +65,11 @@ struct DatabaseCheckCommand: ParsableCommand {
         abstract: "Load an identity store and/or a --db-file and report rows, skipped rows, time and memory."
     )
 
+    /// The identity store to load, if any.
     @Option(name: .customLong("identity-store"), help: ArgumentHelp("An identity store.", valueName: "file"))
     var identityStore: String?
 
+    /// The aircraft database to load, if any.
     @Option(name: .customLong("db-file"), help: ArgumentHelp("An aircraft database.", valueName: "file"))
     var dbFile: String?
 
@@ -106,6 +110,7 @@ struct DatabaseCheckCommand: ParsableCommand {
         if failed { throw RuntimeError("a file could not be loaded (see above)") }
     }
 
+    /// Whole milliseconds from `start` to now.
     private func milliseconds(since start: ContinuousClock.Instant) -> Int {
         Int(((ContinuousClock.now - start).inSeconds * 1000).rounded())
     }

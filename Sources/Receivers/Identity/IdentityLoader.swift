@@ -87,6 +87,7 @@ package enum IdentityLoader {
         problems.total == 0 ? "" : "; skipped: \(problems.summary)"
     }
 
+    /// Whole milliseconds from `start` to now.
     static func milliseconds(since start: ContinuousClock.Instant) -> Int {
         Int(((ContinuousClock.now - start).inSeconds * 1000).rounded())
     }
