@@ -76,6 +76,8 @@ extension FeedIdentity {
 extension FeedAirport {
     /// The feed's form of a route's airport.
     init(_ airport: FlightRoute.Airport) {
-        self.init(icao: airport.icao, iata: airport.iata, name: airport.name)
+        self.init(
+            icao: airport.icao, iata: airport.iata, name: airport.name, latitude: airport.latitude,
+            longitude: airport.longitude)
     }
 }
