@@ -1,6 +1,6 @@
 /// The identity store's file: plain UTF-8 text, one table after another, each row one line
 /// of tab-separated fields, every table sorted by its key. `aviator-adsb db build` writes it
-/// from the standing data and gzip-compresses it (about 3.5 MB; 15 MB of text).
+/// from the standing data and gzip-compresses it (3.4 MB; 12.6 MB of text).
 ///
 /// ```
 /// aviator-adsb identity store 1
@@ -19,7 +19,7 @@
 package enum IdentityStoreFile {
     /// The first line.
     package static let header = "aviator-adsb identity store 1"
-    /// The most a decompressed store may hold: far above the real one (15 MB), far below
+    /// The most a decompressed store may hold: far above the real one (12.6 MB), far below
     /// what would hurt.
     package static let maximumBytes = 256 << 20
 
