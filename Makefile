@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network bench-gain samples identical fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network bench-gain samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -110,17 +110,21 @@ size: release
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share/aviator-adsb
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 BINARY     ?= $(RELEASE)
 DEB_DIR    ?= .build/deb
 CREATE_USER ?= $(if $(DESTDIR),,yes)
 install: $(if $(wildcard $(BINARY)),,release)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default \
+		$(DESTDIR)$(DATADIR)
 	install -m 755 -s $(BINARY) $(DESTDIR)$(BINDIR)/aviator-adsb
+	install -m 644 data/identity-store.gz $(DESTDIR)$(DATADIR)/identity-store.gz
 	python3 scripts/manpage.py $(BINARY) --sysconfdir $(SYSCONFDIR) > $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1
 	gzip -9nf $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' packaging/aviator-adsb.service \
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' \
+		packaging/aviator-adsb.service \
 		> $(DESTDIR)$(UNITDIR)/aviator-adsb.service
 	chmod 644 $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1.gz $(DESTDIR)$(UNITDIR)/aviator-adsb.service
 	@config=$(DESTDIR)$(SYSCONFDIR)/default/aviator-adsb; if [ -e $$config ]; then echo "kept $$config as it is"; \
@@ -130,6 +134,8 @@ install: $(if $(wildcard $(BINARY)),,release)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/aviator-adsb $(DESTDIR)$(MANDIR)/man1/aviator-adsb.1.gz $(DESTDIR)$(UNITDIR)/aviator-adsb.service
+	rm -f $(DESTDIR)$(DATADIR)/identity-store.gz
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 	@config=$(DESTDIR)$(SYSCONFDIR)/default/aviator-adsb; if cmp -s packaging/aviator-adsb.default $$config; then rm -f $$config; \
 		elif [ -e $$config ]; then echo "kept $$config: it was changed"; fi
 
@@ -223,6 +229,7 @@ bench: release $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/bench_decode.py --binary $(RELEASE) --messages $(SHARED)/messages
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench-daemon.sh
 	SHARED=$(SHARED) DAEMON_JSON=.build/bench-daemon.json bash scripts/bench.sh
+	$(MAKE) bench-identity
 
 # Not part of `make test`: skies of seeds `make bench` never simulates (scripts/heldout.py),
 # where a false frame the rules were not tuned against shows.
@@ -263,6 +270,19 @@ bench-gain: release
 samples: release
 	bash scripts/make-samples.sh
 
+# The identity store (docs/identity.md) from the standing data's snapshot in ../shared.
+STANDING_DATA ?= $(SHARED)/standing-data/vrs-standing-data-2026-08-19.tar.xz
+identity-store: release
+	rm -rf .build/standing-data && mkdir -p .build/standing-data
+	tar xJf $(STANDING_DATA) -C .build/standing-data
+	$(RELEASE) db build .build/standing-data -o data/identity-store.gz
+
+# Load time and memory of the identity store and of a generated 600,000-row --db-file.
+bench-identity: release
+	python3 scripts/make-aircraft-db.py 600000 .build/aircraft-600k.csv.gz
+	$(RELEASE) db check --identity-store data/identity-store.gz
+	$(RELEASE) db check --db-file .build/aircraft-600k.csv.gz
+
 # demod output of this tree against the last commit's, byte for byte, on every recording.
 identical: release
 	bash scripts/demod-identical.sh HEAD
@@ -270,7 +290,7 @@ identical: release
 # libFuzzer builds of the targets in Fuzz/Targets (docs/fuzzing.md), in a build folder of
 # their own: every module they reach is instrumented, which the normal builds must not be.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt
+FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt aircraft-db identity-store
 FUZZ_BUILD   ?= .build-fuzz
 fuzz-build:
 	@for target in $(FUZZ_TARGETS); do \

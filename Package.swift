@@ -87,7 +87,8 @@ let package = Package(
         // Every source's frames, once: duplicate removal across sources, decoding, counts, the
         // frame taps of the outputs.
         .target(name: "Pipeline", dependencies: ["ModeS"]),
-        // What an aircraft is: its flight route by callsign, as plain values.
+        // What an aircraft is: the offline identity store (types, airlines, airports, routes,
+        // address blocks), the aircraft database, route plausibility; plain values and lookups.
         .target(name: "Identity"),
         // Decoded frames and state reports -> one state per aircraft.
         .target(name: "Tracking", dependencies: ["ModeS", "Pipeline", "Identity"]),
@@ -105,7 +106,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client")
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio")
             ]
         ),
         // The feed's wire types (hello, frame, aircraft, view, error), written and read by
@@ -153,8 +155,8 @@ let package = Package(
         .target(
             name: "Outputs",
             dependencies: [
-                "ModeS", "Support", "NetworkSupport", "Pipeline", "Tracking", "MQTT", "ReceiverNetwork", "FeedProtocol",
-                "SkyProjection",
+                "ModeS", "Support", "NetworkSupport", "Pipeline", "Identity", "Tracking", "MQTT", "ReceiverNetwork",
+                "FeedProtocol", "SkyProjection",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -207,6 +209,10 @@ let package = Package(
         .executableTarget(name: "fuzz-demod", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-demod"),
         .executableTarget(name: "fuzz-routes", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-routes"),
         .executableTarget(name: "fuzz-mqtt", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-mqtt"),
+        .executableTarget(
+            name: "fuzz-aircraft-db", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-aircraft-db"),
+        .executableTarget(
+            name: "fuzz-identity-store", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-identity-store"),
 
         // Helpers several test targets share: ../shared data, test signals.
         // Each test target lists every module of ours it imports, even one it could reach
@@ -238,6 +244,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "IdentityTests", dependencies: ["Identity", "Receivers", "TestSupport"]),
         .testTarget(name: "ReceiverNetworkTests", dependencies: ["ReceiverNetwork", "ModeS", "TestSupport"]),
         .testTarget(
             name: "ReceiversTests",

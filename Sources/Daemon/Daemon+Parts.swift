@@ -1,5 +1,6 @@
 import FeedProtocol
 import FeedServer
+import Identity
 import Logging
 import MQTT
 import Outputs
@@ -57,7 +58,10 @@ extension Daemon {
                 logger.info("routes from \(route.host): only callsigns are sent")
                 let tracker = self.tracker
                 routes = RouteLookup(
-                    configuration: route, callsigns: { tracker.callsigns() }, publish: { tracker.setRoutes($0) },
+                    configuration: route,
+                    // Offline data answers first: only callsigns it has no route for are sent.
+                    callsigns: { tracker.callsigns().filter { tracker.identities.route(for: $0) == nil } },
+                    publish: { tracker.setRoutes($0) },
                     logger: logger)
             }
         }
@@ -82,10 +86,12 @@ extension Daemon {
 
         /// What the statistics line adds after the figures: each source's frames when there are
         /// several (the 20 busiest, the rest summed), the sources' own counters, the web
-        /// server's and the publisher's, the output queue's drops.
+        /// server's and the publisher's, the output queue's drops, and of the aircraft with an
+        /// offline route how many were refused as implausible.
         var details: @Sendable () -> String? {
             let (pipeline, details, web, publisher) = (self.pipeline, sources.details, self.web, self.publisher)
             let fanout = outputs?.fanout
+            let tracker = self.tracker
             return {
                 let counts = pipeline.sourceCounts
                 let listed = SourceCounts.busiest(counts, limit: 20)
@@ -93,6 +99,12 @@ extension Daemon {
                 parts += details.map { $0() }
                 if let web { parts.append(web.statistics().summary) }
                 if let publisher { parts.append(publisher.summary) }
+                let routes = tracker.offlineRoutes
+                if routes.offered > 0 {
+                    parts.append(
+                        "offline routes: \(routes.offered - routes.refused) shown, \(routes.refused) refused as implausible"
+                    )
+                }
                 if let dropped = fanout?.droppedUpdates, dropped > 0 {
                     parts.append("\(dropped) frames dropped before the outputs (queue full)")
                 }

@@ -75,6 +75,10 @@ package final class Daemon: Sendable {
             await feed.shutdown()
             throw error
         }
+        // Read on a thread of its own: frames flow meanwhile, identities follow when loaded.
+        IdentityLoader.start(
+            storePath: configuration.identityStore, databasePath: configuration.aircraftDatabase,
+            into: tracker.identities, logger: logger)
         return parts.daemon(configuration, logger: logger)
     }
 

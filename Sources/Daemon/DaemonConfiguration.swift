@@ -44,6 +44,11 @@ package struct DaemonConfiguration: Sendable {
     package var mqttOut: MQTTPublisher.Configuration?
     /// The route service, when `--route-api` is given.
     package var routes: RouteLookup.Configuration?
+    /// The identity store (`--identity-store`): types, airlines, airports, offline routes.
+    package var identityStore: String?
+    /// The aircraft database in tar1090-db's format (`--db-file`), which replaces the store's
+    /// aircraft table.
+    package var aircraftDatabase: String?
     /// How often the statistics line is logged.
     package var statisticsInterval: Duration = .seconds(60)
 

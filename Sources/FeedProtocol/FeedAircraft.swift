@@ -55,8 +55,11 @@ package struct FeedAircraft: Sendable, Equatable {
     package var rotationDeg: Double?
     /// Icon size, 0.7 (high) to 2 (low).
     package var scale: Double?
-    /// Origin and destination, from the route service when one is configured.
+    /// Origin and destination: the offline route when plausible for where the aircraft is,
+    /// else the route service's when one is configured.
     package var route: FeedRoute?
+    /// Who it is (registration, type, operator, class…), from the identity data.
+    package var identity: FeedIdentity?
 
     /// An aircraft with only its address known and any other fields given; the rest are unknown.
     package init(
@@ -103,7 +106,7 @@ package struct FeedAircraft: Sendable, Equatable {
     enum Part {
         /// Every field.
         case all
-        /// What the tracker knows and the route (`trackedJSON`).
+        /// What the tracker knows, the route and the identity (`trackedJSON`).
         case tracked
         /// What the tracker knows and where it stands in the observer's sky: the fields
         /// before the view's own.
@@ -111,7 +114,7 @@ package struct FeedAircraft: Sendable, Equatable {
         /// Where a client's radar draws it and which way its icon points (bearing, x, y,
         /// rotation): the only fields in which two views from the same place differ.
         case radar
-        /// How large to draw it and its route: the fields after the view's own.
+        /// How large to draw it, its route and its identity: the fields after the view's own.
         case trailing
     }
 
@@ -157,7 +160,10 @@ package struct FeedAircraft: Sendable, Equatable {
             try v.angle("rotation_deg", &rotationDeg, decimals: 1)
         }
         if part == .all || part == .trailing { try v.number("scale", &scale, decimals: 3) }
-        if part == .all || part == .tracked || part == .trailing { try v.object("route", &route) }
+        if part == .all || part == .tracked || part == .trailing {
+            try v.object("route", &route)
+            try v.object("identity", &identity)
+        }
     }
 
     /// Reads an aircraft object; an aircraft without an address is an error, unknown fields

@@ -40,7 +40,8 @@ package struct FeedRoute: Sendable, Equatable {
     }
 }
 
-/// One end of a route: its ICAO and IATA codes and its name, each possibly unknown.
+/// One end of a route: its ICAO and IATA codes, its name and its position, each possibly
+/// unknown (the route service gives no positions; the offline data does).
 package struct FeedAirport: Sendable, Equatable {
     /// Four-letter ICAO code, e.g. "EGLL".
     package var icao: String?
@@ -48,15 +49,24 @@ package struct FeedAirport: Sendable, Equatable {
     package var iata: String?
     /// The airport's name, e.g. "London Heathrow Airport".
     package var name: String?
+    /// Its latitude in degrees.
+    package var latitude: Double?
+    /// Its longitude in degrees.
+    package var longitude: Double?
 
     /// An airport from its parts; by default all unknown.
-    package init(icao: String? = nil, iata: String? = nil, name: String? = nil) {
+    package init(
+        icao: String? = nil, iata: String? = nil, name: String? = nil, latitude: Double? = nil,
+        longitude: Double? = nil
+    ) {
         self.icao = icao
         self.iata = iata
         self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
     }
 
-    /// `{"icao":…,"iata":…,"name":…}`.
+    /// `{"icao":…,"iata":…,"name":…,"lat":…,"lon":…}`.
     package var json: String {
         var copy = self
         var writer = FeedFieldWriter()
@@ -69,6 +79,8 @@ package struct FeedAirport: Sendable, Equatable {
         try v.text("icao", &icao)
         try v.text("iata", &iata)
         try v.text("name", &name)
+        try v.number("lat", &latitude, decimals: 4)
+        try v.number("lon", &longitude, decimals: 4)
     }
 
     /// Reads an airport object; each field may be unknown.

@@ -25,6 +25,10 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
     /// A message from an MQTT broker as the MQTT input reads it: a receiver's frame batch,
     /// announcement or status, or anything on any topic.
     case mqtt
+    /// An aircraft database in tar1090-db's format (`--db-file`), and lookups in it.
+    case aircraftDatabase = "aircraft-db"
+    /// An identity store file (`aviator-adsb db build`'s output), and lookups in it.
+    case identityStore = "identity-store"
 
     /// Runs the target on `input`; throws when an invariant does not hold.
     package func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -36,6 +40,8 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
         case .demod: try DemodTarget.run(input)
         case .routes: try RouteTarget.run(input)
         case .mqtt: try MQTTTarget.run(input)
+        case .aircraftDatabase: try AircraftDatabaseTarget.run(input)
+        case .identityStore: try IdentityStoreTarget.run(input)
         }
     }
 

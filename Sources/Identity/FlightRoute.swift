@@ -18,14 +18,23 @@ package struct FlightRoute: Sendable, Hashable {
         package let name: String?
         /// The town or city it serves ("London"), if known.
         package let municipality: String?
+        /// Its latitude in degrees, if known (the offline data has it; the route service not).
+        package let latitude: Double?
+        /// Its longitude in degrees, if known.
+        package let longitude: Double?
 
         /// An airport; nil when neither code is given.
-        package init?(icao: String?, iata: String?, name: String? = nil, municipality: String? = nil) {
+        package init?(
+            icao: String?, iata: String?, name: String? = nil, municipality: String? = nil, latitude: Double? = nil,
+            longitude: Double? = nil
+        ) {
             guard icao != nil || iata != nil else { return nil }
             self.icao = icao
             self.iata = iata
             self.name = name
             self.municipality = municipality
+            self.latitude = latitude
+            self.longitude = longitude
         }
 
         /// The shortest label: the IATA code travellers know, else the ICAO code.
@@ -38,11 +47,30 @@ package struct FlightRoute: Sendable, Hashable {
     package let origin: Airport
     /// Where the flight arrives.
     package let destination: Airport
+    /// Where it lands on the way, in order (a multi-leg route "A-B-C" has B); usually none.
+    package let stops: [Airport]
+    /// Where the route comes from.
+    package let source: Source
 
-    /// A route for `callsign` from `origin` to `destination`.
-    package init(callsign: String, origin: Airport, destination: Airport) {
+    /// Where a route was learnt.
+    package enum Source: String, Sendable, Hashable {
+        /// The offline standing data shipped with the project.
+        case offline
+        /// The online route service (`--route-api`).
+        case online
+    }
+
+    /// A route for `callsign` from `origin` to `destination` by way of `stops`.
+    package init(
+        callsign: String, origin: Airport, destination: Airport, stops: [Airport] = [], source: Source = .online
+    ) {
         self.callsign = callsign
         self.origin = origin
         self.destination = destination
+        self.stops = stops
+        self.source = source
     }
+
+    /// Every airport in the order flown: origin, stops, destination.
+    package var airports: [Airport] { [origin] + stops + [destination] }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Identity
 import ModeS
 import Support
 import Tracking
@@ -14,7 +15,8 @@ import Tracking
 /// read theirs.
 ///
 /// `aircraft.json` is `{"now", "messages", "aircraft": [...]}`; each aircraft has `hex`, and
-/// when known `flight` (callsign padded to 8 characters), `alt_baro` (feet, or `"ground"`),
+/// when known `flight` (callsign padded to 8 characters), the aircraft database's `r`, `t`,
+/// `desc`, `ownOp`, `year` and `dbFlags` (with `--db-file`), `alt_baro` (feet, or `"ground"`),
 /// `alt_geom`, `gs` (knots), `track` (degrees), `baro_rate` (ft/min), `squawk`, `emergency`,
 /// `category`, `lat`, `lon`, `seen_pos`, `rssi` (dBFS), and always `seen` and `messages`.
 /// `receiver.json` tells a page the format version, how often to reload (`refresh`, ms),
@@ -67,11 +69,21 @@ package struct AircraftJSONWriter: Sendable {
         return w.result
     }
 
-    /// `hex`, `type` and `flight`: who the aircraft is.
+    /// `hex`, `type` and `flight`, then the aircraft database's row as readsb writes it with
+    /// `--db-file`: `r` (registration), `t` (type designator), `desc`, `ownOp`, `year` (a
+    /// string, as the database has it) and `dbFlags` (military 1, interesting 2, PIA 4, LADD 8;
+    /// left out when 0): who the aircraft is.
     private static func addIdentity(of plane: AircraftState, to w: inout JSONObjectWriter) {
         w.add("hex", (plane.addressType.isICAO ? "" : "~") + plane.icaoHex)
         w.add("type", plane.addressType.jsonName)
         if let callsign = plane.callsign, !callsign.isEmpty { w.add("flight", paddedCallsign(callsign)) }
+        guard plane.addressType.isICAO, let record = plane.identity?.record else { return }
+        w.add("r", record.registration)
+        w.add("t", record.typeCode)
+        w.add("desc", record.description)
+        w.add("ownOp", record.owner)
+        w.add("year", record.year)
+        if record.flags.rawValue != 0 { w.add("dbFlags", Int(record.flags.rawValue)) }
     }
 
     /// Altitudes, speeds, the weather derived from them (`wd`, `ws`, `oat`, `tat`), track,

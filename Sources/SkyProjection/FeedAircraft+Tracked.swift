@@ -29,6 +29,7 @@ extension FeedAircraft {
         route = state.route.map { route in
             FeedRoute(origin: FeedAirport(route.origin), destination: FeedAirport(route.destination))
         }
+        identity = state.identity.map(FeedIdentity.init)
     }
 
     /// The height the radar uses, in metres: geometric (GNSS) if known, else barometric, as
@@ -61,9 +62,22 @@ extension FeedAircraft {
     }
 }
 
+extension FeedIdentity {
+    /// The feed's form of an aircraft's identity.
+    init(_ identity: AircraftIdentity) {
+        self.init(
+            registration: identity.registration, typeCode: identity.typeCode,
+            typeDescription: identity.typeDescription, aircraftClass: identity.aircraftClass?.rawValue,
+            operatorName: identity.operatorName, year: identity.year, country: identity.country,
+            military: identity.military)
+    }
+}
+
 extension FeedAirport {
     /// The feed's form of a route's airport.
     init(_ airport: FlightRoute.Airport) {
-        self.init(icao: airport.icao, iata: airport.iata, name: airport.name)
+        self.init(
+            icao: airport.icao, iata: airport.iata, name: airport.name, latitude: airport.latitude,
+            longitude: airport.longitude)
     }
 }

@@ -48,9 +48,13 @@ package struct AircraftState: Sendable, Equatable {
     package var callsign: String?
     /// Emitter category, e.g. "A3".
     package var category: String?
-    /// Origin and destination for its callsign, when a route service knows them; set on
-    /// snapshots by `LiveTracker`, never by a frame.
+    /// Origin, stops and destination for its callsign: the offline route when it is plausible
+    /// for where the aircraft is, else the route service's; set on snapshots by
+    /// `LiveTracker`, never by a frame.
     package var route: FlightRoute?
+    /// Who it is (registration, type, operator, class…), from the identity data; set on
+    /// snapshots by `LiveTracker`, never by a frame.
+    package var identity: AircraftIdentity?
     /// Mode A code, four octal digits.
     package var squawk: String?
     /// Last known position.

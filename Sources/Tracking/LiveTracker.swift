@@ -29,15 +29,22 @@ package final class LiveTracker: DecodedFrameSink {
     package let receiver: GeoPoint?
     /// The tracker's clock: seconds since 1970.
     private let clock: @Sendable () -> Double
+    /// Who the aircraft are and the offline routes, looked up for each snapshot.
+    package let identities: IdentityDirectory
+    /// How many snapshot aircraft had an offline route, and how many of those were refused as
+    /// implausible for where the aircraft was (or because it had no position yet).
+    private let routeCounts = Mutex((offered: 0, refused: 0))
 
     /// A tracker for a receiver at `receiver`, keeping time by `clock` (the wall clock; tests
     /// pass their own).
     package init(
         receiver: GeoPoint?, maxRangeKm: Double = 500,
-        clock: @escaping @Sendable () -> Double = FramePipeline.wallClock
+        clock: @escaping @Sendable () -> Double = FramePipeline.wallClock,
+        identities: IdentityDirectory = IdentityDirectory()
     ) {
         self.receiver = receiver
         self.clock = clock
+        self.identities = identities
         state = Mutex(State(tracker: Tracker(receiver: receiver, maxRangeKm: maxRangeKm)))
     }
 
@@ -70,20 +77,47 @@ package final class LiveTracker: DecodedFrameSink {
     /// The tracker's notion of now: its clock.
     package var now: Double { clock() }
 
-    /// Every aircraft heard recently, with the time the snapshot was taken. A read only:
-    /// aircraft are forgotten by `expire`, on a timer.
+    /// Every aircraft heard recently, with the time the snapshot was taken, each with its
+    /// identity and route (`identify`). A read only: aircraft are forgotten by `expire`, on a
+    /// timer.
     package func snapshot() -> (time: Double, aircraft: [AircraftState]) {
         let now = clock()
-        return state.withLock { state in
-            var aircraft = state.tracker.snapshot(at: now)
-            if !state.routes.isEmpty {
-                for index in aircraft.indices {
-                    if let callsign = aircraft[index].callsign { aircraft[index].route = state.routes[callsign] }
-                }
-            }
-            return (now, aircraft)
-        }
+        var (aircraft, online) = state.withLock { state in (state.tracker.snapshot(at: now), state.routes) }
+        // Looked up outside the tracker's lock: the pipeline never waits for a lookup.
+        identify(&aircraft, online: online)
+        return (now, aircraft)
     }
+
+    /// Gives each aircraft its identity and its route: the offline route when the identity
+    /// data has one and it is plausible for the aircraft's position (`RoutePlausibility`),
+    /// else the route service's (`online`) when the offline data has none.
+    private func identify(_ aircraft: inout [AircraftState], online: [String: FlightRoute]) {
+        var offered = 0
+        var refused = 0
+        for index in aircraft.indices {
+            let plane = aircraft[index]
+            let identity = identities.identity(address: plane.icao, callsign: plane.callsign, category: plane.category)
+            aircraft[index].identity = identity.isEmpty ? nil : identity
+            guard let callsign = plane.callsign else { continue }
+            if let route = identities.route(for: callsign) {
+                offered += 1
+                if let position = plane.position,
+                    RoutePlausibility.isPlausible(route, latitude: position.latitude, longitude: position.longitude)
+                {
+                    aircraft[index].route = route
+                } else {
+                    refused += 1
+                }
+            } else {
+                aircraft[index].route = online[callsign]
+            }
+        }
+        routeCounts.withLock { $0 = (offered, refused) }
+    }
+
+    /// Of the aircraft of the last snapshot, how many had an offline route and how many of
+    /// those were refused as implausible.
+    package var offlineRoutes: (offered: Int, refused: Int) { routeCounts.withLock { $0 } }
 
     /// How many aircraft are tracked now, and how many of them have a position that is not
     /// stale (the ones aircraft.json gives a position).

@@ -19,7 +19,7 @@ struct AviatorADSB: AsyncParsableCommand {
         version: "aviator-adsb \(version)",
         subcommands: [
             RunCommand.self, DemodCommand.self, DecodeCommand.self,
-            RadarCommand.self, SimulateCommand.self, BenchCommand.self, BenchNetworkCommand.self
+            RadarCommand.self, SimulateCommand.self, BenchCommand.self, BenchNetworkCommand.self, DatabaseCommand.self
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -107,6 +107,20 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "url"))
     var routeAPI: String?
 
+    @Option(
+        name: .customLong("identity-store"),
+        help: ArgumentHelp(
+            "The identity store (aviator-adsb db build's output, data/identity-store.gz in the source tree): types, airlines, airports and offline routes. Loaded in the background.",
+            valueName: "file"))
+    var identityStore: String?
+
+    @Option(
+        name: .customLong("db-file"),
+        help: ArgumentHelp(
+            "An aircraft database in tar1090-db's format (icao;reg;type;flags;desc;year;ownop, plain or gzip), as readsb's --db-file: registrations, types and owners in aircraft.json and the feed. Loaded in the background.",
+            valueName: "file"))
+    var dbFile: String?
+
     @OptionGroup(title: "Outputs")
     var outputs: OutputOptions
 
@@ -190,6 +204,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         daemon.mqttOut = try mqtt.publisherConfiguration(observer: observer, rangeKm: rangeKm)
         daemon.routes = try routeConfiguration()
+        daemon.identityStore = identityStore
+        daemon.aircraftDatabase = dbFile
         daemon.statisticsInterval = .milliseconds(Int(statsInterval * 1000))
         return daemon
     }

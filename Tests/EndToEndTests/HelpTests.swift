@@ -5,7 +5,7 @@ extension EndToEnd {
         @Test func helpListsEverySubcommand() throws {
             let result = try BinaryRunner.run(["--help"])
             #expect(result.status == 0)
-            for command in ["run", "demod", "decode", "radar", "simulate", "bench"] {
+            for command in ["run", "demod", "decode", "radar", "simulate", "bench", "db"] {
                 #expect(result.stdout.contains(command), "missing \(command)")
             }
         }

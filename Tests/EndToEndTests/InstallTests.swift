@@ -11,6 +11,7 @@ extension EndToEnd {
         static let installed: [String: Int] = [
             "usr/local/bin/aviator-adsb": 0o755,
             "usr/local/share/man/man1/aviator-adsb.1.gz": 0o644,
+            "usr/local/share/aviator-adsb/identity-store.gz": 0o644,
             "usr/local/lib/systemd/system/aviator-adsb.service": 0o644,
             "etc/default/aviator-adsb": 0o644
         ]
@@ -205,7 +206,8 @@ extension EndToEnd {
             #expect(
                 Set(files.map(\.path)) == [
                     "./usr/bin/aviator-adsb", "./usr/share/man/man1/aviator-adsb.1.gz",
-                    "./usr/lib/systemd/system/aviator-adsb.service", "./etc/default/aviator-adsb"
+                    "./usr/lib/systemd/system/aviator-adsb.service", "./etc/default/aviator-adsb",
+                    "./usr/share/aviator-adsb/identity-store.gz"
                 ], "\(contents.stdout)")
             #expect(entries.allSatisfy { $0.owner == "root/root" }, "\(contents.stdout)")
             #expect(files.first { $0.path == "./usr/bin/aviator-adsb" }?.mode == "-rwxr-xr-x")

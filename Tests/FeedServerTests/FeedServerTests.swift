@@ -12,7 +12,7 @@ import Tracking
         "icao", "callsign", "lat", "lon", "alt_baro_ft", "alt_geo_ft", "ground_speed_kt", "track_deg",
         "vertical_rate_fpm", "squawk", "category", "on_ground", "seen_s", "seen_pos_s", "stale", "source",
         "azimuth_deg", "elevation_deg", "slant_km", "ground_km", "bearing_deg", "x", "y", "rotation_deg", "scale",
-        "route"
+        "route", "identity"
     ]
 
     /// Binds a server, runs `body` with it while frames flow, then stops it.

@@ -1,4 +1,5 @@
 import Foundation
+import Identity
 import ModeS
 import Pipeline
 import TestSupport
@@ -22,7 +23,8 @@ import Tracking
         "r_dst": "number", "r_dir": "number", "version": "number", "nic_baro": "number", "nac_p": "number",
         "nac_v": "number", "sil": "number", "sil_type": "string", "gva": "number", "sda": "number",
         "alert": "number", "spi": "number", "seen": "number", "messages": "number", "rssi": "number",
-        "mlat": "array", "tisb": "array"
+        "mlat": "array", "tisb": "array", "r": "string", "t": "string", "desc": "string", "ownOp": "string",
+        "year": "string", "dbFlags": "number"
     ]
 
     static let emergencies: Set<String> = [
