@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: [
         "", "\n", "abc", "nan", "inf", "-inf", "1e400", "61", "-10.5", "44.5 dB", String(repeating: "4", count: 40),
-        "\u{0}\u{1}\u{2}",
+        "\u{0}\u{1}\u{2}"
     ])
     func anythingButAGainInRangeIsIgnored(text: String) throws {
         let base = try Self.folder()
