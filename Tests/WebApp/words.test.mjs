@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  airportName, categoryName, describeAltitude, describeRoute, describeSpeed, elevationPhrase, formatBearing,
+  airportName, categoryName, describeAltitude, describeIdentity, describeRoute, typeCode, describeSpeed, elevationPhrase, formatBearing,
   formatDistance, formatElevation, roundHalfAway, trend,
 } from "../../Sources/Web/App/words.js";
 
@@ -150,4 +150,23 @@ test("describeRoute joins both ends with an arrow, a question mark for the unkno
   assert.equal(describeRoute({}), null);
   assert.equal(describeRoute("AMS-LHR"), null);
   assert.equal(describeRoute(null), null);
+});
+
+test("describeIdentity names the type, the operator and the registration, each when known", () => {
+  assert.equal(
+    describeIdentity({ type: "A320", type_desc: "Airbus A320", operator: "easyJet", registration: "G-EZAB" }),
+    "Airbus A320 · easyJet · G-EZAB");
+  assert.equal(describeIdentity({ type: "B738", type_desc: null, operator: null, registration: "N12345" }), "B738 · N12345");
+  assert.equal(describeIdentity({ type: null, class: "heavy" }), null);
+  assert.equal(describeIdentity({ type_desc: "   ", operator: 42, registration: ["G-EZAB"] }), null);
+  assert.equal(describeIdentity({ type_desc: "x".repeat(500) }).length, 80);
+  for (const nothing of [null, undefined, "A320", 7]) assert.equal(describeIdentity(nothing), null);
+});
+
+test("typeCode gives the list a short type code or nothing", () => {
+  assert.equal(typeCode({ type: "A320" }), "A320");
+  assert.equal(typeCode({ type: " B77W " }), "B77W");
+  for (const nothing of [null, {}, { type: "" }, { type: 7 }, { type: "A-VERY-LONG-CODE" }]) {
+    assert.equal(typeCode(nothing), null);
+  }
 });

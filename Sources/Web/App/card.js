@@ -4,8 +4,8 @@
 
 import { angleDifference } from "./angles.js";
 import {
-  categoryName, describeAltitude, describeRoute, describeSpeed, elevationPhrase, formatBearing, formatDistance, roundHalfAway,
-  trend,
+  categoryName, describeAltitude, describeIdentity, describeRoute, describeSpeed, elevationPhrase, formatBearing, formatDistance,
+  roundHalfAway, trend,
 } from "./words.js";
 
 /** Within this many degrees of straight ahead, the arrow says so instead of "turn". */
@@ -48,7 +48,7 @@ export class Card {
     e.card.dataset.elevationDeg = data.elevation_deg == null ? "" : String(data.elevation_deg);
     e.card.dataset.azimuthDeg = data.azimuth_deg == null ? "" : String(data.azimuth_deg);
     setText(e.title, data.callsign || track.icao.toUpperCase());
-    setText(e.kind, [categoryName(data.category) ?? "aircraft", `ICAO ${track.icao}`,
+    setText(e.kind, [describeIdentity(data.identity) ?? categoryName(data.category) ?? "aircraft", `ICAO ${track.icao}`,
       data.squawk ? `squawk ${data.squawk}` : null].filter(Boolean).join(" · "));
     const altitude = describeAltitude(data);
     const climbing = trend(data);

@@ -4,7 +4,7 @@
 // values as numbers, and where the aircraft and its callsign are drawn, for tests and tools.
 // New arrivals are announced politely, a few at a time.
 
-import { describeAltitude, formatDistance, formatBearing, formatElevation } from "./words.js";
+import { describeAltitude, formatDistance, formatBearing, formatElevation, typeCode } from "./words.js";
 
 /** At most this many arrivals in one announcement; the rest are counted. */
 const ANNOUNCE_NAMES = 3;
@@ -56,8 +56,9 @@ export class AircraftList {
         this.items.set(track.icao, item);
         if (this.known && !this.known.has(track.icao)) arrived.push(track);
       }
+      const type = typeCode(data.identity);
       const text = [
-        data.callsign || `${track.icao.toUpperCase()} (no callsign)`,
+        (data.callsign || `${track.icao.toUpperCase()} (no callsign)`) + (type ? ` ${type}` : ""),
         formatDistance(data.ground_km),
         data.azimuth_deg == null ? null : `bearing ${formatBearing(data.azimuth_deg)}`,
         data.elevation_deg == null ? null : formatElevation(data.elevation_deg),

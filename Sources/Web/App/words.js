@@ -77,6 +77,26 @@ export function airportName(airport) {
 }
 
 /** "AMS → LHR" style route text, or null when unknown. */
+/**
+ * Who an aircraft is, from the feed's `identity`: "Airbus A320neo · easyJet · G-EZAB", each
+ * part only when known (the type's description, else its code); null when nothing is known.
+ * The feed's texts come from data files: only strings of printable length are taken.
+ */
+export function describeIdentity(identity) {
+  if (!identity || typeof identity !== "object") return null;
+  const text = (value) => (typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, 80) : null);
+  const parts = [text(identity.type_desc) ?? text(identity.type), text(identity.operator), text(identity.registration)]
+    .filter(Boolean);
+  return parts.length > 0 ? parts.join(" · ") : null;
+}
+
+/** The short type for the list ("A320"), or null. */
+export function typeCode(identity) {
+  if (!identity || typeof identity !== "object" || typeof identity.type !== "string") return null;
+  const code = identity.type.trim();
+  return code !== "" && code.length <= 8 ? code : null;
+}
+
 export function describeRoute(route) {
   if (!route || typeof route !== "object") return null;
   const from = airportName(route.origin);
