@@ -3,7 +3,7 @@
 # (Tests/Fixtures/fake-rtlsdr): a simulated sky of aircraft up to 40 dB above the noise, as the
 # antenna delivers it, turned into a dongle's cu8 samples at each gain of an R820T and
 # demodulated; then the daemon with --gain adaptive, started at the highest and at the lowest
-# gain, frames counted per pass of the sky once it has settled.
+# gain, frames counted per pass of the sky once it has had 30 s to settle.
 #
 #   scripts/bench-gain.sh [BINARY]     (SECONDS of sky, default 20; RUNS passes, default 3)
 set -euo pipefail
@@ -37,12 +37,14 @@ adaptive() {  # $1: label, $2: remembered start gain or "" for none
     mkdir -p "$state"
     [ -n "$2" ] && echo "$2" > "$state/gain"
     local interval=$seconds
+    # The passes of the first 30 s are the controller's time to settle: not counted.
+    local settle=$(((30 + seconds - 1) / seconds))
     AVIATOR_FAKE_RTLSDR_IQ="$work/sky.cf32" AVIATOR_FAKE_RTLSDR_CF32=1 AVIATOR_FAKE_RTLSDR_LOOP=1 \
         AVIATOR_FAKE_RTLSDR_REALTIME=1 AVIATOR_FAKE_RTLSDR_GAIN_LOG="$work/gains-$1.log" \
-        LD_LIBRARY_PATH="$work" timeout $((seconds * (passes + 1) + 5)) "$binary" run --gain adaptive --state-dir "$state" \
+        LD_LIBRARY_PATH="$work" timeout $((seconds * (settle + passes) + 5)) "$binary" run --gain adaptive --state-dir "$state" \
         --socket "$work/$1.sock" --stats-interval "$interval" --no-fallback 2> "$work/run-$1.log" || true
     echo "adaptive from $1: gains set $(awk '{print $2}' "$work/gains-$1.log" | paste -sd' ')"
-    grep 'statistics:' "$work/run-$1.log" | tail -n +2 | sed -nE 's/.*statistics: ([0-9]+) messages.*gain ([0-9.]+) dB.*/\1 \2/p' |
+    grep 'statistics:' "$work/run-$1.log" | tail -n +$((settle + 1)) | sed -nE 's/.*statistics: ([0-9]+) messages.*gain ([0-9.]+) dB.*/\1 \2/p' |
         awk -v best="$best" '{printf "  %d frames at %s dB (%.1f%% of the best fixed gain)\n", $1, $2, 100 * $1 / best}'
 }
 adaptive highest ""
