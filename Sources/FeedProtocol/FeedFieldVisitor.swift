@@ -29,10 +29,20 @@ protocol FeedFieldVisitor {
 
 /// A feed object nested in another: written as its own JSON object, read from one.
 protocol FeedObject {
-    /// The object as JSON.
-    var json: String { get }
     /// Reads the object.
     init(_ fields: JSONFields) throws(FeedParseError)
+    /// Every field, in wire order: the one list its writer and parser follow.
+    mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure)
+}
+
+extension FeedObject {
+    /// The object as JSON, every field present (`null` when unknown).
+    var json: String {
+        var copy = self
+        var writer = FeedFieldWriter()
+        copy.visit(&writer)
+        return writer.result
+    }
 }
 
 /// Writes the fields it visits into one JSON object, every field present (`null` when

@@ -38,16 +38,9 @@ package struct FeedIdentity: Sendable, Equatable {
         self.military = military
     }
 
-    /// `{"registration":…,"type":…,…}`.
-    package var json: String {
-        var copy = self
-        var writer = FeedFieldWriter()
-        copy.visit(&writer)
-        return writer.result
-    }
 
     /// Every field, in wire order: the one list its writer and parser follow.
-    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+    mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
         try v.text("registration", &registration)
         try v.text("type", &typeCode)
         try v.text("type_desc", &typeDescription)

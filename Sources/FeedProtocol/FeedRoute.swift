@@ -15,16 +15,9 @@ package struct FeedRoute: Sendable, Equatable {
         self.destination = destination
     }
 
-    /// `{"origin":{…},"destination":{…}}`.
-    package var json: String {
-        var copy = self
-        var writer = FeedFieldWriter()
-        copy.visit(&writer)
-        return writer.result
-    }
 
     /// Both ends, in wire order: the one list its writer and parser follow.
-    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+    mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
         try v.object("origin", &origin)
         try v.object("destination", &destination)
     }
@@ -66,16 +59,9 @@ package struct FeedAirport: Sendable, Equatable {
         self.longitude = longitude
     }
 
-    /// `{"icao":…,"iata":…,"name":…,"lat":…,"lon":…}`.
-    package var json: String {
-        var copy = self
-        var writer = FeedFieldWriter()
-        copy.visit(&writer)
-        return writer.result
-    }
 
     /// Every field, in wire order: the one list its writer and parser follow.
-    private mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
+    mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
         try v.text("icao", &icao)
         try v.text("iata", &iata)
         try v.text("name", &name)
