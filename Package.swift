@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["ModeS"]),
         // What an aircraft is: the offline identity store (types, airlines, airports, routes,
         // address blocks), the aircraft database, route plausibility; plain values and lookups.
-        .target(name: "Identity"),
+        .target(name: "Identity", dependencies: ["ModeS"]),
         // Decoded frames and state reports -> one state per aircraft.
         .target(name: "Tracking", dependencies: ["ModeS", "Pipeline", "Identity"]),
         // The network of receivers' wire types: topics, frame batches, receiver announcements,

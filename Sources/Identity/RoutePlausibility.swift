@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import ModeS
 
 /// Whether a route can be the one an aircraft flies, seen from where it is: route data goes
 /// stale and callsigns are reused, and a wrong route shown with confidence is worse than none.
@@ -22,8 +18,6 @@ package enum RoutePlausibility {
     /// How much longer, in kilometres, beyond the fraction: twice the distance from an end
     /// that always passes.
     package static let slackKm = 100.0
-    /// Mean Earth radius, km.
-    static let earthRadiusKm = 6371.0
 
     /// Whether an aircraft at `latitude`, `longitude` (degrees) fits `route`.
     package static func isPlausible(_ route: FlightRoute, latitude: Double, longitude: Double) -> Bool {
@@ -43,13 +37,8 @@ package enum RoutePlausibility {
         return false
     }
 
-    /// The great-circle distance between two points (degrees), km (the haversine formula).
+    /// The great-circle distance between two points (latitude, longitude in degrees), km.
     package static func distanceKm(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (b.0 - a.0) * radians
-        let dLon = (b.1 - a.1) * radians
-        let h =
-            sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * radians) * cos(b.0 * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * earthRadiusKm * asin(min(1, h.squareRoot()))
+        CPR.distanceKm(GeoPoint(latitude: a.0, longitude: a.1), GeoPoint(latitude: b.0, longitude: b.1))
     }
 }
