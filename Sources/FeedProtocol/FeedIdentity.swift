@@ -38,7 +38,6 @@ package struct FeedIdentity: Sendable, Equatable {
         self.military = military
     }
 
-
     /// Every field, in wire order: the one list its writer and parser follow.
     mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
         try v.text("registration", &registration)

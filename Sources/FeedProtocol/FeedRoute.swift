@@ -15,7 +15,6 @@ package struct FeedRoute: Sendable, Equatable {
         self.destination = destination
     }
 
-
     /// Both ends, in wire order: the one list its writer and parser follow.
     mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
         try v.object("origin", &origin)
@@ -58,7 +57,6 @@ package struct FeedAirport: Sendable, Equatable {
         self.latitude = latitude
         self.longitude = longitude
     }
-
 
     /// Every field, in wire order: the one list its writer and parser follow.
     mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
