@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network bench-gain samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -25,6 +25,7 @@ help:
 	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
 	@echo "make heldout      the demodulator's yield and false frames on simulated skies of seeds no rule was tuned on"
 	@echo "make bench-gain   the adaptive gain against every fixed gain, through the fake dongle's tuner model"
+	@echo "make bench-budget the demodulator's governor at replay speeds 1 to 32 (slow computers imitated), beside readsb; writes docs/demodulator.md"
 	@echo "make bench-network  synthetic receivers into one MQTT broker and one aggregator: CPU, memory, latency, losses (BENCH_PUBLISHERS=\"10 50\")"
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
@@ -266,6 +267,11 @@ bench-network: release
 
 bench-gain: release
 	bash scripts/bench-gain.sh $(RELEASE)
+
+bench-budget: release
+	work=$$(mktemp -d /tmp/aviator-bench-budget.XXXXXX); \
+	python3 scripts/bench_budget.py $(RELEASE) $(SHARED)/peers/readsb $$work --doc docs/demodulator.md; \
+	status=$$?; rm -rf $$work; exit $$status
 
 samples: release
 	bash scripts/make-samples.sh

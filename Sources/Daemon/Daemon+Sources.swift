@@ -36,7 +36,9 @@ extension Daemon {
         switch configuration.local {
         case .replay(var replay):
             replay.demodulator = demodulator
-            add(ReplaySource(configuration: replay, logger: logger), "replay", endsQuietly: true)
+            let source = ReplaySource(configuration: replay, logger: logger)
+            setup.droppedBytes = { source.droppedBytes }
+            add(source, "replay", endsQuietly: true)
         case .rtltcp(let host, let port, let tuner):
             let source = RTLTCPSource(
                 host: host, port: port, configuration: tuner, demodulatorOptions: demodulator, logger: logger)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import ModeS
+import ModeSDemod
 import Pipeline
 import ServiceLifecycle
 import Support
@@ -88,6 +89,11 @@ package struct StatisticsReporter: Service {
         }
         text += "noise \(DecimalText.fixed(noise, places: 1)) dBFS, "
         text += "\(DecimalText.fixed((period.clippedShare ?? 0) * 100, places: 3))% clipped, "
+        // The demodulator's level, once the governor has had to move it.
+        if let level = period.demodulatorLevel, level < DemodulatorLevel.full.rawValue || period.levelChanges > 0 {
+            text +=
+                "demodulator \(DemodulatorLevel(clamping: level)) (level \(level), \(period.levelChanges) changes), "
+        }
         return text
     }
 }

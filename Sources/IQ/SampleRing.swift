@@ -24,6 +24,8 @@ package final class SampleRing: @unchecked Sendable {
     private let now: @Sendable () -> Double
     private var head = 0  // next slot to read
     private var count = 0  // filled slots
+    /// Whether the consumer holds the block at `head` (counted in `count` until it is done).
+    private var inHand = false
     private var closed = false
     private var dropped = 0
     /// When the producer last offered a block (kept or dropped), on the monotonic clock: a
@@ -58,6 +60,12 @@ package final class SampleRing: @unchecked Sendable {
 
     /// Bytes dropped because the consumer fell behind.
     package var droppedBytes: Int { condition.withLock { dropped } }
+
+    /// The blocks waiting to be demodulated, as a share of the ring (0 to 1; the block being
+    /// demodulated does not count): how close the producer is to dropping samples.
+    package var fill: Double {
+        condition.withLock { Double(count - (inHand ? 1 : 0)) / Double(slots.count) }
+    }
 
     /// Seconds since the producer last offered a block (or since the ring was made): how long
     /// the device has been silent.
@@ -113,9 +121,11 @@ package final class SampleRing: @unchecked Sendable {
         let block = IQBlock(
             bytes: UnsafeRawBufferPointer(rebasing: slots[index][0..<lengths[index]]),
             arrival: arrivals[index], droppedSamples: droppedBefore[index])
+        inHand = true
         condition.unlock()
         body(block)
         condition.lock()
+        inHand = false
         head = (head + 1) % slots.count
         count -= 1
         condition.unlock()

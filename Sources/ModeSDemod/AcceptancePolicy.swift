@@ -51,7 +51,7 @@ struct AcceptancePolicy {
     /// Believe a non-zero interrogator code from an address already known.
     let knownAddressInterrogatorCodes: Bool
     /// Slice a strong DF17/18 again coherently when every attempt failed.
-    let coherentRetry: Bool
+    var coherentRetry: Bool
     /// How many weak code bits code 0 may have (the unambiguous-code test, `codeUnambiguous`):
     /// three at 2.4 MS/s, two at 2.0 MS/s; a station's code, two at either rate.
     let squitterCodeWeakBits: Int

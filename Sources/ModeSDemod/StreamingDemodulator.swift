@@ -34,7 +34,15 @@ package final class StreamingDemodulator {
     /// The sample rate of the input.
     package let sampleRate: SampleRate
     /// What the options were when the demodulator was made.
-    package let options: Options
+    package let configuredOptions: Options
+    /// The options at the current `level`: the configured ones with the techniques the level
+    /// leaves out switched off.
+    package private(set) var options: Options
+    /// How much recovery work the demodulator does now (see `DemodulatorLevel`).
+    package private(set) var level = DemodulatorLevel.full
+    /// Whether the raw samples are kept beside the magnitudes: when the configured options
+    /// cancel overlaps, at every level, so that a step back up finds them already there.
+    private let keepsRaw: Bool
 
     // The stages, fixed once made: the reply model, the slicers and the rules. (The classes among
     // them only own their tables and scratch memory.)
@@ -53,7 +61,7 @@ package final class StreamingDemodulator {
     /// Whether a reply needing repair may be repaired at all.
     let repairGate: RepairGate
     /// The ordered rules that turn a slice into a frame.
-    let policy: AcceptancePolicy
+    var policy: AcceptancePolicy
     /// Measurements of other signals on top of a reply, for `policy`.
     let interference: InterferenceChecks
     /// Reads which bits of a reply at the rails the clipping decides.
@@ -98,7 +106,9 @@ package final class StreamingDemodulator {
     package init(format: SampleFormat, sampleRate: SampleRate, options: Options = Options()) {
         self.format = format
         self.sampleRate = sampleRate
+        self.configuredOptions = options
         self.options = options
+        self.keepsRaw = options.cancelOverlaps
         self.converter = MagnitudeConverter(format: format)
         self.kernels = ReplyKernels(sampleRate: sampleRate)
         var detector = PreambleDetector(kernels: kernels)
@@ -128,10 +138,20 @@ package final class StreamingDemodulator {
             sampleRate: sampleRate, gateSixteenths: options.gateSixteenths,
             gateQuietSixteenths: options.gateQuietSixteenths)
         followerCheck = FollowerCheck(format: format, kernels: kernels, slicer: slicer, repairGate: repairGate)
+        setLevel(options.level)
     }
 
     deinit {
         confidence.deallocate()
+    }
+
+    /// Moves to `level` from the next sample on. Every technique reads the options as it is
+    /// used, so a change between two blocks takes effect at once; the raw samples a higher
+    /// level needs are always kept (`keepsRaw`).
+    package func setLevel(_ level: DemodulatorLevel) {
+        self.level = level
+        options = level.restrict(configuredOptions)
+        policy.coherentRetry = options.coherentRetry && options.cancelOverlaps
     }
 
     /// Bytes of an incomplete sample held over for the next block (0 after a whole sample).
@@ -219,7 +239,7 @@ package final class StreamingDemodulator {
             let n = min(room, count - done)
             let size = format.bytesPerSample
             let filled = buffers.filled
-            if options.cancelOverlaps {
+            if keepsRaw {
                 (buffers.raw + filled * size).copyMemory(from: source + done * size, byteCount: n * size)
             }
             converter.convert(source + done * size, count: n, into: buffers.magnitudes + filled)
@@ -255,7 +275,7 @@ package final class StreamingDemodulator {
         // Keep everything from the lookback before the next unexamined position.
         buffers.keep(
             from: min(max(clock.nextCandidate - buffers.lookback, buffers.start), end),
-            keepingRaw: options.cancelOverlaps)
+            keepingRaw: keepsRaw)
     }
 
     /// The hot loop: gate every position in [`clock.nextCandidate`, limit), examine the survivors.

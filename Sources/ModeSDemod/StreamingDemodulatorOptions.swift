@@ -83,6 +83,15 @@ extension StreamingDemodulator {
         /// `RepairGate.addressParityRepair`).
         package var addressParityRepairs = true
 
+        /// The level the demodulator starts at (see `DemodulatorLevel`); the techniques it
+        /// leaves out are off until the level changes.
+        package var level = DemodulatorLevel.full
+        /// The processor time the demodulator may take, as a share of one core, when a
+        /// governor moves its level to keep within it (the daemon's `DemodulatorGovernor`,
+        /// for a dongle and a paced replay); nil: it stays at `level`. The demodulator itself
+        /// does not read it.
+        package var budget: Double?
+
         /// The default options.
         package init() {}
     }

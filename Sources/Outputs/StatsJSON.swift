@@ -154,6 +154,12 @@ package enum StatsJSON {
             w.add("gain_changes", local.gainChanges)
             w.add("gain_change_samples", local.gainChangeSamples)
         }
+        if let level = local.demodulatorLevel {
+            w.add("demod_level", level)
+            w.add("demod_level_changes", local.levelChanges)
+            let seconds = local.secondsAtLevel.map { DecimalText.fixed($0, places: 1) }
+            w.addRaw("demod_level_seconds", "[" + seconds.joined(separator: ",") + "]")
+        }
         return w.result
     }
 }

@@ -44,6 +44,23 @@ package struct LocalStatistics: Sendable, Equatable {
     package var gainChangeSamples = 0
     /// Processor time spent demodulating, seconds.
     package var demodulationSeconds = 0.0
+    /// The demodulator's level now (0, plain, to 4, full; see ModeSDemod's
+    /// `DemodulatorLevel`); nil: nothing demodulated.
+    package var demodulatorLevel: Int?
+    /// Times the governor moved the demodulator's level.
+    package var levelChanges = 0
+    /// Seconds of samples demodulated at each level, plain first (empty until a sample is).
+    package private(set) var secondsAtLevel: [Double] = []
+
+    /// Counts `seconds` of samples demodulated at `level` (0 to 4).
+    package mutating func addSeconds(_ seconds: Double, atLevel level: Int) {
+        guard (0..<Self.levels).contains(level) else { return }
+        if secondsAtLevel.isEmpty { secondsAtLevel = Array(repeating: 0, count: Self.levels) }
+        secondsAtLevel[level] += seconds
+    }
+
+    /// How many levels the demodulator has.
+    package static let levels = 5
 
     /// Nothing counted.
     package init() {}
@@ -101,6 +118,9 @@ package struct LocalStatistics: Sendable, Equatable {
         gainChanges += other.gainChanges
         gainChangeSamples += other.gainChangeSamples
         demodulationSeconds += other.demodulationSeconds
+        demodulatorLevel = other.demodulatorLevel ?? demodulatorLevel
+        levelChanges += other.levelChanges
+        for (level, seconds) in other.secondsAtLevel.enumerated() { addSeconds(seconds, atLevel: level) }
     }
 
     /// The counts between `earlier` and these later totals. The peak of a period is not
@@ -121,6 +141,13 @@ package struct LocalStatistics: Sendable, Equatable {
         period.gainChanges = gainChanges - earlier.gainChanges
         period.gainChangeSamples = gainChangeSamples - earlier.gainChangeSamples
         period.demodulationSeconds = demodulationSeconds - earlier.demodulationSeconds
+        period.demodulatorLevel = demodulatorLevel
+        period.levelChanges = levelChanges - earlier.levelChanges
+        for (level, seconds) in secondsAtLevel.enumerated() {
+            period.addSeconds(
+                seconds - (earlier.secondsAtLevel.indices.contains(level) ? earlier.secondsAtLevel[level] : 0),
+                atLevel: level)
+        }
         return period
     }
 

@@ -49,8 +49,14 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
     var format: SampleFormat?
 
-    @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible.")
+    @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible (as --speed 1).")
     var throttle = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Replay N times faster than real time (up to 64) through the dongle's sample ring and demodulator thread: blocks the demodulator cannot keep up with are dropped, as on a computer N times slower.",
+            valueName: "N"))
+    var speed: Double?
 
     @Flag(help: "Start the replay again at its end.")
     var loop = false
@@ -66,6 +72,20 @@ struct SourceOptions: ParsableArguments {
             "Subtract each frame that overlaps another signal and look for the reply beneath it: about a tenth more frames in a dense sky and three times as many near the noise (the channel fit needs the samples it keeps), for about two thirds more CPU time (docs/demodulator.md has the figures)."
     )
     var cancelOverlaps = true
+
+    @Option(
+        name: .customLong("demod-budget"),
+        help: ArgumentHelp(
+            "Processor time the demodulator may take, in % of one core (1-400, default 40): above it, it leaves out its costliest recovery techniques one by one, and takes them back when there is room (docs/demodulator.md, 'Keeping up'). For a dongle, rtl_tcp and a paced replay.",
+            valueName: "percent"))
+    var demodBudget: Double = 40
+
+    @Option(
+        name: .customLong("demod-level"),
+        help: ArgumentHelp(
+            "Hold the demodulator at one level instead of governing it: 0 (plain) to 4 (every technique).",
+            valueName: "level"))
+    var demodLevel: Int?
 
     @Option(
         name: .customLong("beast-in"),
@@ -128,9 +148,6 @@ struct SourceOptions: ParsableArguments {
                 "--gain-min and --gain-max must lie between -10 and 60 dB, the first not above the second")
         }
         if !(-1_000...1_000).contains(ppm) { throw ValidationError("--ppm must be between -1000 and 1000, got \(ppm)") }
-        if loop && replay == "-" {
-            throw ValidationError("--loop cannot start standard input again: --replay - plays once")
-        }
         let locals = [replay != nil, rtltcp != nil, netOnly].filter { $0 }.count
         if locals > 1 { throw ValidationError("choose one of --replay, --rtltcp and --net-only") }
         if netOnly && beastIn.isEmpty && beastListen.isEmpty && mqttIn == nil {
@@ -149,14 +166,32 @@ struct SourceOptions: ParsableArguments {
         if let rtltcp, BeastInput.endpoint(rtltcp) == nil {
             throw ValidationError("--rtltcp takes HOST:PORT, e.g. 192.168.1.20:1234")
         }
-        if (throttle || loop || format != nil) && replay == nil {
-            throw ValidationError("--throttle, --loop and --format apply to --replay")
-        }
+        try validateReplayAndDemodulator()
         if device != nil && local != .dongle {
             throw ValidationError("--device applies to a local dongle, not to --replay, --rtltcp or --net-only")
         }
         if !(retryInterval.isFinite && (0.1...3_600).contains(retryInterval)) {
             throw ValidationError("--retry-interval must be between 0.1 and 3600 seconds, got \(retryInterval)")
+        }
+    }
+
+    /// The replay's pace and the demodulator's level and budget.
+    private func validateReplayAndDemodulator() throws {
+        if (throttle || loop || format != nil || speed != nil) && replay == nil {
+            throw ValidationError("--throttle, --speed, --loop and --format apply to --replay")
+        }
+        if loop && replay == "-" {
+            throw ValidationError("--loop cannot start standard input again: --replay - plays once")
+        }
+        if let speed, !(speed.isFinite && (0.01...ReplaySource.maximumSpeed).contains(speed)) {
+            throw ValidationError("--speed must be between 0.01 and 64, got \(speed)")
+        }
+        if throttle && speed != nil { throw ValidationError("--throttle is --speed 1: give one of them") }
+        if !(demodBudget.isFinite && (1...400).contains(demodBudget)) {
+            throw ValidationError("--demod-budget must be between 1 and 400 (% of one core), got \(demodBudget)")
+        }
+        if let demodLevel, DemodulatorLevel(demodLevel) == nil {
+            throw ValidationError("--demod-level must be 0 (plain) to 4 (every technique), got \(demodLevel)")
         }
     }
 
@@ -182,6 +217,12 @@ struct SourceOptions: ParsableArguments {
     {
         var sources = SourcesConfiguration()
         sources.demodulator.cancelOverlaps = cancelOverlaps
+        if let demodLevel, let level = DemodulatorLevel(demodLevel) {
+            sources.demodulator.level = level
+        } else if local != .replay || speed != nil || throttle {
+            // A replay as fast as possible has no real time to keep up with.
+            sources.demodulator.budget = demodBudget / 100
+        }
         var tuner = RTLSDRDevice.Configuration()
         tuner.selector = .init(device ?? "0")
         tuner.sampleRate = sampleRate.hertz
@@ -198,7 +239,8 @@ struct SourceOptions: ParsableArguments {
             var configuration = ReplaySource.Configuration(
                 path: replay, format: format ?? SampleFormat(fileName: replay) ?? .cu8,
                 sampleRate: sampleRate)
-            configuration.throttle = throttle
+            configuration.speed = throttle ? 1 : speed
+            configuration.demodulator = sources.demodulator
             configuration.loop = loop
             sources.local = .replay(configuration)
         case .rtltcp:

@@ -85,7 +85,7 @@ extension EndToEnd {
         }
 
         @Test(arguments: [
-            (["--format", "cs16"], "--throttle, --loop and --format apply to --replay"),
+            (["--format", "cs16"], "--throttle, --speed, --loop and --format apply to --replay"),
             (["--replay", "sky.cu8", "--device", "1"], "--device applies to a local dongle"),
             (["--net-only", "--beast-in", "127.0.0.1:30005", "--device", "1"], "--device applies to a local dongle"),
             (["--gain", "40", "--gain-max", "45"], "--gain-min and --gain-max apply to --gain adaptive"),
@@ -96,7 +96,13 @@ extension EndToEnd {
             ),
             (["--bind", "0.0.0.0"], "--bind applies to the TCP outputs"),
             (["--bind", "0.0.0.0", "--json-dir", "/tmp"], "--bind applies to the TCP outputs"),
-            (["--mqtt-topic", "aviator/+/beast"], "--mqtt-topic applies to --mqtt-in")
+            (["--mqtt-topic", "aviator/+/beast"], "--mqtt-topic applies to --mqtt-in"),
+            (["--speed", "4"], "--throttle, --speed, --loop and --format apply to --replay"),
+            (["--replay", "sky.cu8", "--speed", "100"], "--speed must be between 0.01 and 64, got 100.0"),
+            (["--replay", "sky.cu8", "--speed", "nan"], "--speed must be between 0.01 and 64"),
+            (["--replay", "sky.cu8", "--speed", "2", "--throttle"], "--throttle is --speed 1: give one of them"),
+            (["--demod-budget", "0"], "--demod-budget must be between 1 and 400 (% of one core), got 0.0"),
+            (["--demod-level", "5"], "--demod-level must be 0 (plain) to 4 (every technique), got 5")
         ])
         func anOptionThatWouldBeIgnoredIsAUsageError(options: [String], message: String) throws {
             let result = try BinaryRunner.run(["run"] + options, input: Data())

@@ -118,13 +118,15 @@ package final class AdaptiveGainSlot: Sendable {
 extension SampleStream {
     /// Demodulates `ring` until it is closed and drained. While `gain()` gives an adaptive
     /// gain, each block feeds its measurements, and the block received during a change of gain
-    /// is left out (`skip`).
-    package func drain(_ ring: SampleRing, gain: () -> AdaptiveGain?) {
+    /// is left out (`skip`). Returns the bytes of an incomplete final sample (see `finish`).
+    @discardableResult
+    package func drain(_ ring: SampleRing, gain: () -> AdaptiveGain?) -> Int {
         while ring.pop({ block in
-            guard let adaptive = gain() else { return process(block) }
-            if adaptive.shouldSkipNextBlock() { skip(block) } else { process(block) }
+            let fill = ring.fill
+            guard let adaptive = gain() else { return process(block, ringFill: fill) }
+            if adaptive.shouldSkipNextBlock() { skip(block) } else { process(block, ringFill: fill) }
             if adaptive.observe(lastBlock) { noteGain(adaptive.gain, changed: true) }
         }) {}
-        finish()
+        return finish()
     }
 }

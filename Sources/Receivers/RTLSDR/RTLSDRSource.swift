@@ -43,11 +43,9 @@ package final class RTLSDRSource: DeviceSource {
     package let demodulatorOptions: StreamingDemodulator.Options
     private let logger: Logger
     /// Sample blocks dropped because demodulation fell behind, in bytes, since the start.
-    package var droppedBytes: Int {
-        dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) }
-    }
-    /// Drops of earlier device sessions, and the ring of the current one.
-    private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
+    package var droppedBytes: Int { dropped.bytes }
+    /// Drops of earlier device sessions, and of the current one.
+    private let dropped = RingDrops()
 
     /// "rtl-sdr", the radar's source name while the dongle feeds it.
     package let name = "rtl-sdr"
@@ -84,18 +82,19 @@ package final class RTLSDRSource: DeviceSource {
     private func stream(_ device: RTLSDRDevice, rate: SampleRate, into sink: any FrameSink) async throws {
         logger.info("RTL-SDR \(device.name) streaming at \(Double(rate.hertz) / 1e6) MS/s, \(settings(of: device))")
         let ring = SampleRing()
-        dropped.withLock { $0.current = ring }
+        dropped.begin(ring)
         let cancelled = Mutex(false)
         let stalled = Mutex(false)
         let streaming = Mutex(true)
         let (options, label, adaptive) = (demodulatorOptions, self.label, adaptiveGain(for: device, rate: rate))
+        let logger = self.logger
         let status: Int = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let usbStatus = Mutex(0)
                 DedicatedThread.start(name: "demodulator") {
                     Self.demodulate(
                         ring: ring, rate: rate, options: options, into: sink, label: label,
-                        gain: (device.gainDecibels, adaptive))
+                        gain: (device.gainDecibels, adaptive), logger: logger)
                     continuation.resume(returning: usbStatus.withLock { $0 })
                 }
                 DedicatedThread.start(name: "rtlsdr-usb") {
@@ -130,10 +129,7 @@ package final class RTLSDRSource: DeviceSource {
                 }
             }
         }
-        dropped.withLock {
-            $0.finished += ring.droppedBytes
-            $0.current = nil
-        }
+        dropped.end()
         if cancelled.withLock({ $0 }) { return }
         if stalled.withLock({ $0 }) { throw DeviceStalled(seconds: Self.stallTimeout) }
         throw DeviceLost(status: status)
@@ -165,9 +161,10 @@ package final class RTLSDRSource: DeviceSource {
     /// tuner's gain at the start (nil: its AGC) and its adaptive control, if any.
     private static func demodulate(
         ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-        into sink: any FrameSink, label: String, gain: (start: Double?, adaptive: AdaptiveGain?)
+        into sink: any FrameSink, label: String, gain: (start: Double?, adaptive: AdaptiveGain?), logger: Logger
     ) {
         let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
+        stream.logLevelChanges(to: logger)
         stream.noteGain(gain.start, changed: false)
         stream.drain(ring) { gain.adaptive }
     }

@@ -80,7 +80,7 @@ package final class RTLTCPSource: Source {
     /// How long the connection may stay silent before it counts as lost.
     package let readTimeout: TimeAmount
     /// Drops of earlier connections, and the ring of the current one.
-    private let dropped = Mutex<(finished: Int, current: SampleRing?)>((0, nil))
+    private let dropped = RingDrops()
     private let connections = Mutex(0)
 
     /// A source reading `host:port`, asking for `configuration`'s settings.
@@ -99,7 +99,7 @@ package final class RTLTCPSource: Source {
     }
 
     /// Sample bytes lost because demodulation fell behind, since the start.
-    package var droppedBytes: Int { dropped.withLock { $0.finished + ($0.current?.droppedBytes ?? 0) } }
+    package var droppedBytes: Int { dropped.bytes }
 
     /// Connections made so far.
     package var connectionCount: Int { connections.withLock { $0 } }
@@ -177,12 +177,13 @@ package final class RTLTCPSource: Source {
         let channel = try await connect()
         connections.withLock { $0 += 1 }
         let ring = SampleRing()
-        dropped.withLock { $0.current = ring }
+        dropped.begin(ring)
         // The adaptive gain, once the greeting has said which tuner the server has.
         let gain = AdaptiveGainSlot()
         // The demodulator runs on a thread of its own until the ring is closed and drained.
         async let demodulated: Void = Self.demodulate(
-            ring: ring, rate: rate, options: demodulatorOptions, into: sink, label: label, gain: gain)
+            ring: ring, rate: rate, options: demodulatorOptions, into: sink, label: label, gain: gain,
+            logger: logger)
         defer { ring.close() }
         var greeting: [UInt8] = []
         // Network reads are small; they are gathered into blocks of a ring slot's size so the
@@ -209,13 +210,13 @@ package final class RTLTCPSource: Source {
         } catch {
             ring.close()
             await demodulated
-            finish(ring)
+            dropped.end()
             throw error
         }
         if !block.isEmpty { block.withUnsafeBytes { ring.push($0) } }
         ring.close()
         await demodulated
-        finish(ring)
+        dropped.end()
         if greeting.count < Greeting.size {
             throw ProtocolError(description: "the server closed the connection before its greeting")
         }
@@ -261,23 +262,16 @@ package final class RTLTCPSource: Source {
         }
     }
 
-    /// Adds the drops of a connection's `ring`, drained, to those of earlier connections.
-    private func finish(_ ring: SampleRing) {
-        dropped.withLock {
-            $0.finished += ring.droppedBytes
-            $0.current = nil
-        }
-    }
-
     /// Drains `ring` through a demodulator on a thread of its own; returns when it is closed
     /// and empty.
     private static func demodulate(
         ring: SampleRing, rate: SampleRate, options: StreamingDemodulator.Options,
-        into sink: any FrameSink, label: String, gain: AdaptiveGainSlot
+        into sink: any FrameSink, label: String, gain: AdaptiveGainSlot, logger: Logger
     ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DedicatedThread.start(name: "rtltcp-demod") {
                 let stream = SampleStream(format: .cu8, sampleRate: rate, options: options, into: sink, label: label)
+                stream.logLevelChanges(to: logger)
                 stream.drain(ring) { gain.value }
                 continuation.resume()
             }

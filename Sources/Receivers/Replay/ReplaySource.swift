@@ -8,8 +8,14 @@ import Support
 import Synchronization
 
 /// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
-/// and tracker as a live dongle: as fast as possible, or at the recording's own pace, once or
-/// in a loop.
+/// and tracker as a live dongle: as fast as possible, or at a pace (the recording's own, or N
+/// times faster), once or in a loop.
+///
+/// At a pace the samples take the dongle's path: this thread delivers each block when it is
+/// due into a `SampleRing`, which a second thread demodulates, and a block that finds the ring
+/// full is dropped and counted. So a recording at N times real time shows what a computer N
+/// times slower would do with a live dongle: the demodulator has 1/N of the processor time per
+/// second of air. As fast as possible, one thread reads and demodulates and nothing is lost.
 package struct ReplaySource: Source {
     /// What to replay and how.
     package struct Configuration: Sendable {
@@ -19,8 +25,9 @@ package struct ReplaySource: Source {
         package var format: SampleFormat
         /// Its sample rate.
         package var sampleRate: SampleRate
-        /// Deliver at real-time pace instead of as fast as possible.
-        package var throttle = false
+        /// Deliver this many times faster than real time (1: the recording's own pace) through
+        /// the dongle's ring and thread; nil: as fast as possible, nothing dropped.
+        package var speed: Double?
         /// Start again at the end (not possible for standard input).
         package var loop = false
         /// How the samples are demodulated.
@@ -38,6 +45,10 @@ package struct ReplaySource: Source {
     package let configuration: Configuration
     private let logger: Logger
 
+    /// Sample bytes a paced replay dropped because demodulation fell behind, over all passes.
+    package var droppedBytes: Int { dropped.bytes }
+    private let dropped = RingDrops()
+
     /// "replay", the radar's source name while a recording feeds it.
     package let name = "replay"
 
@@ -54,11 +65,12 @@ package struct ReplaySource: Source {
         let configuration = self.configuration
         let logger = self.logger
         let label = self.label
+        let drops = dropped
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
                 DedicatedThread.start(name: "replay") {
                     do {
-                        try Self.replay(configuration, into: sink, label: label, logger: logger) {
+                        try Self.replay(configuration, into: sink, label: label, drops: drops, logger: logger) {
                             cancelled.withLock { $0 }
                         }
                         continuation.resume()
@@ -74,33 +86,39 @@ package struct ReplaySource: Source {
         }
     }
 
+    /// The fastest pace: beyond it the reader itself, not the demodulator, sets the pace.
+    package static let maximumSpeed = 64.0
+
     /// The replay loop, on its own thread. The first pass is logged at info, later passes of
     /// a loop at debug: a short recording loops thousands of times a day.
     private static func replay(
-        _ configuration: Configuration, into sink: any FrameSink, label: String, logger: Logger,
+        _ configuration: Configuration, into sink: any FrameSink, label: String, drops: RingDrops, logger: Logger,
         isCancelled: () -> Bool
     ) throws {
         let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
         var pass = 0
+        // The level a pass ended at is where the next one starts.
+        var options = configuration.demodulator
         repeat {
             pass += 1
             let reader = try IQFileReader(path: configuration.path)
             let stream = SampleStream(
-                format: configuration.format, sampleRate: configuration.sampleRate,
-                options: configuration.demodulator, into: sink, label: label)
-            let passStart = Date().timeIntervalSince1970
-            var delivered = 0
-            let summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
-                delivered += block.count
-                if configuration.throttle {
-                    // A block is due when its last sample would have been received live.
-                    let wait = passStart + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
-                    if wait > 0 { DedicatedThread.sleep(seconds: wait) }
-                    if isCancelled() { throw CancellationError() }
+                format: configuration.format, sampleRate: configuration.sampleRate, options: options, into: sink,
+                label: label)
+            stream.logLevelChanges(to: logger, announce: pass == 1)
+            defer { options.level = stream.demodulator.level }
+            let summary: IQFileReader.Summary
+            let leftover: Int
+            if let speed = configuration.speed {
+                (summary, leftover) = try paced(
+                    reader, into: stream, bytesPerSecond: bytesPerSecond * speed, format: configuration.format,
+                    drops: drops, isCancelled: isCancelled)
+            } else {
+                summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
+                    stream.process(IQBlock(bytes: block, arrival: Date().timeIntervalSince1970))
                 }
-                stream.process(IQBlock(bytes: block, arrival: Date().timeIntervalSince1970))
+                leftover = stream.finish()
             }
-            let leftover = stream.finish()
             guard summary.bytes >= configuration.format.bytesPerSample else {
                 throw IQFileReader.ReadError(
                     description: "\(configuration.path) holds no whole sample (\(summary.bytes) bytes)")
@@ -114,5 +132,53 @@ package struct ReplaySource: Source {
                 "replay of \(configuration.path) (pass \(pass)): \(stream.frames) frames in \(DecimalText.fixed(seconds, places: 1)) s of samples"
             )
         } while configuration.loop && configuration.path != "-" && !isCancelled()
+    }
+
+    /// One pass at `bytesPerSecond`: each block goes into a ring when its last byte is due,
+    /// and a thread of its own demodulates from the ring, as from a dongle. Returns what was
+    /// read and the bytes of an incomplete final sample.
+    private static func paced(
+        _ reader: IQFileReader, into stream: SampleStream, bytesPerSecond: Double, format: SampleFormat,
+        drops: RingDrops, isCancelled: () -> Bool
+    ) throws -> (IQFileReader.Summary, Int) {
+        let ring = SampleRing(bytesPerSample: format.bytesPerSample)
+        drops.begin(ring)
+        defer { drops.end() }
+        let finished = ThreadCondition()
+        let leftover = Mutex<Int?>(nil)
+        // Handed to the demodulating thread; this one reads it again only once that has finished.
+        nonisolated(unsafe) let stream = stream
+        DedicatedThread.start(name: "demodulator") {
+            let remaining = stream.drain(ring) { nil }
+            finished.withLock { leftover.withLock { $0 = remaining } }
+            finished.broadcast()
+        }
+        /// Closes the ring and waits until the demodulator has drained it.
+        func demodulated() -> Int {
+            ring.close()
+            finished.lock()
+            defer { finished.unlock() }
+            while true {
+                if let remaining = leftover.withLock({ $0 }) { return remaining }
+                finished.wait()
+            }
+        }
+        let start = Date().timeIntervalSince1970
+        var delivered = 0
+        let summary: IQFileReader.Summary
+        do {
+            summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
+                delivered += block.count
+                // A block is due when its last sample would have been received live.
+                let wait = start + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
+                if wait > 0 { DedicatedThread.sleep(seconds: wait) }
+                if isCancelled() { throw CancellationError() }
+                ring.push(block)
+            }
+        } catch {
+            _ = demodulated()
+            throw error
+        }
+        return (summary, demodulated())
     }
 }

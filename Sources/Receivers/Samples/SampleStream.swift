@@ -1,8 +1,10 @@
 import FoundationEssentials
 import IQ
+import Logging
 import ModeS
 import ModeSDemod
 import Pipeline
+import Support
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +30,13 @@ package final class SampleStream {
     /// What this block counted for stats.json, handed to the pipeline at its end.
     private var counted = LocalStatistics()
     private var noiseMeter = SamplePower()
+    /// Keeps the demodulator within `options.budget`, when one is set.
+    private var governor: DemodulatorGovernor?
+    /// Where the governor's changes are logged, if anywhere.
+    private var logger: Logger?
+    /// At most six lines a minute of them: a replay many times faster than real time can
+    /// bring several a second.
+    private var levelLines = LogThrottle(interval: .seconds(60), burst: 6)
 
     /// A stream of `format` samples at `sampleRate` from the source labelled `label`,
     /// demodulated with `options` into `sink`.
@@ -39,10 +48,25 @@ package final class SampleStream {
         demodulator = StreamingDemodulator(format: format, sampleRate: sampleRate, options: options)
         clock = SampleClock(sampleRate: sampleRate.hertz)
         self.sink = sink
+        governor = options.budget.map { DemodulatorGovernor(budget: $0, level: options.level) }
     }
 
-    /// Demodulates `block`; after a loss, what came before it is finished first.
-    package func process(_ block: IQBlock) {
+    /// Logs each change of the demodulator's level the governor makes to `logger`, and, when
+    /// `announce`, how the level is set.
+    package func logLevelChanges(to logger: Logger, announce: Bool = true) {
+        self.logger = logger
+        guard announce else { return }
+        if let budget = governor?.budget {
+            let level = demodulator.level == .full ? "" : ", starting at level \(demodulator.level)"
+            logger.info("\(label): demodulator governed within \(Int((budget * 100).rounded()))% of a core\(level)")
+        } else if demodulator.level != .full {
+            logger.info("\(label): demodulator held at level \(demodulator.level.rawValue) (\(demodulator.level))")
+        }
+    }
+
+    /// Demodulates `block`; after a loss, what came before it is finished first. `ringFill`:
+    /// how full the ring the block came from still is (0 to 1), for the governor.
+    package func process(_ block: IQBlock, ringFill: Double = 0) {
         if block.droppedSamples > 0 {
             // What came before the gap is timed by the block it came in.
             demodulator.resume(afterDropping: block.droppedSamples) { deliver($0) }
@@ -65,8 +89,27 @@ package final class SampleStream {
         counted.noisePowerSum += noise.power * Double(noise.measured)
         counted.noiseSamples += noise.measured
         counted.clippedSamples += noise.clipped
-        counted.demodulationSeconds += Self.threadSeconds() - started
+        let spent = Self.threadSeconds() - started
+        counted.demodulationSeconds += spent
+        govern(spent: spent, samples: count, ringFill: ringFill)
         handOn()
+    }
+
+    /// Counts `samples` at the demodulator's level, and lets the governor move the level
+    /// when their demodulation took `spent` seconds of processor time.
+    private func govern(spent: Double, samples: Int, ringFill: Double) {
+        let air = Double(samples) / Double(demodulator.sampleRate.hertz)
+        counted.demodulatorLevel = demodulator.level.rawValue
+        counted.addSeconds(air, atLevel: demodulator.level.rawValue)
+        guard let change = governor?.observe(cpuSeconds: spent, airSeconds: air, ringFill: ringFill) else { return }
+        demodulator.setLevel(change.to)
+        counted.demodulatorLevel = change.to.rawValue
+        counted.levelChanges += 1
+        guard let logger, let covered = levelLines.record(now: .now) else { return }
+        let more = covered > 1 ? " (\(covered - 1) more changes since the last line)" : ""
+        logger.info(
+            "\(label): demodulator \(change.from.rawValue) (\(change.from)) -> \(change.to.rawValue) (\(change.to)): \(change.reason)\(more)"
+        )
     }
 
     /// Leaves `block` out, as if its samples had been lost: the samples on either side are

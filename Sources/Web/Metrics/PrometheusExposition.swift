@@ -112,6 +112,23 @@ enum PrometheusExposition {
             out.gauge("tuner_gain", unit: "db", gain, help: "The dongle's tuner gain now.")
             out.counter("tuner_gain_changes", local.gainChanges, help: "Times the adaptive gain moved.")
         }
+        addDemodulatorLevel(local, to: out)
+    }
+
+    /// The demodulator's level now, its changes and the seconds of samples at each level.
+    private static func addDemodulatorLevel(_ local: LocalStatistics, to out: Families) {
+        guard let level = local.demodulatorLevel else { return }
+        out.gauge(
+            "demodulator_level", Double(level),
+            help: "The demodulator's level now: 0 (plain) to 4 (every recovery technique).")
+        out.counter(
+            "demodulator_level_changes", local.levelChanges,
+            help: "Times the governor moved the demodulator's level to keep within --demod-budget.")
+        for (level, seconds) in local.secondsAtLevel.enumerated() {
+            out.counter(
+                "demodulator_level", unit: "seconds_total", seconds, labels: [("level", "\(level)")],
+                help: "Seconds of samples demodulated at each level.")
+        }
     }
 
     /// The aircraft tracked now, and the tracks and positions made so far.
@@ -168,10 +185,12 @@ enum PrometheusExposition {
             registry(name).makeCounter(descriptor: name, labels: labels).increment(by: Int64(max(0, value)))
         }
 
-        func counter(_ metric: String, unit: String, _ value: Double, help: String) {
+        func counter(
+            _ metric: String, unit: String, _ value: Double, labels: [(String, String)] = [], help: String
+        ) {
             guard value.isFinite else { return }
             let name = Self.name(metric, unit, help)
-            registry(name).makeCounter(descriptor: name, labels: []).increment(by: max(0, value))
+            registry(name).makeCounter(descriptor: name, labels: labels).increment(by: max(0, value))
         }
 
         func gauge(_ metric: String, unit: String = "", _ value: Double, labels: [(String, String)] = [], help: String)

@@ -1,0 +1,122 @@
+import ModeSDemod
+
+/// Keeps the demodulator within a budget of processor time by moving it along the
+/// `DemodulatorLevel` ladder: down as soon as it costs more than the budget or the sample ring
+/// starts to fill, back up, one level at a time, when the level above is expected to fit.
+///
+/// Why a budget and not "as much as the computer can do": a small computer (a Raspberry Pi)
+/// also runs the tracker, the outputs and the web server, and a demodulator that takes a whole
+/// core leaves them none, while the dongle keeps delivering. Why levels and not drops: a
+/// dropped block of samples loses every reply in it, a technique left out only the few replies
+/// that only it recovers.
+///
+/// A state machine with the time passed in: the samples' own time (seconds of air), so that
+/// a replay at N times real time is governed exactly like a dongle on a computer N times
+/// slower.
+package struct DemodulatorGovernor: Sendable {
+    /// What it decided, and why.
+    package struct Change: Sendable, Equatable {
+        /// The level before.
+        package let from: DemodulatorLevel
+        /// The level now.
+        package let to: DemodulatorLevel
+        /// One line for the log: "at 52% of a core, budget 40%".
+        package let reason: String
+    }
+
+    /// The budget, as a share of one core (0.4: 40 %).
+    package let budget: Double
+    /// The level now.
+    package private(set) var level: DemodulatorLevel
+
+    /// Seconds of air over which the cost is measured: long enough that one burst of replies
+    /// does not move the level, short enough to react before the ring (under a second of
+    /// samples) would fill.
+    static let window = 2.0
+    /// Seconds of air to wait after a change before climbing again, at first. Doubled after
+    /// each climb that had to be taken back, up to `longestHold`, so a demodulator just at
+    /// the edge of its budget does not swing between two levels every few seconds.
+    static let shortestHold = 10.0
+    /// The longest wait before trying to climb again.
+    static let longestHold = 640.0
+    /// A climb taken back within this many seconds failed (its hold doubles); one that held
+    /// this long succeeded (the hold is back to the shortest).
+    static let climbProbation = 60.0
+    /// A level is climbed to only when its expected cost is at most this share of the budget:
+    /// the margin keeps a busy minute from sending it straight back.
+    static let climbMargin = 0.8
+    /// The ring fill (0 to 1) at which the demodulator steps down at once, whatever the
+    /// measured cost: half of the ring is about 0.4 s of samples at 2.4 MS/s.
+    static let ringAlarm = 0.5
+
+    /// The instructions each level executes as a share of the full level's, on the dense sky
+    /// of `make bench` (see `DemodulatorLevel`): what a climb is expected to cost. A sky
+    /// that makes one technique busier than that one does is found out by the climb's
+    /// probation.
+    static let relativeCost = [0.49, 0.645, 0.74, 0.98, 1.0]
+
+    private var cpu = 0.0
+    private var air = 0.0
+    private var now = 0.0
+    private var lastChange = -Double.infinity
+    private var lastClimb: Double?
+    private var hold = shortestHold
+    /// The cost measured over the last full window, as a share of a core.
+    package private(set) var load: Double?
+
+    /// A governor holding the demodulator within `budget` (a share of one core), starting at
+    /// `level`.
+    package init(budget: Double, level: DemodulatorLevel = .full) {
+        self.budget = budget
+        self.level = level
+    }
+
+    /// Takes one block: `cpuSeconds` of processor time spent demodulating `airSeconds` of
+    /// samples, with the ring `ringFill` full (0 to 1) after it. Returns the change to make,
+    /// if any.
+    package mutating func observe(cpuSeconds: Double, airSeconds: Double, ringFill: Double) -> Change? {
+        guard airSeconds > 0, cpuSeconds.isFinite, cpuSeconds >= 0 else { return nil }
+        cpu += cpuSeconds
+        air += airSeconds
+        now += airSeconds
+        if let lastClimb, now - lastClimb >= Self.climbProbation {
+            self.lastClimb = nil
+            hold = Self.shortestHold
+        }
+        if ringFill >= Self.ringAlarm, now - lastChange >= Self.window / 2, let lower = level.lower {
+            let percent = Int((ringFill * 100).rounded())
+            return move(to: lower, reason: "falling behind: the sample ring is \(percent)% full")
+        }
+        guard air >= Self.window else { return nil }
+        let load = cpu / air
+        self.load = load
+        (cpu, air) = (0, 0)
+        if load > budget, let lower = level.lower {
+            return move(to: lower, reason: "at \(Self.percent(load)) of a core, budget \(Self.percent(budget))")
+        }
+        guard let higher = level.higher, now - lastChange >= hold else { return nil }
+        let expected = load * Self.relativeCost[higher.rawValue] / Self.relativeCost[level.rawValue]
+        guard expected <= budget * Self.climbMargin else { return nil }
+        lastClimb = now
+        return move(
+            to: higher,
+            reason: "at \(Self.percent(load)) of a core, about \(Self.percent(expected)) expected above, "
+                + "budget \(Self.percent(budget))")
+    }
+
+    private mutating func move(to next: DemodulatorLevel, reason: String) -> Change {
+        if next < level, lastClimb != nil {
+            // The climb did not hold: wait longer before the next one.
+            hold = min(hold * 2, Self.longestHold)
+            lastClimb = nil
+        }
+        let change = Change(from: level, to: next, reason: reason)
+        level = next
+        lastChange = now
+        (cpu, air) = (0, 0)
+        return change
+    }
+
+    /// "52%".
+    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
+}

@@ -1,0 +1,91 @@
+import ModeSDemod
+import Testing
+
+@testable import Receivers
+
+/// The governor (`DemodulatorGovernor`): down at once when over budget or falling behind, up
+/// one level at a time when the level above is expected to fit, and slower to climb again
+/// after a climb that did not hold.
+@Suite struct DemodulatorGovernorTests {
+    /// Feeds `seconds` of air in blocks of 0.2 s at `load` (share of a core per second of air)
+    /// at the governor's current level, scaled by the level's relative cost; returns the changes.
+    static func run(
+        _ governor: inout DemodulatorGovernor, seconds: Double, fullLoad: Double, ringFill: Double = 0
+    ) -> [DemodulatorGovernor.Change] {
+        var changes: [DemodulatorGovernor.Change] = []
+        for _ in 0..<Int(seconds / 0.2) {
+            let load = fullLoad * DemodulatorGovernor.relativeCost[governor.level.rawValue]
+            if let change = governor.observe(cpuSeconds: load * 0.2, airSeconds: 0.2, ringFill: ringFill) {
+                changes.append(change)
+            }
+        }
+        return changes
+    }
+
+    @Test func withinBudgetItStaysAtFull() {
+        var governor = DemodulatorGovernor(budget: 0.4)
+        #expect(Self.run(&governor, seconds: 600, fullLoad: 0.3).isEmpty)
+        #expect(governor.level == .full)
+        #expect(governor.load.map { abs($0 - 0.3) < 1e-9 } == true)
+    }
+
+    @Test func overBudgetItStepsDownUntilItFitsAndStaysThere() {
+        var governor = DemodulatorGovernor(budget: 0.4)
+        // Full costs 0.6 of a core: 0.98 x 0.6 = 0.59, 0.74 x 0.6 = 0.44 and 0.645 x 0.6 = 0.387
+        // fits.
+        let changes = Self.run(&governor, seconds: 60, fullLoad: 0.6)
+        #expect(changes.map(\.to.rawValue) == [3, 2, 1])
+        #expect(changes.allSatisfy { $0.reason.contains("budget 40%") })
+        #expect(governor.level == DemodulatorLevel(1))
+        // 0.387 x 0.74 / 0.645 = 0.44 above: over 80% of the budget, so it never climbs.
+        #expect(Self.run(&governor, seconds: 1_800, fullLoad: 0.6).isEmpty)
+    }
+
+    @Test func aFillingRingStepsDownAtOnceButNotEveryBlock() {
+        var governor = DemodulatorGovernor(budget: 0.4)
+        // Cheap by its measure, but the ring fills: the computer is busy with something else.
+        let changes = Self.run(&governor, seconds: 1.4, fullLoad: 0.1, ringFill: 0.75)
+        #expect(changes.count == 2, "\(changes.map(\.reason))")
+        #expect(changes.first?.reason.contains("ring is 75% full") == true)
+        let emptied = Self.run(&governor, seconds: 60, fullLoad: 0.1)
+        #expect(emptied.allSatisfy { $0.to > $0.from })
+        #expect(governor.level == .full, "climbs back once the ring is empty and there is room")
+    }
+
+    @Test func itClimbsOneLevelAtATimeWithAHoldBetween() {
+        var governor = DemodulatorGovernor(budget: 0.4, level: .plain)
+        let changes = Self.run(&governor, seconds: 60, fullLoad: 0.2)
+        #expect(changes.map(\.to.rawValue) == [1, 2, 3, 4])
+        // The first climb at the first window (no change yet), the others a hold (10 s) apart.
+        #expect(governor.level == .full)
+    }
+
+    @Test func aClimbThatDoesNotHoldDoublesTheWaitBeforeTheNext() {
+        var governor = DemodulatorGovernor(budget: 0.4, level: DemodulatorLevel(3)!)
+        // At level 3 the load is 0.28, so full is expected at 0.28 / 0.98 = 0.29 <= 0.8 x 0.4:
+        // it climbs, but on this sky full costs more than its share (the ratio table is only a
+        // guess): 0.45, over the budget.
+        var climbs = 0
+        var downs = 0
+        var air = 0.0
+        while air < 600 {
+            let load = governor.level == .full ? 0.45 : 0.28
+            if let change = governor.observe(cpuSeconds: load * 0.2, airSeconds: 0.2, ringFill: 0) {
+                if change.to > change.from { climbs += 1 } else { downs += 1 }
+            }
+            air += 0.2
+        }
+        // Holds of 10, 20, 40, 80, 160, 320 s of air (plus the windows): at most seven climbs
+        // in ten minutes rather than one every 12 s.
+        #expect(climbs >= 4 && climbs <= 7, "\(climbs) climbs")
+        #expect(downs == climbs || downs == climbs - 1)
+    }
+
+    @Test func hostileMeasurementsAreIgnored() {
+        var governor = DemodulatorGovernor(budget: 0.4)
+        #expect(governor.observe(cpuSeconds: .nan, airSeconds: 0.2, ringFill: 0) == nil)
+        #expect(governor.observe(cpuSeconds: -1, airSeconds: 0.2, ringFill: 0) == nil)
+        #expect(governor.observe(cpuSeconds: 1, airSeconds: 0, ringFill: 0) == nil)
+        #expect(governor.level == .full)
+    }
+}
