@@ -10,10 +10,10 @@ import Testing
 /// set at the start gives the frames of the same options set by hand, and a level changed
 /// between blocks takes effect from the next block without losing the stream.
 @Suite(.computeBound) struct DemodulatorLevelTests {
-    /// Two seconds of a busy realistic sky (cu8, 2.4 MS/s), and the messages on air.
+    /// A second of a busy realistic sky (cu8, 2.4 MS/s), and the messages on air.
     static func busySky() throws -> (bytes: [UInt8], sent: Set<ModeSBits>) {
         var settings = Simulation.Settings()
-        settings.duration = 2
+        settings.duration = 1
         settings.seed = 7102
         settings.busy = true
         settings.aircraft = 150
@@ -73,7 +73,7 @@ import Testing
         ).frames
         let demodulator = StreamingDemodulator(format: .cu8, sampleRate: .twoPointFourMega)
         var frames = [Frame]()
-        let block = 1 << 18
+        let block = 1 << 17
         bytes.withUnsafeBytes { raw in
             var offset = 0
             var turn = 0
