@@ -27,10 +27,11 @@ package struct RadarLayout: Sendable, Equatable {
 
     /// Columns per row: the cell aspect ratio the scope is corrected for.
     package static let aspect = 2.0
-    /// The side panel's width: callsign, altitude, distance and bearing columns plus margins.
-    package static let panelColumns = 32
+    /// The side panel's width: callsign, type, altitude, distance and bearing columns plus
+    /// margins.
+    package static let panelColumns = 37
     /// The narrowest terminal that still gets the side panel (the scope keeps 38 columns).
-    package static let minWidthForPanel = 70
+    package static let minWidthForPanel = 75
 
     /// The layout for `width` × `height` cells.
     package init(width: Int, height: Int) {

@@ -4,7 +4,8 @@ import ModeS
 import Support
 
 /// The list beside the scope: the view in force, the feed's state, and the aircraft nearest
-/// first with callsign, altitude, distance and bearing.
+/// first with callsign, ICAO type designator (when the identity data knows it), altitude,
+/// distance and bearing.
 struct SidePanel {
     let settings: RadarSettings
 
@@ -28,7 +29,7 @@ struct SidePanel {
             line("NO FEED", .warning)
         }
         line(String(repeating: "─", count: RadarLayout.panelColumns - 3), .ring)
-        line("CALLSIGN   ALT ft    KM  BRG", .heading)
+        line("CALLSIGN TYPE   ALT ft    KM  BRG", .heading)
         guard let frame = model.frame, model.connected else { return }
         let planes = frame.byDistance
         let room = rows - row
@@ -40,11 +41,12 @@ struct SidePanel {
         if planes.isEmpty { line("no aircraft in view") }
     }
 
-    /// One aircraft's line: callsign (8), altitude (6, "GND" on the ground), distance (5) and
-    /// bearing (4), for example `KLM1023    19685  30.3 043°`.
+    /// One aircraft's line: callsign (8), type (4), altitude (6, "GND" on the ground),
+    /// distance (5) and bearing (4), for example `KLM1023  B738    19685  30.3 043°`.
     static func row(_ plane: FeedAircraft) -> String {
-        let label = plane.label.prefix(8)
-        let name = label + String(repeating: " ", count: 8 - label.count)
+        let name = column(plane.label, 8)
+        // A designator is at most four characters; anything else from outside is cut.
+        let type = " " + column(plane.identity?.typeCode ?? "", 4)
         let altitude: String
         if plane.onGround == true {
             altitude = "GND"
@@ -60,7 +62,13 @@ struct SidePanel {
             distance = "-"
         }
         let bearing = plane.bearingDeg.map(RadarRenderer.degrees) ?? "-"
-        return name + pad(altitude, 9) + pad(distance, 6) + pad(bearing, 5)
+        return name + type + pad(altitude, 9) + pad(distance, 6) + pad(bearing, 5)
+    }
+
+    /// `text` cut or padded to `width` characters.
+    private static func column(_ text: String, _ width: Int) -> String {
+        let cut = text.prefix(width)
+        return cut + String(repeating: " ", count: width - cut.count)
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -174,7 +174,7 @@ import Testing
         let listed = rows.filter { ["FAR9", "GND1", "NEAR1"].contains(String($0.prefix(while: { $0 != " " }))) }
         #expect(listed.map { String($0.prefix(while: { $0 != " " })) } == ["GND1", "NEAR1", "FAR9"])
         #expect(listed.first?.contains("GND") == true)
-        #expect(listed.last == "FAR9        36000  45.3 006°")
+        #expect(listed.last == "FAR9             36000  45.3 006°")
     }
 
     @Test func waitingForTheDaemonIsShown() {
