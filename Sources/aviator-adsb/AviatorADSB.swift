@@ -24,10 +24,11 @@ struct AviatorADSB: AsyncParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    /// ArgumentParser's own entry point, after `ProcessorCheck`: a processor the build
-    /// cannot run on gets one error line instead of "Illegal instruction".
+    /// ArgumentParser's own entry point, after `ProcessorCheck` (a processor the build cannot
+    /// run on gets one error line instead of "Illegal instruction") and `MallocArenas`.
     static func main() async {
         ProcessorCheck.exitUnlessSupported()
+        MallocArenas.cap()
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? AsyncParsableCommand {
