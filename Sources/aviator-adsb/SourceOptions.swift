@@ -49,7 +49,10 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Sample format of --replay: cu8, cs16 or cf32 (default: from the file extension, else cu8).")
     var format: SampleFormat?
 
-    @Flag(help: "Replay at the recording's real-time pace instead of as fast as possible (as --speed 1).")
+    @Flag(
+        help:
+            "Replay at the recording's real-time pace instead of as fast as possible; a demodulator slower than that makes it late, never drops samples."
+    )
     var throttle = false
 
     @Option(
@@ -186,7 +189,7 @@ struct SourceOptions: ParsableArguments {
         if let speed, !(speed.isFinite && (0.01...ReplaySource.maximumSpeed).contains(speed)) {
             throw ValidationError("--speed must be between 0.01 and 64, got \(speed)")
         }
-        if throttle && speed != nil { throw ValidationError("--throttle is --speed 1: give one of them") }
+        if throttle && speed != nil { throw ValidationError("give one of --throttle and --speed") }
         if !(demodBudget.isFinite && (1...400).contains(demodBudget)) {
             throw ValidationError("--demod-budget must be between 1 and 400 (% of one core), got \(demodBudget)")
         }
@@ -219,7 +222,7 @@ struct SourceOptions: ParsableArguments {
         sources.demodulator.cancelOverlaps = cancelOverlaps
         if let demodLevel, let level = DemodulatorLevel(demodLevel) {
             sources.demodulator.level = level
-        } else if local != .replay || speed != nil || throttle {
+        } else if local != .replay || speed != nil {
             // A replay as fast as possible has no real time to keep up with.
             sources.demodulator.budget = demodBudget / 100
         }
@@ -239,7 +242,8 @@ struct SourceOptions: ParsableArguments {
             var configuration = ReplaySource.Configuration(
                 path: replay, format: format ?? SampleFormat(fileName: replay) ?? .cu8,
                 sampleRate: sampleRate)
-            configuration.speed = throttle ? 1 : speed
+            configuration.throttle = throttle
+            configuration.speed = speed
             configuration.demodulator = sources.demodulator
             configuration.loop = loop
             sources.local = .replay(configuration)

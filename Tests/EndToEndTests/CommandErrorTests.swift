@@ -100,7 +100,7 @@ extension EndToEnd {
             (["--speed", "4"], "--throttle, --speed, --loop and --format apply to --replay"),
             (["--replay", "sky.cu8", "--speed", "100"], "--speed must be between 0.01 and 64, got 100.0"),
             (["--replay", "sky.cu8", "--speed", "nan"], "--speed must be between 0.01 and 64"),
-            (["--replay", "sky.cu8", "--speed", "2", "--throttle"], "--throttle is --speed 1: give one of them"),
+            (["--replay", "sky.cu8", "--speed", "2", "--throttle"], "give one of --throttle and --speed"),
             (["--demod-budget", "0"], "--demod-budget must be between 1 and 400 (% of one core), got 0.0"),
             (["--demod-level", "5"], "--demod-level must be 0 (plain) to 4 (every technique), got 5")
         ])

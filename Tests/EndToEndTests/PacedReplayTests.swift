@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 extension EndToEnd {
-    /// A replay at a pace (`--throttle`, `--speed N`) takes the dongle's path, a ring and a
-    /// demodulating thread, and the demodulator's level can be held or governed.
+    /// A replay at a speed (`--speed N`) takes the dongle's path, a ring and a demodulating
+    /// thread; the demodulator's level can be held or governed.
     @Suite(.serialized, .tags(.slow)) struct PacedReplayTests {
         let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
 

@@ -8,14 +8,17 @@ import Support
 import Synchronization
 
 /// Replays an IQ recording (a file, or standard input for "-") through the same demodulator
-/// and tracker as a live dongle: as fast as possible, or at a pace (the recording's own, or N
-/// times faster), once or in a loop.
+/// and tracker as a live dongle: as fast as possible, at the recording's own pace, or at a
+/// speed; once or in a loop.
 ///
-/// At a pace the samples take the dongle's path: this thread delivers each block when it is
-/// due into a `SampleRing`, which a second thread demodulates, and a block that finds the ring
-/// full is dropped and counted. So a recording at N times real time shows what a computer N
-/// times slower would do with a live dongle: the demodulator has 1/N of the processor time per
-/// second of air. As fast as possible, one thread reads and demodulates and nothing is lost.
+/// As fast as possible and at the recording's pace (`throttle`), one thread reads and
+/// demodulates, and nothing is lost: a demodulator slower than real time only makes the
+/// replay late, so a demonstration or a test gives the same frames on any computer. At a
+/// `speed` the samples take the dongle's path instead: this thread delivers each block when
+/// it is due into a `SampleRing`, which a second thread demodulates, and a block that finds
+/// the ring full is dropped and counted. So a recording at N times real time shows what a
+/// computer N times slower would do with a live dongle: the demodulator has 1/N of the
+/// processor time per second of air.
 package struct ReplaySource: Source {
     /// What to replay and how.
     package struct Configuration: Sendable {
@@ -25,8 +28,11 @@ package struct ReplaySource: Source {
         package var format: SampleFormat
         /// Its sample rate.
         package var sampleRate: SampleRate
-        /// Deliver this many times faster than real time (1: the recording's own pace) through
-        /// the dongle's ring and thread; nil: as fast as possible, nothing dropped.
+        /// Deliver at the recording's own pace, nothing dropped.
+        package var throttle = false
+        /// Deliver this many times faster than real time through the dongle's ring and
+        /// thread, dropping what the demodulator cannot keep up with; nil: as fast as possible
+        /// (or at `throttle`'s pace), nothing dropped.
         package var speed: Double?
         /// Start again at the end (not possible for standard input).
         package var loop = false
@@ -114,7 +120,16 @@ package struct ReplaySource: Source {
                     reader, into: stream, bytesPerSecond: bytesPerSecond * speed, format: configuration.format,
                     drops: drops, isCancelled: isCancelled)
             } else {
+                let passStart = Date().timeIntervalSince1970
+                var delivered = 0
                 summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
+                    delivered += block.count
+                    if configuration.throttle {
+                        // A block is due when its last sample would have been received live.
+                        let wait = passStart + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
+                        if wait > 0 { DedicatedThread.sleep(seconds: wait) }
+                        if isCancelled() { throw CancellationError() }
+                    }
                     stream.process(IQBlock(bytes: block, arrival: Date().timeIntervalSince1970))
                 }
                 leftover = stream.finish()
