@@ -69,13 +69,22 @@ package struct AircraftJSONWriter: Sendable {
         return w.result
     }
 
+    /// The `type` readsb writes: an aircraft heard in ADS-B from its transponder (DF17) is
+    /// `adsb_icao` once it holds a position and `mode_s` until then, as readsb ranks it (on the
+    /// busy sample, readsb's own aircraft.json gave every aircraft without a position
+    /// `mode_s`, and every one with a position `adsb_icao`).
+    static func jsonType(of plane: AircraftState) -> String {
+        plane.addressType == .adsbICAO && plane.position == nil
+            ? AddressType.modeS.jsonName : plane.addressType.jsonName
+    }
+
     /// `hex`, `type` and `flight`, then the aircraft database's row as readsb writes it with
     /// `--db-file`: `r` (registration), `t` (type designator), `desc`, `ownOp`, `year` (a
     /// string, as the database has it) and `dbFlags` (military 1, interesting 2, PIA 4, LADD 8;
     /// left out when 0): who the aircraft is.
     private static func addIdentity(of plane: AircraftState, to w: inout JSONObjectWriter) {
         w.add("hex", (plane.addressType.isICAO ? "" : "~") + plane.icaoHex)
-        w.add("type", plane.addressType.jsonName)
+        w.add("type", jsonType(of: plane))
         if let callsign = plane.callsign, !callsign.isEmpty { w.add("flight", paddedCallsign(callsign)) }
         guard plane.addressType.isICAO, let record = plane.identity?.record else { return }
         w.add("r", record.registration)

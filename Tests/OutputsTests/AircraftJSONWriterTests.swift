@@ -205,6 +205,8 @@ import Tracking
         plane.callsign = "N123"
         var icao = AircraftState(icao: 0x0A1B2C, lastSeen: Self.now, source: .adsb, addressType: .adsbICAO)
         icao.callsign = "KLM1"
+        icao.position = GeoPoint(latitude: 52, longitude: 4)
+        icao.positionTime = Self.now
         #expect(plane.key != icao.key)
         plane.signal.record(dBFS: -20)
         icao.signal.record(dBFS: -10)
@@ -214,6 +216,24 @@ import Tracking
         #expect(aircraft.map { $0["type"] as? String } == ["adsb_icao", "tisb_trackfile"])
         #expect(aircraft.map { $0["flight"] as? String } == ["KLM1    ", "N123    "])
         #expect(aircraft.map { $0["rssi"] as? Double } == [-10, -20])
+    }
+
+    @Test func aTransponderHeardInADSBIsModeSUntilItHoldsAPosition() throws {
+        var plane = AircraftState(icao: 0x4840D6, lastSeen: Self.now, source: .adsb, addressType: .adsbICAO)
+        plane.callsign = "KLM1"
+        func type() throws -> String? {
+            let json = AircraftJSONWriter.aircraftJSON(now: Self.now, messages: 1, aircraft: [plane])
+            let aircraft = try #require(try Self.parse(Data(json.utf8))["aircraft"] as? [[String: Any]])
+            return aircraft.first?["type"] as? String
+        }
+        #expect(try type() == "mode_s")
+        plane.position = GeoPoint(latitude: 52, longitude: 4)
+        plane.positionTime = Self.now
+        #expect(try type() == "adsb_icao")
+        // Other kinds are written as they are, position or not.
+        plane.position = nil
+        plane.addressType = .adsrICAO
+        #expect(try type() == "adsr_icao")
     }
 
     @Test func distanceAndBearingFromTheReceiverFollowThePosition() throws {
