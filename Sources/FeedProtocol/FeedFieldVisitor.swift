@@ -25,6 +25,8 @@ protocol FeedFieldVisitor {
     mutating func object<Value: FeedObject>(_ key: String, _ value: inout Value?) throws(Failure)
     /// A nested object that is always there (its owner's parser checks that it is present).
     mutating func object<Value: FeedObject>(_ key: String, _ value: inout Value) throws(Failure)
+    /// A list of nested objects, at most `limit` (empty when absent or `null`).
+    mutating func objects<Value: FeedObject>(_ key: String, _ value: inout [Value], limit: Int) throws(Failure)
 }
 
 /// A feed object nested in another: written as its own JSON object, read from one.
@@ -74,6 +76,10 @@ struct FeedFieldWriter: FeedFieldVisitor {
     }
 
     mutating func object<Value: FeedObject>(_ key: String, _ value: inout Value) { w.addRaw(key, value.json) }
+
+    mutating func objects<Value: FeedObject>(_ key: String, _ value: inout [Value], limit: Int) {
+        w.addRaw(key, "[" + value.prefix(limit).map(\.json).joined(separator: ",") + "]")
+    }
 }
 
 /// Sets the fields it visits from a parsed JSON object; absent or `null` values are unknown,
@@ -112,5 +118,12 @@ struct FeedFieldReader: FeedFieldVisitor {
 
     mutating func object<Value: FeedObject>(_ key: String, _ value: inout Value) throws(FeedParseError) {
         if let nested = try fields.object(key) { value = try Value(nested) }
+    }
+
+    mutating func objects<Value: FeedObject>(
+        _ key: String, _ value: inout [Value], limit: Int
+    ) throws(FeedParseError) {
+        value = []
+        for nested in try fields.objects(key, limit: limit) ?? [] { value.append(try Value(nested)) }
     }
 }

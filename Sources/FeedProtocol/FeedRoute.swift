@@ -8,17 +8,25 @@ package struct FeedRoute: Sendable, Equatable {
     package var origin: FeedAirport
     /// The airport it is bound for.
     package var destination: FeedAirport
+    /// The airports it calls at on the way, in order (a multi-leg flight number); empty for
+    /// a direct flight.
+    package var stops: [FeedAirport]
 
-    /// A route from its two ends.
-    package init(origin: FeedAirport, destination: FeedAirport) {
+    /// The most stops carried: more than any scheduled flight number makes.
+    package static let maximumStops = 8
+
+    /// A route from its two ends and its stops.
+    package init(origin: FeedAirport, destination: FeedAirport, stops: [FeedAirport] = []) {
         self.origin = origin
         self.destination = destination
+        self.stops = Array(stops.prefix(Self.maximumStops))
     }
 
-    /// Both ends, in wire order: the one list its writer and parser follow.
+    /// Both ends and the stops, in wire order: the one list its writer and parser follow.
     mutating func visit<V: FeedFieldVisitor>(_ v: inout V) throws(V.Failure) {
         try v.object("origin", &origin)
         try v.object("destination", &destination)
+        try v.objects("stops", &stops, limit: Self.maximumStops)
     }
 
     /// Reads a route object; both ends must be there.

@@ -69,6 +69,26 @@ package struct JSONFields: Sendable {
         }
     }
 
+    /// An array of nested objects (at most `limit`), or nil when the field is null or absent.
+    package func objects(_ key: String, limit: Int) throws(FeedParseError) -> [JSONFields]? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .array(let elements)?:
+            guard elements.count <= limit else {
+                throw FeedParseError("\(field(key)) holds \(elements.count) entries, more than \(limit)")
+            }
+            var result: [JSONFields] = []
+            for (index, element) in elements.enumerated() {
+                guard case .object(let value) = element else {
+                    throw FeedParseError("\(field(key)) entry \(index) must be an object, got \(element.kindName)")
+                }
+                result.append(JSONFields(value, place: (place.map { "\($0) " } ?? "") + "\(key) \(index)"))
+            }
+            return result
+        case let other?: throw FeedParseError("\(field(key)) must be an array, got \(other.kindName)")
+        }
+    }
+
     /// A nested object, or nil when the field is null or absent.
     package func object(_ key: String) throws(FeedParseError) -> JSONFields? {
         switch values[key] {

@@ -27,7 +27,9 @@ extension FeedAircraft {
         stale = state.positionIsStale(at: now)
         source = state.source.rawValue
         route = state.route.map { route in
-            FeedRoute(origin: FeedAirport(route.origin), destination: FeedAirport(route.destination))
+            FeedRoute(
+                origin: FeedAirport(route.origin), destination: FeedAirport(route.destination),
+                stops: route.stops.map(FeedAirport.init))
         }
         identity = state.identity.map(FeedIdentity.init)
     }

@@ -24,4 +24,43 @@ import Testing
         }
         #expect(frame.aircraft == [aircraft])
     }
+
+    @Test func aMultiLegRouteCarriesItsStopsInOrder() throws {
+        var aircraft = FeedAircraft(icao: "4ca7b4", callsign: "RYR1")
+        aircraft.route = FeedRoute(
+            origin: FeedAirport(icao: "EIDW"), destination: FeedAirport(icao: "LEPA"),
+            stops: [FeedAirport(icao: "EGSS", iata: "STN"), FeedAirport(icao: "LFBO")])
+        let text = aircraft.json
+        #expect(text.contains(#""stops":[{"icao":"EGSS","iata":"STN""#))
+        let line = FeedFrame(seq: 1, time: 2, source: "x", headingDeg: 0, rangeKm: 50, aircraft: [aircraft]).jsonLine
+        guard case .frame(let frame) = try FeedLine(parsing: Array(line.utf8.dropLast())) else {
+            Issue.record("not a frame")
+            return
+        }
+        #expect(frame.aircraft.first?.route?.stops.map(\.icao) == ["EGSS", "LFBO"])
+        // A direct flight: an empty list, and a route written before stops existed reads as one.
+        aircraft.route = FeedRoute(origin: FeedAirport(icao: "EHAM"), destination: FeedAirport(icao: "EGLL"))
+        #expect(aircraft.json.contains(#""stops":[]"#))
+    }
+
+    @Test(arguments: [
+        (#""stops":{"icao":"EGSS"}"#, "must be an array, got an object"),
+        (#""stops":[1]"#, "entry 0 must be an object, got a number"),
+        (#""stops":[{"icao":7}]"#, "must be a string"),
+        (
+            #""stops":[{},{},{},{},{},{},{},{},{}]"#,
+            "holds 9 entries, more than 8"
+        )
+    ])
+    func hostileStopsAreOneClearError(stops: String, message: String) {
+        let line =
+            #"{"type":"frame","seq":1,"time":2,"source":"x","heading_deg":0,"range_km":50,"aircraft":[{"icao":"4ca7b4","#
+            + #""route":{"origin":{"icao":"EIDW"},"destination":{"icao":"LEPA"},"# + stops + "}}]}"
+        do {
+            _ = try FeedLine(parsing: Array(line.utf8))
+            Issue.record("accepted \(stops)")
+        } catch {
+            #expect("\(error)".contains(message), "\(error)")
+        }
+    }
 }

@@ -152,6 +152,17 @@ test("describeRoute joins both ends with an arrow, a question mark for the unkno
   assert.equal(describeRoute(null), null);
 });
 
+test("describeRoute names the stops of a multi-leg route by their codes, in order", () => {
+  const route = {
+    origin: { iata: "DUB" },
+    destination: { iata: "PMI" },
+    stops: [{ iata: "STN", name: "London Stansted" }, { icao: "LFBO" }, {}, null, 7, { iata: "<b>TOO-LONG-CODE</b>" }],
+  };
+  assert.equal(describeRoute(route), "DUB → STN → LFBO → PMI");
+  assert.equal(describeRoute({ ...route, stops: "STN" }), "DUB → PMI");
+  assert.equal(describeRoute({ ...route, stops: [] }), "DUB → PMI");
+});
+
 test("describeIdentity names the type, the operator and the registration, each when known", () => {
   assert.equal(
     describeIdentity({ type: "A320", type_desc: "Airbus A320", operator: "easyJet", registration: "G-EZAB" }),

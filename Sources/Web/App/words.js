@@ -76,7 +76,6 @@ export function airportName(airport) {
   return parts.length > 0 ? parts.join(" ") : null;
 }
 
-/** "AMS → LHR" style route text, or null when unknown. */
 /**
  * Who an aircraft is, from the feed's `identity`: "Airbus A320neo · easyJet · G-EZAB", each
  * part only when known (the type's description, else its code); null when nothing is known.
@@ -97,10 +96,18 @@ export function typeCode(identity) {
   return code !== "" && code.length <= 8 ? code : null;
 }
 
+/**
+ * "AMS → LHR" style route text, with the stops of a multi-leg flight by their codes between
+ * ("DUB → STN → PMI"); null when unknown.
+ */
 export function describeRoute(route) {
   if (!route || typeof route !== "object") return null;
   const from = airportName(route.origin);
   const to = airportName(route.destination);
   if (!from && !to) return null;
-  return `${from ?? "?"} → ${to ?? "?"}`;
+  const stops = Array.isArray(route.stops) ? route.stops.slice(0, 8) : [];
+  const via = stops
+    .map((stop) => (stop && typeof stop === "object" ? stop.iata || stop.icao : null))
+    .filter((code) => typeof code === "string" && code.length > 0 && code.length <= 8);
+  return [from ?? "?", ...via, to ?? "?"].join(" → ");
 }
