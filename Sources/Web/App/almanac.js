@@ -280,8 +280,8 @@ function frame(date) {
  * Where the sun is, seen from (`latDeg`, `lonDeg`: degrees, WGS-84, north and east positive)
  * at the Date `date`: `azimuthDeg`, true (from geographic north, clockwise, in [0, 360)), and
  * `elevationDeg` above the horizon, in [−90, 90], with standard refraction (10 °C, 1010 hPa):
- * the apparent elevation near the horizon, the geometric one below −5°. Within a few
- * hundredths of a degree from 1990 to 2100.
+ * the apparent elevation above the horizon; below it the refraction fades out, and from −5°
+ * down the elevation is geometric. Within a few hundredths of a degree from 1990 to 2100.
  */
 export function sunPosition(date, latDeg, lonDeg) {
   const f = frame(date);
