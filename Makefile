@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check almanac-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -22,6 +22,7 @@ help:
 	@echo "make lint         swift format lint --strict over Sources, Tests, Fuzz and Package.swift (the checked-in .swift-format)"
 	@echo "make test-js      the web app's pure modules (words, palette, angles, projection...) under node's test runner"
 	@echo "make conformance  compare every decoded field with pyModeS over ../shared/messages"
+	@echo "make almanac-check  the web app's sun and moon against PyEphem: ten places, a year (make test runs it too)"
 	@echo "make bench        yield, false frames and CPU time beside readsb and dump1090-fa ($(SHARED)/peers), both simulated channels"
 	@echo "make heldout      the demodulator's yield and false frames on simulated skies of seeds no rule was tuned on"
 	@echo "make bench-gain   the adaptive gain against every fixed gain, through the fake dongle's tuner model"
@@ -170,7 +171,7 @@ TEST_MINUTES ?= 60
 TEST_WIDTH ?= 6
 # The feed load test then runs by itself, since it reads the memory of the whole test process.
 # The web app's module tests come first: they take a second, the rest takes many minutes.
-test: lint test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client $(VENV)/.wmm
+test: lint test-js $(VENV)/.pymap3d $(VENV)/.prometheus-client $(VENV)/.wmm $(VENV)/.ephem
 	@free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); if [ "$${free:-0}" -lt 2000000 ]; then \
 		echo "make test: only $$(( $${free:-0} / 1024 )) MB free here; the build and the tests need about 2 GB" >&2; fi
 	@$(SWIFT) build --product aviator-adsbPackageTests && $(SWIFT) build --product aviator-adsb
@@ -211,6 +212,12 @@ $(VENV)/.wmm: $(VENV)/.pymodes
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check wmm-calculator==1.4.4
 	touch $@
 
+# ephem (PyEphem): the independent almanac the web app's sun and moon are compared with
+# (scripts/almanac_check.py); self-contained, it downloads no ephemeris.
+$(VENV)/.ephem: $(VENV)/.pymodes
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check ephem==4.2.1
+	touch $@
+
 # prometheus-client: the independent parser of /metrics' text format (scripts/parse_metrics.py).
 $(VENV)/.prometheus-client: $(VENV)/.pymodes
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check prometheus-client==0.26.0
@@ -221,6 +228,12 @@ conformance: release
 
 conformance-check: $(VENV)/.pymodes
 	$(VENV)/bin/python scripts/conformance.py --binary $(BINARY) --messages $(SHARED)/messages
+
+# The web app's almanac (docs/web.md, sun and moon) against PyEphem; fails beyond 0.1° for
+# the sun, 0.5° for the moon. AlmanacCheckTests runs the same under make test.
+almanac-check: $(VENV)/.ephem
+	@command -v node >/dev/null 2>&1 || { echo "make almanac-check: node is missing; make deps installs Debian's nodejs" >&2; exit 1; }
+	$(VENV)/bin/python scripts/almanac_check.py
 
 # The daemon is measured first, on an idle machine, and its figures join the targets table.
 bench: release $(VENV)/.pymodes

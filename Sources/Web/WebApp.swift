@@ -10,6 +10,7 @@ enum WebApp {
             ("style.css", PackageResources.style_css),
             ("manifest.webmanifest", PackageResources.manifest_webmanifest),
             ("sw.js", PackageResources.sw_js),
+            ("almanac.js", PackageResources.almanac_js),
             ("angles.js", PackageResources.angles_js),
             ("card.js", PackageResources.card_js),
             ("compass.js", PackageResources.compass_js),

@@ -4,9 +4,9 @@
 
 const CACHE = "aviator-adsb-app-v1";
 const FILES = [
-  "./", "index.html", "style.css", "app.js", "angles.js", "card.js", "compass.js", "controls.js", "declutter.js",
-  "feed.js", "gestures.js", "kid.js", "list.js", "location.js", "palette.js", "projection.js", "radar.js", "settings.js",
-  "sky.js", "words.js",
+  "./", "index.html", "style.css", "app.js", "almanac.js", "angles.js", "card.js", "compass.js", "controls.js",
+  "declutter.js", "feed.js", "gestures.js", "kid.js", "list.js", "location.js", "palette.js", "projection.js",
+  "radar.js", "settings.js", "sky.js", "words.js",
   "manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png",
 ];
 
