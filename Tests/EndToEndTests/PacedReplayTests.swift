@@ -53,5 +53,15 @@ extension EndToEnd {
             let seconds = try #require(local["demod_level_seconds"] as? [Double])
             #expect(seconds.count == 5 && abs(seconds[0] - 0.8) < 0.05 && seconds[1...].allSatisfy { $0 == 0 })
         }
+
+        @Test func theGovernorMeasuresAcrossPassesOfALoopShorterThanItsWindow() throws {
+            // Passes of 0.8 s, windows of 2 s: only a governor that carries on from one pass to
+            // the next ever completes a window. Any computer demodulates a busy sky at more
+            // than 1% of a core, so it steps down to the plain path within a few seconds.
+            let replay = try Daemon(["--replay", sample, "--speed", "1", "--loop", "--demod-budget", "1"])
+            #expect(replay.waitFor("-> 0 (plain): at ", timeout: 30), "\(replay.stderr)")
+            #expect(replay.stop().status == 0)
+            #expect(replay.stderr.contains("budget 1%"))
+        }
     }
 }

@@ -103,16 +103,17 @@ package struct ReplaySource: Source {
     ) throws {
         let bytesPerSecond = Double(configuration.sampleRate.hertz * configuration.format.bytesPerSample)
         var pass = 0
-        // The level a pass ended at is where the next one starts.
-        var options = configuration.demodulator
+        // The stream of the pass before: its level and governor carry on into the next.
+        var previous: SampleStream?
         repeat {
             pass += 1
             let reader = try IQFileReader(path: configuration.path)
             let stream = SampleStream(
-                format: configuration.format, sampleRate: configuration.sampleRate, options: options, into: sink,
-                label: label)
+                format: configuration.format, sampleRate: configuration.sampleRate,
+                options: configuration.demodulator, into: sink, label: label)
             stream.logLevelChanges(to: logger, announce: pass == 1)
-            defer { options.level = stream.demodulator.level }
+            if let previous { stream.continueGoverning(after: previous) }
+            defer { previous = stream }
             let summary: IQFileReader.Summary
             let leftover: Int
             if let speed = configuration.speed {

@@ -51,6 +51,15 @@ package final class SampleStream {
         governor = options.budget.map { DemodulatorGovernor(budget: $0, level: options.level) }
     }
 
+    /// Takes over the level, the governor and the log throttle of `previous`, a stream of
+    /// the same source that ended (a replay's last pass): the governor keeps measuring across
+    /// passes shorter than its window, as over a dongle's continuous stream.
+    package func continueGoverning(after previous: SampleStream) {
+        governor = previous.governor
+        levelLines = previous.levelLines
+        demodulator.setLevel(previous.demodulator.level)
+    }
+
     /// Logs each change of the demodulator's level the governor makes to `logger`, and, when
     /// `announce`, how the level is set.
     package func logLevelChanges(to logger: Logger, announce: Bool = true) {
