@@ -162,6 +162,7 @@ function apply() {
   controls?.showRange();
   awake.set(settings.kid);
   setPressed($("sky-kid"), settings.kid);
+  skyView.relayout();
   setPressed($("sky-locate"), settings.useLocation);
   if (settings.kid) choose(selected);
   feed.setView(viewFields());

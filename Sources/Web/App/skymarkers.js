@@ -193,7 +193,8 @@ export class SkyMarkers {
    * Places every aircraft of `sky` for the camera (`basis`, `f`, `width` × `height`, from
    * pinhole.js). `options`: `kid`, `kidGround`, `selected`, `ratio` (device pixels per CSS
    * pixel), `azimuthDeg`, `elevationDeg` (where the camera looks), `settled` (false just
-   * after opening: nothing counts as entering). Returns how many aircraft kid mode shows came
+   * after opening: nothing counts as entering), `obstacles` (boxes no label may cover:
+   * `[left, top, width, height]`). Returns how many aircraft kid mode shows came
    * into the picture, and sets `overhead` when one of them is high above.
    */
   place(sky, basis, f, width, height, options) {
@@ -276,6 +277,7 @@ export class SkyMarkers {
     if (this.charWidth === 0) this.charWidth = measureCharWidth();
     shown.sort(byTrack);
     declutter.startLabels();
+    for (const box of options.obstacles) declutter.addObstacle(box[0], box[1], box[2], box[3]);
     for (const marker of shown) {
       const placed = declutter.placeLabel(marker.index, marker.chars * this.charWidth, 2 * LINE_PX, LABEL_PAD_PX);
       if (placed === -1) marker.placeLabel(null, null);

@@ -46,6 +46,7 @@ export class SkyView {
     this.width = 0;
     this.height = 0;
     this.sizeValid = false;
+    this.obstacles = [];
     this.frames = 0;
     this.lastAt = 0;
     this.look = { azimuthDeg: 0, elevationDeg: 20 };
@@ -133,7 +134,7 @@ export class SkyView {
     const elevation = (Math.asin(Math.max(-1, Math.min(1, basis[8]))) * 180) / Math.PI;
     const entered = this.markers.place(sky, basis, f, width, height, {
       kid: options.kid, kidGround: options.kidGround, selected: options.selected, ratio: Math.min(window.devicePixelRatio || 1, 2),
-      azimuthDeg: azimuth, elevationDeg: elevation, settled: this.frames > SETTLE_FRAMES,
+      azimuthDeg: azimuth, elevationDeg: elevation, settled: this.frames > SETTLE_FRAMES, obstacles: this.obstacles,
     });
     if (options.kid && entered > 0) this.hooks.chime();
     const overhead = options.kid && this.markers.overhead;
@@ -143,11 +144,25 @@ export class SkyView {
     return azimuth;
   }
 
+  /** Follows the view's size, and where its controls are: labels keep off them. */
   fit() {
     this.sizeValid = true;
-    this.width = Math.max(1, this.e.root.clientWidth);
-    this.height = Math.max(1, this.e.root.clientHeight);
+    const root = this.e.root;
+    this.width = Math.max(1, root.clientWidth);
+    this.height = Math.max(1, root.clientHeight);
     this.grid.resize(this.width, this.height, Math.min(window.devicePixelRatio || 1, 2));
+    const corner = root.getBoundingClientRect();
+    this.obstacles = [...root.querySelectorAll("#sky-tools button, #sky-top p")]
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => {
+        const r = element.getBoundingClientRect();
+        return [r.left - corner.left, r.top - corner.top, r.width, r.height];
+      });
+  }
+
+  /** The controls changed (kid mode shows fewer): measure again on the next frame. */
+  relayout() {
+    this.sizeValid = false;
   }
 
   /** The sun and the moon, when the almanac knows them and they are in the picture. */
