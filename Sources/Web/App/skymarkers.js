@@ -28,6 +28,8 @@ const LABEL_PAD_PX = 3;
 /** A button reaches this far beyond its icon, so small ones can be tapped. */
 const TAP_SLACK_PX = 12;
 const EDGE_MARGIN_PX = 30;
+/** An arrow and its distance fit in a square this wide around its place; labels keep off it. */
+const ARROW_BOX_PX = 72;
 /** Arrows closer than this are slid apart along the edge. */
 const ARROW_SPACING_PX = 40;
 const SVG = "http://www.w3.org/2000/svg";
@@ -52,6 +54,7 @@ class Marker {
     const label = document.createElement("span");
     label.className = "sky-label";
     label.setAttribute("aria-hidden", "true");
+    label.hidden = true;
     this.first = document.createElement("span");
     this.second = document.createElement("span");
     label.append(this.first, document.createElement("br"), this.second);
@@ -232,8 +235,8 @@ export class SkyMarkers {
       shown.push(marker);
     }
     declutter.spread(NUDGE_PX, NUDGE_GAP_PX);
-    this.draw(options);
     this.drawArrows(basis, f, width, height, options);
+    this.draw(options);
     return entered;
   }
 
@@ -278,6 +281,9 @@ export class SkyMarkers {
     shown.sort(byTrack);
     declutter.startLabels();
     for (const box of options.obstacles) declutter.addObstacle(box[0], box[1], box[2], box[3]);
+    for (let i = 0; i < ARROWS && this.nearest[i]; i += 1) {
+      declutter.addObstacle(this.arrowX[i] - ARROW_BOX_PX / 2, this.arrowY[i] - ARROW_BOX_PX / 2, ARROW_BOX_PX, ARROW_BOX_PX);
+    }
     for (const marker of shown) {
       const placed = declutter.placeLabel(marker.index, marker.chars * this.charWidth, 2 * LINE_PX, LABEL_PAD_PX);
       if (placed === -1) marker.placeLabel(null, null);

@@ -22,6 +22,8 @@ const CALIBRATE_REACH_DEG = 45;
 const OFFSET_KEY = "aviator-adsb.sky-offset";
 /** Frames after opening before an aircraft coming into the picture rings the chime. */
 const SETTLE_FRAMES = 45;
+/** Labels keep off strips this wide outside the screen's edges. */
+const EDGE_STRIP_PX = 64;
 /** A press that moves less than this (CSS pixels) is a tap. */
 const TAP_PX = 8;
 
@@ -158,6 +160,11 @@ export class SkyView {
         const r = element.getBoundingClientRect();
         return [r.left - corner.left, r.top - corner.top, r.width, r.height];
       });
+    // Just beyond the screen's edges, where a label could not be read: a label touches its
+    // marker, which is on the screen, so a strip as wide as the largest marker is enough.
+    const { width, height } = this;
+    this.obstacles.push([-EDGE_STRIP_PX, 0, EDGE_STRIP_PX, height], [width, 0, EDGE_STRIP_PX, height],
+      [0, -EDGE_STRIP_PX, width, EDGE_STRIP_PX], [0, height, width, EDGE_STRIP_PX]);
   }
 
   /** The controls changed (kid mode shows fewer): measure again on the next frame. */
@@ -206,7 +213,8 @@ export class SkyView {
       this.e.compass.hidden = this.sensors.active || !this.needsCompassTap();
     }
     const count = this.markers.shown.length;
-    const status = `${count} in the picture${this.camera ? "" : ` · drawn sky (camera ${this.cameraProblem ?? "off"})`}`;
+    const camera = this.camera ? "" : this.cameraProblem === "refused" ? " · camera refused" : " · no camera";
+    const status = `${count} in the picture${camera}`;
     if (status !== this.shown.status) {
       this.shown.status = status;
       this.e.status.textContent = status;
