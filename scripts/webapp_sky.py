@@ -56,6 +56,8 @@ SNAPSHOT = """
     video: video.hidden ? null : [video.videoWidth, video.videoHeight],
     screen: [box.width, box.height], screenAngle: screen.orientation.angle,
     heading: document.getElementById('sky-heading').textContent,
+    toolsTop: Math.min(...[...document.querySelectorAll('#sky-tools button')].filter((b) => b.getClientRects().length > 0)
+      .map((b) => b.getBoundingClientRect().top - box.top)),
     status: document.getElementById('status').textContent,
     markers: [...document.querySelectorAll('.sky-marker')].filter((m) => !m.hidden).map((m) => {
       const icon = m.querySelector('.sky-icon');

@@ -14,8 +14,10 @@ import Testing
     static let phone = (lat: 52.315, lon: 4.695)
     /// The app's range on a first visit (settings.js), which the test's own client asks for too.
     static let appRangeKm = 50.0
-    /// Where the arrows sit, in from the screen's edge (skymarkers.js).
+    /// Where the arrows sit, in from the screen's edge (skymarkers.js), and at the bottom in
+    /// from 8 px above the view's controls (skyview.js).
     static let edgeMargin = 30.0
+    static let controlsClearance = 8.0
 
     @Test(.requires(.program("chromium"))) func eachAircraftIsWhereTheCameraSeesIt() async throws {
         guard HeadlessBrowser.available() else { return }
@@ -123,7 +125,8 @@ import Testing
         }
         let edges = try #require(snapshot["arrows"] as? [[String: Any]])
         for arrow in edges {
-            try checkArrow(arrow, view: name, feed: feed, camera: camera)
+            let bottom = (snapshot["toolsTop"] as? Double ?? screen[1]) - controlsClearance
+            try checkArrow(arrow, view: name, feed: feed, camera: camera, bottom: bottom)
         }
         print(
             "browser sky view \(name): \(drawn.count) markers, worst \(String(format: "%.1f", worst)) px from the "
@@ -133,7 +136,10 @@ import Testing
 
     /// An arrow is for an aircraft outside the picture, sits at the edge, and points where the
     /// aircraft lies on the screen's plane (in front) or to the side to turn to (behind).
-    static func checkArrow(_ arrow: [String: Any], view: String, feed: [String: [String: Any]], camera: SkyCamera)
+    static func checkArrow(
+        _ arrow: [String: Any], view: String, feed: [String: [String: Any]], camera: SkyCamera,
+        bottom: Double
+    )
         throws
     {
         let icao = try #require(arrow["icao"] as? String)
@@ -143,7 +149,7 @@ import Testing
         let angle = try #require(arrow["angleDeg"] as? Double)
         let onEdge =
             [abs(x - edgeMargin), abs(x - camera.width + edgeMargin)].min()! < 1.5
-            || [abs(y - edgeMargin), abs(y - camera.height + edgeMargin)].min()! < 1.5
+            || [abs(y - edgeMargin), abs(y - bottom + edgeMargin)].min()! < 1.5
         #expect(onEdge, "\(view): the arrow of \(icao) at \(x), \(y) is not at the edge")
         let way = camera.frame(plane)
         if let place = camera.place(plane) {

@@ -197,7 +197,8 @@ export class SkyMarkers {
    * pinhole.js). `options`: `kid`, `kidGround`, `selected`, `ratio` (device pixels per CSS
    * pixel), `azimuthDeg`, `elevationDeg` (where the camera looks), `settled` (false just
    * after opening: nothing counts as entering), `obstacles` (boxes no label may cover:
-   * `[left, top, width, height]`). Returns how many aircraft kid mode shows came
+   * `[left, top, width, height]`), `arrowHeight` (arrows stay above this: the controls are
+   * below). Returns how many aircraft kid mode shows came
    * into the picture, and sets `overhead` when one of them is high above.
    */
   place(sky, basis, f, width, height, options) {
@@ -304,8 +305,8 @@ export class SkyMarkers {
       project(basis, direction(data.azimuth_deg, data.elevation_deg, this.d), f, width, height, p);
       const turn = angleDifference(options.azimuthDeg, data.azimuth_deg);
       turnWay(p, turn, data.elevation_deg - options.elevationDeg, this.way);
-      edgeArrow(this.way.right, this.way.up, width, height, EDGE_MARGIN_PX, edge);
-      this.apart(i, width, height);
+      edgeArrow(this.way.right, this.way.up, width, options.arrowHeight, EDGE_MARGIN_PX, edge);
+      this.apart(i, width, options.arrowHeight);
       this.arrowX[i] = edge.x;
       this.arrowY[i] = edge.y;
       this.arrows[i].show(track, edge.x, edge.y, edge.angleDeg, turn);

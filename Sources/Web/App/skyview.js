@@ -22,6 +22,8 @@ const CALIBRATE_REACH_DEG = 45;
 const OFFSET_KEY = "aviator-adsb.sky-offset";
 /** Frames after opening before an aircraft coming into the picture rings the chime. */
 const SETTLE_FRAMES = 45;
+/** Arrows keep this far above the controls at the bottom. */
+const ARROW_CLEARANCE_PX = 8;
 /** Labels keep off strips this wide outside the screen's edges. */
 const EDGE_STRIP_PX = 64;
 /** A press that moves less than this (CSS pixels) is a tap. */
@@ -137,6 +139,7 @@ export class SkyView {
     const entered = this.markers.place(sky, basis, f, width, height, {
       kid: options.kid, kidGround: options.kidGround, selected: options.selected, ratio: Math.min(window.devicePixelRatio || 1, 2),
       azimuthDeg: azimuth, elevationDeg: elevation, settled: this.frames > SETTLE_FRAMES, obstacles: this.obstacles,
+      arrowHeight: this.arrowHeight,
     });
     if (options.kid && entered > 0) this.hooks.chime();
     const overhead = options.kid && this.markers.overhead;
@@ -160,6 +163,9 @@ export class SkyView {
         const r = element.getBoundingClientRect();
         return [r.left - corner.left, r.top - corner.top, r.width, r.height];
       });
+    // Arrows at the bottom edge stay above the controls.
+    const tops = this.obstacles.filter((box) => box[1] > this.height / 2).map((box) => box[1]);
+    this.arrowHeight = Math.max(this.height / 2, Math.min(this.height, ...tops) - ARROW_CLEARANCE_PX);
     // Just beyond the screen's edges, where a label could not be read: a label touches its
     // marker, which is on the screen, so a strip as wide as the largest marker is enough.
     const { width, height } = this;
