@@ -18,6 +18,12 @@ import { describeAltitude, formatBearing, formatDistance, formatElevation, typeC
 export const HORIZON_DEG = -1;
 /** Kid mode says "look up!" for an aircraft higher than this. */
 export const OVERHEAD_DEG = 70;
+/**
+ * Kid mode's planes are larger still than the scope's (whose kid size is for a crowd on a
+ * small disc): the picture has room, and a plane to find should look like one.
+ */
+const KID_GROWTH = 1.6;
+const KID_MIN_PX = 40;
 /** Arrows at the edge, for the nearest aircraft outside the picture. */
 export const ARROWS = 5;
 const NUDGE_PX = 4;
@@ -231,6 +237,7 @@ export class SkyMarkers {
       marker.seen = this.frame;
       if (marker.data !== data) marker.describe(data);
       marker.size = planeLength(spriteSide(iconScale(data), options.ratio, options.kid)) / options.ratio;
+      if (options.kid) marker.size = Math.max(KID_MIN_PX, marker.size * KID_GROWTH);
       marker.index = declutter.addMarker(p.x, p.y, marker.size);
       marker.track = track;
       shown.push(marker);
@@ -321,16 +328,18 @@ export class SkyMarkers {
   apart(i, width, height) {
     const edge = this.edge;
     const side = Math.abs(edge.x - EDGE_MARGIN_PX) < 0.5 || Math.abs(edge.x - (width - EDGE_MARGIN_PX)) < 0.5;
+    // Along the top and bottom the distances stand side by side: further apart.
+    const spacing = side ? ARROW_SPACING_PX : ARROW_SPACING_PX * 1.5;
     for (let tries = 0; tries < ARROWS; tries += 1) {
       let clear = true;
       for (let j = 0; j < i; j += 1) {
-        if (Math.hypot(this.arrowX[j] - edge.x, this.arrowY[j] - edge.y) < ARROW_SPACING_PX) clear = false;
+        if (Math.hypot(this.arrowX[j] - edge.x, this.arrowY[j] - edge.y) < spacing) clear = false;
       }
       if (clear) return;
       if (side) {
-        edge.y += edge.y + ARROW_SPACING_PX <= height - EDGE_MARGIN_PX ? ARROW_SPACING_PX : -ARROW_SPACING_PX * (tries + 1);
+        edge.y += edge.y + spacing <= height - EDGE_MARGIN_PX ? spacing : -spacing * (tries + 1);
       } else {
-        edge.x += edge.x + ARROW_SPACING_PX <= width - EDGE_MARGIN_PX ? ARROW_SPACING_PX : -ARROW_SPACING_PX * (tries + 1);
+        edge.x += edge.x + spacing <= width - EDGE_MARGIN_PX ? spacing : -spacing * (tries + 1);
       }
     }
   }
