@@ -7,7 +7,8 @@ portrait and in landscape (`Emulation.setDeviceMetricsOverride` with `screenOrie
 with Chromium's fake camera and with the camera refused. For each view it reports the frame
 shown, where every aircraft's marker is centred, the arrows at the edge, the camera's video
 size, the rotation emulated and the screen; then it taps a marker and reads the card, and
-collects console errors and CSP violations (the tap is made in the first view with a marker). It judges nothing: the test does
+collects console errors and CSP violations (the tap is made in the first view with a marker).
+In the view with the camera refused it also calibrates, and reports the view after. It judges nothing: the test does
 (Tests/EndToEndTests/WebAppSkyViewTests.swift), with a pinhole projection of its own.
 """
 
@@ -167,6 +168,8 @@ def run_views(args, browser_args, views, watch_violations, report):
                 time.sleep(0.5)
             if args.screenshots:
                 browser.screenshot(os.path.join(args.screenshots, f"sky-{view[0]}.png"))
+            if not view[-1]:
+                result["calibration"] = calibrate(browser, result["snapshots"][-1])
             if "tap" not in report:
                 tapped = tap_a_marker(browser, result["snapshots"][-1])
                 if tapped:
@@ -177,6 +180,34 @@ def run_views(args, browser_args, views, watch_violations, report):
     finally:
         report["problems"] += report["console"](browser) if browser.session else []
         browser.close()
+
+
+def touch(browser, x, y):
+    point = [{"x": x, "y": y, "id": 1}]
+    browser.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+    browser.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def calibrate(browser, snapshot):
+    """Calibrates as a user would who sees the aircraft of the marker with the most room 50 px
+    to the right of its marker: a tap on Calibrate, then one there. Reports the tap, the
+    view's answer and a reading after it."""
+    markers = snapshot["markers"]
+    if not markers:
+        return None
+    room = lambda m: min([math.hypot(m["x"] - o["x"], m["y"] - o["y"]) for o in markers if o is not m] or [1e9])
+    target = max(markers, key=room)
+    box = browser.evaluate("(() => { const r = document.getElementById('sky').getBoundingClientRect(); return [r.left, r.top]; })()")
+    button = browser.evaluate("(() => { const r = document.getElementById('sky-calibrate').getBoundingClientRect();"
+                              " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+    touch(browser, *button)
+    browser.wait_for("document.getElementById('sky-calibrate').getAttribute('aria-pressed') === 'true'", timeout=10)
+    tap = [target["x"] + 50, target["y"]]
+    touch(browser, box[0] + tap[0], box[1] + tap[1])
+    browser.wait_for("document.getElementById('sky-calibrate').getAttribute('aria-pressed') === 'false'", timeout=10)
+    time.sleep(1.5)  # the view turns smoothly to the corrected heading
+    return {"icao": target["icao"], "tap": tap, "hint": browser.evaluate("document.getElementById('sky-hint').textContent"),
+            "after": browser.evaluate(SNAPSHOT)}
 
 
 def sky(args, browser_args, watch_violations, console_problems):

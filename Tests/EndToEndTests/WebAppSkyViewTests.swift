@@ -74,6 +74,8 @@ import Testing
             let shot = try #require(FileManager.default.contents(atPath: screenshots.path + "/sky-\(name).png"))
             #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]) && shot.count > 10_000, "\(name) screenshot")
         }
+        let refused = try #require(views.first { $0["cameraAllowed"] as? Bool == false })
+        try Self.checkCalibration(refused, fov: fov, declination: declination, frames: frames)
         #expect(markers >= 5, "only \(markers) markers in all the views")
         #expect(arrows >= 5, "only \(arrows) arrows in all the views")
         let tap = try #require(report["tap"] as? [String: Any], "no marker was tapped")
@@ -132,6 +134,46 @@ import Testing
             "browser sky view \(name): \(drawn.count) markers, worst \(String(format: "%.1f", worst)) px from the "
                 + "projection (allowed \(String(format: "%.1f", tolerance))), \(edges.count) arrows")
         return (drawn.count, edges.count)
+    }
+
+    /// A calibrating tap 50 px right of a marker: the view takes the aircraft nearest the tap's
+    /// direction to be really there and turns by the difference in azimuth, so afterwards
+    /// every marker is where the test's camera, turned by the same, puts its aircraft.
+    static func checkCalibration(_ view: [String: Any], fov: Double, declination: Double, frames: FrameLog) throws {
+        let calibration = try #require(view["calibration"] as? [String: Any], "no calibration")
+        let tap = try #require(calibration["tap"] as? [Double])
+        let after = try #require(calibration["after"] as? [String: Any])
+        let feed = try #require((after["seq"] as? Int).flatMap(frames.aircraft(seq:)), "no frame for the calibration")
+        let screen = try #require(after["screen"] as? [Double])
+        let rotation = try #require(view["rotation"] as? [Double])
+        let screenAngle = try #require(view["screenAngle"] as? Double)
+        let before = SkyCamera(
+            rotation: rotation, declination: declination, screenAngle: screenAngle, width: screen[0],
+            height: screen[1], fov: fov, video: nil)
+        let seen = before.direction(x: tap[0], y: tap[1])
+        let nearest = try #require(
+            feed.values.filter { $0["azimuth_deg"] as? Double != nil && $0["elevation_deg"] as? Double != nil }.min {
+                before.angle(seen, $0) < before.angle(seen, $1)
+            })
+        let azimuth = try #require(nearest["azimuth_deg"] as? Double)
+        let turn = (azimuth - seen.azimuth + 540).truncatingRemainder(dividingBy: 360) - 180
+        let turned = SkyCamera(
+            rotation: rotation, declination: declination + turn, screenAngle: screenAngle, width: screen[0],
+            height: screen[1], fov: fov, video: nil)
+        let markers = try #require(after["markers"] as? [[String: Any]])
+        #expect(!markers.isEmpty, "no markers after calibrating")
+        var worst = 0.0
+        for marker in markers {
+            let icao = try #require(marker["icao"] as? String)
+            let place = try #require(feed[icao].flatMap(turned.place), "\(icao) is marked but not in front")
+            let error = hypot((marker["x"] as? Double ?? .nan) - place.x, (marker["y"] as? Double ?? .nan) - place.y)
+            worst = max(worst, error)
+            #expect(error <= 0.02 * screen[0], "after calibrating, \(icao) drawn \(error) px from \(place)")
+        }
+        print(
+            "browser sky view calibration: \(calibration["hint"] ?? ""); the test works out "
+                + "\(String(format: "%.1f", turn))°; \(markers.count) markers after, worst \(String(format: "%.1f", worst)) px"
+        )
     }
 
     /// An arrow is for an aircraft outside the picture, sits at the edge, and points where the
@@ -222,6 +264,24 @@ struct SkyCamera {
         let v = [cos(elevation) * sin(azimuth), cos(elevation) * cos(azimuth), sin(elevation)]
         let dot = { (a: [Double]) in a[0] * v[0] + a[1] * v[1] + a[2] * v[2] }
         return (dot(right), dot(up), dot(ahead))
+    }
+
+    /// The direction seen at a screen point: its azimuth (degrees) and unit vector.
+    func direction(x: Double, y: Double) -> (azimuth: Double, vector: [Double]) {
+        let a = (x - width / 2) / focal
+        let b = (height / 2 - y) / focal
+        let v = (0..<3).map { ahead[$0] + a * right[$0] + b * up[$0] }
+        let length = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot()
+        let unit = v.map { $0 / length }
+        return ((atan2(unit[0], unit[1]) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360), unit)
+    }
+
+    /// The angle (radians) between a direction and a feed aircraft's.
+    func angle(_ seen: (azimuth: Double, vector: [Double]), _ plane: [String: Any]) -> Double {
+        let azimuth = (plane["azimuth_deg"] as? Double ?? .nan) * .pi / 180
+        let elevation = (plane["elevation_deg"] as? Double ?? .nan) * .pi / 180
+        let v = [cos(elevation) * sin(azimuth), cos(elevation) * cos(azimuth), sin(elevation)]
+        return acos(max(-1, min(1, v[0] * seen.vector[0] + v[1] * seen.vector[1] + v[2] * seen.vector[2])))
     }
 
     /// Where on the screen (CSS pixels from the top left) the aircraft is, or nil when behind.
