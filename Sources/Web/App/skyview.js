@@ -56,7 +56,7 @@ export class SkyView {
     this.look = { azimuthDeg: 0, elevationDeg: 20 };
     this.offsetDeg = Number(stored(() => sessionStorage.getItem(OFFSET_KEY))) || 0;
     this.declinationDeg = null;
-    this.bodies = { at: -Infinity, sun: null, moon: null };
+    this.bodies = { at: -Infinity, where: null, sun: null, moon: null };
     this.calibrating = false;
     this.shown = { heading: "", status: "", accuracy: null, seq: null };
     this.d = [0, 0, 0];
@@ -180,7 +180,8 @@ export class SkyView {
 
   /** The sun and the moon, when the almanac knows them and they are in the picture. */
   placeBodies(now, basis, f) {
-    if (now - this.bodies.at > BODIES_INTERVAL_MS) this.updateBodies(now);
+    const where = this.hooks.observer();
+    if (now - this.bodies.at > BODIES_INTERVAL_MS || where !== this.bodies.where) this.updateBodies(now, where);
     for (const [name, element] of [["sun", this.e.sun], ["moon", this.e.moon]]) {
       const body = this.bodies[name];
       const p = this.point;
@@ -192,9 +193,10 @@ export class SkyView {
     }
   }
 
-  updateBodies(now) {
+  /** Asks the almanac where the sun and the moon are, seen from `where` (`{lat, lon}`). */
+  updateBodies(now, where) {
     this.bodies.at = now;
-    const where = this.hooks.observer();
+    this.bodies.where = where;
     this.bodies.sun = where ? almanac(sunPosition, where) : null;
     this.bodies.moon = where ? almanac(moonPosition, where) : null;
     const sun = this.bodies.sun;
