@@ -132,7 +132,7 @@ export function lookingAt(headingDeg, elevationDeg, screenDeg) {
  * gives absolute angles (Android's `deviceorientationabsolute`) is used as it is; iOS's
  * relative angles are turned to the compass by the difference between its
  * `webkitCompassHeading` and the heading of the relative rotation, itself smoothed (it is a
- * constant of the session, and the compass is noisy). Every heading is then made true with
+ * constant while the page is open, and the compass is noisy). Every heading is then made true with
  * the declination and corrected by the user's calibration (`offsetDeg`).
  */
 export class Orientation {

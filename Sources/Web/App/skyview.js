@@ -3,7 +3,7 @@
 // full orientation (orientation.js, pinhole.js). Aircraft are buttons that open the same card
 // as on the scope (skymarkers.js); those outside the picture get arrows at the edge. The sun
 // and the moon are drawn where they are, and a tap on where one of them (or a plane) really
-// is corrects the compass for the session. Without a compass the view turns by dragging.
+// is corrects the compass until the tab is closed. Without a compass the view turns by dragging.
 
 import { angleDifference, normalizeDegrees } from "./angles.js";
 import { moonPosition, sunPosition } from "./almanac.js";
@@ -18,7 +18,7 @@ import { SkySensors } from "./skysensors.js";
 const BODIES_INTERVAL_MS = 10000;
 /** A calibrating tap takes the known object nearest it, within this angle. */
 const CALIBRATE_REACH_DEG = 45;
-/** Where the correction is kept for the session (the tab's life). */
+/** Where the correction is kept while the tab is open (sessionStorage). */
 const OFFSET_KEY = "aviator-adsb.sky-offset";
 /** Frames after opening before an aircraft coming into the picture rings the chime. */
 const SETTLE_FRAMES = 45;
@@ -261,7 +261,7 @@ export class SkyView {
   /**
    * A calibrating tap at (x, y): the known object (the sun, the moon, an aircraft) whose
    * direction is nearest the tap's is really there, so the heading is off by the difference
-   * in azimuth, which the correction takes up for the rest of the session.
+   * in azimuth, which the correction takes up until the tab is closed.
    */
   calibrateAt(sky, x, y) {
     const seen = unproject(this.basis, this.f, this.width, this.height, x, y);
