@@ -222,16 +222,19 @@ export class SkyMarkers {
       if (data.azimuth_deg == null || data.elevation_deg == null || data.elevation_deg < HORIZON_DEG) continue;
       if (options.kid && !kidShows(data, options.kidGround)) continue;
       if (options.kid && data.elevation_deg > OVERHEAD_DEG) this.overhead = true;
+      // Every aircraft above the horizon has its button, hidden while outside the picture, so
+      // turning the phone makes and drops none: the page's nodes follow the feed alone.
+      let marker = this.pool.get(track.icao);
+      if (!marker) {
+        marker = new Marker(track.icao, this.layer);
+        marker.button.hidden = true;
+        this.pool.set(track.icao, marker);
+      }
       const p = this.point;
       project(basis, direction(data.azimuth_deg, data.elevation_deg, this.d), f, width, height, p);
       if (!onScreen(p, width, height)) {
         this.consider(track, track.icao === options.selected ? -1 : data.slant_km ?? data.ground_km ?? Infinity);
         continue;
-      }
-      let marker = this.pool.get(track.icao);
-      if (!marker) {
-        marker = new Marker(track.icao, this.layer);
-        this.pool.set(track.icao, marker);
       }
       if (marker.seen !== this.frame - 1 && options.settled) entered += 1;
       marker.seen = this.frame;
