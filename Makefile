@@ -31,7 +31,7 @@ help:
 	@echo "make samples      regenerate Samples/ bit-identically with the simulator"
 	@echo "make identical    demod output of the working tree against HEAD's, byte for byte"
 	@echo "make web-load     200 WebSocket clients and a sleeper on a 300-aircraft replay (WEB_LOAD_SECONDS=30)"
-	@echo "make web-perf     the web radar in headless Chromium, CPU slowed 4x, 300 aircraft: frame times, memory, screenshots"
+	@echo "make web-perf     the web radar (scope and sky view) in headless Chromium, CPU slowed 4x, 300 aircraft: frame times, memory, screenshots"
 	@echo "make soak         30 min of hostile clients, peers and servers against four daemons (SOAK_MINUTES=30)"
 	@echo "make fuzz         libFuzzer on every parser of outside data, FUZZ_SECONDS (60) each; crashes go to Fuzz/Crashes"
 	@echo "make fuzz-smoke   the fuzz targets' seed corpus replayed through the fuzzer builds, no fuzzing"

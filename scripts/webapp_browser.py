@@ -4,6 +4,7 @@
     webapp_browser.py check URL --lat LAT --lon LON --heading DEG [--expect-heading DEG] --screenshots DIR [--cert PEM]
     webapp_browser.py perf URL --seconds S --throttle 4
     webapp_browser.py shots URL --screenshots DIR [--ranges 50,8] [--name scope]
+    webapp_browser.py sky URL --lat LAT --lon LON --declination DEG [--screenshots DIR] [--cert PEM]
 
 `check` emulates the phone's position and compass (`--heading`, magnetic; `--expect-heading` is
 the true heading the radar should then show), turns on "Use my location", and records
@@ -13,7 +14,8 @@ card of a tapped aircraft, console errors and CSP violations, the layout at 360x
 1280x800, and a screenshot of each. `perf` runs the radar on a busy sky with the CPU
 slowed down and records frame times, frame rate and memory over time. `shots` takes a
 screenshot of the radar at 1280x800 for each range in `--ranges` (km), callsigns on, seen
-from the receiver (DIR/NAME-RANGEkm.png), for the documentation.
+from the receiver (DIR/NAME-RANGEkm.png), for the documentation. `sky` checks the sky view
+(scripts/webapp_sky.py); `perf --view sky` measures it.
 
 With `--cert`, the browser trusts exactly that certificate (by its public key, as a user
 who compared the daemon's logged fingerprint would), so an https:// URL is a secure page
@@ -35,6 +37,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser, CDPError, find_chromium  # noqa: E402
+from webapp_sky import SWAY, sky  # noqa: E402
 
 # Reports CSP violations to the console even where the browser would only count them.
 WATCH_VIOLATIONS = """
@@ -356,9 +359,11 @@ def perf(args):
         origin = "/".join(args.url.split("/")[:3])
         browser.navigate(args.url)
         set_viewport(browser, args.width, args.height, mobile=args.width < 600)
-        # A radar that reaches the whole sky, labels on.
-        browser.evaluate("localStorage.setItem('aviator-adsb.settings', JSON.stringify({rangeKm: 400, labels: true}))")
-        browser.navigate(origin + "/?measure")
+        # A radar that reaches the whole sky, labels on (the sky view at its widest field).
+        browser.evaluate("localStorage.setItem('aviator-adsb.settings', JSON.stringify({rangeKm: 400, labels: true, skyFovDeg: 100}))")
+        browser.navigate(origin + ("/?measure&view=sky" if args.view == "sky" else "/?measure"))
+        if args.view == "sky":
+            browser.evaluate(SWAY)
         browser.wait_for(f"document.getElementById('list').children.length >= {args.aircraft}", timeout=60)
         # First at the machine's own speed: the frame rate the display allows.
         time.sleep(2)
@@ -418,7 +423,7 @@ def shots(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("check", "perf", "shots"))
+    parser.add_argument("mode", choices=("check", "perf", "shots", "sky"))
     parser.add_argument("url")
     parser.add_argument("--lat", type=float, default=52.3)
     parser.add_argument("--lon", type=float, default=4.75)
@@ -435,11 +440,17 @@ def main():
     parser.add_argument("--ranges", default="50,8", help="shots: the ranges to show, in km")
     parser.add_argument("--name", default="scope", help="shots: the screenshots' names start with this")
     parser.add_argument("--settle", type=float, default=6, help="shots: seconds to wait before each")
+    parser.add_argument("--declination", type=float, default=0, help="sky: the feed's declination at --lat, --lon")
+    parser.add_argument("--view", default="scope", choices=("scope", "sky"), help="perf: the view to measure")
     args = parser.parse_args()
     if not find_chromium():
         print(json.dumps({"failure": "chromium not found: run `make deps`"}))
         return 0
-    report = {"check": check, "perf": perf, "shots": shots}[args.mode](args)
+    if args.mode == "sky":
+        extra = [f"--ignore-certificate-errors-spki-list={public_key_pin(args.cert)}"] if args.cert else []
+        report = sky(args, extra, WATCH_VIOLATIONS, console_problems)
+    else:
+        report = {"check": check, "perf": perf, "shots": shots}[args.mode](args)
     print(json.dumps(report))
     return 0
 

@@ -19,9 +19,11 @@ enum SecurityHeaders {
         headers[Self.referrerPolicy] = "no-referrer"
         headers[Self.openerPolicy] = "same-origin"
         if headers[.crossOriginResourcePolicy] == nil { headers[.crossOriginResourcePolicy] = "same-origin" }
-        // The radar may ask for the compass and location; nothing else, and no other site.
+        // The radar may ask for the compass, location and (for the sky view) the camera; nothing
+        // else, and no other site.
         headers[Self.permissionsPolicy] =
-            "geolocation=(self), accelerometer=(self), gyroscope=(self), magnetometer=(self), camera=(), microphone=()"
+            "geolocation=(self), accelerometer=(self), gyroscope=(self), magnetometer=(self), camera=(self), "
+            + "microphone=()"
     }
 }
 

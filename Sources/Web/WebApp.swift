@@ -24,11 +24,17 @@ enum WebApp {
             ("kid.js", PackageResources.kid_js),
             ("list.js", PackageResources.list_js),
             ("location.js", PackageResources.location_js),
+            ("orientation.js", PackageResources.orientation_js),
             ("palette.js", PackageResources.palette_js),
+            ("pinhole.js", PackageResources.pinhole_js),
             ("projection.js", PackageResources.projection_js),
             ("radar.js", PackageResources.radar_js),
             ("settings.js", PackageResources.settings_js),
             ("sky.js", PackageResources.sky_js),
+            ("skygrid.js", PackageResources.skygrid_js),
+            ("skymarkers.js", PackageResources.skymarkers_js),
+            ("skysensors.js", PackageResources.skysensors_js),
+            ("skyview.js", PackageResources.skyview_js),
             ("words.js", PackageResources.words_js)
         ]
         var table: [String: EmbeddedAsset] = [:]

@@ -41,6 +41,7 @@ test("stored settings come back as they were saved", () => {
   const settings = {
     rangeKm: 120, minAltFt: 1000, maxAltFt: 30000, maxDistanceKm: 80, hideOnGround: true, labels: false,
     sun: true, kid: true, kidGround: true, chimeKm: 25, useLocation: true, useCompass: true, headingDeg: 271.5,
+    skyFovDeg: 72,
   };
   saveSettings(settings, storage);
   assert.deepEqual(loadSettings(storage), settings);
@@ -48,8 +49,10 @@ test("stored settings come back as they were saved", () => {
 
 test("numbers out of bounds are brought within them", () => {
   const settings = loadSettings(storing(JSON.stringify({
-    rangeKm: 5000, chimeKm: 0, headingDeg: 360, minAltFt: -9000, maxAltFt: 250000, maxDistanceKm: 0,
+    rangeKm: 5000, chimeKm: 0, headingDeg: 360, minAltFt: -9000, maxAltFt: 250000, maxDistanceKm: 0, skyFovDeg: 170,
   })));
+  assert.equal(settings.skyFovDeg, 100, "the sky view's field of view at most 100°");
+  assert.equal(loadSettings(storing('{"skyFovDeg": 5}')).skyFovDeg, 30);
   assert.equal(settings.rangeKm, RANGE_MAX_KM);
   assert.equal(settings.chimeKm, 1);
   assert.equal(settings.headingDeg, 359.99);

@@ -43,6 +43,9 @@ import Testing
         #expect(policy.contains("frame-ancestors 'none'"))
         #expect(!policy.contains("http"), "the policy names no other origin")
         #expect(page.headers["X-Content-Type-Options"].first == "nosniff")
+        // The sky view may ask for the camera, from this origin only; nothing may ask for the microphone.
+        let permissions = try #require(page.headers["Permissions-Policy"].first)
+        #expect(permissions.contains("camera=(self)") && permissions.contains("microphone=()"))
         #expect(String(buffer: page.body).contains("<html") || String(buffer: page.body).contains("<!doctype html"))
         let etag = try #require(page.headers["ETag"].first)
         let again = try await Self.get(server.base + "/", headers: [("If-None-Match", etag)])

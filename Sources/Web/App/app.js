@@ -14,6 +14,7 @@ import { THEMES } from "./palette.js";
 import { Radar } from "./radar.js";
 import { RANGE_MAX_KM, RANGE_MIN_KM, clamp, loadSettings, saveSettings } from "./settings.js";
 import { Sky } from "./sky.js";
+import { SkyView } from "./skyview.js";
 import { bindControls } from "./controls.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,7 +25,7 @@ const radar = new Radar($("radar"), $("face"), $("sweep"));
 const compass = new Compass(settings.headingDeg);
 const chime = new Chime();
 const awake = new Awake();
-const status = { state: "connecting", source: null, error: null, count: 0, observer: null };
+const status = { state: "connecting", source: null, error: null, count: 0, observer: null, receiver: null };
 /** `?measure` in the address: each drawn frame leaves a performance measure (for tests). */
 const measuring = new URLSearchParams(location.search).has("measure");
 let selected = null;
@@ -37,6 +38,18 @@ const card = new Card({
   route: $("card-route"), arrow: $("card-arrow"), where: $("card-where"), turn: $("card-turn"),
 }, () => choose(null));
 
+const skyView = new SkyView({
+  root: $("sky"), video: $("sky-camera"), grid: $("sky-grid"), markers: $("sky-markers"), arrows: $("sky-arrows"),
+  sun: $("sky-sun"), moon: $("sky-moon"), lookUp: $("look-up"), status: $("sky-status"), heading: $("sky-heading"),
+  hint: $("sky-hint"), accuracy: $("sky-accuracy"), accuracyText: $("sky-accuracy-text"), calibrate: $("sky-calibrate"),
+  compass: $("sky-compass"),
+}, {
+  choose: (icao) => choose(icao),
+  observer: () => status.observer ?? status.receiver,
+  chime: () => chime.play(),
+  enableCompass: () => compass.enable(),
+});
+
 const feed = new Feed({
   onState(state) {
     status.state = state;
@@ -44,6 +57,7 @@ const feed = new Feed({
     showStatus();
   },
   onHello(message) {
+    status.receiver = message.receiver ?? null;
     showDeclination(message.declination_deg);
     status.source = message.source;
     sky.reset();
@@ -72,6 +86,7 @@ const feed = new Feed({
 /** The compass corrects by the declination at the observer, and the settings say by how much. */
 function showDeclination(degrees) {
   compass.setDeclination(degrees);
+  skyView.setDeclination(degrees);
   $("declination").textContent = declinationLabel(compass.declinationDeg);
 }
 
@@ -83,6 +98,7 @@ const place = new Location((observer) => {
 }, (problem) => {
   status.error = problem;
   setPressed($("locate"), false);
+  setPressed($("sky-locate"), false);
   settings.useLocation = false;
   saveSettings(settings);
   showStatus();
@@ -145,6 +161,9 @@ function apply() {
   $("radar").dataset.rangeKm = String(settings.rangeKm);
   controls?.showRange();
   awake.set(settings.kid);
+  setPressed($("sky-kid"), settings.kid);
+  skyView.relayout();
+  setPressed($("sky-locate"), settings.useLocation);
   if (settings.kid) choose(selected);
   feed.setView(viewFields());
   saveSettings(settings);
@@ -191,8 +210,16 @@ function drawFrame(now) {
   const started = performance.now();
   const heading = compass.tick(now - last);
   last = now;
-  radar.draw(now, sky, heading, { labels: settings.labels, kid: settings.kid, selected });
   feed.setHeading(heading);
+  if (skyView.isOpen) {
+    const looking = skyView.draw(now, sky, {
+      kid: settings.kid, kidGround: settings.kidGround, selected, theme: radar.theme, fovDeg: settings.skyFovDeg,
+    });
+    if (!card.update(now, sky, looking, radar.theme)) choose(null);
+    if (measuring) performance.measure("radar-frame", { start: started, end: performance.now() });
+    return;
+  }
+  radar.draw(now, sky, heading, { labels: settings.labels, kid: settings.kid, selected });
   const whole = Math.round(heading) % 360;
   if (whole !== shownHeading || compass.active !== compassShown) {
     shownHeading = whole;
@@ -210,6 +237,33 @@ function drawFrame(now) {
   if (measuring) performance.measure("radar-frame", { start: started, end: performance.now() });
 }
 
+/** Opens the sky view (and its address, so a reload or a shortcut comes back to it). */
+function openSky() {
+  if (!place.on) $("locate").click();
+  skyView.open(compass.heading);
+  document.body.classList.add("sky-open");
+  setView("sky");
+}
+
+function closeSky() {
+  skyView.close();
+  document.body.classList.remove("sky-open");
+  setView(null);
+}
+
+function setView(name) {
+  const url = new URL(location.href);
+  if (name) url.searchParams.set("view", name);
+  else url.searchParams.delete("view");
+  history.replaceState(null, "", url);
+}
+
+$("open-sky").addEventListener("click", openSky);
+$("close-sky").addEventListener("click", closeSky);
+$("sky-kid").addEventListener("click", () => $("kid").click());
+$("sky-locate").addEventListener("click", () => $("locate").click());
+$("sky-settings").addEventListener("click", () => $("open-settings").click());
+
 apply();
 compass.listen();
 if (settings.useLocation) place.start();
@@ -217,6 +271,7 @@ setPressed($("locate"), settings.useLocation);
 feed.setHeading(normalizeDegrees(settings.headingDeg));
 feed.connect();
 requestAnimationFrame(frame);
+if (new URLSearchParams(location.search).get("view") === "sky") openSky();
 
 if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register("sw.js").catch(() => {

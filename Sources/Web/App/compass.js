@@ -14,7 +14,7 @@ const SMOOTHING_MS = 120;
 const SILENT_MS = 3000;
 
 /** How far the screen is turned from the device's natural orientation, in degrees. */
-function screenAngle() {
+export function screenAngle() {
   const angle = screen.orientation?.angle ?? window.orientation ?? 0;
   return Number.isFinite(angle) ? angle : 0;
 }

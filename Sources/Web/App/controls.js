@@ -84,6 +84,7 @@ export function bindControls({ settings, apply, zoom, compass, chime, place, set
     (value) => { settings.maxDistanceKm = value >= 400 ? null : value; },
     () => (settings.maxDistanceKm == null ? "any" : `${settings.maxDistanceKm} km`));
   slider("chime-km", () => settings.chimeKm, (value) => { settings.chimeKm = value; }, () => `${settings.chimeKm} km`);
+  slider("sky-fov", () => settings.skyFovDeg, (value) => { settings.skyFovDeg = value; }, () => `${settings.skyFovDeg}°`);
 
   toggle("hide-ground", "hideOnGround");
   toggle("kid-ground", "kidGround");

@@ -21,6 +21,15 @@ const PLANE_SPAN = 44;
 const SPRITE_MIN_PX = 8;
 const SPRITE_MAX_PX = 4095;
 
+/**
+ * The plane's outline, nose up, in a 64-unit box centred on 0 (x, y pairs): wings, then the
+ * tailplane. The scope's sprites and the sky view's markers draw it.
+ */
+export const PLANE_OUTLINE = [
+  0, -22, 3.5, -14, 3.5, -5, 20, 5, 20, 9, 3.5, 4, 3, 14, 9, 19, 9, 22, 0, 19.5,
+  -9, 22, -9, 19, -3, 14, -3.5, 4, -20, 9, -20, 5, -3.5, -5, -3.5, -14,
+];
+
 /** Km east of the observer of a point `groundKm` away at the bearing `azimuthDeg`. */
 export function eastKm(azimuthDeg, groundKm) {
   return groundKm * Math.sin(azimuthDeg * Math.PI / 180);

@@ -18,7 +18,7 @@ import { Declutter } from "./declutter.js";
 import { kidShows } from "./kid.js";
 import { flyingFirst } from "./list.js";
 import { THEMES, bucketColor } from "./palette.js";
-import { iconScale, planeLength, rightKm, spriteSide, turnStep, upKm } from "./projection.js";
+import { PLANE_OUTLINE, iconScale, planeLength, rightKm, spriteSide, turnStep, upKm } from "./projection.js";
 
 /** One turn of the sweep, in milliseconds: slow enough to follow with the eyes. */
 const SWEEP_PERIOD_MS = 4000;
@@ -231,25 +231,7 @@ export class Radar {
     if (round) {
       c.arc(0, 0, 9, 0, 2 * Math.PI);
     } else {
-      // Nose at the top; wings, then the tailplane.
-      c.moveTo(0, -22);
-      c.lineTo(3.5, -14);
-      c.lineTo(3.5, -5);
-      c.lineTo(20, 5);
-      c.lineTo(20, 9);
-      c.lineTo(3.5, 4);
-      c.lineTo(3, 14);
-      c.lineTo(9, 19);
-      c.lineTo(9, 22);
-      c.lineTo(0, 19.5);
-      c.lineTo(-9, 22);
-      c.lineTo(-9, 19);
-      c.lineTo(-3, 14);
-      c.lineTo(-3.5, 4);
-      c.lineTo(-20, 9);
-      c.lineTo(-20, 5);
-      c.lineTo(-3.5, -5);
-      c.lineTo(-3.5, -14);
+      for (let i = 0; i < PLANE_OUTLINE.length; i += 2) c.lineTo(PLANE_OUTLINE[i], PLANE_OUTLINE[i + 1]);
       c.closePath();
     }
     c.fill();

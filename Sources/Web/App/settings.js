@@ -1,5 +1,7 @@
 // The radar's settings, kept in local storage so the phone remembers them between visits.
 
+import { DEFAULT_FOV_DEG, MAX_FOV_DEG, MIN_FOV_DEG } from "./pinhole.js";
+
 const KEY = "aviator-adsb.settings";
 
 /** What a first visit starts with. */
@@ -17,6 +19,7 @@ export const DEFAULTS = Object.freeze({
   useLocation: false,
   useCompass: false,
   headingDeg: 0,
+  skyFovDeg: DEFAULT_FOV_DEG,
 });
 
 /** Range limits of the feed protocol's view (and a sensible smallest zoom for a screen). */
@@ -52,6 +55,7 @@ export function loadSettings(storage = globalThis.localStorage) {
     useLocation: flag("useLocation"),
     useCompass: flag("useCompass"),
     headingDeg: clamp(stored.headingDeg, 0, 359.99, DEFAULTS.headingDeg),
+    skyFovDeg: clamp(stored.skyFovDeg, MIN_FOV_DEG, MAX_FOV_DEG, DEFAULTS.skyFovDeg),
   };
 }
 
