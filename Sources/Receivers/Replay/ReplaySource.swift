@@ -113,6 +113,8 @@ package struct ReplaySource: Source {
                 options: configuration.demodulator, into: sink, label: label)
             stream.logLevelChanges(to: logger, announce: pass == 1)
             if let previous { stream.continueGoverning(after: previous) }
+            // Only one pass's demodulator is kept at a time.
+            previous = nil
             defer { previous = stream }
             let summary: IQFileReader.Summary
             let leftover: Int

@@ -48,6 +48,12 @@ package struct DemodulatorGovernor: Sendable {
     /// The ring fill (0 to 1) at which the demodulator steps down at once, whatever the
     /// measured cost: half of the ring is about 0.4 s of samples at 2.4 MS/s.
     static let ringAlarm = 0.5
+    /// A filling ring steps the demodulator down only while its measured cost is at least this
+    /// share of the budget. Below it, the demodulator is too small a part of the computer's
+    /// work for a lower level to help: the ring filled because the thread was not scheduled
+    /// for a moment (a busy computer), and once it runs it catches up in a fraction of the
+    /// time the samples took.
+    static let ringAlarmCost = 0.25
 
     /// The instructions each level executes as a share of the full level's, on the dense sky
     /// of `make bench` (see `DemodulatorLevel`): what a climb is expected to cost. A sky
@@ -83,7 +89,9 @@ package struct DemodulatorGovernor: Sendable {
             self.lastClimb = nil
             hold = Self.shortestHold
         }
-        if ringFill >= Self.ringAlarm, now - lastChange >= Self.window / 2, let lower = level.lower {
+        if ringFill >= Self.ringAlarm, now - lastChange >= Self.window / 2, let lower = level.lower,
+            (load ?? budget) >= budget * Self.ringAlarmCost
+        {
             let percent = Int((ringFill * 100).rounded())
             return move(to: lower, reason: "falling behind: the sample ring is \(percent)% full")
         }
