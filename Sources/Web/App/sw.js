@@ -6,7 +6,7 @@ const CACHE = "aviator-adsb-app-v1";
 const FILES = [
   "./", "index.html", "style.css", "app.js", "angles.js", "card.js", "compass.js", "controls.js", "declutter.js",
   "feed.js", "gestures.js", "kid.js", "list.js", "location.js", "palette.js", "projection.js", "radar.js", "settings.js",
-  "sky.js", "words.js",
+  "sky.js", "words.js", "history.js", "history-panel.js", "history.css",
   "manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png",
 ];
 
