@@ -10,8 +10,10 @@ import Tracking
 package struct HistoryRecorder: Sendable {
     /// Seconds without hearing an aircraft after which its next appearance is a new visit.
     package static let visitGap = 600.0
-    /// Seconds between rewrites of a visit's row while it goes on.
-    package static let sightingInterval = 30.0
+    /// Seconds between rewrites of a visit's row while it goes on: each rewrite puts the
+    /// row's pages into the next batch, the larger part of what is written on a sky of
+    /// many aircraft, so not more often than the diary needs.
+    package static let sightingInterval = 120.0
 
     /// One aircraft's visit in progress.
     private struct Visit: Sendable {
@@ -126,13 +128,18 @@ package struct HistoryRecorder: Sendable {
         let statistics = MinuteStatistics(
             time: minute, messages: messages, aircraft: minuteAircraft.count, withPosition: minutePositioned.count,
             maxRangeKm: minuteRangeKm, signalDBFS: signalDBFS, noiseDBFS: noiseDBFS, peakSignalDBFS: peakSignalDBFS)
-        var records = [HistoryRecord.minute(statistics)]
-        records += changedCells.sorted().compactMap { coverage[$0].map(HistoryRecord.coverage) }
-        changedCells = []
+        var records = [HistoryRecord.minute(statistics)] + changedCoverage()
         minuteAircraft = []
         minutePositioned = []
         minuteRangeKm = nil
         return records
+    }
+
+    /// The coverage cells that grew since they were last taken, for the next batch (so the
+    /// outline keeps up with the batches, and a crash loses no more of it than of the rest).
+    package mutating func changedCoverage() -> [HistoryRecord] {
+        defer { changedCells = [] }
+        return changedCells.sorted().compactMap { coverage[$0].map(HistoryRecord.coverage) }
     }
 
     /// The rows of every open visit not yet written as it stands (at shutdown).

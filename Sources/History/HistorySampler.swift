@@ -4,7 +4,8 @@ import Tracking
 /// The task that feeds the history: once a second it takes the tracker's snapshot (as
 /// aircraft.json does, off the receiving thread), turns it into rows with a
 /// `HistoryRecorder` and adds them to the writer's queue; at each minute's end it adds the
-/// minute's statistics; every `batchInterval` it asks the writer for a batch.
+/// minute's statistics; every `batchInterval` it adds the coverage cells that grew and asks
+/// the writer for a batch.
 package struct HistorySampler: Sendable {
     private let tracker: LiveTracker
     private let pipeline: FramePipeline
@@ -43,13 +44,15 @@ package struct HistorySampler: Sendable {
                         ? period.peakSignalDBFS : nil)
                 (minute, messages, local) = (current, frames, statistics)
             }
-            writer.queue.add(records)
             if snapshot.time >= batchDue {
+                writer.queue.add(records + recorder.changedCoverage())
                 writer.scheduleFlush(now: snapshot.time)
                 batchDue = snapshot.time + batchInterval
+            } else {
+                writer.queue.add(records)
             }
         }
-        writer.queue.add(recorder.pendingSightings())
+        writer.queue.add(recorder.pendingSightings() + recorder.changedCoverage())
         await writer.finish(now: tracker.now)
     }
 

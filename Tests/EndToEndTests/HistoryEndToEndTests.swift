@@ -33,7 +33,7 @@ extension EndToEnd {
                 ])
                 #expect(daemon.waitFor("history in", timeout: 30), "\(daemon.stderr)")
                 // At least one batch (every 5 s), then a kill at a random moment of the next.
-                Thread.sleep(forTimeInterval: 6 + Double.random(in: 0..<5, using: &generator))
+                Thread.sleep(forTimeInterval: 8 + Double.random(in: 0..<5, using: &generator))
                 _ = daemon.stop(signal: SIGKILL)
                 #expect(!daemon.stderr.contains("moved"), "run \(run): \(daemon.stderr)")
                 let (rows, check) = try inspect(directory, table: "positions")
@@ -51,14 +51,24 @@ extension EndToEnd {
                 "aviator-history-web-\(UUID().uuidString.prefix(8))"
             ).path
             defer { try? FileManager.default.removeItem(atPath: directory) }
+            let json = directory + "-json"
+            try FileManager.default.createDirectory(atPath: json, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: json) }
             let daemon = try Daemon([
                 "--replay", sample, "--loop", "--throttle", "--receiver", "52.3,4.76", "--history-dir", directory,
-                "--http", "127.0.0.1:0"
+                "--http", "127.0.0.1:0", "--json-dir", json
             ])
             defer { _ = daemon.stop() }
             let port = try WebEndToEndTests.webPort(of: daemon)
             #expect(daemon.waitFor("history in", timeout: 30), "\(daemon.stderr)")
-            try await Task.sleep(for: .seconds(7))
+            // The first batch after 5 s, outline.json beside aircraft.json 10 s after the start.
+            try await Task.sleep(for: .seconds(12))
+            let outline = try Data(contentsOf: URL(fileURLWithPath: json + "/outline.json"))
+            let range = try #require(try JSONSerialization.jsonObject(with: outline) as? [String: Any])
+            let last24h = (range["actualRange"] as? [String: Any])?["last24h"] as? [String: Any]
+            let points = try #require(last24h?["points"] as? [[Double]])
+            // Aircraft all round a busy airport: many of the 72 sectors, each [lat, lon, alt].
+            #expect(points.count > 10 && points.allSatisfy { $0.count == 3 }, "\(points.count) points")
             let tracks = try await MetricsEndToEndTests.get(port, "/data/history/tracks")
             #expect(tracks.status == 200 && tracks.type == "application/json")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(tracks.body.utf8)) as? [String: Any])

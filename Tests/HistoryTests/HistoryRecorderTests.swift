@@ -19,26 +19,28 @@ import Tracking
     @Test func oneVisitHasOneSightingWithItsExtremes() {
         var recorder = HistoryRecorder(receiver: Data.receiver)
         var records: [HistoryRecord] = []
-        for second in 0..<120 {
+        for second in 0..<300 {
             let time = 1_000_000 + Double(second)
             let plane = Data.aircraft(
-                0x484_1AB, time: time, longitude: 4.9 + Double(second) * 0.002, altitude: 12_000 - second * 50,
+                0x484_1AB, time: time, longitude: 4.9 + Double(second) * 0.002, altitude: 12_000 - second * 20,
                 speed: 300 + Double(second))
             records += recorder.observe([plane], at: time)
         }
         let rows = sightings(records)
-        // Written when first seen and then every 30 s of the visit, always the same visit.
-        #expect(rows.count == 4, "\(rows.count)")
+        // Written when first seen and then every sightingInterval (120 s), always the same visit.
+        #expect(rows.count == 3, "\(rows.count)")
         #expect(Set(rows.map(\.start)) == [1_000_000])
         let last = rows.last!
-        // The row of second 90; the rest of the visit is pending until the next write.
-        #expect(last.minAltitudeFt == 12_000 - 90 * 50)
-        let pending = sightings(recorder.pendingSightings())
-        #expect(pending.map(\.minAltitudeFt) == [12_000 - 119 * 50])
+        // The row of second 240; the rest of the visit is pending until the next write.
+        #expect(last.minAltitudeFt == 12_000 - 240 * 20)
         #expect(last.maxAltitudeFt == 12_000)
+        #expect(last.maxSpeedKt == 540)
         #expect(last.callsign == "KLM1234")
         #expect((last.closestKm ?? 0) > 10)
-        // Descending 50 ft a second: a point at least every 10 s (500 ft), fewer than one a second.
+        let pending = sightings(recorder.pendingSightings())
+        #expect(pending.map(\.minAltitudeFt) == [12_000 - 299 * 20])
+        // Descending 20 ft a second: a point (and the one before it) every 26 s (520 ft), far
+        // fewer than one a second.
         let kept = positions(records).count
         #expect(kept >= 12 && kept < 60, "\(kept)")
     }
@@ -76,6 +78,11 @@ import Tracking
         // The next minute starts empty, and a cell that did not grow is not written again.
         let next = recorder.closeMinute(120, messages: 0, signalDBFS: nil, noiseDBFS: nil, peakSignalDBFS: nil)
         #expect(next.count == 1)
+        // A cell that grows is there for the next batch, once.
+        _ = recorder.observe([Data.aircraft(1, time: 130, latitude: 53.5, longitude: 4.76, altitude: 35_000)], at: 130)
+        let grown = recorder.changedCoverage()
+        #expect(grown.count == 1)
+        #expect(recorder.changedCoverage().isEmpty)
     }
 
     @Test func sectorsAndBandsCoverEveryBearingAndAltitude() {
