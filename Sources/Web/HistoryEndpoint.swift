@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import History
 
@@ -13,7 +14,7 @@ import History
 /// ranges and limits) before a bound SQL parameter sees it.
 struct HistoryEndpoint: Sendable {
     /// What one request gets.
-    enum Answer: Equatable {
+    enum Answer: Equatable, Sendable {
         /// 200 with this JSON.
         case json(String)
         /// 400: the query was refused, for this reason.
@@ -33,6 +34,17 @@ struct HistoryEndpoint: Sendable {
     /// Whether `path` is one of the history's.
     static func handles(_ path: String) -> Bool {
         path == "/data/outline.json" || path.hasPrefix("/data/history/")
+    }
+
+    /// The queue the store is read on: SQLite's calls block, so they run here, one request
+    /// at a time, and never on the threads the server's asynchronous code shares.
+    private static let queue = DispatchQueue(label: "aviator-adsb.history-reads")
+
+    /// `answer(path:query:)`, worked out on the history's own queue.
+    func answerAway(path: String, query: String?) async -> Answer {
+        await withCheckedContinuation { (done: CheckedContinuation<Answer, Never>) in
+            Self.queue.async { done.resume(returning: answer(path: path, query: query)) }
+        }
     }
 
     /// The answer for `path` with `query` (the part after `?`).

@@ -40,7 +40,7 @@ struct WebResponder: HTTPResponder {
             return response
         }
         let path = request.uri.path
-        if HistoryEndpoint.handles(path) { return historyAnswer(path: path, query: request.uri.query) }
+        if HistoryEndpoint.handles(path) { return await historyAnswer(path: path, query: request.uri.query) }
         switch path {
         case FeedSocket.path:
             // A browser that opened the feed as a page, or a client without the upgrade.
@@ -67,9 +67,9 @@ struct WebResponder: HTTPResponder {
     }
 
     /// The answer of the history's endpoints; 404 when the history is off.
-    private func historyAnswer(path: String, query: String?) -> Response {
+    private func historyAnswer(path: String, query: String?) async -> Response {
         guard let history else { return notFound() }
-        switch history.answer(path: path, query: query) {
+        switch await history.answerAway(path: path, query: query) {
         case .json(let json): return data(json)
         case .badRequest(let reason): return Self.text(.badRequest, reason + "\n")
         case .unavailable(let reason): return Self.text(.serviceUnavailable, reason + "\n")

@@ -71,6 +71,15 @@ import Testing
         #expect(!reason.isEmpty)
     }
 
+    @Test func answersAwayFromTheServersThreadsAreTheSame() async throws {
+        let (endpoint, directory) = try endpoint()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (path, query) in [("/data/history/tracks", "limit=3"), ("/data/history/chart", "period=9d")] {
+            let away = await endpoint.answerAway(path: path, query: query)
+            #expect(away == endpoint.answer(path: path, query: query))
+        }
+    }
+
     @Test func withoutAStoreTheAnswerIsUnavailable() {
         let endpoint = HistoryEndpoint(
             reader: HistoryReader(directory: "/nonexistent-\(UUID().uuidString)", receiver: nil), clock: { Self.now })
