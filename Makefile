@@ -8,7 +8,7 @@ VENV    := .venv
 .PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check almanac-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
 
 help:
-	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
+	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, libsqlite3-dev, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
 	@echo "                  nodejs, systemd, man-db, dpkg-dev) when missing"
 	@echo "make build        debug build"
 	@echo "make release      optimised, self-contained build (.build/release/aviator-adsb)"
@@ -44,6 +44,9 @@ deps:
 		echo "installing libmosquitto-dev and mosquitto (the MQTT client library, and the broker the network tests run)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq --no-install-recommends libmosquitto-dev mosquitto; fi
+	@if ! pkg-config --exists sqlite3 2>/dev/null; then \
+		echo "installing libsqlite3-dev (the history store)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsqlite3-dev; fi
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 		echo "installing python3-venv"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-venv; fi

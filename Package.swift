@@ -56,6 +56,9 @@ let package = Package(
         // An MQTT client on libmosquitto: connection, reconnection, a bounded queue. Knows
         // nothing of aircraft.
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        // SQLite, Debian's libsqlite3, found through pkg-config; `make deps` installs it.
+        // docs/history.md says why this binding and not GRDB.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Small shared utilities with no stage logic and no dependencies: fixed-point text, the
         // JSON writer, whitespace trimming, log throttling, retry backoff, Duration in seconds.
@@ -130,7 +133,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "ModeS", "Support", "FeedProtocol", "FeedServer", "Pipeline", "Tracking", "Outputs",
+                "ModeS", "Support", "FeedProtocol", "FeedServer", "Pipeline", "Tracking", "Outputs", "History",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -150,6 +153,15 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],
             resources: [.embedInCode("App")]
+        ),
+        // The day's sky, kept: thinned tracks, per-minute statistics, the coverage outline and
+        // the diary in an SQLite file, written in batches off the sample path.
+        .target(
+            name: "History",
+            dependencies: [
+                "ModeS", "Support", "Pipeline", "Identity", "Tracking", "CSQLite",
+                .product(name: "Logging", package: "swift-log")
+            ]
         ),
         // The ecosystem's outputs: Beast, SBS and AVR over TCP, aircraft.json, MQTT.
         .target(
@@ -173,7 +185,7 @@ let package = Package(
             dependencies: [
                 "ModeS", "Support", "IQ", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "MQTT",
                 "FeedProtocol",
-                "FeedServer", "Outputs", "Web", "ReceiverNetwork",
+                "FeedServer", "Outputs", "Web", "ReceiverNetwork", "History",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle")
@@ -185,6 +197,7 @@ let package = Package(
             dependencies: [
                 "ModeS", "Support", "IQ", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
                 "FeedServer", "Outputs", "Web", "RadarTerminal", "Simulator", "MQTT", "ReceiverNetwork", "Daemon",
+                "History",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -244,6 +257,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(
+            name: "HistoryTests",
+            dependencies: [
+                "History", "Tracking", "Pipeline", "Identity", "Support", "ModeS", "CSQLite", "TestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "Receivers", "TestSupport"]),
         .testTarget(name: "ReceiverNetworkTests", dependencies: ["ReceiverNetwork", "ModeS", "TestSupport"]),
         .testTarget(
@@ -283,7 +303,7 @@ let package = Package(
             name: "WebTests",
             dependencies: [
                 "Web", "FeedServer", "FeedProtocol", "SkyProjection", "Tracking", "Pipeline", "Identity", "Support",
-                "Outputs", "ModeS", "TestSupport",
+                "Outputs", "ModeS", "TestSupport", "History",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -317,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork",
+                "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork", "History",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl")

@@ -1,5 +1,6 @@
 import FeedProtocol
 import FeedServer
+import History
 import Identity
 import Logging
 import MQTT
@@ -22,6 +23,8 @@ extension Daemon {
         var web: WebServer?
         var publisher: MQTTPublisher?
         var routes: RouteLookup?
+        /// The history's writer and reader, when it is kept.
+        var history: (writer: HistoryWriter, reader: HistoryReader)?
 
         init(
             pipeline: FramePipeline, tracker: LiveTracker, outputs: Outputs?, sources: SourceSetup, feed: FeedServer
@@ -47,12 +50,18 @@ extension Daemon {
                     throw DaemonError("--mqtt: \(error)")
                 }
             }
+            if let settings = configuration.history {
+                let writer = HistoryWriter(
+                    directory: settings.directory, retention: settings.retention, logger: logger)
+                history = (writer, HistoryReader(directory: settings.directory, receiver: tracker.receiver))
+            }
             if let settings = configuration.web, let documents = outputs?.documents {
                 var server = settings.server
                 server.logger = logger
                 web = WebServer(
                     configuration: server, feed: feed, documents: documents, tls: settings.tls,
-                    metrics: settings.metrics ? metricsSources : nil)
+                    metrics: settings.metrics ? metricsSources : nil, history: history?.reader,
+                    clock: { [tracker] in tracker.now })
             }
             if let route = configuration.routes {
                 logger.info("routes from \(route.host): only callsigns are sent")
@@ -71,6 +80,7 @@ extension Daemon {
             let fanout = outputs?.fanout
             let publisher = self.publisher
             let servers = [outputs?.beast, outputs?.sbs, outputs?.avr].compactMap { $0 }
+            let history = self.history
             return MetricsSources(
                 pipeline: pipeline, tracker: tracker, openSkyRequests: sources.openSkyRequests,
                 outputs: servers,
@@ -80,6 +90,7 @@ extension Daemon {
                     for server in servers {
                         drops.append(("\(server.configuration.name.lowercased())_out", server.statistics.framesDropped))
                     }
+                    if let writer = history?.writer { drops.append(("history", writer.statistics.dropped)) }
                     return drops + (publisher?.queueDrops ?? [])
                 })
         }
@@ -92,6 +103,7 @@ extension Daemon {
             let (pipeline, details, web, publisher) = (self.pipeline, sources.details, self.web, self.publisher)
             let fanout = outputs?.fanout
             let tracker = self.tracker
+            let history = self.history?.writer
             return {
                 let counts = pipeline.sourceCounts
                 let listed = SourceCounts.busiest(counts, limit: 20)
@@ -99,6 +111,7 @@ extension Daemon {
                 parts += details.map { $0() }
                 if let web { parts.append(web.statistics().summary) }
                 if let publisher { parts.append(publisher.summary) }
+                if let history { parts.append(history.statistics.summary) }
                 let routes = tracker.offlineRoutes
                 if routes.offered > 0 {
                     parts.append(
@@ -121,6 +134,14 @@ extension Daemon {
             if let routes { services.append(.init(service: NamedService("routes", routes))) }
             if let outputs { services.append(.init(service: NamedService("outputs", outputs))) }
             if let publisher { services.append(.init(service: NamedService("mqtt-out", publisher))) }
+            if let history, let settings = configuration.history {
+                let sampler = HistorySampler(
+                    tracker: tracker, pipeline: pipeline, writer: history.writer, batchInterval: settings.batchSeconds)
+                let service = HistoryService(
+                    sampler: sampler, reader: history.reader, jsonDirectory: configuration.outputs.jsonDirectory,
+                    tracker: tracker, logger: logger)
+                services.append(.init(service: NamedService("history", service)))
+            }
             let statistics = StatisticsReporter(
                 pipeline: pipeline, tracker: tracker, interval: configuration.statisticsInterval,
                 droppedBytes: sources.droppedBytes, sourceDetails: details, logger: logger)

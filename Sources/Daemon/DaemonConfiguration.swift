@@ -1,4 +1,5 @@
 import FeedServer
+import History
 import Identity
 import ModeS
 import Outputs
@@ -49,6 +50,8 @@ package struct DaemonConfiguration: Sendable {
     /// The aircraft database in tar1090-db's format (`--db-file`), which replaces the store's
     /// aircraft table.
     package var aircraftDatabase: String?
+    /// The history store, unless `--no-history` (or no state directory is known).
+    package var history: HistorySettings?
     /// How often the statistics line is logged.
     package var statisticsInterval: Duration = .seconds(60)
 

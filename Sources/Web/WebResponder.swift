@@ -15,6 +15,8 @@ struct WebResponder: HTTPResponder {
     let corsOrigin: String?
     /// `/metrics`, unless turned off.
     let metrics: MetricsEndpoint?
+    /// The history's endpoints, when the history is kept.
+    var history: HistoryEndpoint?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         counters.count { $0.requests += 1 }
@@ -38,6 +40,7 @@ struct WebResponder: HTTPResponder {
             return response
         }
         let path = request.uri.path
+        if HistoryEndpoint.handles(path) { return await historyAnswer(path: path, query: request.uri.query) }
         switch path {
         case FeedSocket.path:
             // A browser that opened the feed as a page, or a client without the upgrade.
@@ -60,6 +63,16 @@ struct WebResponder: HTTPResponder {
         default:
             guard let asset = WebApp.assets[path == "/" ? "/index.html" : path] else { return notFound() }
             return serve(asset, request: request)
+        }
+    }
+
+    /// The answer of the history's endpoints; 404 when the history is off.
+    private func historyAnswer(path: String, query: String?) async -> Response {
+        guard let history else { return notFound() }
+        switch await history.answerAway(path: path, query: query) {
+        case .json(let json): return data(json)
+        case .badRequest(let reason): return Self.text(.badRequest, reason + "\n")
+        case .unavailable(let reason): return Self.text(.serviceUnavailable, reason + "\n")
         }
     }
 

@@ -1,4 +1,5 @@
 import FeedServer
+import History
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -28,13 +29,17 @@ package final class WebServer: Service, Sendable {
     private let tls: TLSCredentials?
     private let counters = WebCounters()
     private let metrics: MetricsEndpoint?
+    private let history: HistoryEndpoint?
 
     /// A server for `feed` and `documents`, over HTTPS when `tls` is given, answering
-    /// `/metrics` from `metrics` when given (404 otherwise).
+    /// `/metrics` from `metrics` when given (404 otherwise) and the history's endpoints from
+    /// `history` when given (404 otherwise), with `clock` as now.
     package init(
         configuration: WebConfiguration, feed: FeedServer, documents: any DataDocuments,
-        tls: TLSCredentials? = nil, metrics: MetricsSources? = nil
+        tls: TLSCredentials? = nil, metrics: MetricsSources? = nil, history: HistoryReader? = nil,
+        clock: @escaping @Sendable () -> Double = { Double(time(nil)) }
     ) {
+        self.history = history.map { HistoryEndpoint(reader: $0, clock: clock) }
         self.configuration = configuration
         self.feed = feed
         self.documents = documents
@@ -71,7 +76,7 @@ package final class WebServer: Service, Sendable {
         let application = Application(
             responder: WebResponder(
                 documents: documents, counters: counters, corsOrigin: configuration.corsOrigin,
-                metrics: metrics),
+                metrics: metrics, history: history),
             server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

@@ -130,6 +130,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network of receivers (MQTT)")
     var mqtt: MQTTOptions
 
+    @OptionGroup(title: "History")
+    var history: HistoryOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'")
@@ -191,10 +194,11 @@ struct RunCommand: AsyncParsableCommand {
         var daemon = DaemonConfiguration(version: "aviator-adsb \(AviatorADSB.version)", feed: feed)
         daemon.receiver = receiver?.point
         daemon.receiverHeightMetres = receiver?.altitudeMetres ?? 0
+        let stateDirectory =
+            web.stateDirectory ?? StateDirectory.resolve(environment: ProcessInfo.processInfo.environment)
         daemon.sources = try sources.configuration(
-            openSky: openSky, mqtt: mqtt, receiver: receiver?.point,
-            stateDirectory: web.stateDirectory
-                ?? StateDirectory.resolve(environment: ProcessInfo.processInfo.environment))
+            openSky: openSky, mqtt: mqtt, receiver: receiver?.point, stateDirectory: stateDirectory)
+        daemon.history = history.settings(stateDirectory: stateDirectory, logger: logger)
         daemon.outputs = outputs.configuration
         daemon.web = try web.settings(logger: logger)
         let observer = receiver.map {

@@ -1,0 +1,92 @@
+// history.js: colours by altitude, the diary's cards, chart scaling, the rewind clock and the
+// past sky, with hostile answers as well as good ones.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  REWIND_SPEEDS, RewindClock, altitudeColour, diaryCards, iconFor, scaleSeries, skyAt, traceToPoints,
+} from "../../Sources/Web/App/history.js";
+
+test("altitudeColour: low is orange, high is violet, ground and unknown grey", () => {
+  assert.equal(altitudeColour(0), "hsl(20, 90%, 55%)");
+  assert.equal(altitudeColour(40000), "hsl(280, 90%, 55%)");
+  assert.equal(altitudeColour(90000), "hsl(280, 90%, 55%)");
+  assert.equal(altitudeColour(20000), "hsl(150, 90%, 55%)");
+  assert.equal(altitudeColour(5000, true), "hsl(0, 0%, 60%)");
+  assert.equal(altitudeColour(null), "hsl(0, 0%, 60%)");
+  assert.equal(altitudeColour(NaN), "hsl(0, 0%, 60%)");
+});
+
+test("diaryCards: one card per extreme known, with its picture", () => {
+  const cards = diaryCards({
+    aircraft: 12,
+    lowest: { hex: "4841ab", callsign: "KLM12", class: "medium_jet", min_altitude_ft: 1200 },
+    biggest: { hex: "400001", registration: "G-XWBA", class: "heavy", type: "A35K" },
+    fastest: null,
+    first: { hex: "abcdef", first_seen: 0 },
+  });
+  assert.deepEqual(cards.map((card) => card.key), ["lowest", "biggest", "first"]);
+  assert.equal(cards[0].name, "KLM12");
+  assert.equal(cards[0].line, "1,200 ft");
+  assert.equal(cards[1].icon, "heavy");
+  assert.equal(cards[1].line, "A35K");
+  assert.equal(cards[2].name, "abcdef");
+  assert.deepEqual(diaryCards(null), []);
+  assert.deepEqual(diaryCards("<script>"), []);
+  assert.equal(iconFor("helicopter"), "helicopter");
+  assert.equal(iconFor(undefined), "jet");
+});
+
+test("scaleSeries: fits the box, leaves out missing values", () => {
+  const points = [
+    { time: 0, aircraft: 10 }, { time: 50, aircraft: null }, { time: 100, aircraft: 30 }, { time: 200, aircraft: 20 },
+  ];
+  const scaled = scaleSeries(points, "aircraft", 400, 100, 0, 200);
+  assert.equal(scaled.min, 10);
+  assert.equal(scaled.max, 30);
+  assert.deepEqual(scaled.points, [{ x: 0, y: 100 }, { x: 200, y: 0 }, { x: 400, y: 50 }]);
+  assert.deepEqual(scaleSeries("nope", "aircraft", 400, 100, 0, 200).points, []);
+  assert.deepEqual(scaleSeries(points, "aircraft", 400, 100, 10, 10).points, []);
+  // A flat series sits within the box.
+  const flat = scaleSeries([{ time: 0, v: 5 }, { time: 1, v: 5 }], "v", 10, 10, 0, 1);
+  assert.ok(flat.points.every((point) => point.y >= 0 && point.y <= 10));
+});
+
+test("RewindClock: runs at its speed, stays within its range, stops at the end", () => {
+  const clock = new RewindClock(1000, 2000, 0);
+  assert.equal(clock.advance(5000), 1000, "paused, it stays");
+  clock.setSpeed(60, 5000);
+  clock.play(5000);
+  assert.equal(clock.advance(6000), 1060);
+  clock.setSpeed(7, 6000);
+  assert.equal(clock.speed, 10, "the nearest offered speed");
+  assert.ok(REWIND_SPEEDS.includes(clock.speed));
+  assert.equal(clock.advance(7000), 1070);
+  clock.seek(1990, 7000);
+  assert.equal(clock.advance(9000), 2000);
+  assert.equal(clock.playing, false);
+  clock.seek(-5, 9000);
+  assert.equal(clock.time, 1000);
+  clock.seek(NaN, 9000);
+  assert.equal(clock.time, 1000);
+});
+
+test("skyAt: each aircraft's latest position at the moment, none too old", () => {
+  const positions = [
+    { hex: "a", time: 100, lat: 1, lon: 1 }, { hex: "a", time: 110, lat: 2, lon: 2 },
+    { hex: "b", time: 20, lat: 3, lon: 3 }, { hex: "a", time: 130, lat: 4, lon: 4 }, null, { hex: "c" },
+  ];
+  assert.deepEqual(skyAt(positions, 120).map((p) => [p.hex, p.lat]), [["a", 2]]);
+  assert.deepEqual(skyAt(positions, 75).map((p) => [p.hex, p.lat]), [["b", 3]]);
+  assert.deepEqual(skyAt(undefined, 75), []);
+});
+
+test("traceToPoints: tar1090's rows, ground and missing altitude understood", () => {
+  const points = traceToPoints({
+    icao: "4841ab", timestamp: 1000,
+    trace: [[0, 52, 4, 1000, 200, 90, 0, 0], [10.5, 52.1, 4.1, "ground", 10, 90, 0, null], ["x"], [20, 52.2, 4.2, null]],
+  });
+  assert.deepEqual(points.map((p) => [p.time, p.alt, p.ground]), [[1000, 1000, false], [1010.5, null, true], [1020, null, false]]);
+  assert.deepEqual(traceToPoints({ trace: "no" }), []);
+});
