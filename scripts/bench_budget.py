@@ -5,8 +5,9 @@ has 1/N of this computer's processor per second of air, as on a computer N times
 
     bench_budget.py BINARY READSB WORK [--speeds 1,2,4,8,16,32] [--streams dense,busy] [--doc FILE]
 
-For each sky and speed, the daemon runs with the governor (`--demod-budget 40`, the default,
-and `--demod-budget 25`) and held at each fixed level (`--demod-level 0` to `4`). Each run's
+For each sky and speed, the daemon runs with the governor (`--demod-budget 100`, the whole
+core the fixed levels have, and `--demod-budget 25`) and held at each fixed level
+(`--demod-level 0` to `4`). Each run's
 frames come from its Beast output (with their 12 MHz timestamps, so yield.py credits the very
 copy of a message decoded) and are scored against the sky's truth: frames found, samples
 dropped, the level the governor ended at and how often it moved, and the whole daemon's
@@ -161,7 +162,7 @@ def bench_sky(args, name):
     print(f"\n{label}: readsb {readsb_frames} frames ({readsb_yield:.1f}%), {readsb_cpu:.2f} s of processor "
           f"for {seconds} s of air: {100 * readsb_share:.1f}% of a core at speed 1, so it falls behind above "
           f"speed {1 / readsb_share:.0f} and takes a quarter of a core at speed {0.25 / readsb_share:.1f}")
-    configurations = [("governed 40%", ["--demod-budget", "40"]), ("governed 25%", ["--demod-budget", "25"])] + [
+    configurations = [("governed 100%", ["--demod-budget", "100"]), ("governed 25%", ["--demod-budget", "25"])] + [
         (f"level {level}", ["--demod-level", str(level)]) for level in range(5)]
     results = {}
     print("speed  configuration   frames  yield   dropped samples  level (changes)  daemon CPU/air")
@@ -179,7 +180,7 @@ def bench_sky(args, name):
 def markdown(summary, speeds, lines):
     """The tables and the checks' lines for docs/demodulator.md."""
     out = [f"_Written by `make bench-budget` on {time.strftime('%Y-%m-%d')}._", ""]
-    titles = ["governed 40%", "governed 25%"] + [f"level {level}" for level in range(5)]
+    titles = ["governed 100%", "governed 25%"] + [f"level {level}" for level in range(5)]
     for sky in summary.values():
         readsb = sky["readsb"]
         share = readsb["cpu"] / sky["seconds"]
@@ -221,7 +222,7 @@ def checks(summary, speeds):
         for speed in speeds:
             if runs[f"{speed}|level 0"]["dropped"] > 0:
                 break
-            governed = runs[f"{speed}|governed 40%"]
+            governed = runs[f"{speed}|governed 100%"]
             clean = [runs[f"{speed}|level {level}"]["frames"] for level in range(5)
                      if runs[f"{speed}|level {level}"]["dropped"] == 0]
             if governed["dropped"] > 0:

@@ -91,6 +91,10 @@ extension StreamingDemodulator {
         /// for a dongle and a paced replay); nil: it stays at `level`. The demodulator itself
         /// does not read it.
         package var budget: Double?
+        /// Seconds of samples per second of wall time: 1 for a dongle, N for a replay at
+        /// `--speed N`. The governor counts the processor time as a computer N times slower
+        /// would spend it, so the budget means the same share of a core at any speed.
+        package var pace = 1.0
 
         /// The default options.
         package init() {}

@@ -225,6 +225,7 @@ struct SourceOptions: ParsableArguments {
         } else if local != .replay || speed != nil {
             // A replay as fast as possible has no real time to keep up with.
             sources.demodulator.budget = demodBudget / 100
+            sources.demodulator.pace = speed ?? 1
         }
         var tuner = RTLSDRDevice.Configuration()
         tuner.selector = .init(device ?? "0")

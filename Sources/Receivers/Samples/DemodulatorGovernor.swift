@@ -26,6 +26,9 @@ package struct DemodulatorGovernor: Sendable {
 
     /// The budget, as a share of one core (0.4: 40 %).
     package let budget: Double
+    /// Seconds of samples per second of wall time (a replay's speed): measured time counts
+    /// this many times, as on a computer that much slower.
+    package let pace: Double
     /// The level now.
     package private(set) var level: DemodulatorLevel
 
@@ -72,9 +75,10 @@ package struct DemodulatorGovernor: Sendable {
 
     /// A governor holding the demodulator within `budget` (a share of one core), starting at
     /// `level`.
-    package init(budget: Double, level: DemodulatorLevel = .full) {
+    package init(budget: Double, level: DemodulatorLevel = .full, pace: Double = 1) {
         self.budget = budget
         self.level = level
+        self.pace = pace.isFinite && pace > 0 ? pace : 1
     }
 
     /// Takes one block: `cpuSeconds` of processor time spent demodulating `airSeconds` of
@@ -82,7 +86,7 @@ package struct DemodulatorGovernor: Sendable {
     /// if any.
     package mutating func observe(cpuSeconds: Double, airSeconds: Double, ringFill: Double) -> Change? {
         guard airSeconds > 0, cpuSeconds.isFinite, cpuSeconds >= 0 else { return nil }
-        cpu += cpuSeconds
+        cpu += cpuSeconds * pace
         air += airSeconds
         now += airSeconds
         if let lastClimb, now - lastClimb >= Self.climbProbation {
@@ -99,8 +103,9 @@ package struct DemodulatorGovernor: Sendable {
         let load = cpu / air
         self.load = load
         (cpu, air) = (0, 0)
-        if load > budget, let lower = level.lower {
-            return move(to: lower, reason: "at \(Self.percent(load)) of a core, budget \(Self.percent(budget))")
+        if load > budget, level > .plain {
+            return move(
+                to: fitting(load), reason: "at \(Self.percent(load)) of a core, budget \(Self.percent(budget))")
         }
         guard let higher = level.higher, now - lastChange >= hold else { return nil }
         let expected = load * Self.relativeCost[higher.rawValue] / Self.relativeCost[level.rawValue]
@@ -110,6 +115,20 @@ package struct DemodulatorGovernor: Sendable {
             to: higher,
             reason: "at \(Self.percent(load)) of a core, about \(Self.percent(expected)) expected above, "
                 + "budget \(Self.percent(budget))")
+    }
+
+    /// The highest level below this one expected (by `relativeCost`) to fit in the budget
+    /// at `load`, else the plain path: one step down to where the demodulator fits, rather
+    /// than a window's worth of samples lost at each level on the way.
+    private func fitting(_ load: Double) -> DemodulatorLevel {
+        var candidate = level.lower ?? .plain
+        while candidate > .plain,
+            load * Self.relativeCost[candidate.rawValue] / Self.relativeCost[level.rawValue] > budget,
+            let lower = candidate.lower
+        {
+            candidate = lower
+        }
+        return candidate
     }
 
     private mutating func move(to next: DemodulatorLevel, reason: String) -> Change {

@@ -48,7 +48,7 @@ package final class SampleStream {
         demodulator = StreamingDemodulator(format: format, sampleRate: sampleRate, options: options)
         clock = SampleClock(sampleRate: sampleRate.hertz)
         self.sink = sink
-        governor = options.budget.map { DemodulatorGovernor(budget: $0, level: options.level) }
+        governor = options.budget.map { DemodulatorGovernor(budget: $0, level: options.level, pace: options.pace) }
     }
 
     /// Takes over the level, the governor and the log throttle of `previous`, a stream of
