@@ -70,11 +70,12 @@ package struct DemodulatorGovernor: Sendable {
     private var lastChange = -Double.infinity
     private var lastClimb: Double?
     private var hold = shortestHold
-    /// The cost measured over the last full window, as a share of a core.
+    /// The cost measured over the last full window, as a share of a core (counted `pace`
+    /// times).
     package private(set) var load: Double?
 
     /// A governor holding the demodulator within `budget` (a share of one core), starting at
-    /// `level`.
+    /// `level`, for samples arriving `pace` times faster than real time (1 for a dongle).
     package init(budget: Double, level: DemodulatorLevel = .full, pace: Double = 1) {
         self.budget = budget
         self.level = level
