@@ -123,16 +123,9 @@ package struct ReplaySource: Source {
                     reader, into: stream, bytesPerSecond: bytesPerSecond * speed, format: configuration.format,
                     drops: drops, isCancelled: isCancelled)
             } else {
-                let passStart = Date().timeIntervalSince1970
-                var delivered = 0
+                var pace = Pace(bytesPerSecond: bytesPerSecond)
                 summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
-                    delivered += block.count
-                    if configuration.throttle {
-                        // A block is due when its last sample would have been received live.
-                        let wait = passStart + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
-                        if wait > 0 { DedicatedThread.sleep(seconds: wait) }
-                        if isCancelled() { throw CancellationError() }
-                    }
+                    if configuration.throttle { try pace.wait(for: block.count, isCancelled: isCancelled) }
                     stream.process(IQBlock(bytes: block, arrival: Date().timeIntervalSince1970))
                 }
                 leftover = stream.finish()
@@ -181,16 +174,11 @@ package struct ReplaySource: Source {
                 finished.wait()
             }
         }
-        let start = Date().timeIntervalSince1970
-        var delivered = 0
+        var pace = Pace(bytesPerSecond: bytesPerSecond)
         let summary: IQFileReader.Summary
         do {
             summary = try reader.forEachBlock(isCancelled: isCancelled) { block in
-                delivered += block.count
-                // A block is due when its last sample would have been received live.
-                let wait = start + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
-                if wait > 0 { DedicatedThread.sleep(seconds: wait) }
-                if isCancelled() { throw CancellationError() }
+                try pace.wait(for: block.count, isCancelled: isCancelled)
                 ring.push(block)
             }
         } catch {
@@ -198,5 +186,21 @@ package struct ReplaySource: Source {
             throw error
         }
         return (summary, demodulated())
+    }
+}
+
+/// Delivers a recording's bytes at a pace: a block is due when its last sample would have been
+/// received live (at `bytesPerSecond`, counted from when the pace was made).
+private struct Pace {
+    let bytesPerSecond: Double
+    let start = Date().timeIntervalSince1970
+    var delivered = 0
+
+    /// Waits until the next `count` bytes are due; throws `CancellationError` once cancelled.
+    mutating func wait(for count: Int, isCancelled: () -> Bool) throws {
+        delivered += count
+        let wait = start + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
+        if wait > 0 { DedicatedThread.sleep(seconds: wait) }
+        if isCancelled() { throw CancellationError() }
     }
 }
