@@ -4,7 +4,7 @@
     webapp_browser.py check URL --lat LAT --lon LON --heading DEG [--expect-heading DEG] --screenshots DIR [--cert PEM]
     webapp_browser.py perf URL --seconds S --throttle 4
     webapp_browser.py shots URL --screenshots DIR [--ranges 50,8] [--name scope]
-    webapp_browser.py sky URL --lat LAT --lon LON --declination DEG [--screenshots DIR] [--cert PEM]
+    webapp_browser.py sky URL --lat LAT --lon LON --declination DEG [--place NAME=LAT,LON,DEG ...] [--screenshots DIR] [--cert PEM]
 
 `check` emulates the phone's position and compass (`--heading`, magnetic; `--expect-heading` is
 the true heading the radar should then show), turns on "Use my location", and records
@@ -441,6 +441,8 @@ def main():
     parser.add_argument("--name", default="scope", help="shots: the screenshots' names start with this")
     parser.add_argument("--settle", type=float, default=6, help="shots: seconds to wait before each")
     parser.add_argument("--declination", type=float, default=0, help="sky: the feed's declination at --lat, --lon")
+    parser.add_argument("--place", action="append", metavar="NAME=LAT,LON,DECLINATION",
+                        help="sky: view NAME seen from a place of its own, with the feed's declination there")
     parser.add_argument("--view", default="scope", choices=("scope", "sky"), help="perf: the view to measure")
     args = parser.parse_args()
     if not find_chromium():

@@ -10,6 +10,10 @@ size, the rotation emulated and the screen; then it taps a marker and reads the 
 collects console errors and CSP violations (the tap is made in the first view with a marker).
 In the view with the camera refused it also calibrates, and reports the view after. It judges nothing: the test does
 (Tests/EndToEndTests/WebAppSkyViewTests.swift), with a pinhole projection of its own.
+
+A view may be seen from a place of its own (`--place NAME=LAT,LON,DECLINATION`, repeated): the
+phone is carried there (its emulated position) and its heading emulated with that place's
+declination; the others are seen from `--lat`, `--lon` with `--declination`.
 """
 
 import json
@@ -100,9 +104,21 @@ def emulated_rotation(heading, elevation, screen_angle, declination):
     return q_multiply(device, about((0, 0, 1), screen_angle))
 
 
-def open_view(browser, url, view, declination):
+def place_of(args, name):
+    """Where view `name` is seen from: latitude, longitude and the declination there."""
+    for place in args.place or []:
+        label, _, numbers = place.partition("=")
+        if label == name:
+            lat, lon, declination = (float(number) for number in numbers.split(","))
+            return lat, lon, declination
+    return args.lat, args.lon, args.declination
+
+
+def open_view(browser, args, view):
     name, width, height, kind, angle, heading, elevation, camera = view
-    origin = "/".join(url.split("/")[:3])
+    origin = "/".join(args.url.split("/")[:3])
+    lat, lon, declination = place_of(args, name)
+    browser.send("Emulation.setGeolocationOverride", {"latitude": lat, "longitude": lon, "accuracy": 5})
     browser.send("Browser.setPermission", {"permission": {"name": "camera"}, "setting": "granted" if camera else "denied",
                                            "origin": origin}, session=False)
     browser.send("Emulation.setDeviceMetricsOverride", {
@@ -119,7 +135,7 @@ def open_view(browser, url, view, declination):
     browser.wait_for("document.getElementById('sky').dataset.camera !== undefined", timeout=20)
     time.sleep(1)  # the smoothed orientation settles in well under a second
     return {"name": name, "rotation": rotation, "screenAngle": angle, "heading": heading, "elevation": elevation,
-            "cameraAllowed": camera}
+            "cameraAllowed": camera, "place": [lat, lon], "declination": declination}
 
 
 def tap_a_marker(browser, snapshot):
@@ -161,7 +177,7 @@ def run_views(args, browser_args, views, watch_violations, report):
         settings = {"useLocation": True, "labels": True, "skyFovDeg": FOV_DEG}
         browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', {json.dumps(json.dumps(settings))})")
         for view in views:
-            result = open_view(browser, args.url, view, args.declination)
+            result = open_view(browser, args, view)
             result["snapshots"] = []
             for _ in range(SNAPSHOTS):
                 result["snapshots"].append(browser.evaluate(SNAPSHOT))
@@ -190,8 +206,8 @@ def touch(browser, x, y):
 
 def calibrate(browser, snapshot):
     """Calibrates as a user would who sees the aircraft of the marker with the most room 50 px
-    to the right of its marker: a tap on Calibrate, then one there. Reports the tap, the
-    view's answer and a reading after it."""
+    to the right of its marker: a tap on Calibrate, then one there. Reports the tap, the frame
+    it was judged against, the view's answer and a reading after it."""
     markers = snapshot["markers"]
     if not markers:
         return None
@@ -204,9 +220,11 @@ def calibrate(browser, snapshot):
     browser.wait_for("document.getElementById('sky-calibrate').getAttribute('aria-pressed') === 'true'", timeout=10)
     tap = [target["x"] + 50, target["y"]]
     touch(browser, box[0] + tap[0], box[1] + tap[1])
+    # The frame the tap was judged against: the touch is handled before the call returns.
+    seq = browser.evaluate("Number(document.getElementById('sky').dataset.seq)")
     browser.wait_for("document.getElementById('sky-calibrate').getAttribute('aria-pressed') === 'false'", timeout=10)
     time.sleep(1.5)  # the view turns smoothly to the corrected heading
-    return {"icao": target["icao"], "tap": tap, "hint": browser.evaluate("document.getElementById('sky-hint').textContent"),
+    return {"icao": target["icao"], "tap": tap, "seq": seq, "hint": browser.evaluate("document.getElementById('sky-hint').textContent"),
             "after": browser.evaluate(SNAPSHOT)}
 
 

@@ -90,6 +90,11 @@ final class FrameLog: @unchecked Sendable {
         }
     }
 
+    /// The aircraft of the newest frame kept, when there is one.
+    func latestAircraft() -> [String: [String: Any]]? {
+        lock.withLock { frames.keys.max() }.flatMap(aircraft(seq:))
+    }
+
     var isStopped: Bool { lock.withLock { stopped } }
     func stop() { lock.withLock { stopped = true } }
     var isAcknowledged: Bool { lock.withLock { acknowledged } }

@@ -5,83 +5,113 @@ import Testing
 
 /// The sky view in a real browser: headless Chromium with a fake camera (and once with the
 /// camera refused), the phone's position and its whole orientation emulated, against the daemon
-/// replaying a sample over HTTPS. Every aircraft's marker must be where a pinhole camera of
-/// the test's own puts the aircraft's azimuth and elevation from the feed, within 2% of the
-/// screen's width; aircraft outside the picture get arrows at the edge that point the right
-/// way; a tapped marker opens its card; and nothing is logged as an error.
+/// replaying a simulated sky of 300 aircraft over HTTPS. Every aircraft's marker must be where
+/// a pinhole camera of the test's own puts the aircraft's azimuth and elevation from the feed,
+/// within 2% of the screen's width; aircraft outside the picture get arrows at the edge that
+/// point the right way; a tapped marker opens its card; and nothing is logged as an error.
 @Suite(.serialized, .tags(.slow)) struct WebAppSkyViewTests {
-    static let receiver = "52.3,4.75"
     static let phone = (lat: 52.315, lon: 4.695)
-    /// The app's range on a first visit (settings.js), which the test's own client asks for too.
+    /// The app's range on a first visit (settings.js), which the test's own clients ask for too.
     static let appRangeKm = 50.0
     /// Where the arrows sit, in from the screen's edge (skymarkers.js), and at the bottom in
     /// from 8 px above the view's controls (skyview.js).
     static let edgeMargin = 30.0
     static let controlsClearance = 8.0
+    /// The views (scripts/webapp_sky.py) seen from a place the test picks, not the phone's.
+    static let placedViews = ["up", "landscape"]
 
     @Test(.requires(.program("chromium"))) func eachAircraftIsWhereTheCameraSeesIt() async throws {
         guard HeadlessBrowser.available() else { return }
-        let sample = BinaryRunner.projectRoot.appendingPathComponent("Samples/busy-airport.cu8").path
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "aviator-sky-tls-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: state) }
-        let daemon = try Daemon([
-            "--replay", sample, "--throttle", "--loop", "--receiver", Self.receiver,
-            "--http", "127.0.0.1:0", "--frame-interval", "1", "--tls-self-signed", "--state-dir", state.path
-        ])
+        let sky = try BusySky(label: "sky-view")
+        defer { sky.remove() }
+        let state = sky.folder.appendingPathComponent("state")
+        let daemon = try sky.daemon(["--frame-interval", "1", "--tls-self-signed", "--state-dir", state.path])
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon, scheme: "https")
         let certificate = state.appendingPathComponent("tls-cert.pem").path
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate))
 
-        // The test's own client sees the sky from the phone's place, as the page does.
-        let frames = FrameLog()
-        let view =
-            #"{"type":"view","range_km":\#(Self.appRangeKm),"observer":{"lat":\#(Self.phone.lat),"lon":\#(Self.phone.lon)}}"#
-        let follower = Task { try await frames.follow(url: "wss://localhost:\(port)/feed", tls: tls, view: view) }
-        defer { frames.stop() }
-        let deadline = Date().addingTimeInterval(60)
-        while !frames.isAcknowledged, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        let declination = try #require(frames.declinationDeg, "the acknowledgement has no declination")
+        // The test's own clients see the sky from where the page does: the phone's place, then
+        // the places it picks for the views that need an aircraft where they look.
+        let feed = Lookouts(url: "wss://localhost:\(port)/feed", tls: tls, rangeKm: Self.appRangeKm)
+        defer { feed.stop() }
+        let home = try await feed.follow("home", at: Self.phone)
+        let seen = try #require(await home.latest(within: 60), "the phone's client got no frame")
+        for (name, place) in Self.places(for: Self.placedViews, in: seen) { _ = try await feed.follow(name, at: place) }
 
         let screenshots =
             ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "aviator-sky-shots-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        let placed = Self.placedViews.flatMap { name in
+            feed.log(name).map { ["--place", "\(name)=\($0.place.lat),\($0.place.lon),\($0.declination)"] } ?? []
+        }
         let report = try await HeadlessBrowser.run(
             [
                 "sky", "https://localhost:\(port)/", "--cert", certificate, "--lat", "\(Self.phone.lat)",
-                "--lon", "\(Self.phone.lon)", "--declination", "\(declination)", "--screenshots", screenshots.path
-            ], timeout: 300)
-        frames.stop()
-        _ = await follower.result
+                "--lon", "\(Self.phone.lon)", "--declination", "\(home.declination)", "--screenshots",
+                screenshots.path
+            ] + placed, timeout: 300)
+        feed.stop()
+        try Self.judge(report, feed: feed, screenshots: screenshots)
+    }
 
+    /// The whole report: no console error, every view right, at least one marker in each of the
+    /// three orientations, the calibration and the tap.
+    static func judge(_ report: [String: Any], feed: Lookouts, screenshots: URL) throws {
         #expect(report["failure"] == nil, "\(report["failure"] ?? "")")
         let problems = report["problems"] as? [String] ?? ["no console report"]
         #expect(problems.isEmpty, "console errors or CSP violations: \(problems)")
         let fov = try #require(report["fovDeg"] as? Double)
         let views = try #require(report["views"] as? [[String: Any]])
         #expect(views.count == 4, "\(views.count) views")
-        var markers = 0
         var arrows = 0
         for view in views {
-            let counted = try Self.checkView(view, fov: fov, declination: declination, frames: frames)
-            markers += counted.markers
+            let name = try #require(view["name"] as? String)
+            let log = try #require(feed.log(placedViews.contains(name) ? name : "home"))
+            let counted = try checkView(view, fov: fov, declination: log.declination, frames: log.frames)
+            #expect(counted.markers >= 1, "\(name): no aircraft in the picture to judge")
             arrows += counted.arrows
-            let name = view["name"] as? String ?? ""
             let shot = try #require(FileManager.default.contents(atPath: screenshots.path + "/sky-\(name).png"))
             #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]) && shot.count > 10_000, "\(name) screenshot")
         }
+        let home = try #require(feed.log("home"))
         let refused = try #require(views.first { $0["cameraAllowed"] as? Bool == false })
-        try Self.checkCalibration(refused, fov: fov, declination: declination, frames: frames)
-        #expect(markers >= 5, "only \(markers) markers in all the views")
+        try checkCalibration(refused, fov: fov, declination: home.declination, frames: home.frames)
         #expect(arrows >= 5, "only \(arrows) arrows in all the views")
         let tap = try #require(report["tap"] as? [String: Any], "no marker was tapped")
         let card = tap["card"] as? [String: Any]
         #expect(card?["icao"] as? String == tap["tapped"] as? String, "tapped \(tap), the card says \(card ?? [:])")
         print("browser sky view: a tap on \(tap["tapped"] ?? "") opened its card; screenshots in \(screenshots.path)")
+    }
+
+    /// Places from which an aircraft of `feed` stands where a view looks, so that each view has
+    /// an aircraft to judge (a chance place seldom has one overhead or 45° up): for `up`, right
+    /// below one; for `landscape` (300°, 45° up), its altitude away from another, towards 120°.
+    /// The recording loops every six seconds, so the aircraft picked are those that move least
+    /// across the sky in that time: high and slow.
+    static func places(for views: [String], in feed: [String: [String: Any]]) -> [(String, (lat: Double, lon: Double))]
+    {
+        let candidates = feed.values.compactMap { plane -> (lat: Double, lon: Double, altM: Double, sweep: Double)? in
+            guard plane["on_ground"] as? Bool != true, let lat = plane["lat"] as? Double,
+                let lon = plane["lon"] as? Double,
+                let feet = plane["alt_geo_ft"] as? Double ?? plane["alt_baro_ft"] as? Double, feet >= 8_000
+            else { return nil }
+            let metres = feet * 0.3048
+            return (lat, lon, metres, (plane["ground_speed_kt"] as? Double ?? 500) * 0.5144 * 6 / metres)
+        }.sorted { $0.sweep < $1.sweep }
+        var chosen: [(String, (lat: Double, lon: Double))] = []
+        for (name, plane) in zip(views, candidates) {
+            let distance = name == "up" ? 0 : plane.altM
+            let bearing = 120 * Double.pi / 180
+            let earth = 6_371_000.0
+            let lat = plane.lat + distance * cos(bearing) / earth * 180 / .pi
+            let lon = plane.lon + distance * sin(bearing) / (earth * cos(plane.lat * .pi / 180)) * 180 / .pi
+            chosen.append((name, (lat, lon)))
+        }
+        return chosen
     }
 
     /// One view: the first reading of a frame the test's client has, its markers against the
@@ -137,13 +167,15 @@ import Testing
     }
 
     /// A calibrating tap 50 px right of a marker: the view takes the aircraft nearest the tap's
-    /// direction to be really there and turns by the difference in azimuth, so afterwards
+    /// direction (in the frame it had then) to be really there and turns by the difference in azimuth, so afterwards
     /// every marker is where the test's camera, turned by the same, puts its aircraft.
     static func checkCalibration(_ view: [String: Any], fov: Double, declination: Double, frames: FrameLog) throws {
         let calibration = try #require(view["calibration"] as? [String: Any], "no calibration")
         let tap = try #require(calibration["tap"] as? [Double])
         let after = try #require(calibration["after"] as? [String: Any])
-        let feed = try #require((after["seq"] as? Int).flatMap(frames.aircraft(seq:)), "no frame for the calibration")
+        let tapped = try #require(
+            (calibration["seq"] as? Int).flatMap(frames.aircraft(seq:)), "no frame for the calibrating tap")
+        let feed = try #require((after["seq"] as? Int).flatMap(frames.aircraft(seq:)), "no frame after calibrating")
         let screen = try #require(after["screen"] as? [Double])
         let rotation = try #require(view["rotation"] as? [Double])
         let screenAngle = try #require(view["screenAngle"] as? Double)
@@ -152,7 +184,7 @@ import Testing
             height: screen[1], fov: fov, video: nil)
         let seen = before.direction(x: tap[0], y: tap[1])
         let nearest = try #require(
-            feed.values.filter { $0["azimuth_deg"] as? Double != nil && $0["elevation_deg"] as? Double != nil }.min {
+            tapped.values.filter { $0["azimuth_deg"] as? Double != nil && $0["elevation_deg"] as? Double != nil }.min {
                 before.angle(seen, $0) < before.angle(seen, $1)
             })
         let azimuth = try #require(nearest["azimuth_deg"] as? Double)
