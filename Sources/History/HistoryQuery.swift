@@ -2,8 +2,10 @@
 /// before anything reaches SQL: each one known, given once, of the expected form and within
 /// bounds. Anything else is a `HistoryQueryError` the server answers with 400.
 ///
-/// `from` and `to` are whole seconds since 1970 (digits only); `hex` is six hex digits, with
-/// `~` in front for a non-ICAO address; `limit` is a count; `period` is `24h` or `7d`.
+/// `from`, `to` and `at` are whole seconds since 1970 (digits only); `hex` is six hex digits,
+/// with `~` in front for a non-ICAO address; `limit` is a count; `period` is `24h` or `7d`;
+/// `lat`, `lon`, `alt_m` and `range_km` are decimals (a sign, up to 6 digits, a point and up to
+/// 7 more), whose ranges the feed's own view check judges.
 package struct HistoryQuery: Sendable, Equatable {
     /// Longest query string read, characters.
     package static let maxLength = 512
@@ -18,6 +20,16 @@ package struct HistoryQuery: Sendable, Equatable {
     package var limit: Int?
     /// The chart's or coverage's period.
     package var period: HistoryPeriod?
+    /// The moment asked for, seconds since 1970.
+    package var at: Double?
+    /// The observer's latitude, degrees.
+    package var latitude: Double?
+    /// The observer's longitude, degrees.
+    package var longitude: Double?
+    /// The observer's height, metres.
+    package var altitudeM: Double?
+    /// The radar's range, kilometres.
+    package var rangeKm: Double?
 
     /// No parameters.
     package init() {}
@@ -50,6 +62,11 @@ package struct HistoryQuery: Sendable, Equatable {
             }
             limit = number
         case "hex": address = try Self.address(value)
+        case "at": at = try Self.seconds(value, name)
+        case "lat": latitude = try Self.decimal(value, name)
+        case "lon": longitude = try Self.decimal(value, name)
+        case "alt_m": altitudeM = try Self.decimal(value, name)
+        case "range_km": rangeKm = try Self.decimal(value, name)
         case "period":
             guard let period = HistoryPeriod(rawValue: String(value)) else { throw .init("period must be 24h or 7d") }
             self.period = period
@@ -63,6 +80,16 @@ package struct HistoryQuery: Sendable, Equatable {
             throw .init("\(name) must be whole seconds since 1970 (digits only)")
         }
         return Double(number)
+    }
+
+    /// A decimal: an optional `-`, 1 to 6 digits, and optionally a point and 1 to 7 digits.
+    private static func decimal(_ value: Substring, _ name: String) throws(HistoryQueryError) -> Double {
+        let unsigned = value.hasPrefix("-") ? value.dropFirst() : value
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard digits(parts[0], maxCount: 6) != nil, parts.count == 1 || digits(parts[1], maxCount: 7) != nil,
+            let number = Double(value)
+        else { throw .init("\(name) must be a decimal number such as -12.5") }
+        return number
     }
 
     /// `value` as a number when it is 1 to `maxCount` ASCII digits.

@@ -21,14 +21,24 @@ package struct RadarScene: Sendable {
 
     /// Projects a snapshot. Aircraft without a position cannot be placed and are left out.
     package init(seq: UInt64, time: Double, snapshot: RadarSnapshot) {
+        self.init(
+            seq: seq, time: time, source: snapshot.source, observer: snapshot.observer,
+            aircraft: snapshot.aircraft.compactMap { state in
+                state.position == nil ? nil : FeedAircraft(tracked: state, now: snapshot.now)
+            })
+    }
+
+    /// A scene of aircraft known otherwise than from the tracker (the stored sky of the past),
+    /// each sized and placed in `observer`'s sky as a snapshot's are.
+    package init(seq: UInt64, time: Double, source: String, observer: Observer?, aircraft: [FeedAircraft]) {
         self.seq = seq
         self.time = time
-        source = snapshot.source
-        observer = snapshot.observer
-        let projection = snapshot.observer.map(SkyProjection.init(observer:))
-        aircraft = snapshot.aircraft.compactMap { state in
-            guard state.position != nil else { return nil }
-            var plane = FeedAircraft(tracked: state, now: snapshot.now)
+        self.source = source
+        self.observer = observer
+        let projection = observer.map(SkyProjection.init(observer:))
+        self.aircraft = aircraft.compactMap { plane in
+            guard plane.latitude != nil, plane.longitude != nil else { return nil }
+            var plane = plane
             plane.scale = plane.iconScale
             plane.place(in: projection)
             return plane

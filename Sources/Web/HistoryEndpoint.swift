@@ -1,6 +1,8 @@
 import Dispatch
+import FeedProtocol
 import FoundationEssentials
 import History
+import SkyProjection
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +11,7 @@ import History
 #endif
 
 /// The history's endpoints under `/data`: `outline.json` (readsb's range outline) and
-/// `/data/history/tracks`, `trace`, `chart`, `coverage` and `diary` (docs/web.md). Every
+/// `/data/history/tracks`, `trace`, `sky`, `chart`, `coverage` and `diary` (docs/web.md). Every
 /// query parameter goes through `HistoryQuery` (known names, digits and hex only, bounded
 /// ranges and limits) before a bound SQL parameter sees it.
 struct HistoryEndpoint: Sendable {
@@ -27,6 +29,8 @@ struct HistoryEndpoint: Sendable {
     static let maxTracksSpan = 6 * 3600.0
     /// Most positions one answer carries.
     static let maxPositions = 100_000
+    /// Most aircraft one rewound frame (`sky`) carries.
+    static let maxSkyAircraft = 2_000
 
     let reader: HistoryReader
     let clock: @Sendable () -> Double
@@ -65,6 +69,9 @@ struct HistoryEndpoint: Sendable {
                 let range = try q.range(now: now, defaultSpan: 86_400, maxSpan: 8 * 86_400)
                 let limit = try q.limit(default: 20_000, max: Self.maxPositions)
                 return .json(try reader.trace(address: address, in: range, limit: limit))
+            case "/data/history/sky":
+                let q = try HistoryQuery.parse(query, allowed: ["at", "lat", "lon", "alt_m", "range_km", "limit"])
+                return try sky(q)
             case "/data/history/chart":
                 let q = try HistoryQuery.parse(query, allowed: ["period"])
                 return .json(try reader.chart(period: q.period ?? .day, now: now))
@@ -76,13 +83,30 @@ struct HistoryEndpoint: Sendable {
                 let range = try diaryRange(q, now: now)
                 return .json(try reader.diaryJSON(in: range))
             default:
-                return .badRequest("unknown history endpoint: tracks, trace, chart, coverage or diary")
+                return .badRequest("unknown history endpoint: tracks, trace, sky, chart, coverage or diary")
             }
         } catch let error as HistoryQueryError {
             return .badRequest(error.message)
         } catch {
             return .unavailable("history is not available: \(error)")
         }
+    }
+
+    /// The sky at `at` as a feed frame, seen from `lat`, `lon` (and `alt_m`) or else the
+    /// receiver, within `range_km` (50 by default, as the feed's view).
+    private func sky(_ query: HistoryQuery) throws -> Answer {
+        guard let at = query.at else { return .badRequest("sky needs at=SECONDS") }
+        let observer: FeedPosition?
+        switch (query.latitude, query.longitude) {
+        case (let latitude?, let longitude?):
+            observer = FeedPosition(latitude: latitude, longitude: longitude, altitudeMetres: query.altitudeM ?? 0)
+        case (nil, nil): observer = reader.receiver.map { FeedPosition($0) }
+        default: return .badRequest("lat and lon go together")
+        }
+        let view = RadarView(rangeKm: query.rangeKm ?? RadarView().rangeKm)
+        if let problem = RadarView(rangeKm: view.rangeKm, observer: observer).problem { return .badRequest(problem) }
+        let limit = try query.limit(default: Self.maxSkyAircraft, max: Self.maxSkyAircraft)
+        return .json(HistorySky.frameLine(try reader.sky(at: at, limit: limit), at: at, observer: observer, view: view))
     }
 
     /// The diary's range: as asked (at most two days), else today so far, from local midnight.

@@ -1,0 +1,103 @@
+/// The sky at a moment of the past, for the rewind: every aircraft the store holds a position
+/// for around that moment, where it was then.
+extension HistoryReader {
+    /// How far apart two stored positions may be and still be joined by a straight line: the
+    /// thinning rule keeps one at least every 30 s while an aircraft is heard
+    /// (`TrackThinner.Rule.maxInterval`), so a wider gap means it was not heard in between.
+    package static let joinSeconds = 45.0
+    /// How long after its last stored position an aircraft still stands there when no later
+    /// one follows: one thinning interval and a little, then it has gone.
+    package static let holdSeconds = 35.0
+
+    /// The aircraft at `time` (seconds since 1970), at most `limit`, by address: each at the
+    /// point between its stored positions on either side of `time` (linear in time; the
+    /// thinning rule keeps a position wherever the track bends, so straight lines between them
+    /// follow it), or at its last stored position when none follows within `joinSeconds`.
+    package func sky(at time: Double, limit: Int) throws(HistoryError) -> [StoredAircraft] {
+        let connection = try open()
+        let statement = try connection.prepare(
+            """
+            SELECT address, time, latitude, longitude, altitude_ft, ground_speed_kt, track_deg,
+                vertical_rate_fpm, on_ground FROM positions WHERE time >= ? AND time <= ? ORDER BY address, time
+            """)
+        try statement.bind([.real(time - Self.joinSeconds), .real(time + Self.joinSeconds)])
+        var found: [StoredAircraft] = []
+        var before: StoredAircraft?
+        var after: StoredAircraft?
+        func settle() {
+            if let placed = Self.place(before: before, after: after, at: time) { found.append(placed) }
+            before = nil
+            after = nil
+        }
+        while found.count < limit, try statement.step() {
+            let point = StoredAircraft(
+                address: UInt32(truncatingIfNeeded: statement.int64(0) ?? 0), positionTime: statement.double(1) ?? 0,
+                latitude: statement.double(2) ?? 0, longitude: statement.double(3) ?? 0,
+                altitudeFt: statement.int64(4).map(Int.init), groundSpeedKt: statement.double(5),
+                trackDeg: statement.double(6), verticalRateFpm: statement.int64(7).map(Int.init),
+                onGround: statement.int64(8) == 1)
+            if let held = before ?? after, held.address != point.address { settle() }
+            if point.positionTime <= time {
+                before = point
+            } else if after == nil {
+                after = point
+            }
+        }
+        if found.count < limit { settle() }
+        let visits = try sightings(connection, at: time)
+        return found.map { plane in
+            var plane = plane
+            plane.sighting = visits[plane.address]
+            return plane
+        }
+    }
+
+    /// Where an aircraft stood at `time` from its last stored position `before` and its first
+    /// `after`; nil when it was not yet heard or had gone.
+    static func place(before: StoredAircraft?, after: StoredAircraft?, at time: Double) -> StoredAircraft? {
+        guard var placed = before else { return nil }
+        guard let after, after.positionTime - placed.positionTime <= joinSeconds,
+            after.positionTime > placed.positionTime
+        else {
+            return time - placed.positionTime <= holdSeconds ? placed : nil
+        }
+        let share = (time - placed.positionTime) / (after.positionTime - placed.positionTime)
+        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * share }
+        placed.latitude = mix(placed.latitude, after.latitude)
+        // Across the antimeridian the shorter way round.
+        var east = after.longitude - placed.longitude
+        if east > 180 { east -= 360 } else if east < -180 { east += 360 }
+        placed.longitude = placed.longitude + east * share
+        if placed.longitude > 180 { placed.longitude -= 360 } else if placed.longitude < -180 { placed.longitude += 360 }
+        if let a = placed.altitudeFt, let b = after.altitudeFt { placed.altitudeFt = Int(mix(Double(a), Double(b)).rounded()) }
+        if let a = placed.groundSpeedKt, let b = after.groundSpeedKt { placed.groundSpeedKt = mix(a, b) }
+        placed.positionTime = time
+        return placed
+    }
+
+    /// The visits under way at `time` (or ended within `holdSeconds` of it), the latest one
+    /// of each address.
+    private func sightings(_ connection: SQLiteConnection, at time: Double) throws(HistoryError) -> [UInt32: Sighting] {
+        let statement = try connection.prepare(
+            """
+            SELECT address, start, last_seen, callsign, registration, type_code, type_description, class,
+                operator, category FROM sightings WHERE start <= ? AND last_seen >= ? ORDER BY start
+            """)
+        try statement.bind([.real(time + Self.joinSeconds), .real(time - Self.joinSeconds)])
+        var visits: [UInt32: Sighting] = [:]
+        while try statement.step() {
+            var visit = Sighting(
+                address: UInt32(truncatingIfNeeded: statement.int64(0) ?? 0), start: statement.double(1) ?? 0)
+            visit.lastSeen = statement.double(2) ?? visit.start
+            visit.callsign = statement.text(3)
+            visit.registration = statement.text(4)
+            visit.typeCode = statement.text(5)
+            visit.typeDescription = statement.text(6)
+            visit.aircraftClass = statement.text(7)
+            visit.operatorName = statement.text(8)
+            visit.category = statement.text(9)
+            if visit.start <= time || visits[visit.address] == nil { visits[visit.address] = visit }
+        }
+        return visits
+    }
+}
