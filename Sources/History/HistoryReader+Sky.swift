@@ -68,8 +68,14 @@ extension HistoryReader {
         var east = after.longitude - placed.longitude
         if east > 180 { east -= 360 } else if east < -180 { east += 360 }
         placed.longitude = placed.longitude + east * share
-        if placed.longitude > 180 { placed.longitude -= 360 } else if placed.longitude < -180 { placed.longitude += 360 }
-        if let a = placed.altitudeFt, let b = after.altitudeFt { placed.altitudeFt = Int(mix(Double(a), Double(b)).rounded()) }
+        if placed.longitude > 180 {
+            placed.longitude -= 360
+        } else if placed.longitude < -180 {
+            placed.longitude += 360
+        }
+        if let a = placed.altitudeFt, let b = after.altitudeFt {
+            placed.altitudeFt = Int(mix(Double(a), Double(b)).rounded())
+        }
         if let a = placed.groundSpeedKt, let b = after.groundSpeedKt { placed.groundSpeedKt = mix(a, b) }
         placed.positionTime = time
         return placed

@@ -32,6 +32,7 @@ enum WebApp {
             ("pinhole.js", PackageResources.pinhole_js),
             ("projection.js", PackageResources.projection_js),
             ("radar.js", PackageResources.radar_js),
+            ("rewind.js", PackageResources.rewind_js),
             ("settings.js", PackageResources.settings_js),
             ("sky.js", PackageResources.sky_js),
             ("skygrid.js", PackageResources.skygrid_js),

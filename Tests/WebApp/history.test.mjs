@@ -1,22 +1,12 @@
-// history.js: colours by altitude, the diary's cards, chart scaling, the rewind clock and the
-// past sky, with hostile answers as well as good ones.
+// history.js: the diary's cards, chart scaling, the rewind clock and an aircraft's stored pass,
+// with hostile answers as well as good ones.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  REWIND_SPEEDS, RewindClock, altitudeColour, diaryCards, iconFor, scaleSeries, skyAt, traceToPoints,
+  PASS_GAP_S, REWIND_SPEEDS, RewindClock, diaryCards, iconFor, passAround, scaleSeries, traceToPoints,
 } from "../../Sources/Web/App/history.js";
-
-test("altitudeColour: low is orange, high is violet, ground and unknown grey", () => {
-  assert.equal(altitudeColour(0), "hsl(20, 90%, 55%)");
-  assert.equal(altitudeColour(40000), "hsl(280, 90%, 55%)");
-  assert.equal(altitudeColour(90000), "hsl(280, 90%, 55%)");
-  assert.equal(altitudeColour(20000), "hsl(150, 90%, 55%)");
-  assert.equal(altitudeColour(5000, true), "hsl(0, 0%, 60%)");
-  assert.equal(altitudeColour(null), "hsl(0, 0%, 60%)");
-  assert.equal(altitudeColour(NaN), "hsl(0, 0%, 60%)");
-});
 
 test("diaryCards: one card per extreme known, with its picture", () => {
   const cards = diaryCards({
@@ -72,14 +62,17 @@ test("RewindClock: runs at its speed, stays within its range, stops at the end",
   assert.equal(clock.time, 1000);
 });
 
-test("skyAt: each aircraft's latest position at the moment, none too old", () => {
-  const positions = [
-    { hex: "a", time: 100, lat: 1, lon: 1 }, { hex: "a", time: 110, lat: 2, lon: 2 },
-    { hex: "b", time: 20, lat: 3, lon: 3 }, { hex: "a", time: 130, lat: 4, lon: 4 }, null, { hex: "c" },
-  ];
-  assert.deepEqual(skyAt(positions, 120).map((p) => [p.hex, p.lat]), [["a", 2]]);
-  assert.deepEqual(skyAt(positions, 75).map((p) => [p.hex, p.lat]), [["b", 3]]);
-  assert.deepEqual(skyAt(undefined, 75), []);
+test("passAround: the pass under way at the moment, else the last before it, else the first", () => {
+  const at = (times) => times.map((time) => ({ time, lat: 0, lon: 0 }));
+  const points = at([100, 130, 160, 160 + PASS_GAP_S + 1, 900, 2000 + PASS_GAP_S * 3]);
+  const times = (pass) => pass.map((p) => p.time);
+  assert.deepEqual(times(passAround(points, 140)), [100, 130, 160]);
+  assert.deepEqual(times(passAround(points, 500)), [100, 130, 160]);
+  assert.deepEqual(times(passAround(points, 800)), [761, 900]);
+  assert.deepEqual(times(passAround(points, 1e10)), [2000 + PASS_GAP_S * 3]);
+  assert.deepEqual(times(passAround(points, 5)), [100, 130, 160]);
+  assert.deepEqual(passAround([], 5), []);
+  assert.deepEqual(passAround(undefined, 5), []);
 });
 
 test("traceToPoints: tar1090's rows, ground and missing altitude understood", () => {

@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { angleDifference } from "../../Sources/Web/App/angles.js";
 import {
-  GROUND_SCALE, eastKm, iconScale, northKm, planeLength, rightKm, spriteSide, turnStep, upKm,
+  GROUND_SCALE, eastKm, iconScale, localKm, northKm, planeLength, rightKm, spriteSide, turnStep, upKm,
 } from "../../Sources/Web/App/projection.js";
 
 function assertNear(actual, expected, tolerance = 1e-9) {
@@ -169,4 +169,21 @@ test("iconScale: the feed's scale in the air, a smaller one than any airborne on
       assert.ok(spriteSide(iconScale({ on_ground: true, scale: 2 }), ratio, kid) < spriteSide(0.7, ratio, kid));
     }
   }
+});
+
+test("localKm: a stored position as km east and north of the observer, as the feed places it", () => {
+  const observer = { lat: 52.3, lon: 4.75 };
+  // One degree of latitude is 111.2 km on the mean sphere.
+  const north = localKm(53.3, 4.75, observer);
+  assertNear(north.e, 0, 1e-9);
+  assertNear(north.n, 111.195, 0.001);
+  // Due east along the parallel the great circle bends north a little: the bearing is
+  // under 90° and the ground distance about 68.0 km.
+  const east = localKm(52.3, 5.75, observer);
+  assertNear(Math.hypot(east.e, east.n), 67.998, 0.001);
+  assert.ok(east.n > 0 && east.n < 0.5, `${east.n}`);
+  // Across the antimeridian the short way.
+  const across = localKm(0, -179.5, { lat: 0, lon: 179.5 });
+  assertNear(across.e, 111.195, 0.001);
+  assertNear(localKm(52.3, 4.75, observer).e, 0, 1e-12);
 });

@@ -53,8 +53,46 @@ import Testing
         }
     }
 
+    @Test func theSkyOfThePastIsAFeedFrame() throws {
+        let (endpoint, directory) = try endpoint()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let at = Int(Self.now) - 155
+        guard
+            case .json(let text) = endpoint.answer(
+                path: "/data/history/sky", query: "at=\(at)&lat=51.4&lon=0.1&alt_m=20&range_km=100")
+        else {
+            Issue.record("sky was refused")
+            return
+        }
+        let frame = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(frame["type"] as? String == "frame" && frame["source"] as? String == "history")
+        #expect(frame["seq"] as? Int == at && frame["range_km"] as? Double == 100)
+        let aircraft = try #require(frame["aircraft"] as? [[String: Any]])
+        #expect(aircraft.count == 1)
+        // Halfway between the positions at 140 s and 150 s in: longitude 0.145.
+        let plane = try #require(aircraft.first)
+        #expect(plane["icao"] as? String == "40621d")
+        #expect(abs((plane["lon"] as? Double ?? 0) - 0.145) < 1e-6)
+        // Placed in the sky of the observer asked for: 11.1 km north and 3.1 km east of it
+        // (bearing 15.7°), 30,000 ft up (38° above the horizon).
+        #expect(abs((plane["azimuth_deg"] as? Double ?? 0) - 15.7) < 0.2, "\(plane)")
+        #expect(abs((plane["elevation_deg"] as? Double ?? 0) - 38.2) < 0.5, "\(plane)")
+        // Outside the range: nothing; without an observer (no receiver here): unplaced, so none.
+        guard case .json(let narrow) = endpoint.answer(path: "/data/history/sky", query: "at=\(at)&lat=0&lon=0")
+        else {
+            Issue.record("sky far away was refused")
+            return
+        }
+        #expect(narrow.contains("\"aircraft\":[]"))
+    }
+
     @Test(
         arguments: [
+            ("/data/history/sky", nil), ("/data/history/sky", "at=1&lat=52"),
+            ("/data/history/sky", "at=1&lat=91&lon=0"),
+            ("/data/history/sky", "at=1&lat=1e2&lon=0"), ("/data/history/sky", "at=1&range_km=0"),
+            ("/data/history/sky", "at=1&lat=52.12345678&lon=0"), ("/data/history/sky", "at=1&limit=2001"),
+            ("/data/history/sky", "at=-5"), ("/data/history/sky", "at=1&alt_m=99999&lat=1&lon=1"),
             ("/data/history/tracks", "from=0&to=1700000000"), ("/data/history/tracks", "limit=100001"),
             ("/data/history/trace", nil), ("/data/history/trace", "hex=40621d&period=7d"),
             ("/data/history/chart", "period=1y"), ("/data/history/diary", "from=1700000000&to=1600000000"),

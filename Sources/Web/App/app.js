@@ -7,11 +7,14 @@ import { Card } from "./card.js";
 import { Compass, declinationLabel } from "./compass.js";
 import { Feed } from "./feed.js";
 import { Gestures } from "./gestures.js";
+import { passAround, traceToPoints } from "./history.js";
 import { Chime, Awake, kidShows } from "./kid.js";
 import { AircraftList } from "./list.js";
 import { Location } from "./location.js";
 import { THEMES } from "./palette.js";
+import { localKm } from "./projection.js";
 import { Radar } from "./radar.js";
+import { Rewind, getJSON } from "./rewind.js";
 import { RANGE_MAX_KM, RANGE_MIN_KM, clamp, loadSettings, saveSettings } from "./settings.js";
 import { Sky } from "./sky.js";
 import { SkyView } from "./skyview.js";
@@ -25,7 +28,9 @@ const radar = new Radar($("radar"), $("face"), $("sweep"));
 const compass = new Compass(settings.headingDeg);
 const chime = new Chime();
 const awake = new Awake();
-const status = { state: "connecting", source: null, error: null, count: 0, observer: null, receiver: null };
+const status = {
+  state: "connecting", source: null, error: null, count: 0, observer: null, receiver: null, rewinding: false,
+};
 /** `?measure` in the address: each drawn frame leaves a performance measure (for tests). */
 const measuring = new URLSearchParams(location.search).has("measure");
 let selected = null;
@@ -65,14 +70,7 @@ const feed = new Feed({
     showStatus();
   },
   onFrame(frame) {
-    const arrived = sky.update(frame, performance.now(), settings.chimeKm);
-    status.count = frame.aircraft.length;
-    status.source = frame.source;
-    status.error = null;
-    list.update(sky, frame.seq);
-    if (settings.kid && arrived.some((track) => kidShows(track.data, settings.kidGround))) chime.play();
-    if (selected && !sky.tracks.has(selected)) choose(null);
-    showStatus();
+    if (!rewind.active) showFrame(frame, 1);
   },
   onError(text) {
     status.error = text;
@@ -82,6 +80,40 @@ const feed = new Feed({
     showDeclination(message.declination_deg);
   },
 });
+
+/**
+ * Draws a frame, live or rewound: `rate` is how many seconds of its sky pass in a second (1
+ * live, the rewind's speed, 0 while it is paused).
+ */
+function showFrame(frame, rate) {
+  const arrived = sky.update(frame, performance.now(), settings.chimeKm, rate);
+  status.count = frame.aircraft.length;
+  status.source = frame.source;
+  status.error = null;
+  list.update(sky, frame.seq);
+  const chimes = settings.kid && !rewind.active;
+  if (chimes && arrived.some((track) => kidShows(track.data, settings.kidGround))) chime.play();
+  if (selected && !sky.tracks.has(selected)) choose(null);
+  showStatus();
+}
+
+const rewind = new Rewind({
+  root: $("rewind"), when: $("rewind-when"), slider: $("rewind-time"), play: $("rewind-play"),
+  speed: $("rewind-speed"), live: $("rewind-live"),
+}, {
+  observer: () => status.observer ?? status.receiver,
+  rangeKm: () => settings.rangeKm,
+  onFrame: showFrame,
+  onActive(active, problem) {
+    status.rewinding = active;
+    status.error = problem;
+    sky.reset();
+    list.reset();
+    document.body.classList.toggle("rewinding", active);
+    showStatus();
+  },
+});
+document.addEventListener("rewind", (event) => rewind.start(Number(event.detail?.time)));
 
 /** The compass corrects by the declination at the observer, and the settings say by how much. */
 function showDeclination(degrees) {
@@ -93,6 +125,7 @@ function showDeclination(degrees) {
 const place = new Location((observer) => {
   status.observer = observer;
   sky.reset();
+  showTrack(selected);
   feed.setView({ observer });
   showStatus();
 }, (problem) => {
@@ -114,7 +147,7 @@ function showStatus() {
     text = "connected";
   } else {
     const from = status.observer ? "from here" : "from the receiver";
-    text = `${status.count} aircraft · ${status.source} · ${from}`;
+    text = `${status.count} aircraft · ${status.rewinding ? "rewind" : status.source} · ${from}`;
   }
   const element = $("status");
   if (element.textContent !== text) element.textContent = text;
@@ -125,10 +158,36 @@ function setPressed(button, pressed) {
   button.setAttribute("aria-pressed", String(pressed));
 }
 
-/** Selects an aircraft (null: none) and shows its card, except in kid mode. */
+/** Selects an aircraft (null: none) and shows its card, except in kid mode, and its track. */
 function choose(icao) {
+  const changed = icao !== selected;
   selected = icao;
   card.show(icao !== null && !settings.kid ? icao : null);
+  if (changed) showTrack(icao);
+}
+
+/**
+ * Draws the stored pass of aircraft `icao` under it on the scope, coloured by altitude, when
+ * the daemon keeps a history (without one, or for none selected, no track).
+ */
+async function showTrack(icao) {
+  sky.setTrack(null);
+  const observer = status.observer ?? status.receiver;
+  if (!icao || !observer || !/^[0-9a-f]{6}$/.test(icao)) return;
+  let points;
+  try {
+    points = traceToPoints(await getJSON(`data/history/trace?hex=${icao}`));
+  } catch {
+    return;
+  }
+  if (selected !== icao) return;
+  const moment = rewind.active ? rewind.clock.time : Date.now() / 1000;
+  const flat = [];
+  for (const point of passAround(points, moment)) {
+    const { e, n } = localKm(point.lat, point.lon, observer);
+    flat.push(e, n, point.ground ? 0 : point.alt);
+  }
+  sky.setTrack(flat);
 }
 
 /** The view filters and range as the feed protocol wants them. */
@@ -272,6 +331,9 @@ feed.setHeading(normalizeDegrees(settings.headingDeg));
 feed.connect();
 requestAnimationFrame(frame);
 if (new URLSearchParams(location.search).get("view") === "sky") openSky();
+// `?rewind=SECONDS` (since 1970) opens the radar rewound to that moment.
+const rewindTo = Number(new URLSearchParams(location.search).get("rewind"));
+if (rewindTo > 0) rewind.start(rewindTo);
 
 if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register("sw.js").catch(() => {

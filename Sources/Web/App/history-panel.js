@@ -1,13 +1,12 @@
 // The "Today" panel: the plane diary for children (how many, and the extremes, each with a
-// picture of its kind), the receiver's charts for 24 hours or 7 days, and a rewind that
-// replays the stored positions on a scope of its own at 1x to 60x, as far back as the history
-// reaches; tapping an aircraft there draws its track coloured by altitude. It adds its own
-// button to the tools and its own section, so the radar's files stay as they are. Charts are
-// drawn on canvases by this module: a few lines each, no library to serve or to update.
+// picture of its kind), the receiver's charts for 24 hours or 7 days, and where to rewind the
+// radar from (a moment as far back as the history reaches; rewind.js then replays the stored
+// sky through the scope and the sky view). It adds its own button to the tools and its own
+// section. Charts are drawn on canvases by this module: a few lines each, no library to serve
+// or to update.
 
-import {
-  REWIND_SPEEDS, RewindClock, altitudeColour, diaryCards, scaleSeries, skyAt, traceToPoints,
-} from "./history.js";
+import { diaryCards, scaleSeries } from "./history.js";
+import { getJSON, rewindLabel, storedReach } from "./rewind.js";
 
 const CHARTS = [
   ["messages_per_s", "Messages a second"],
@@ -15,17 +14,6 @@ const CHARTS = [
   ["max_range_km", "Furthest, km"],
   ["signal_dbfs", "Signal and noise, dBFS", "noise_dbfs"],
 ];
-/** Seconds of positions fetched at once for the rewind. */
-const WINDOW_S = 600;
-/** The rewind scope's radius, km. */
-const SCOPE_KM = 150;
-
-async function getJSON(path) {
-  const response = await fetch(path, { cache: "no-store" });
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
-  return response.json();
-}
-
 function element(tag, attributes = {}, text = "") {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
@@ -85,22 +73,15 @@ class HistoryPanel {
       (this.period = element("button", { type: "button", id: "history-period" }, "Last 7 days")),
       (this.charts = element("div", { id: "history-charts" })),
       element("h3", {}, "Rewind"),
-      (this.scope = element("canvas", { id: "history-scope", width: "320", height: "320",
-        role: "img", "aria-label": "Past sky" })),
       (this.when = element("p", { id: "history-when" }, "")),
       (this.slider = element("input", { type: "range", id: "history-time", min: "0", max: "1000", step: "1",
         "aria-label": "When" })),
-      (this.play = element("button", { type: "button", id: "history-play" }, "Play")),
-      (this.speed = element("select", { id: "history-speed", "aria-label": "Speed" })),
+      (this.rewind = element("button", { type: "button", id: "history-rewind" }, "Rewind the radar")),
       (this.close = element("button", { type: "button", id: "history-close" }, "Done")),
     );
-    for (const speed of REWIND_SPEEDS) this.speed.append(element("option", { value: String(speed) }, `${speed}×`));
     root.append(this.panel);
     this.days = 1;
-    this.positions = [];
-    this.loaded = null;
-    this.trace = [];
-    this.receiver = null;
+    this.reach = null;
     this.bind();
   }
 
@@ -112,33 +93,23 @@ class HistoryPanel {
       this.period.textContent = this.days === 1 ? "Last 7 days" : "Last 24 hours";
       this.loadCharts();
     });
-    this.slider.addEventListener("input", () => {
-      const clock = this.clock;
-      if (!clock) return;
-      clock.seek(clock.earliest + (Number(this.slider.value) / 1000) * (clock.latest - clock.earliest), performance.now());
-      this.draw();
+    this.slider.addEventListener("input", () => this.showWhen());
+    this.rewind.addEventListener("click", () => {
+      if (!this.reach) return;
+      this.hide();
+      document.dispatchEvent(new CustomEvent("rewind", { detail: { time: this.moment() } }));
     });
-    this.play.addEventListener("click", () => {
-      if (!this.clock) return;
-      if (this.clock.playing) this.clock.pause(performance.now()); else this.clock.play(performance.now());
-      this.play.textContent = this.clock.playing ? "Pause" : "Play";
-      if (this.clock.playing) this.tick();
-    });
-    this.speed.addEventListener("change", () => this.clock?.setSpeed(Number(this.speed.value), performance.now()));
-    this.scope.addEventListener("click", (event) => this.pick(event));
   }
 
   async open() {
     this.panel.hidden = false;
     this.button.setAttribute("aria-expanded", "true");
-    await Promise.allSettled([this.loadDiary(), this.loadCharts(), this.startRewind()]);
+    await Promise.allSettled([this.loadDiary(), this.loadCharts(), this.loadReach()]);
   }
 
   hide() {
     this.panel.hidden = true;
     this.button.setAttribute("aria-expanded", "false");
-    this.clock?.pause(performance.now());
-    this.play.textContent = "Play";
   }
 
   async loadDiary() {
@@ -187,88 +158,31 @@ class HistoryPanel {
     }
   }
 
-  async startRewind() {
+  /** How far back the slider goes: as far as the store reaches. */
+  async loadReach() {
     try {
-      const receiver = await getJSON("data/receiver.json");
-      this.receiver = typeof receiver.lat === "number" ? { lat: receiver.lat, lon: receiver.lon } : null;
-      const chart = await getJSON("data/history/chart?period=7d");
-      const now = Date.now() / 1000;
-      // The chart's first bucket says roughly how far back the store reaches; its first
-      // position says exactly.
-      const bucket = chart.points?.[0]?.time;
-      let earliest = typeof bucket === "number" ? bucket : now - 3600;
-      const first = await getJSON(`data/history/tracks?from=${Math.floor(earliest)}&to=${Math.floor(earliest) + 21600}&limit=1`);
-      if (typeof first.positions?.[0]?.time === "number") earliest = first.positions[0].time;
-      this.clock = new RewindClock(earliest, now, performance.now());
-      this.clock.seek(Math.max(earliest, now - 3600), performance.now());
-      await this.draw();
+      this.reach = await storedReach();
+      if (!(this.slider.value > 0)) this.slider.value = String(this.sliderFor(this.reach.latest - 3600));
+      this.showWhen();
     } catch {
+      this.reach = null;
       this.when.textContent = "Nothing to rewind yet";
     }
   }
 
-  async load(time) {
-    const from = Math.floor(time - 60);
-    if (this.loaded && from >= this.loaded.from && time <= this.loaded.to) return;
-    const to = from + WINDOW_S;
-    const answer = await getJSON(`data/history/tracks?from=${from}&to=${to}&limit=50000`);
-    this.positions = Array.isArray(answer.positions) ? answer.positions : [];
-    this.loaded = { from: from + 60, to };
+  /** The moment the slider points at, seconds since 1970. */
+  moment() {
+    const { earliest, latest } = this.reach;
+    return earliest + (Number(this.slider.value) / 1000) * Math.max(0, latest - earliest);
   }
 
-  /** Degrees to scope pixels around the receiver (or the first aircraft when it is unknown). */
-  project(lat, lon, centre) {
-    const kmPerDegree = 111.32;
-    const x = (lon - centre.lon) * kmPerDegree * Math.cos((centre.lat * Math.PI) / 180);
-    const y = (lat - centre.lat) * kmPerDegree;
-    return { x: 160 + (x / SCOPE_KM) * 150, y: 160 - (y / SCOPE_KM) * 150 };
+  sliderFor(time) {
+    const { earliest, latest } = this.reach;
+    return Math.round(Math.min(1, Math.max(0, (time - earliest) / Math.max(1, latest - earliest))) * 1000);
   }
 
-  async draw() {
-    const clock = this.clock;
-    if (!clock) return;
-    const time = clock.advance(performance.now());
-    try { await this.load(time); } catch { this.positions = []; }
-    const sky = skyAt(this.positions, time);
-    const c = this.scope.getContext("2d");
-    c.fillStyle = "#020"; c.fillRect(0, 0, 320, 320);
-    c.strokeStyle = "#0a4"; c.lineWidth = 1;
-    for (const r of [50, 100, 150]) { c.beginPath(); c.arc(160, 160, r, 0, Math.PI * 2); c.stroke(); }
-    const centre = this.receiver ?? sky[0] ?? { lat: 0, lon: 0 };
-    for (let i = 1; i < this.trace.length; i++) {
-      const a = this.project(this.trace[i - 1].lat, this.trace[i - 1].lon, centre);
-      const b = this.project(this.trace[i].lat, this.trace[i].lon, centre);
-      c.strokeStyle = altitudeColour(this.trace[i].alt, this.trace[i].ground); c.lineWidth = 3;
-      c.beginPath(); c.moveTo(a.x, a.y); c.lineTo(b.x, b.y); c.stroke();
-    }
-    this.shown = sky.map((p) => ({ hex: p.hex, ...this.project(p.lat, p.lon, centre) }));
-    for (const [index, p] of sky.entries()) {
-      c.fillStyle = altitudeColour(p.alt, p.ground);
-      c.beginPath(); c.arc(this.shown[index].x, this.shown[index].y, 4, 0, Math.PI * 2); c.fill();
-    }
-    this.slider.value = String(Math.round(((time - clock.earliest) / Math.max(1, clock.latest - clock.earliest)) * 1000));
-    this.when.textContent = `${new Date(time * 1000).toLocaleString()} · ${sky.length} aircraft`;
-  }
-
-  async tick() {
-    if (!this.clock?.playing || this.panel.hidden) return;
-    await this.draw();
-    if (!this.clock.playing) this.play.textContent = "Play";
-    setTimeout(() => this.tick(), 250);
-  }
-
-  async pick(event) {
-    const box = this.scope.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * 320;
-    const y = ((event.clientY - box.top) / box.height) * 320;
-    const nearest = (this.shown ?? []).map((p) => ({ p, d: Math.hypot(p.x - x, p.y - y) })).sort((a, b) => a.d - b.d)[0];
-    if (!nearest || nearest.d > 20 || !/^~?[0-9a-f]{6}$/.test(nearest.p.hex)) return;
-    try {
-      this.trace = traceToPoints(await getJSON(`data/history/trace?hex=${encodeURIComponent(nearest.p.hex)}`));
-    } catch {
-      this.trace = [];
-    }
-    await this.draw();
+  showWhen() {
+    if (this.reach) this.when.textContent = `From ${rewindLabel(this.moment())}`;
   }
 }
 

@@ -1,19 +1,9 @@
-// The history's pure parts, for the "today" panel and the rewind (history-panel.js draws them):
-// colours by altitude, the diary's cards, chart scaling, the rewind clock and the sky at a
-// moment of the past. No DOM here, so node's test runner checks it (Tests/WebApp).
+// The history's pure parts, for the "today" panel (history-panel.js draws them) and the rewind
+// (rewind.js): the diary's cards, chart scaling, the rewind clock and an
+// aircraft's stored pass. No DOM here, so node's test runner checks it (Tests/WebApp).
 
 /** The rewind speeds offered, times real time. */
 export const REWIND_SPEEDS = [1, 10, 30, 60];
-
-/**
- * The colour of a track point at `altitudeFt`: orange near the ground, through green and cyan,
- * to violet at 40,000 ft and above; grey when on the ground or unknown.
- */
-export function altitudeColour(altitudeFt, onGround = false) {
-  if (onGround || typeof altitudeFt !== "number" || !Number.isFinite(altitudeFt)) return "hsl(0, 0%, 60%)";
-  const share = Math.min(1, Math.max(0, altitudeFt / 40000));
-  return `hsl(${Math.round(20 + share * 260)}, 90%, 55%)`;
-}
 
 /** The picture of each aircraft class (`class` of the diary), drawn by history-panel.js. */
 export function iconFor(aircraftClass) {
@@ -114,18 +104,26 @@ export class RewindClock {
   }
 }
 
+/** A gap this long between two stored positions starts a new pass (tar1090's new leg). */
+export const PASS_GAP_S = 600;
+
 /**
- * The sky at `time` from stored positions (the tracks endpoint's, oldest first): for each
- * aircraft its latest position at or before `time` and at most `maxAgeS` older.
+ * The pass of `points` (traceToPoints's, oldest first) that `time` falls in: the run of
+ * points without a gap of PASS_GAP_S, the one under way at `time` or else the last before it
+ * (or the first, when all are later).
  */
-export function skyAt(positions, time, maxAgeS = 60) {
-  const latest = new Map();
-  for (const point of Array.isArray(positions) ? positions : []) {
-    if (!point || typeof point.time !== "number" || point.time > time || point.time < time - maxAgeS) continue;
-    const held = latest.get(point.hex);
-    if (!held || held.time <= point.time) latest.set(point.hex, point);
+export function passAround(points, time) {
+  if (!Array.isArray(points) || points.length === 0) return [];
+  let start = 0;
+  let chosen = null;
+  for (let i = 1; i <= points.length; i += 1) {
+    if (i < points.length && points[i].time - points[i - 1].time <= PASS_GAP_S) continue;
+    const pass = points.slice(start, i);
+    if (pass[0].time <= time || chosen === null) chosen = pass;
+    if (pass[0].time > time) break;
+    start = i;
   }
-  return [...latest.values()];
+  return chosen;
 }
 
 /** The points of one aircraft's trace (tar1090's layout) as {lat, lon, alt, ground, time}. */

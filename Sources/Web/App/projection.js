@@ -80,3 +80,23 @@ export function turnStep(turnDeg, stepDeg) {
   const steps = 360 / stepDeg;
   return ((Math.round(turnDeg / stepDeg) % steps) + steps) % steps;
 }
+
+/** The earth's mean radius, km. */
+const EARTH_KM = 6371.0088;
+
+/**
+ * A stored position (`lat`, `lon`, degrees) as km east and north of `observer` (`{lat,
+ * lon}`) the way the scope places the feed's aircraft: the bearing and the distance along
+ * the ground, here on a sphere (the feed works them out on the ellipsoid; the two differ by
+ * a few tenths of a per cent, less than a pixel for a track drawn under the aircraft).
+ */
+export function localKm(lat, lon, observer) {
+  const toRadians = Math.PI / 180;
+  const p1 = observer.lat * toRadians;
+  const p2 = lat * toRadians;
+  const dl = (lon - observer.lon) * toRadians;
+  const a = Math.sin((p2 - p1) / 2) ** 2 + Math.cos(p1) * Math.cos(p2) * Math.sin(dl / 2) ** 2;
+  const groundKm = 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+  const bearing = Math.atan2(Math.sin(dl) * Math.cos(p2), Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl));
+  return { e: groundKm * Math.sin(bearing), n: groundKm * Math.cos(bearing) };
+}

@@ -303,7 +303,10 @@ export class Radar {
     c.textAlign = "start";
   }
 
-  /** The sky's trail paths, placed with one transform for the heading and the zoom. */
+  /**
+   * The sky's trail paths and the selected aircraft's stored track, placed with one
+   * transform for the heading and the zoom.
+   */
   drawTrails(c, sky, cos, sin, pxPerKm) {
     const { cx, cy } = this;
     c.setTransform(pxPerKm * cos, -pxPerKm * sin, -pxPerKm * sin, -pxPerKm * cos, cx, cy);
@@ -311,6 +314,14 @@ export class Radar {
     c.lineCap = "round";
     c.globalAlpha = 0.75;
     sky.trailPaths.forEach((path, bucket) => {
+      if (!path) return;
+      c.strokeStyle = bucketColor(this.theme, bucket);
+      c.stroke(path);
+    });
+    // The selected aircraft's stored pass, wider and solid beneath everything else.
+    c.globalAlpha = 1;
+    c.lineWidth = (3 * this.ratio) / pxPerKm;
+    sky.trackPaths.forEach((path, bucket) => {
       if (!path) return;
       c.strokeStyle = bucketColor(this.theme, bucket);
       c.stroke(path);

@@ -20,23 +20,27 @@ const TRAIL_BREAK_KM = 5;
 
 /** One aircraft: the feed's latest object plus what the radar works out from it. */
 class Track {
-  constructor(data, now) {
+  constructor(data, now, rate) {
     this.icao = data.icao;
     this.firstSeenAt = now;
     this.trail = [];
     this.correctionE = 0;
     this.correctionN = 0;
     this.near = false;
-    this.update(data, now);
+    this.update(data, now, rate);
   }
 
-  /** Takes a new frame's object; keeps the drawn position continuous. */
-  update(data, now) {
+  /**
+   * Takes a new frame's object; keeps the drawn position continuous. `rate`: seconds of the
+   * sky's time per second (1 live; the rewind's speed, 0 while it is paused).
+   */
+  update(data, now, rate = 1) {
     let before = null;
     if (this.data) {
       this.locate(now);
       before = { e: this.drawE, n: this.drawN };
     }
+    this.rate = rate;
     this.data = data;
     const azimuth = data.azimuth_deg ?? 0;
     const ground = data.ground_km ?? 0;
@@ -49,7 +53,7 @@ class Track {
     this.ve = speed * Math.sin(track);
     this.vn = speed * Math.cos(track);
     // The position was already this old when the frame was made.
-    this.fixAt = now - (data.seen_pos_s ?? 0) * 1000;
+    this.fixAt = now - ((data.seen_pos_s ?? 0) * 1000) / Math.max(rate, 1);
     this.frameAt = now;
     if (before) {
       this.correctionE = 0;
@@ -78,7 +82,8 @@ class Track {
    * aircraft on every displayed frame).
    */
   locate(now) {
-    const seconds = Math.min(Math.max(now - this.fixAt, 0) / 1000, MAX_EXTRAPOLATION_S);
+    const rate = this.rate;
+    const seconds = Math.min((Math.max(now - this.fixAt, 0) / 1000) * rate, MAX_EXTRAPOLATION_S * Math.max(rate, 1));
     let e = this.e + this.ve * seconds;
     let n = this.n + this.vn * seconds;
     if (this.correctionE !== 0 || this.correctionN !== 0) {
@@ -91,6 +96,23 @@ class Track {
   }
 }
 
+/**
+ * One path per altitude colour for the lines in `lines` (each flat km east, km north and
+ * feet triples, oldest first): each segment takes the colour of the altitude at its end.
+ */
+function altitudePaths(lines) {
+  const paths = Array.from({ length: altitudeBucket(null) + 1 }, () => null);
+  for (const line of lines) {
+    for (let i = 0; i + 3 < line.length; i += 3) {
+      const bucket = altitudeBucket(line[i + 5]);
+      const path = paths[bucket] ?? (paths[bucket] = new Path2D());
+      path.moveTo(line[i], line[i + 1]);
+      path.lineTo(line[i + 3], line[i + 4]);
+    }
+  }
+  return paths;
+}
+
 export class Sky {
   constructor() {
     /** @type {Map<string, Track>} */
@@ -100,13 +122,15 @@ export class Sky {
     this.frames = 0;
     /** @type {(Path2D|null)[]} trails by altitude colour (see buildTrails) */
     this.trailPaths = [];
+    /** @type {(Path2D|null)[]} the selected aircraft's stored track, likewise (setTrack) */
+    this.trackPaths = [];
   }
 
   /**
    * Takes a frame; returns the aircraft that came within `nearKm` since the last frame
    * (none on the first frame after a (re)connection: those were there already).
    */
-  update(frame, now, nearKm) {
+  update(frame, now, nearKm, rate = 1) {
     const arrived = [];
     const present = new Set();
     const settled = this.frames > 0;
@@ -115,9 +139,9 @@ export class Sky {
       present.add(data.icao);
       let track = this.tracks.get(data.icao);
       if (track) {
-        track.update(data, now);
+        track.update(data, now, rate);
       } else {
-        track = new Track(data, now);
+        track = new Track(data, now, rate);
         this.tracks.set(data.icao, track);
       }
       const near = data.ground_km != null && data.ground_km <= nearKm;
@@ -139,17 +163,15 @@ export class Sky {
    * frame, then drawn on every displayed frame with a transform for the heading and zoom.
    */
   buildTrails() {
-    const paths = Array.from({ length: altitudeBucket(null) + 1 }, () => null);
-    for (const track of this.tracks.values()) {
-      const trail = track.trail;
-      for (let i = 0; i + 3 < trail.length; i += 3) {
-        const bucket = altitudeBucket(trail[i + 5]);
-        const path = paths[bucket] ?? (paths[bucket] = new Path2D());
-        path.moveTo(trail[i], trail[i + 1]);
-        path.lineTo(trail[i + 3], trail[i + 4]);
-      }
-    }
-    this.trailPaths = paths;
+    this.trailPaths = altitudePaths(Array.from(this.tracks.values(), (track) => track.trail));
+  }
+
+  /**
+   * The stored track of the selected aircraft (its whole pass, from the history), as flat
+   * km east, km north and feet triples; null or too short to draw: none.
+   */
+  setTrack(points) {
+    this.trackPaths = Array.isArray(points) && points.length >= 6 ? altitudePaths([points]) : [];
   }
 
   /** Forgets everything: a new connection or a new observer starts a new picture. */
