@@ -126,6 +126,7 @@ const place = new Location((observer) => {
   status.observer = observer;
   sky.reset();
   showTrack(selected);
+  if (rewind.active) rewind.step();
   feed.setView({ observer });
   showStatus();
 }, (problem) => {
@@ -172,6 +173,7 @@ function choose(icao) {
  */
 async function showTrack(icao) {
   sky.setTrack(null);
+  $("radar").dataset.trackPoints = "0";
   const observer = status.observer ?? status.receiver;
   if (!icao || !observer || !/^[0-9a-f]{6}$/.test(icao)) return;
   let points;
@@ -188,6 +190,7 @@ async function showTrack(icao) {
     flat.push(e, n, point.ground ? 0 : point.alt);
   }
   sky.setTrack(flat);
+  $("radar").dataset.trackPoints = String(flat.length / 3);
 }
 
 /** The view filters and range as the feed protocol wants them. */
@@ -225,6 +228,7 @@ function apply() {
   setPressed($("sky-locate"), settings.useLocation);
   if (settings.kid) choose(selected);
   feed.setView(viewFields());
+  if (rewind.active) rewind.step();
   saveSettings(settings);
 }
 
