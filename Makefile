@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check almanac-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check almanac-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak history-kills web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, libsqlite3-dev, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -33,6 +33,7 @@ help:
 	@echo "make web-load     200 WebSocket clients and a sleeper on a 300-aircraft replay (WEB_LOAD_SECONDS=30)"
 	@echo "make web-perf     the web radar (scope and sky view) in headless Chromium, CPU slowed 4x, 300 aircraft: frame times, memory, screenshots"
 	@echo "make soak         30 min of hostile clients, peers and servers against four daemons (SOAK_MINUTES=30)"
+	@echo "make history-kills the recording daemon killed HISTORY_KILLS (200) times; its store checked after each"
 	@echo "make fuzz         libFuzzer on every parser of outside data, FUZZ_SECONDS (60) each; crashes go to Fuzz/Crashes"
 	@echo "make fuzz-smoke   the fuzz targets' seed corpus replayed through the fuzzer builds, no fuzzing"
 
@@ -272,6 +273,12 @@ web-perf:
 SOAK_MINUTES ?= 30
 soak: release
 	python3 scripts/soak.py --binary $(RELEASE) --minutes $(SOAK_MINUTES)
+
+# Not part of `make test`: SIGKILL at random moments, again and again; the history store must
+# open after every kill, pass its integrity check and keep every committed batch.
+HISTORY_KILLS ?= 200
+history-kills: release
+	python3 scripts/history_kills.py --binary $(RELEASE) --kills $(HISTORY_KILLS)
 
 # Not part of `make test`: synthetic receivers publishing 1,000 frames/s each into one
 # mosquitto and one aggregator; prints the aggregator's CPU and memory, the end-to-end latency
