@@ -212,7 +212,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "ModeS", "Support", "IQ", "ModeSDemod", "Pipeline", "Identity", "Tracking", "Receivers", "FeedProtocol",
-                "ReceiverNetwork"
+                "ReceiverNetwork", "History"
             ]),
         .executableTarget(
             name: "fuzz-message-line", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-message-line"),
@@ -226,6 +226,8 @@ let package = Package(
             name: "fuzz-aircraft-db", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-aircraft-db"),
         .executableTarget(
             name: "fuzz-identity-store", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-identity-store"),
+        .executableTarget(
+            name: "fuzz-history-query", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-history-query"),
 
         // Helpers several test targets share: ../shared data, test signals.
         // Each test target lists every module of ours it imports, even one it could reach

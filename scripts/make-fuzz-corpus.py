@@ -234,6 +234,18 @@ def demod_seeds():
     write("demod", bytes([0, 7]) + bytes([255, 0]) * 1024 + b"\x01")
 
 
+def history_query_seeds():
+    """Query strings of the history's endpoints: good ones of each, and the refused kinds."""
+    for query in [
+        "", "from=1796670000&to=1796673600&limit=5000", "hex=40621d", "hex=~a0b1c2&from=1796600000",
+        "period=24h", "period=7d", "at=1796674930&lat=52.3&lon=4.75&alt_m=12.5&range_km=50",
+        "at=1796674930&lat=-33.8688197&lon=151.2092957", "at=1&lat=52", "lat=1e5&lon=0", "from=1'%20OR%201=1--",
+        "limit=0", "hex=40621d&hex=40621d", "x=1", "=", "&&", "at=99999999999&range_km=0.0000001",
+        "lat=-&lon=.5", "from=" + "9" * 12, "a" * 600,
+    ]:
+        write("history-query", query)
+
+
 def main():
     chosen = sys.argv[1:] or ["message-line", "beast", "feed", "opensky", "demod", "mqtt"]
     for target in chosen:
@@ -254,6 +266,8 @@ def main():
         opensky_seeds()
     if "demod" in chosen:
         demod_seeds()
+    if "history-query" in chosen:
+        history_query_seeds()
     for target in sorted(os.listdir(CORPUS)):
         files = glob.glob(os.path.join(CORPUS, target, "*"))
         print(f"{target}: {len(files)} inputs, {sum(os.path.getsize(x) for x in files)} bytes")

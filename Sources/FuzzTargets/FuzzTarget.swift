@@ -29,6 +29,8 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
     case aircraftDatabase = "aircraft-db"
     /// An identity store file (`aviator-adsb db build`'s output), and lookups in it.
     case identityStore = "identity-store"
+    /// The query string of a history request, as the web server checks it before the store.
+    case historyQuery = "history-query"
 
     /// Runs the target on `input`; throws when an invariant does not hold.
     package func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -42,6 +44,7 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
         case .mqtt: try MQTTTarget.run(input)
         case .aircraftDatabase: try AircraftDatabaseTarget.run(input)
         case .identityStore: try IdentityStoreTarget.run(input)
+        case .historyQuery: try HistoryQueryTarget.run(input)
         }
     }
 
