@@ -5,7 +5,7 @@ RELEASE := .build/release/aviator-adsb
 SHARED  ?= ../shared
 VENV    := .venv
 
-.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check almanac-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak history-kills web-load web-perf clean
+.PHONY: help deps build release size install uninstall deb run test test-js lint conformance conformance-check almanac-check bench heldout bench-network bench-gain bench-budget samples identical identity-store bench-identity fuzz-build fuzz fuzz-smoke soak history-kills history-check web-load web-perf clean
 
 help:
 	@echo "make deps         install what is needed (librtlsdr-dev, pkg-config, libmosquitto-dev, mosquitto, libsqlite3-dev, python3-venv, zstd, tmux, dump1090-mutability, chromium,"
@@ -34,6 +34,7 @@ help:
 	@echo "make web-perf     the web radar (scope and sky view) in headless Chromium, CPU slowed 4x, 300 aircraft: frame times, memory, screenshots"
 	@echo "make soak         30 min of hostile clients, peers and servers against four daemons (SOAK_MINUTES=30)"
 	@echo "make history-kills the recording daemon killed HISTORY_KILLS (200) times; its store checked after each"
+	@echo "make history-check the busy replay for HISTORY_MINUTES (20) with the history on; the store against the feed"
 	@echo "make fuzz         libFuzzer on every parser of outside data, FUZZ_SECONDS (60) each; crashes go to Fuzz/Crashes"
 	@echo "make fuzz-smoke   the fuzz targets' seed corpus replayed through the fuzzer builds, no fuzzing"
 
@@ -279,6 +280,11 @@ soak: release
 HISTORY_KILLS ?= 200
 history-kills: release
 	python3 scripts/history_kills.py --binary $(RELEASE) --kills $(HISTORY_KILLS)
+
+# Not part of `make test`: the store against what the feed and aircraft.json showed meanwhile.
+HISTORY_MINUTES ?= 20
+history-check: release
+	python3 scripts/history_check.py --binary $(RELEASE) --minutes $(HISTORY_MINUTES)
 
 # Not part of `make test`: synthetic receivers publishing 1,000 frames/s each into one
 # mosquitto and one aggregator; prints the aggregator's CPU and memory, the end-to-end latency
