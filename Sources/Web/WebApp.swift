@@ -33,6 +33,7 @@ enum WebApp {
             ("projection.js", PackageResources.projection_js),
             ("radar.js", PackageResources.radar_js),
             ("settings.js", PackageResources.settings_js),
+            ("silhouettes.js", PackageResources.silhouettes_js),
             ("sky.js", PackageResources.sky_js),
             ("skygrid.js", PackageResources.skygrid_js),
             ("skymarkers.js", PackageResources.skymarkers_js),
