@@ -2,7 +2,7 @@
 """Drives the web radar in headless Chromium and reports what it saw, as one JSON object.
 
     webapp_browser.py check URL --lat LAT --lon LON --heading DEG [--expect-heading DEG] --screenshots DIR [--cert PEM]
-    webapp_browser.py perf URL --seconds S --throttle 4
+    webapp_browser.py perf URL --seconds S --throttle 4 [--kid]
     webapp_browser.py shots URL --screenshots DIR [--ranges 50,8] [--name scope]
     webapp_browser.py sky URL --lat LAT --lon LON --declination DEG [--place NAME=LAT,LON,DEG ...] [--screenshots DIR] [--cert PEM]
     webapp_browser.py kid URL --lat LAT --lon LON --declination DEG [--range-km KM] [--screenshots DIR]
@@ -363,7 +363,8 @@ def perf(args):
         browser.navigate(args.url)
         set_viewport(browser, args.width, args.height, mobile=args.width < 600)
         # A radar that reaches the whole sky, labels on (the sky view at its widest field).
-        browser.evaluate("localStorage.setItem('aviator-adsb.settings', JSON.stringify({rangeKm: 400, labels: true, skyFovDeg: 100}))")
+        settings = {"rangeKm": 400, "labels": True, "skyFovDeg": 100, "kid": args.kid}
+        browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', {json.dumps(json.dumps(settings))})")
         browser.navigate(origin + ("/?measure&view=sky" if args.view == "sky" else "/?measure"))
         if args.view == "sky":
             browser.evaluate(SWAY)
@@ -447,6 +448,7 @@ def main():
     parser.add_argument("--place", action="append", metavar="NAME=LAT,LON,DECLINATION",
                         help="sky: view NAME seen from a place of its own, with the feed's declination there")
     parser.add_argument("--range-km", type=float, default=50, help="kid: the scope's range")
+    parser.add_argument("--kid", action="store_true", help="perf: in kid mode (its silhouettes)")
     parser.add_argument("--view", default="scope", choices=("scope", "sky"), help="perf: the view to measure")
     args = parser.parse_args()
     if not find_chromium():
