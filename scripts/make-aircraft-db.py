@@ -28,4 +28,5 @@ with gzip.open(output, "wt", encoding="utf-8", compresslevel=6) as out:
         owner = random.choice(airlines) if random.random() < 0.4 else "Owner %d" % random.randint(1, 150000)
         year = str(random.randint(1960, 2025)) if random.random() < 0.7 else ""
         flags = random.choice(["10", "01", "0001"]) if random.random() < 0.02 else "00"
-        out.write("%06x;%s;%s;%s;%s;%s;%s\n" % (address, registration, kind, flags, descriptions[kind], year, owner))
+        # Each row ends with a ';', as tar1090-db's do (readsb skips a row without it).
+        out.write("%06x;%s;%s;%s;%s;%s;%s;\n" % (address, registration, kind, flags, descriptions[kind], year, owner))

@@ -2,10 +2,11 @@
 """Drives the web radar in headless Chromium and reports what it saw, as one JSON object.
 
     webapp_browser.py check URL --lat LAT --lon LON --heading DEG [--expect-heading DEG] --screenshots DIR [--cert PEM]
-    webapp_browser.py perf URL --seconds S --throttle 4
+    webapp_browser.py perf URL --seconds S --throttle 4 [--kid]
     webapp_browser.py shots URL --screenshots DIR [--ranges 50,8] [--name scope]
     webapp_browser.py sky URL --lat LAT --lon LON --declination DEG [--place NAME=LAT,LON,DEG ...] [--screenshots DIR] [--cert PEM]
     webapp_browser.py rewind URL --at SECONDS [--screenshots DIR]
+    webapp_browser.py kid URL --lat LAT --lon LON --declination DEG [--range-km KM] [--screenshots DIR]
 
 `check` emulates the phone's position and compass (`--heading`, magnetic; `--expect-heading` is
 the true heading the radar should then show), turns on "Use my location", and records
@@ -16,8 +17,9 @@ card of a tapped aircraft, console errors and CSP violations, the layout at 360x
 slowed down and records frame times, frame rate and memory over time. `shots` takes a
 screenshot of the radar at 1280x800 for each range in `--ranges` (km), callsigns on, seen
 from the receiver (DIR/NAME-RANGEkm.png), for the documentation. `sky` checks the sky view
-(scripts/webapp_sky.py); `perf --view sky` measures it. `rewind` checks the Today panel and
-the rewind (scripts/webapp_rewind.py).
+(scripts/webapp_sky.py); `perf --view sky` measures it. `kid` reads which silhouette kid mode
+gave each aircraft on the scope and in the sky view (scripts/webapp_kid.py). `rewind` checks
+the Today panel and the rewind (scripts/webapp_rewind.py).
 
 With `--cert`, the browser trusts exactly that certificate (by its public key, as a user
 who compared the daemon's logged fingerprint would), so an https:// URL is a secure page
@@ -39,6 +41,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser, CDPError, find_chromium  # noqa: E402
+from webapp_kid import kid  # noqa: E402
 from webapp_rewind import rewind  # noqa: E402
 from webapp_sky import SWAY, sky  # noqa: E402
 
@@ -363,7 +366,8 @@ def perf(args):
         browser.navigate(args.url)
         set_viewport(browser, args.width, args.height, mobile=args.width < 600)
         # A radar that reaches the whole sky, labels on (the sky view at its widest field).
-        browser.evaluate("localStorage.setItem('aviator-adsb.settings', JSON.stringify({rangeKm: 400, labels: true, skyFovDeg: 100}))")
+        settings = {"rangeKm": 400, "labels": True, "skyFovDeg": 100, "kid": args.kid}
+        browser.evaluate(f"localStorage.setItem('aviator-adsb.settings', {json.dumps(json.dumps(settings))})")
         browser.navigate(origin + ("/?measure&view=sky" if args.view == "sky" else "/?measure"))
         if args.view == "sky":
             browser.evaluate(SWAY)
@@ -426,7 +430,7 @@ def shots(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("check", "perf", "shots", "sky", "rewind"))
+    parser.add_argument("mode", choices=("check", "perf", "shots", "sky", "kid", "rewind"))
     parser.add_argument("url")
     parser.add_argument("--lat", type=float, default=52.3)
     parser.add_argument("--lon", type=float, default=4.75)
@@ -446,15 +450,17 @@ def main():
     parser.add_argument("--declination", type=float, default=0, help="sky: the feed's declination at --lat, --lon")
     parser.add_argument("--place", action="append", metavar="NAME=LAT,LON,DECLINATION",
                         help="sky: view NAME seen from a place of its own, with the feed's declination there")
+    parser.add_argument("--range-km", type=float, default=50, help="kid: the scope's range")
+    parser.add_argument("--kid", action="store_true", help="perf: in kid mode (its silhouettes)")
     parser.add_argument("--view", default="scope", choices=("scope", "sky"), help="perf: the view to measure")
     parser.add_argument("--at", type=int, default=0, help="rewind: the moment to rewind to, seconds since 1970")
     args = parser.parse_args()
     if not find_chromium():
         print(json.dumps({"failure": "chromium not found: run `make deps`"}))
         return 0
-    if args.mode == "sky":
+    if args.mode in ("sky", "kid"):
         extra = [f"--ignore-certificate-errors-spki-list={public_key_pin(args.cert)}"] if args.cert else []
-        report = sky(args, extra, WATCH_VIOLATIONS, console_problems)
+        report = (sky if args.mode == "sky" else kid)(args, extra, WATCH_VIOLATIONS, console_problems)
     elif args.mode == "rewind":
         report = rewind(args, [], WATCH_VIOLATIONS, console_problems)
     else:

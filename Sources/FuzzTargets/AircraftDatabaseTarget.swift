@@ -38,8 +38,10 @@ enum AircraftDatabaseTarget {
         ]
         for (value, limit) in limits {
             guard let value else { continue }
-            try check(!value.isEmpty && value.count <= limit, "field \(value) over \(limit) or empty")
+            try check(!value.isEmpty && value.utf8.count <= limit, "field \(value) over \(limit) bytes or empty")
+            try check(
+                !value.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") },
+                "field \(value) with a control character or a double quote")
         }
-        try check(record.flags.rawValue < 16, "flags \(record.flags.rawValue)")
     }
 }

@@ -1,7 +1,7 @@
 /// The aircraft of a database by ICAO address, held compactly: tar1090-db's `aircraft.csv`
 /// (about 600,000 rows, `--db-file`) or the standing data's own aircraft table.
 ///
-/// Each row costs four 32-bit words and a byte: its address (sorted, for a binary search),
+/// Each row costs four 32-bit words and two bytes: its address (sorted, for a binary search),
 /// where its registration and owner are in one pool of bytes, and where its profile (type,
 /// description and year, shared by many airframes) is. Values that repeat (profiles, owners)
 /// are written to the pool once. A 600,000-row file takes about 15 MB this way, where one
@@ -19,7 +19,7 @@ package struct AircraftDatabase: Sendable {
     /// Per row, the pool offset of its owner.
     private var owners: [UInt32] = []
     /// Per row, its flags.
-    private var flags: [UInt8] = []
+    private var flags: [UInt16] = []
     /// Every value, each a 16-bit length (little-endian) and its UTF-8 bytes; offset 0 is the
     /// empty value.
     private var pool: [UInt8] = [0, 0]
@@ -55,7 +55,7 @@ package struct AircraftDatabase: Sendable {
     }
 
     /// The bytes it holds, about what it takes in memory.
-    package var byteCount: Int { addresses.count * 13 + pool.count }
+    package var byteCount: Int { addresses.count * 14 + pool.count }
 
     /// The value whose length is at `offset` of the pool.
     private func value(at offset: UInt32) -> String {
@@ -64,10 +64,12 @@ package struct AircraftDatabase: Sendable {
         return pool.withUnsafeBufferPointer { String(decoding: $0[(start + 2)..<(start + 2 + length)], as: UTF8.self) }
     }
 
-    /// Reads tar1090-db's format from `bytes`: one row a line, `icao;reg;type;flags;desc;year;ownop`,
-    /// with or without a header line. Rows that are not valid UTF-8, whose address is not six
-    /// hex digits or that do not have seven fields are counted and skipped; of two rows with
-    /// one address the first is kept; every field is cut to `AircraftRecord.Limit`.
+    /// Reads tar1090-db's format from `bytes`: one row a line, `icao;reg;type;flags;desc;year;ownop;`,
+    /// with or without the `;` after the last field and with or without a header line. Fields
+    /// after the seventh are left out, as readsb leaves them. Rows that are not valid UTF-8,
+    /// whose address is not six hex digits or that have fewer than seven fields are counted and
+    /// skipped; of two rows with one address the first is kept; every field is cut to
+    /// `AircraftRecord.Limit` bytes and cleaned as readsb cleans it (`AircraftRecord.Limit`).
     ///
     /// It reads bytes, not strings: a line becomes a string only when it is not plain ASCII
     /// (to check its UTF-8), and a field only when it is looked up in the pool's index, which
@@ -88,7 +90,7 @@ package struct AircraftDatabase: Sendable {
             bounds.append(line.count)
             let field = { (n: Int) in UnsafeBufferPointer(rebasing: line[(bounds[n] + 1)..<bounds[n + 1]]) }
             if builder.rows == 0, builder.problems.total == 0, Self.isHeader(field(0)) { return }
-            guard bounds.count == 8 else {
+            guard bounds.count >= 8 else {
                 builder.problems.wrongColumns += 1
                 return
             }
@@ -132,7 +134,7 @@ package struct AircraftDatabase: Sendable {
         /// Rows kept so far.
         var rows = 0
         /// The rows in file order: address and pool offsets.
-        var entries: [(address: UInt32, registration: UInt32, profile: UInt32, owner: UInt32, flags: UInt8)] = []
+        var entries: [(address: UInt32, registration: UInt32, profile: UInt32, owner: UInt32, flags: UInt16)] = []
         /// The pool being written.
         var pool: [UInt8] = [0, 0]
         /// The offset of each value written once for all its rows.
@@ -164,19 +166,30 @@ package struct AircraftDatabase: Sendable {
             scratch.removeAll(keepingCapacity: true)
             Self.cut(owner, AircraftRecord.Limit.owner, into: &scratch)
             let ownerOffset = intern(scratch)
-            var bits: UInt8 = 0
-            for (index, byte) in flags.prefix(4).enumerated() where byte == UInt8(ascii: "1") {
-                bits |= 1 << UInt8(index)
+            var bits: UInt16 = 0
+            for (index, byte) in flags.prefix(16).enumerated() where byte == UInt8(ascii: "1") {
+                bits |= 1 << UInt16(index)
             }
             entries.append((address, registrationOffset, profile, ownerOffset, bits))
         }
 
-        /// Appends `field` cut to `limit` characters.
+        /// Appends `field` as readsb keeps it: its first `limit` bytes, without a character
+        /// the cut left incomplete, control characters as spaces and double quotes as single
+        /// ones. (The field is valid UTF-8: the row was checked.)
         static func cut(_ field: UnsafeBufferPointer<UInt8>, _ limit: Int, into out: inout [UInt8]) {
-            if !field.contains(where: { $0 >= 0x80 }) {
-                out.append(contentsOf: field.prefix(limit))
-            } else {
-                out.append(contentsOf: String(decoding: field, as: UTF8.self).prefix(limit).utf8)
+            var kept = min(field.count, limit)
+            if kept < field.count {
+                // Back to the start of the character the cut falls in, unless it ends there.
+                var start = kept
+                while start > 0, field[start] & 0xC0 == 0x80 { start -= 1 }
+                kept = start
+            }
+            for byte in field.prefix(kept) {
+                switch byte {
+                case 0x00..<0x20: out.append(UInt8(ascii: " "))
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "'"))
+                default: out.append(byte)
+                }
             }
         }
 

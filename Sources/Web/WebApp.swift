@@ -34,6 +34,7 @@ enum WebApp {
             ("radar.js", PackageResources.radar_js),
             ("rewind.js", PackageResources.rewind_js),
             ("settings.js", PackageResources.settings_js),
+            ("silhouettes.js", PackageResources.silhouettes_js),
             ("sky.js", PackageResources.sky_js),
             ("skygrid.js", PackageResources.skygrid_js),
             ("skymarkers.js", PackageResources.skymarkers_js),

@@ -17,15 +17,17 @@ final class ReadsbPeer: @unchecked Sendable {
     }
 
     /// Starts the peer at `path`, connecting to our Beast output on `beastPort`, with the
-    /// receiver position, writing its JSON into `jsonDirectory`. readsb tries the connection
-    /// once at start and then only every 30 s, so the port must be listening already.
-    init(path: URL, beastPort: Int, receiver: (Double, Double), jsonDirectory: URL) throws {
+    /// receiver position, writing its JSON into `jsonDirectory`, with `extra` arguments after
+    /// those (`--db-file`, for one). readsb tries the connection once at start and then only
+    /// every 30 s, so the port must be listening already.
+    init(path: URL, beastPort: Int, receiver: (Double, Double), jsonDirectory: URL, extra: [String] = []) throws {
         self.jsonDirectory = jsonDirectory
         process.executableURL = path
-        process.arguments = [
-            "--net-only", "--net-connector=127.0.0.1,\(beastPort),beast_in", "--write-json=\(jsonDirectory.path)",
-            "--lat=\(receiver.0)", "--lon=\(receiver.1)", "--quiet"
-        ]
+        process.arguments =
+            [
+                "--net-only", "--net-connector=127.0.0.1,\(beastPort),beast_in", "--write-json=\(jsonDirectory.path)",
+                "--lat=\(receiver.0)", "--lon=\(receiver.1)", "--quiet"
+            ] + extra
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

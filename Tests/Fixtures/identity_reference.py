@@ -65,13 +65,20 @@ for index, row in enumerate(rows("code-blocks")):
     blocks.append((finish - start, index, start, finish, row[5] == "1", clean(row[6])))
 blocks.sort()
 
+def database_field(value, limit):
+    """A field of the aircraft table as readsb keeps it: its first `limit` bytes of UTF-8 back
+    to the last whole character, control characters as spaces, double quotes as single ones."""
+    text = "".join(" " if ord(c) < 0x20 else "'" if c == '"' else c for c in clean(value.replace(";", ",")))
+    return text.encode()[:limit].decode("utf-8", "ignore") or None
+
+
 aircraft = {}
 for row in rows("aircraft"):
     key = int(row[0], 16)
     if key in aircraft:
         continue
-    field = lambda value, limit: clean(value.replace(";", ","))[:limit] or None
-    aircraft[key] = (field(row[1], 12), field(row[2], 4), field(row[5], 64), field(row[10], 4), field(row[7], 64))
+    aircraft[key] = tuple(database_field(row[index], limit)
+                          for index, limit in ((1, 12), (2, 4), (5, 64), (10, 4), (7, 64)))
 
 
 def type_class(designator, species, engine, wake):

@@ -37,21 +37,22 @@ import Testing
         var bytes = Array("4ca7b4;EI-DWF;B738;00;BOEING 737-800;2007;Ryanair\n".utf8)
         bytes += Array("zzzzzz;X;Y;0;D;1;O\n".utf8)  // not an address
         bytes += Array("4ca7b5;too;few\n".utf8)  // wrong column count
-        bytes += Array("4ca7b6;a;b;c;d;e;f;g\n".utf8)  // one too many
+        bytes += Array("4ca7b6;a;b;c;d;e;f;g\n".utf8)  // one too many: left out, as readsb does
         // Not UTF-8.
         bytes += [0x34, 0x63, 0x61, 0x37, 0x62, 0x37, 0x3B, 0xFF, 0xFE, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x0A]
         bytes += Array("4CA7B4;EI-XXX;A320;00;dup;2000;Other\n".utf8)  // a duplicate: the first stays
         bytes += Array(
             "4ca7b8;\(String(repeating: "R", count: 40));LONGTYPE;1111;\(String(repeating: "d", count: 500));12345;\(String(repeating: "o", count: 500))\n"
                 .utf8)
-        bytes += Array("4ca7b9;;;;;;\(String(repeating: "Ä", count: 100))\n".utf8)  // cut by characters
+        bytes += Array("4ca7b9;;;;;;\(String(repeating: "Ä", count: 100))\n".utf8)  // cut by bytes
         bytes += Array("\n\n;;;;;;\n".utf8)
         let database = Self.database(bytes)
-        #expect(database.count == 3)
+        #expect(database.count == 4)
         #expect(database.record(for: 0x4CA7B4)?.registration == "EI-DWF")
-        #expect(database.record(for: 0x4CA7B9)?.owner == String(repeating: "Ä", count: AircraftRecord.Limit.owner))
+        #expect(database.record(for: 0x4CA7B6)?.owner == "f")
+        #expect(database.record(for: 0x4CA7B9)?.owner == String(repeating: "Ä", count: AircraftRecord.Limit.owner / 2))
         #expect(database.problems.malformed == 3)
-        #expect(database.problems.wrongColumns == 2)
+        #expect(database.problems.wrongColumns == 1)
         #expect(database.problems.duplicates == 1)
         let long = database.record(for: 0x4CA7B8)
         #expect(long?.registration?.count == AircraftRecord.Limit.registration)
@@ -60,6 +61,32 @@ import Testing
         #expect(long?.owner?.count == AircraftRecord.Limit.owner)
         #expect(long?.year == "1234")
         #expect(long?.flags.rawValue == 15)
+    }
+
+    /// tar1090-db's own rows end with a `;`, which readsb needs; fields are kept as readsb
+    /// keeps them (found by running readsb on such rows: `DatabaseFieldsInteropTests`).
+    @Test func fieldsKeptAsReadsbKeepsThem() {
+        let database = Self.database(
+            "4ca7b4;EI-DWF;B738;00;BOEING 737-800;2007;Ryanair;\n"
+                // Sixteen flag characters count; a cut inside a character drops all of it.
+                + "4ca7b5;ABCDEFGHIJKÄ;ä320;0000000001000001;\(String(repeating: "W", count: 62))é✈;19é9;"
+                + "\(String(repeating: "R", count: 62))✈;\n"
+                // Control characters become spaces, double quotes single ones.
+                + "4ca7b6;A\u{1}B;T\tX;1;say \"hi\";\u{1F}99;Fly\u{7F}&Co;extra;\n")
+        #expect(database.count == 3)
+        #expect(database.problems.total == 0)
+        #expect(database.record(for: 0x4CA7B4)?.owner == "Ryanair")
+        #expect(
+            database.record(for: 0x4CA7B5)
+                == AircraftRecord(
+                    registration: "ABCDEFGHIJK", typeCode: "ä32", flags: AircraftRecord.Flags(rawValue: 0x8200),
+                    description: String(repeating: "W", count: 62) + "é", year: "19é",
+                    owner: String(repeating: "R", count: 62)))
+        #expect(
+            database.record(for: 0x4CA7B6)
+                == AircraftRecord(
+                    registration: "A B", typeCode: "T X", flags: .military, description: "say 'hi'", year: " 99",
+                    owner: "Fly\u{7F}&Co"))
     }
 
     @Test func randomBytesNeverTrap() {

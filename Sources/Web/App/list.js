@@ -97,8 +97,8 @@ export class AircraftList {
   }
 
   /** Writes where each aircraft is drawn (CSS pixels on the page; the canvas's corner is at
-   * `left`, `top`), how large, and the box of its callsign ("left,top,width,height", empty when
-   * left out) into its item. */
+   * `left`, `top`), how large, the box of its callsign ("left,top,width,height", empty when
+   * left out) and, in kid mode, the silhouette it is drawn with (empty otherwise) into its item. */
   markPositions(sky, left, top) {
     for (const track of sky.tracks.values()) {
       const item = this.items.get(track.icao);
@@ -108,6 +108,7 @@ export class AircraftList {
         setData(item, "x", Math.round(left + track.screenX));
         setData(item, "y", Math.round(top + track.screenY));
         setData(item, "size", Math.round(track.screenSize * 10) / 10);
+        setData(item, "silhouette", track.silhouette);
         setData(item, "label", track.labelled
           ? `${(left + track.labelX).toFixed(1)},${(top + track.labelY).toFixed(1)},${track.labelW.toFixed(1)},${track.labelH}`
           : null);
@@ -116,6 +117,7 @@ export class AircraftList {
         delete item.dataset.y;
         delete item.dataset.size;
         delete item.dataset.label;
+        delete item.dataset.silhouette;
       }
     }
   }

@@ -19,6 +19,7 @@ import { kidShows } from "./kid.js";
 import { flyingFirst } from "./list.js";
 import { THEMES, bucketColor } from "./palette.js";
 import { PLANE_OUTLINE, iconScale, planeLength, rightKm, spriteSide, turnStep, upKm } from "./projection.js";
+import { SILHOUETTES, SILHOUETTE_NAMES, silhouetteOf } from "./silhouettes.js";
 
 /** One turn of the sweep, in milliseconds: slow enough to follow with the eyes. */
 const SWEEP_PERIOD_MS = 4000;
@@ -37,6 +38,9 @@ const NUDGE_GAP_PX = 1;
 /** A callsign's box: one line of the 12 px font, this far from its aircraft (CSS pixels). */
 const LABEL_HEIGHT_PX = 14;
 const LABEL_PAD_PX = 3;
+/** Kid mode's silhouettes by name: where each is in a sprite's key (the plane is 0), and its path, made once. */
+const SHAPE_KEYS = Object.fromEntries(SILHOUETTE_NAMES.map((name, index) => [name, index + 1]));
+const SHAPE_PATHS = new Map();
 /** Ring spacings to choose from, in km. */
 const RING_STEPS = [0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50, 100, 200, 250, 500];
 
@@ -204,15 +208,16 @@ export class Radar {
   }
 
   /**
-   * A plane (or, without a track, a round blip) with its glow, in the colour of a selected
-   * aircraft when `chosen`, `side` device
-   * pixels square, turned by `step` × SPRITE_STEP_DEG. Sprites are made at the size and
+   * A plane (or, without a track, a round blip; in kid mode the silhouette named `shape`,
+   * silhouettes.js) with its glow, in the colour of a selected aircraft when `chosen`, `side`
+   * device pixels square, turned by `step` × SPRITE_STEP_DEG. Sprites are made at the size and
    * angle they are drawn at, so drawing one is a plain copy: rotating and scaling images on
    * every frame costs far more on phones without a fast GPU path.
    */
-  sprite(chosen, round, side, step) {
+  sprite(chosen, round, side, step, shape = null) {
     // A number, not a string: this runs for every aircraft on every frame.
-    const key = ((((chosen ? 2 : 0) + (round ? 1 : 0)) * SPRITE_STEPS + (round ? 0 : step)) * 4096) + side;
+    const look = shape === null ? 0 : SHAPE_KEYS[shape];
+    const key = (((look * 4 + (chosen ? 2 : 0) + (round ? 1 : 0)) * SPRITE_STEPS + (round ? 0 : step)) * 4096) + side;
     const color = chosen ? this.theme.selected : this.theme.blip;
     let sprite = this.sprites.get(key);
     if (sprite) return sprite;
@@ -228,13 +233,17 @@ export class Radar {
     c.shadowColor = color;
     c.shadowBlur = this.theme.glow > 0 ? 7 * s : 0;
     c.beginPath();
-    if (round) {
+    if (look !== 0) {
+      let path = SHAPE_PATHS.get(shape);
+      if (!path) SHAPE_PATHS.set(shape, path = new Path2D(SILHOUETTES[shape].path));
+      c.fill(path);
+    } else if (round) {
       c.arc(0, 0, 9, 0, 2 * Math.PI);
     } else {
       for (let i = 0; i < PLANE_OUTLINE.length; i += 2) c.lineTo(PLANE_OUTLINE[i], PLANE_OUTLINE[i + 1]);
       c.closePath();
     }
-    c.fill();
+    if (look === 0) c.fill();
     sprite = typeof canvas.transferToImageBitmap === "function" ? canvas.transferToImageBitmap() : canvas;
     this.sprites.set(key, sprite);
     return sprite;
@@ -357,14 +366,19 @@ export class Radar {
       const fromCentre = Math.hypot(x - cx, y - cy);
       if (fromCentre > radius + 4 * ratio) continue;
       const ground = data.on_ground === true;
-      const side = spriteSide(iconScale(data), ratio, options.kid);
+      // Kid mode: each class its own silhouette, sized by it (a wide-body bigger than a small jet).
+      const shape = options.kid ? silhouetteOf(data) : null;
+      const look = shape === null ? null : SILHOUETTES[shape];
+      const side = spriteSide(look ? (iconScale(data) ?? 1) * look.size : iconScale(data), ratio, options.kid);
       // Brighter just after the sweep passed over it, like a real scope's afterglow.
       const angle = Math.atan2(xKm, yKm);
       const behind = radiansBehind(sweep, angle);
       track.alpha = (data.stale ? 0.35 : 1) * (ground ? GROUND_ALPHA : 1) * (0.6 + 0.4 * Math.exp(-behind / 1.2));
-      const round = data.track_deg == null;
-      const turn = round ? 0 : data.track_deg - headingDeg;
-      track.sprite = this.sprite(options.selected === track.icao, round, side, turnStep(turn, SPRITE_STEP_DEG));
+      // A silhouette without a track stands nose up rather than becoming a blip.
+      const round = !look && data.track_deg == null;
+      const turn = data.track_deg == null || look?.upright ? 0 : data.track_deg - headingDeg;
+      track.sprite = this.sprite(options.selected === track.icao, round, side, turnStep(turn, SPRITE_STEP_DEG), shape);
+      track.silhouette = shape;
       track.side = side;
       track.screenSize = planeLength(side) / ratio;
       track.marker = declutter.addMarker(x / ratio, y / ratio, track.screenSize);

@@ -12,6 +12,7 @@ import { kidShows } from "./kid.js";
 import { flyingFirst } from "./list.js";
 import { direction, edgeArrow, onScreen, project, turnWay } from "./pinhole.js";
 import { PLANE_OUTLINE, iconScale, planeLength, spriteSide } from "./projection.js";
+import { SILHOUETTES, silhouetteOf } from "./silhouettes.js";
 import { describeAltitude, formatBearing, formatDistance, formatElevation, typeCode } from "./words.js";
 
 /** Aircraft this far below the horizon still show: the eye stands above the ground. */
@@ -57,6 +58,9 @@ class Marker {
     const plane = document.createElementNS(SVG, "path");
     plane.setAttribute("d", PLANE_PATH);
     icon.append(ring, plane);
+    this.plane = plane;
+    this.shape = null;
+    this.upright = false;
     const label = document.createElement("span");
     label.className = "sky-label";
     label.setAttribute("aria-hidden", "true");
@@ -89,6 +93,19 @@ class Marker {
     if (this.button.getAttribute("aria-label") !== aria) this.button.setAttribute("aria-label", aria);
     this.button.classList.toggle("ground", data.on_ground === true);
     this.button.classList.toggle("stale", data.stale === true);
+  }
+
+  /**
+   * Draws kid mode's silhouette named `shape` (silhouettes.js), or with null the plane; the
+   * path is rewritten, and the button's `data-silhouette` with it, only when the shape changes.
+   */
+  shapeAs(shape) {
+    if (shape === this.shape) return;
+    this.shape = shape;
+    this.upright = shape !== null && SILHOUETTES[shape].upright;
+    this.plane.setAttribute("d", shape === null ? PLANE_PATH : SILHOUETTES[shape].path);
+    if (shape === null) delete this.button.dataset.silhouette;
+    else this.button.dataset.silhouette = shape;
   }
 
   /** Moves and sizes the button so its centre is at (x, y), `side` pixels across its icon. */
@@ -240,7 +257,10 @@ export class SkyMarkers {
       marker.seen = this.frame;
       if (marker.data !== data) marker.describe(data);
       marker.size = planeLength(spriteSide(iconScale(data), options.ratio, options.kid)) / options.ratio;
-      if (options.kid) marker.size = Math.max(KID_MIN_PX, marker.size * KID_GROWTH);
+      const shape = options.kid ? silhouetteOf(data) : null;
+      marker.shapeAs(shape);
+      // Kid mode: each class its own silhouette, sized by it (a wide-body bigger than a small jet).
+      if (shape !== null) marker.size = Math.max(KID_MIN_PX, marker.size * KID_GROWTH) * SILHOUETTES[shape].size;
       marker.index = declutter.addMarker(p.x, p.y, marker.size);
       marker.track = track;
       shown.push(marker);
@@ -277,7 +297,7 @@ export class SkyMarkers {
       marker.place(declutter.x[marker.index], declutter.y[marker.index], marker.size);
       if (marker.button.hidden) marker.button.hidden = false;
       const data = marker.data;
-      marker.turnTo(data.track_deg == null ? 0 : angleDifference(options.azimuthDeg, data.track_deg));
+      marker.turnTo(data.track_deg == null || marker.upright ? 0 : angleDifference(options.azimuthDeg, data.track_deg));
       const selected = marker.icao === options.selected;
       if (selected !== marker.selected) {
         marker.selected = selected;

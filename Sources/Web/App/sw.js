@@ -2,12 +2,12 @@
 // while aviator-adsb restarts) and then waits for the feed. Each request goes to the network
 // first, so a new daemon's app is used as soon as it is reachable; the copy is the fallback.
 
-const CACHE = "aviator-adsb-app-v4";
+const CACHE = "aviator-adsb-app-v5";
 const FILES = [
   "./", "index.html", "style.css", "history.css", "app.js", "almanac.js", "angles.js", "card.js", "compass.js",
   "controls.js", "declutter.js", "feed.js", "gestures.js", "history.js", "history-panel.js", "kid.js", "list.js",
-  "location.js", "orientation.js", "palette.js", "pinhole.js", "projection.js", "radar.js", "rewind.js", "settings.js", "sky.js",
-  "skygrid.js", "skymarkers.js", "skysensors.js", "skyview.js", "words.js",
+  "location.js", "orientation.js", "palette.js", "pinhole.js", "projection.js", "radar.js", "rewind.js", "settings.js",
+  "silhouettes.js", "sky.js", "skygrid.js", "skymarkers.js", "skysensors.js", "skyview.js", "words.js",
   "manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png",
 ];
 
