@@ -22,22 +22,24 @@ extension HistoryReader {
             """)
         try statement.bind([.real(time - Self.joinSeconds), .real(time + Self.joinSeconds)])
         var found: [StoredAircraft] = []
-        var before: StoredAircraft?
-        var after: StoredAircraft?
+        var before: TrackPoint?
+        var after: TrackPoint?
         func settle() {
-            if let placed = Self.place(before: before, after: after, at: time) { found.append(placed) }
+            if let placed = Self.place(before: before, after: after, at: time) {
+                found.append(StoredAircraft(point: placed))
+            }
             before = nil
             after = nil
         }
         while found.count < limit, try statement.step() {
-            let point = StoredAircraft(
-                address: UInt32(truncatingIfNeeded: statement.int64(0) ?? 0), positionTime: statement.double(1) ?? 0,
+            let point = TrackPoint(
+                address: UInt32(truncatingIfNeeded: statement.int64(0) ?? 0), time: statement.double(1) ?? 0,
                 latitude: statement.double(2) ?? 0, longitude: statement.double(3) ?? 0,
                 altitudeFt: statement.int64(4).map(Int.init), groundSpeedKt: statement.double(5),
                 trackDeg: statement.double(6), verticalRateFpm: statement.int64(7).map(Int.init),
                 onGround: statement.int64(8) == 1)
             if let held = before ?? after, held.address != point.address { settle() }
-            if point.positionTime <= time {
+            if point.time <= time {
                 before = point
             } else if after == nil {
                 after = point
@@ -47,21 +49,19 @@ extension HistoryReader {
         let visits = try sightings(connection, at: time)
         return found.map { plane in
             var plane = plane
-            plane.sighting = visits[plane.address]
+            plane.sighting = visits[plane.point.address]
             return plane
         }
     }
 
     /// Where an aircraft stood at `time` from its last stored position `before` and its first
     /// `after`; nil when it was not yet heard or had gone.
-    static func place(before: StoredAircraft?, after: StoredAircraft?, at time: Double) -> StoredAircraft? {
+    static func place(before: TrackPoint?, after: TrackPoint?, at time: Double) -> TrackPoint? {
         guard var placed = before else { return nil }
-        guard let after, after.positionTime - placed.positionTime <= joinSeconds,
-            after.positionTime > placed.positionTime
-        else {
-            return time - placed.positionTime <= holdSeconds ? placed : nil
+        guard let after, after.time - placed.time <= joinSeconds, after.time > placed.time else {
+            return time - placed.time <= holdSeconds ? placed : nil
         }
-        let share = (time - placed.positionTime) / (after.positionTime - placed.positionTime)
+        let share = (time - placed.time) / (after.time - placed.time)
         func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * share }
         placed.latitude = mix(placed.latitude, after.latitude)
         // Across the antimeridian the shorter way round.
@@ -77,7 +77,7 @@ extension HistoryReader {
             placed.altitudeFt = Int(mix(Double(a), Double(b)).rounded())
         }
         if let a = placed.groundSpeedKt, let b = after.groundSpeedKt { placed.groundSpeedKt = mix(a, b) }
-        placed.positionTime = time
+        placed.time = time
         return placed
     }
 

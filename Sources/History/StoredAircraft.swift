@@ -2,25 +2,15 @@
 /// stored positions, or at the last one before), and its visit's row (identity, category).
 /// `HistoryReader.sky(at:limit:)` makes them; the web server turns them into a feed frame.
 package struct StoredAircraft: Sendable, Equatable {
-    /// The tracker's key: the 24-bit address, bit 24 set for a non-ICAO address.
-    package var address: UInt32
-    /// The moment the position stands for, seconds since 1970: the moment asked for when it
-    /// lies between two stored positions, else the time of the last one before it.
-    package var positionTime: Double
-    /// Latitude, degrees.
-    package var latitude: Double
-    /// Longitude, degrees.
-    package var longitude: Double
-    /// Pressure altitude, feet.
-    package var altitudeFt: Int?
-    /// Ground speed, knots.
-    package var groundSpeedKt: Double?
-    /// Track over the ground, degrees.
-    package var trackDeg: Double?
-    /// Vertical rate, feet per minute.
-    package var verticalRateFpm: Int?
-    /// Whether it was on the ground.
-    package var onGround: Bool
+    /// Its position then. `point.time` is the moment the position stands for: the moment asked
+    /// for when it lies between two stored positions, else the time of the last one before it.
+    package var point: TrackPoint
     /// The visit it belongs to, when its row is there.
     package var sighting: Sighting?
+
+    /// An aircraft at `point`, its visit not yet looked up.
+    package init(point: TrackPoint, sighting: Sighting? = nil) {
+        self.point = point
+        self.sighting = sighting
+    }
 }

@@ -12,18 +12,19 @@ enum HistorySky {
 
     /// The feed's aircraft object for a stored one, its ages measured at `time`.
     static func feedAircraft(_ stored: StoredAircraft, at time: Double) -> FeedAircraft {
-        var plane = FeedAircraft(icao: Message.hex(address: stored.address & 0xFF_FFFF))
+        let point = stored.point
+        var plane = FeedAircraft(icao: Message.hex(address: point.address & 0xFF_FFFF))
         let visit = stored.sighting
         plane.callsign = visit?.callsign
         plane.category = visit?.category
-        plane.latitude = stored.latitude
-        plane.longitude = stored.longitude
-        plane.altitudeBaroFt = stored.altitudeFt.map(Double.init)
-        plane.groundSpeedKt = stored.groundSpeedKt
-        plane.trackDeg = stored.trackDeg
-        plane.verticalRateFpm = stored.verticalRateFpm.map(Double.init)
-        plane.onGround = stored.onGround
-        plane.positionAgeSeconds = max(0, time - stored.positionTime)
+        plane.latitude = point.latitude
+        plane.longitude = point.longitude
+        plane.altitudeBaroFt = point.altitudeFt.map(Double.init)
+        plane.groundSpeedKt = point.groundSpeedKt
+        plane.trackDeg = point.trackDeg
+        plane.verticalRateFpm = point.verticalRateFpm.map(Double.init)
+        plane.onGround = point.onGround
+        plane.positionAgeSeconds = max(0, time - point.time)
         plane.seenSeconds = plane.positionAgeSeconds
         plane.source = source
         if let visit, visit.registration != nil || visit.typeCode != nil || visit.operatorName != nil {

@@ -45,28 +45,27 @@ import Testing
         // 45 s in: A halfway between its points at 30 s and 60 s; B held at 20 s (its next is 100 s on).
         let sky = try reader.sky(at: Self.start + 45, limit: 100)
         #expect(sky.count == 2)
-        let a = try #require(sky.first { $0.address == 0xA0_0001 })
-        #expect(abs(a.longitude - 4.15) < 1e-9)
-        #expect(a.altitudeFt == 11_500)
-        #expect(a.positionTime == Self.start + 45)
+        let a = try #require(sky.first { $0.point.address == 0xA0_0001 })
+        #expect(abs(a.point.longitude - 4.15) < 1e-9)
+        #expect(a.point.altitudeFt == 11_500)
+        #expect(a.point.time == Self.start + 45)
         #expect(a.sighting?.callsign == "EZY12AB" && a.sighting?.typeCode == "A320")
-        let b = try #require(sky.first { $0.address == 0xB0_0002 | 1 << 24 })
-        #expect(b.positionTime == Self.start + 20 && b.sighting == nil)
+        let b = try #require(sky.first { $0.point.address == 0xB0_0002 | 1 << 24 })
+        #expect(b.point.time == Self.start + 20 && b.sighting == nil)
         // 80 s in: B's last position is 60 s old, longer than it is held: gone.
-        #expect(try reader.sky(at: Self.start + 80, limit: 100).map(\.address) == [0xA0_0001])
+        #expect(try reader.sky(at: Self.start + 80, limit: 100).map(\.point.address) == [0xA0_0001])
         // Exactly on a stored point; past the last one within the hold; before anything.
-        #expect(try reader.sky(at: Self.start + 60, limit: 100).first?.longitude == 4.2)
-        #expect(try reader.sky(at: Self.start + 330, limit: 100).first?.positionTime == Self.start + 300)
+        #expect(try reader.sky(at: Self.start + 60, limit: 100).first?.point.longitude == 4.2)
+        #expect(try reader.sky(at: Self.start + 330, limit: 100).first?.point.time == Self.start + 300)
         #expect(try reader.sky(at: Self.start + 340, limit: 100).isEmpty)
         #expect(try reader.sky(at: Self.start - 1, limit: 100).isEmpty)
         #expect(try reader.sky(at: Self.start + 45, limit: 1).count == 1)
     }
 
     @Test func acrossTheAntimeridianTheShortWay() {
-        let west = StoredAircraft(
-            address: 1, positionTime: 0, latitude: 0, longitude: 179.9, onGround: false)
+        let west = TrackPoint(address: 1, time: 0, latitude: 0, longitude: 179.9)
         var east = west
-        east.positionTime = 10
+        east.time = 10
         east.longitude = -179.9
         let between = HistoryReader.place(before: west, after: east, at: 5)
         #expect(abs((between?.longitude ?? 0).magnitude - 180) < 1e-9)
