@@ -133,7 +133,8 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "ModeS", "Support", "FeedProtocol", "SkyProjection", "FeedServer", "Pipeline", "Tracking", "Outputs", "History",
+                "ModeS", "Support", "FeedProtocol", "SkyProjection", "FeedServer", "Pipeline", "Tracking", "Outputs",
+                "History",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
