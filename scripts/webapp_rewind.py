@@ -1,6 +1,7 @@
 """The history in headless Chromium: `webapp_browser.py rewind URL --at SECONDS [--screenshots DIR]`.
 
-Opens the radar live, then the Today panel (the diary's cards and the charts drawn), then the
+Opens the radar live, then the Today panel (the diary's cards, the charts and the coverage
+drawn), then the
 radar rewound to `--at` (`/?rewind=SECONDS`), pauses it there and reads the accessible list
 (each aircraft's place in the sky as the page has it) and the frame it shows; opens the sky
 view while rewound and reads which frame it draws; selects an aircraft and reads how many
@@ -40,6 +41,14 @@ TODAY = """
   cards: document.querySelectorAll('#history-cards li').length,
   charts: document.querySelectorAll('#history-charts canvas').length,
   when: document.getElementById('history-when').textContent,
+  coverageInk: (() => {
+    // Pixels of the coverage plot not of its background: rings, labels and the bands drawn.
+    const canvas = document.getElementById('history-coverage');
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] !== 0 || data[i + 1] !== 68 || data[i + 2] !== 17) ink += 1;
+    return ink;
+  })(),
 }))()
 """
 
@@ -67,8 +76,12 @@ def rewind(args, browser_args, watch_violations, console_problems):
         browser.wait_for("document.querySelectorAll('#history-cards li').length > 0"
                          " && document.querySelectorAll('#history-charts canvas').length > 0"
                          " && document.getElementById('history-when').textContent.startsWith('From')", timeout=30)
+        time.sleep(1)  # the coverage plot's answer
         report["today"] = browser.evaluate(TODAY)
         shoot(browser, args, "history-today.png")
+        browser.evaluate("document.getElementById('history-coverage').scrollIntoView({block: 'center'})")
+        time.sleep(0.3)
+        shoot(browser, args, "history-coverage.png")
 
         browser.navigate(f"{origin}/?rewind={args.at}")
         browser.wait_for("!document.getElementById('rewind').hidden", timeout=30)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The history in a real browser: the Today panel's diary and charts drawn, the radar rewound
+/// The history in a real browser: the Today panel's diary, charts and coverage drawn, the radar rewound
 /// to a moment of the past showing every aircraft where the store holds it for that moment (as
 /// the test works it out from the stored positions itself), the sky view drawing the same
 /// rewound frame, a selected aircraft's stored pass drawn, and back to live; no console
@@ -43,6 +43,9 @@ import Testing
         #expect((report["problems"] as? [String])?.isEmpty == true, "\(report["problems"] ?? "")")
         let today = try #require(report["today"] as? [String: Any])
         #expect((today["cards"] as? Int ?? 0) >= 4 && today["charts"] as? Int == 4, "\(today)")
+        // The coverage plot: its rings and labels alone are about 3,300 of its 102,400 pixels;
+        // the wedges of 65 aircraft round the airport add some 4,000 more.
+        #expect((today["coverageInk"] as? Int ?? 0) > 5_000, "\(today)")
 
         let rewound = try #require(report["rewound"] as? [String: Any])
         #expect(rewound["rewinding"] as? Bool == true)

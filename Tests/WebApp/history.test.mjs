@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  PASS_GAP_S, REWIND_SPEEDS, RewindClock, diaryCards, iconFor, passAround, scaleSeries, traceToPoints,
+  PASS_GAP_S, REWIND_SPEEDS, RewindClock, coverageRanges, diaryCards, iconFor, passAround, scaleSeries,
+  traceToPoints,
 } from "../../Sources/Web/App/history.js";
 
 test("diaryCards: one card per extreme known, with its picture", () => {
@@ -82,4 +83,23 @@ test("traceToPoints: tar1090's rows, ground and missing altitude understood", ()
   });
   assert.deepEqual(points.map((p) => [p.time, p.alt, p.ground]), [[1000, 1000, false], [1010.5, null, true], [1020, null, false]]);
   assert.deepEqual(traceToPoints({ trace: "no" }), []);
+});
+
+test("coverageRanges: the furthest range per sector and band, hostile cells left out", () => {
+  const coverage = coverageRanges({
+    sectors: 72, sector_deg: 5, bands_ft: [0, 5000, 10000],
+    cells: [[0, 0, 12.5], [0, 2, 80], [71, 1, 40], [0, 0, 3], [72, 0, 99], [-1, 0, 99], [3, 3, 99], [5, 1, -2],
+      [5, 1, NaN], "x", null, [1.5, 0, 99], [2, 0, Infinity]],
+  });
+  assert.equal(coverage.sectorDeg, 5);
+  assert.deepEqual(coverage.bandsFt, [0, 5000, 10000]);
+  assert.equal(coverage.ranges[0][0], 12.5);
+  assert.equal(coverage.ranges[2][0], 80);
+  assert.equal(coverage.ranges[1][71], 40);
+  assert.equal(coverage.all[0], 80);
+  assert.equal(coverage.maxKm, 80);
+  assert.equal(coverage.all.reduce((a, b) => a + b, 0), 120);
+  const none = coverageRanges(undefined);
+  assert.equal(none.maxKm, 0);
+  assert.equal(none.all.length, 72);
 });

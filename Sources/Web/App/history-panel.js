@@ -1,11 +1,13 @@
 // The "Today" panel: the plane diary for children (how many, and the extremes, each with a
-// picture of its kind), the receiver's charts for 24 hours or 7 days, and where to rewind the
+// picture of its kind), the receiver's charts and its coverage (the furthest aircraft heard in
+// each direction, by altitude) for 24 hours or 7 days, and where to rewind the
 // radar from (a moment as far back as the history reaches; rewind.js then replays the stored
 // sky through the scope and the sky view). It adds its own button to the tools and its own
 // section. Charts are drawn on canvases by this module: a few lines each, no library to serve
 // or to update.
 
-import { diaryCards, scaleSeries } from "./history.js";
+import { coverageRanges, diaryCards, scaleSeries } from "./history.js";
+import { THEMES, altitudeBucket, bucketColor } from "./palette.js";
 import { getJSON, rewindLabel, storedReach } from "./rewind.js";
 
 const CHARTS = [
@@ -72,6 +74,9 @@ class HistoryPanel {
       element("h3", {}, "Charts"),
       (this.period = element("button", { type: "button", id: "history-period" }, "Last 7 days")),
       (this.charts = element("div", { id: "history-charts" })),
+      element("h3", {}, "Coverage"),
+      (this.coverage = element("canvas", { id: "history-coverage", width: "320", height: "320", role: "img",
+        "aria-label": "How far the receiver hears in each direction" })),
       element("h3", {}, "Rewind"),
       (this.when = element("p", { id: "history-when" }, "")),
       (this.slider = element("input", { type: "range", id: "history-time", min: "0", max: "1000", step: "1",
@@ -92,6 +97,7 @@ class HistoryPanel {
       this.days = this.days === 1 ? 7 : 1;
       this.period.textContent = this.days === 1 ? "Last 7 days" : "Last 24 hours";
       this.loadCharts();
+      this.loadCoverage();
     });
     this.slider.addEventListener("input", () => this.showWhen());
     this.rewind.addEventListener("click", () => {
@@ -104,7 +110,7 @@ class HistoryPanel {
   async open() {
     this.panel.hidden = false;
     this.button.setAttribute("aria-expanded", "true");
-    await Promise.allSettled([this.loadDiary(), this.loadCharts(), this.loadReach()]);
+    await Promise.allSettled([this.loadDiary(), this.loadCharts(), this.loadCoverage(), this.loadReach()]);
   }
 
   hide() {
@@ -156,6 +162,53 @@ class HistoryPanel {
     } catch {
       this.charts.replaceChildren(element("p", {}, "No charts yet"));
     }
+  }
+
+  /**
+   * The coverage as a polar plot, north up: rings every round distance, and for each altitude
+   * band (highest first, so the lower ones show on top) a wedge out to the furthest range in
+   * each 5° sector, in the trails' altitude colours; all bands' outline on top.
+   */
+  async loadCoverage() {
+    const c = this.coverage.getContext("2d");
+    c.clearRect(0, 0, 320, 320);
+    let coverage;
+    try {
+      coverage = coverageRanges(await getJSON(`data/history/coverage?period=${this.days === 1 ? "24h" : "7d"}`));
+    } catch {
+      coverage = coverageRanges(null);
+    }
+    const theme = THEMES.night;
+    c.fillStyle = "#041"; c.fillRect(0, 0, 320, 320);
+    c.fillStyle = theme.dimText; c.font = "11px monospace";
+    if (coverage.maxKm <= 0) { c.fillText("No coverage yet", 110, 160); return; }
+    const step = [10, 25, 50, 100, 200, 400].find((km) => coverage.maxKm / km <= 4) ?? 500;
+    const scale = 150 / (Math.ceil(coverage.maxKm / step) * step);
+    c.strokeStyle = theme.grid; c.lineWidth = 1;
+    for (let km = step; km * scale <= 150; km += step) {
+      c.beginPath(); c.arc(160, 160, km * scale, 0, Math.PI * 2); c.stroke();
+      c.fillText(`${km} km`, 163, 160 - km * scale + 11);
+    }
+    // A wedge per sector out to its furthest range: sectors no aircraft was heard in stay empty.
+    const wedges = (ranges) => {
+      c.beginPath();
+      ranges.forEach((km, sector) => {
+        if (km <= 0) return;
+        const start = ((sector * coverage.sectorDeg - 90) * Math.PI) / 180;
+        c.moveTo(160, 160);
+        c.arc(160, 160, km * scale, start, start + (coverage.sectorDeg * Math.PI) / 180);
+        c.closePath();
+      });
+    };
+    for (let band = coverage.bandsFt.length - 1; band >= 0; band -= 1) {
+      wedges(coverage.ranges[band]);
+      c.fillStyle = bucketColor(theme, altitudeBucket(coverage.bandsFt[band]));
+      c.globalAlpha = 0.55;
+      c.fill();
+    }
+    c.globalAlpha = 1;
+    wedges(coverage.all);
+    c.strokeStyle = theme.text; c.lineWidth = 1; c.stroke();
   }
 
   /** How far back the slider goes: as far as the store reaches. */

@@ -1,5 +1,5 @@
 // The history's pure parts, for the "today" panel (history-panel.js draws them) and the rewind
-// (rewind.js): the diary's cards, chart scaling, the rewind clock and an
+// (rewind.js): the diary's cards, chart scaling, the coverage, the rewind clock and an
 // aircraft's stored pass. No DOM here, so node's test runner checks it (Tests/WebApp).
 
 /** The rewind speeds offered, times real time. */
@@ -102,6 +102,31 @@ export class RewindClock {
     this.wallMs = nowMs;
     return this.time;
   }
+}
+
+/**
+ * The polar coverage (the coverage endpoint's answer) as the furthest range, km, in each
+ * bearing sector: `ranges[band][sector]` for each altitude band, `all[sector]` for any, with
+ * `sectorDeg`, `bandsFt` (each band's floor) and `maxKm`. Cells out of place are left out.
+ */
+export function coverageRanges(coverage) {
+  const count = Number.isInteger(coverage?.sectors) && coverage.sectors > 0 && coverage.sectors <= 360
+    ? coverage.sectors : 72;
+  const bandsFt = Array.isArray(coverage?.bands_ft) ? coverage.bands_ft.filter(Number.isFinite).slice(0, 16) : [];
+  const ranges = bandsFt.map(() => new Array(count).fill(0));
+  const all = new Array(count).fill(0);
+  let maxKm = 0;
+  for (const cell of Array.isArray(coverage?.cells) ? coverage.cells : []) {
+    if (!Array.isArray(cell)) continue;
+    const [sector, band, km] = cell;
+    const placed = Number.isInteger(sector) && sector >= 0 && sector < count && Number.isInteger(band) && band >= 0
+      && band < bandsFt.length && Number.isFinite(km) && km >= 0;
+    if (!placed) continue;
+    ranges[band][sector] = Math.max(ranges[band][sector], km);
+    all[sector] = Math.max(all[sector], km);
+    maxKm = Math.max(maxKm, km);
+  }
+  return { sectorDeg: 360 / count, bandsFt, ranges, all, maxKm };
 }
 
 /** A gap this long between two stored positions starts a new pass (tar1090's new leg). */
