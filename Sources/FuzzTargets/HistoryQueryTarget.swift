@@ -11,7 +11,8 @@ import History
 /// checks after it answer without trapping; a refusal is one non-empty line.
 enum HistoryQueryTarget {
     static let names: Set<String> = [
-        "from", "to", "limit", "hex", "period", "at", "lat", "lon", "alt_m", "range_km"
+        "from", "to", "limit", "hex", "period", "at", "lat", "lon", "alt_m", "range_km", "min_alt_ft", "max_alt_ft",
+        "max_distance_km", "hide_on_ground"
     ]
 
     static func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -38,7 +39,10 @@ enum HistoryQueryTarget {
         }
         if let address = q.address { try check(address < 1 << 25, "address \(address)") }
         if let limit = q.limit { try check((1...9_999_999).contains(limit), "limit \(limit)") }
-        for number in [q.latitude, q.longitude, q.altitudeM, q.rangeKm].compactMap({ $0 }) {
+        let decimals = [
+            q.latitude, q.longitude, q.altitudeM, q.rangeKm, q.minAltitudeFt, q.maxAltitudeFt, q.maxDistanceKm
+        ]
+        for number in decimals.compactMap({ $0 }) {
             try check(number.isFinite && number.magnitude < 1e6, "decimal \(number)")
         }
     }

@@ -4,8 +4,9 @@
 ///
 /// `from`, `to` and `at` are whole seconds since 1970 (digits only); `hex` is six hex digits,
 /// with `~` in front for a non-ICAO address; `limit` is a count; `period` is `24h` or `7d`;
-/// `lat`, `lon`, `alt_m` and `range_km` are decimals (a sign, up to 6 digits, a point and up to
-/// 7 more), whose ranges the feed's own view check judges.
+/// `lat`, `lon`, `alt_m`, `range_km`, `min_alt_ft`, `max_alt_ft` and `max_distance_km` are
+/// decimals (a sign, up to 6 digits, a point and up to 7 more), whose ranges the feed's own
+/// view check judges; `hide_on_ground` is 0 or 1.
 package struct HistoryQuery: Sendable, Equatable {
     /// Longest query string read, characters.
     package static let maxLength = 512
@@ -30,6 +31,14 @@ package struct HistoryQuery: Sendable, Equatable {
     package var altitudeM: Double?
     /// The radar's range, kilometres.
     package var rangeKm: Double?
+    /// The view's lowest altitude, feet.
+    package var minAltitudeFt: Double?
+    /// The view's highest altitude, feet.
+    package var maxAltitudeFt: Double?
+    /// The view's farthest aircraft, kilometres.
+    package var maxDistanceKm: Double?
+    /// Whether the view leaves out aircraft on the ground.
+    package var hideOnGround: Bool?
 
     /// No parameters.
     package init() {}
@@ -67,6 +76,12 @@ package struct HistoryQuery: Sendable, Equatable {
         case "lon": longitude = try Self.decimal(value, name)
         case "alt_m": altitudeM = try Self.decimal(value, name)
         case "range_km": rangeKm = try Self.decimal(value, name)
+        case "min_alt_ft": minAltitudeFt = try Self.decimal(value, name)
+        case "max_alt_ft": maxAltitudeFt = try Self.decimal(value, name)
+        case "max_distance_km": maxDistanceKm = try Self.decimal(value, name)
+        case "hide_on_ground":
+            guard value == "0" || value == "1" else { throw .init("hide_on_ground must be 0 or 1") }
+            hideOnGround = value == "1"
         case "period":
             guard let period = HistoryPeriod(rawValue: String(value)) else { throw .init("period must be 24h or 7d") }
             self.period = period

@@ -31,6 +31,11 @@ struct HistoryEndpoint: Sendable {
     static let maxPositions = 100_000
     /// Most aircraft one rewound frame (`sky`) carries.
     static let maxSkyAircraft = 2_000
+    /// What `sky` is asked with: the moment, the observer and the feed's view filters.
+    static let skyParameters: Set<String> = [
+        "at", "lat", "lon", "alt_m", "range_km", "min_alt_ft", "max_alt_ft", "max_distance_km", "hide_on_ground",
+        "limit"
+    ]
 
     let reader: HistoryReader
     let clock: @Sendable () -> Double
@@ -70,7 +75,7 @@ struct HistoryEndpoint: Sendable {
                 let limit = try q.limit(default: 20_000, max: Self.maxPositions)
                 return .json(try reader.trace(address: address, in: range, limit: limit))
             case "/data/history/sky":
-                let q = try HistoryQuery.parse(query, allowed: ["at", "lat", "lon", "alt_m", "range_km", "limit"])
+                let q = try HistoryQuery.parse(query, allowed: Self.skyParameters)
                 return try sky(q)
             case "/data/history/chart":
                 let q = try HistoryQuery.parse(query, allowed: ["period"])
@@ -93,7 +98,8 @@ struct HistoryEndpoint: Sendable {
     }
 
     /// The sky at `at` as a feed frame, seen from `lat`, `lon` (and `alt_m`) or else the
-    /// receiver, within `range_km` (50 by default, as the feed's view).
+    /// receiver, through the feed's view filters (`range_km`, 50 by default, `min_alt_ft`,
+    /// `max_alt_ft`, `max_distance_km`, `hide_on_ground`).
     private func sky(_ query: HistoryQuery) throws -> Answer {
         guard let at = query.at else { return .badRequest("sky needs at=SECONDS") }
         let observer: FeedPosition?
@@ -103,8 +109,13 @@ struct HistoryEndpoint: Sendable {
         case (nil, nil): observer = reader.receiver.map { FeedPosition($0) }
         default: return .badRequest("lat and lon go together")
         }
-        let view = RadarView(rangeKm: query.rangeKm ?? RadarView().rangeKm)
-        if let problem = RadarView(rangeKm: view.rangeKm, observer: observer).problem { return .badRequest(problem) }
+        var view = RadarView(
+            rangeKm: query.rangeKm ?? RadarView().rangeKm, minAltitudeFt: query.minAltitudeFt,
+            maxAltitudeFt: query.maxAltitudeFt, maxDistanceKm: query.maxDistanceKm,
+            hideOnGround: query.hideOnGround ?? false, observer: observer)
+        if let problem = view.problem { return .badRequest(problem) }
+        // The scene places every aircraft in the observer's sky already.
+        view.observer = nil
         let limit = try query.limit(default: Self.maxSkyAircraft, max: Self.maxSkyAircraft)
         return .json(HistorySky.frameLine(try reader.sky(at: at, limit: limit), at: at, observer: observer, view: view))
     }

@@ -84,6 +84,15 @@ import Testing
             return
         }
         #expect(narrow.contains("\"aircraft\":[]"))
+        // The view's filters as the feed applies them: above its 30,000 ft, left out.
+        guard
+            case .json(let filtered) = endpoint.answer(
+                path: "/data/history/sky", query: "at=\(at)&lat=51.4&lon=0.1&range_km=100&max_alt_ft=20000")
+        else {
+            Issue.record("sky with filters was refused")
+            return
+        }
+        #expect(filtered.contains("\"aircraft\":[]"), "\(filtered)")
     }
 
     @Test(
@@ -93,6 +102,8 @@ import Testing
             ("/data/history/sky", "at=1&lat=1e2&lon=0"), ("/data/history/sky", "at=1&range_km=0"),
             ("/data/history/sky", "at=1&lat=52.12345678&lon=0"), ("/data/history/sky", "at=1&limit=2001"),
             ("/data/history/sky", "at=-5"), ("/data/history/sky", "at=1&alt_m=99999&lat=1&lon=1"),
+            ("/data/history/sky", "at=1&hide_on_ground=yes"),
+            ("/data/history/sky", "at=1&min_alt_ft=5000&max_alt_ft=10"),
             ("/data/history/tracks", "from=0&to=1700000000"), ("/data/history/tracks", "limit=100001"),
             ("/data/history/trace", nil), ("/data/history/trace", "hex=40621d&period=7d"),
             ("/data/history/chart", "period=1y"), ("/data/history/diary", "from=1700000000&to=1600000000"),

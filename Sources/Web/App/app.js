@@ -102,7 +102,7 @@ const rewind = new Rewind({
   speed: $("rewind-speed"), live: $("rewind-live"),
 }, {
   observer: () => status.observer ?? status.receiver,
-  rangeKm: () => settings.rangeKm,
+  view: () => viewFields(),
   onFrame: showFrame,
   onActive(active, problem) {
     status.rewinding = active;

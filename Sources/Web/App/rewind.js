@@ -34,15 +34,21 @@ function decimal(value, places) {
 
 /**
  * The address of the stored sky at `time` (seconds since 1970) seen from `observer`
- * (`{lat, lon, alt_m}`, or null for the receiver) within `rangeKm`.
+ * (`{lat, lon, alt_m}`, or null for the receiver) through `view`, the feed's view fields
+ * (`range_km`, `min_alt_ft`, `max_alt_ft`, `max_distance_km`, `hide_on_ground`; those unset
+ * left out).
  */
-export function skyAddress(time, observer, rangeKm) {
+export function skyAddress(time, observer, view = {}) {
   const parts = [`at=${Math.max(0, Math.floor(time))}`];
   if (observer && Number.isFinite(observer.lat) && Number.isFinite(observer.lon)) {
     parts.push(`lat=${decimal(observer.lat, 6)}`, `lon=${decimal(observer.lon, 6)}`);
     if (Number.isFinite(observer.alt_m)) parts.push(`alt_m=${decimal(observer.alt_m, 1)}`);
   }
-  if (Number.isFinite(rangeKm) && rangeKm > 0) parts.push(`range_km=${decimal(rangeKm, 3)}`);
+  for (const name of ["range_km", "min_alt_ft", "max_alt_ft", "max_distance_km"]) {
+    const value = view?.[name];
+    if (Number.isFinite(value) && (name !== "range_km" || value > 0)) parts.push(`${name}=${decimal(value, 3)}`);
+  }
+  if (view?.hide_on_ground) parts.push("hide_on_ground=1");
   return `data/history/sky?${parts.join("&")}`;
 }
 
@@ -70,7 +76,8 @@ export function rewindLabel(time, nowS = Date.now() / 1000) {
 export class Rewind {
   /**
    * @param {object} e the bar: `root`, `when`, `slider`, `play`, `speed`, `live`.
-   * @param {object} handlers `observer()` (`{lat, lon, alt_m}` or null), `rangeKm()`,
+   * @param {object} handlers `observer()` (`{lat, lon, alt_m}` or null), `view()` (the
+   *   feed's view fields),
    *   `onFrame(frame, rate)` (rate: the past's seconds per second, 0 while paused) and
    *   `onActive(active, problem)`.
    */
@@ -156,7 +163,7 @@ export class Rewind {
     if (clock.playing) this.timer = setTimeout(() => this.step(), stepIntervalMs(clock.speed));
     let frame;
     try {
-      frame = await getJSON(skyAddress(time, this.handlers.observer(), this.handlers.rangeKm()));
+      frame = await getJSON(skyAddress(time, this.handlers.observer(), this.handlers.view()));
     } catch {
       if (serial === this.serial) this.e.when.textContent = `${rewindLabel(time)} · the history cannot be read now`;
       return;
