@@ -98,7 +98,8 @@ let package = Package(
         // The network of receivers' wire types: topics, frame batches, receiver announcements,
         // written by the MQTT output and read by the MQTT input.
         .target(name: "ReceiverNetwork", dependencies: ["ModeS", "Support"]),
-        // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor.
+        // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor; the
+        // identity files, and fetching fresh ones (`db update`).
         .target(
             name: "Receivers",
             dependencies: [
@@ -110,6 +111,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The certificates `db update --ca-file` trusts; the HTTP client brings it anyway.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CompressNIO", package: "compress-nio")
             ]
         ),
