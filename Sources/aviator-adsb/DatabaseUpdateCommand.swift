@@ -47,6 +47,11 @@ struct DatabaseUpdateCommand: AsyncParsableCommand {
         help: "Also fetch tar1090-db's aircraft.csv.gz (implied by --db-file and --aircraft-db-url).")
     var withAircraftDatabase = false
 
+    @Flag(
+        name: .customLong("aircraft-db-only"),
+        help: "Fetch only the aircraft database, not the standing data.")
+    var aircraftDatabaseOnly = false
+
     @Option(
         name: .customLong("db-file"),
         help: ArgumentHelp(
@@ -100,13 +105,17 @@ struct DatabaseUpdateCommand: AsyncParsableCommand {
         update.download.timeout = .seconds(timeout)
         update.download.caFile = caFile
         update.maximumUnpackedBytes = maxUnpackedMB << 20
-        let store = try output ?? inStateDirectory("identity-store.gz")
-        do throws(IdentityError) {
-            print(try await update.updateStore(from: standingDataURL, to: store))
-        } catch {
-            throw RuntimeError("\(error.message); \(store) is unchanged")
+        if !aircraftDatabaseOnly {
+            let store = try output ?? inStateDirectory("identity-store.gz")
+            do throws(IdentityError) {
+                print(try await update.updateStore(from: standingDataURL, to: store))
+            } catch {
+                throw RuntimeError("\(error.message); \(store) is unchanged")
+            }
         }
-        guard withAircraftDatabase || dbFile != nil || aircraftDatabaseURL != nil else { return }
+        guard withAircraftDatabase || aircraftDatabaseOnly || dbFile != nil || aircraftDatabaseURL != nil else {
+            return
+        }
         let database = try dbFile ?? inStateDirectory("aircraft.csv.gz")
         do throws(IdentityError) {
             print(

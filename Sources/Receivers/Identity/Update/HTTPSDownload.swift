@@ -66,7 +66,8 @@ package struct HTTPSDownload: Sendable {
                 let response = try await client.execute(
                     request, timeout: .nanoseconds((timeout + .seconds(10)).nanoseconds))
                 let status = Int(response.status.code)
-                let host = URL(string: current)?.host ?? "the server"
+                // After a redirect, the line names the server that answered.
+                let host = current == url ? "the server" : URL(string: current)?.host ?? "the server"
                 if (300..<400).contains(status) {
                     guard
                         let target = RedirectTarget(
@@ -149,8 +150,18 @@ package struct HTTPSDownload: Sendable {
             default: break
             }
         }
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            return "the server closed the connection before the whole answer"
+        }
+        let text = String(describing: error)
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate is not trusted (--ca-file trusts a mirror's own)"
+        }
+        if text.contains("failedToValidateHostname") {
+            return "the server's certificate is for another host"
+        }
         if error is NIOSSLError || String(describing: type(of: error)).contains("SSL") {
-            return "TLS failed: \(OpenSkyError.oneLine(String(describing: error), limit: 160))"
+            return "TLS failed: \(OpenSkyError.oneLine(text, limit: 160))"
         }
         return OpenSkyError.oneLine(String(describing: error), limit: 200)
     }

@@ -81,7 +81,8 @@ package struct IdentityUpdate: Sendable {
             database = text.withUnsafeBufferPointer { AircraftDatabase(csv: $0) }
             guard database.count >= minimumAircraft else {
                 throw IdentityError(
-                    "it has only \(database.count) usable rows (at least \(minimumAircraft) expected; \(Self.looks(text)))"
+                    "it has only \(database.count) usable rows (at least \(minimumAircraft) expected)"
+                        + (database.count == 0 ? "; \(Self.looks(text))" : "")
                 )
             }
             let bad = database.problems.total
