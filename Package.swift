@@ -343,7 +343,9 @@ let package = Package(
                 "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork", "History",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl")
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
             ])
     ],
     swiftLanguageModes: [.v6]
