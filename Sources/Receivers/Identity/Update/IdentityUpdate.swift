@@ -34,25 +34,14 @@ package struct IdentityUpdate: Sendable {
     /// Fetches the standing data's tar.gz at `url`, builds the store from it, checks it and
     /// renames it over `output`; returns the line that says what the new store holds.
     package func updateStore(from url: String, to output: String) async throws(IdentityError) -> String {
-        let archive = try await fetch(url, what: "standing data")
-        let tar: [UInt8]
-        let files: [TarArchive.File]
-        do throws(IdentityError) {
-            guard IdentityFiles.isGzip(archive) else { throw IdentityError("it is not gzip (\(Self.looks(archive)))") }
-            tar = try IdentityFiles.gunzip(archive, name: "it", limit: maximumUnpackedBytes)
-            files = try TarArchive.files(in: tar)
-        } catch {
-            throw IdentityError("the standing data from \(Self.host(url)) is refused: \(error.message)")
-        }
         let folder = try Self.temporaryFolder(beside: output)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await fetchStandingData(url, into: folder)
         let started = ContinuousClock.now
         var builder = IdentityStoreBuilder(root: URL(fileURLWithPath: folder))
         let text: String
         let store: IdentityStore
         do throws(IdentityError) {
-            let count = try StandingDataArchive.unpack(files, into: folder)
-            report("unpacked \(count) CSV files (\(tar.count >> 10) KB)")
             do { text = try builder.build() } catch let error as IdentityError { throw error } catch {
                 throw IdentityError("\(error)")
             }
@@ -66,6 +55,20 @@ package struct IdentityUpdate: Sendable {
         try IdentityFiles.writeCompressed(text, to: output)
         return
             "replaced \(output): \(store.routes.count) routes, \(store.airlines.count) airlines, \(store.airports.count) airports, \(store.types.count) types, \(store.blocks.count) blocks, \(store.aircraft.count) aircraft; skipped: \(builder.problems.summary); built in \(Self.seconds(since: started)) s"
+    }
+
+    /// Fetches the standing data's tar.gz at `url` and writes its CSV files into `folder`;
+    /// the archive and what it unpacked to are let go on return, before the store is built.
+    private func fetchStandingData(_ url: String, into folder: String) async throws(IdentityError) {
+        let archive = try await fetch(url, what: "standing data")
+        do throws(IdentityError) {
+            guard IdentityFiles.isGzip(archive) else { throw IdentityError("it is not gzip (\(Self.looks(archive)))") }
+            let tar = try IdentityFiles.gunzip(archive, name: "it", limit: maximumUnpackedBytes)
+            let count = try StandingDataArchive.unpack(try TarArchive.files(in: tar), into: folder)
+            report("unpacked \(count) CSV files (\(tar.count >> 10) KB)")
+        } catch {
+            throw IdentityError("the standing data from \(Self.host(url)) is refused: \(error.message)")
+        }
     }
 
     /// Fetches tar1090-db's `aircraft.csv.gz` (or a plain CSV) at `url`, reads it as the
