@@ -229,6 +229,7 @@ let package = Package(
             name: "fuzz-aircraft-db", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-aircraft-db"),
         .executableTarget(
             name: "fuzz-identity-store", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-identity-store"),
+        .executableTarget(name: "fuzz-tar", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-tar"),
 
         // Helpers several test targets share: ../shared data, test signals.
         // Each test target lists every module of ours it imports, even one it could reach

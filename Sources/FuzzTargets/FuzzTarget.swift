@@ -29,6 +29,9 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
     case aircraftDatabase = "aircraft-db"
     /// An identity store file (`aviator-adsb db build`'s output), and lookups in it.
     case identityStore = "identity-store"
+    /// What `db update` downloads for the standing data: a tar archive, gzip-compressed or
+    /// not, and the paths picked from it.
+    case tar
 
     /// Runs the target on `input`; throws when an invariant does not hold.
     package func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -42,6 +45,7 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
         case .mqtt: try MQTTTarget.run(input)
         case .aircraftDatabase: try AircraftDatabaseTarget.run(input)
         case .identityStore: try IdentityStoreTarget.run(input)
+        case .tar: try TarTarget.run(input)
         }
     }
 

@@ -43,6 +43,26 @@ import Testing
         #expect(Array(files[1].contents) == Array("z".utf8))
     }
 
+    @Test(arguments: ["ustar", "gnu", "pax"])
+    func readsWhatGNUTarWrites(_ format: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tar-\(format)-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let long = String(repeating: "d", count: 60) + "/" + String(repeating: "e", count: 60)
+        let source = folder.appendingPathComponent("top/\(long)")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        try "a,b\n".write(to: source.appendingPathComponent("long.csv"), atomically: true, encoding: .utf8)
+        try "x\n".write(to: folder.appendingPathComponent("top/short.csv"), atomically: true, encoding: .utf8)
+        let archive = folder.appendingPathComponent("archive.tar")
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tar.arguments = ["tar", "cf", archive.path, "--format=\(format)", "-C", folder.path, "top"]
+        try tar.run()
+        tar.waitUntilExit()
+        let files = try TarArchive.files(in: Array(Data(contentsOf: archive)))
+        #expect(Set(files.map(\.path)) == ["top/\(long)/long.csv", "top/short.csv"])
+        #expect(files.first { $0.path.hasSuffix("long.csv") }.map { Array($0.contents) } == Array("a,b\n".utf8))
+    }
+
     @Test func refusesPathsOutOfTheFolder() {
         for name in ["../etc/passwd", "top/../../x.csv", "/etc/passwd"] {
             #expect(throws: IdentityError.self) { try TarArchive.files(in: Self.entry(name, "x") + Self.end) }
