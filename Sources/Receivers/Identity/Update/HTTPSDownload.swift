@@ -96,7 +96,8 @@ package struct HTTPSDownload: Sendable {
         let tooLarge = IdentityError("\(host) sends more than \(maximumBytes >> 20) MB (--max-download-mb)")
         if let announced, announced > maximumBytes { throw tooLarge }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(announced ?? 0, maximumBytes))
+        // What a server announces is room made, at most 64 MB ahead of what it sent.
+        bytes.reserveCapacity(min(max(announced ?? 0, 0), 64 << 20))
         var reported = 0
         for try await chunk in response.body {
             guard chunk.readableBytes <= maximumBytes - bytes.count else { throw tooLarge }
