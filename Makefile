@@ -325,7 +325,7 @@ identical: release
 # libFuzzer builds of the targets in Fuzz/Targets (docs/fuzzing.md), in a build folder of
 # their own: every module they reach is instrumented, which the normal builds must not be.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt aircraft-db identity-store history-query
+FUZZ_TARGETS ?= message-line beast feed opensky demod routes mqtt aircraft-db identity-store history-query tar
 FUZZ_BUILD   ?= .build-fuzz
 fuzz-build:
 	@for target in $(FUZZ_TARGETS); do \

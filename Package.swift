@@ -98,7 +98,8 @@ let package = Package(
         // The network of receivers' wire types: topics, frame batches, receiver announcements,
         // written by the MQTT output and read by the MQTT input.
         .target(name: "ReceiverNetwork", dependencies: ["ModeS", "Support"]),
-        // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor.
+        // Where frames come from: RTL-SDR, replay, Beast input, OpenSky; the supervisor; the
+        // identity files, and fetching fresh ones (`db update`).
         .target(
             name: "Receivers",
             dependencies: [
@@ -110,6 +111,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The certificates `db update --ca-file` trusts; the HTTP client brings it anyway.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CompressNIO", package: "compress-nio")
             ]
         ),
@@ -229,6 +232,7 @@ let package = Package(
             name: "fuzz-identity-store", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-identity-store"),
         .executableTarget(
             name: "fuzz-history-query", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-history-query"),
+        .executableTarget(name: "fuzz-tar", dependencies: ["FuzzTargets"], path: "Fuzz/Targets/fuzz-tar"),
 
         // Helpers several test targets share: ../shared data, test signals.
         // Each test target lists every module of ours it imports, even one it could reach
@@ -343,7 +347,9 @@ let package = Package(
                 "aviator-adsb", "ModeS", "FeedProtocol", "TestSupport", "MQTT", "ReceiverNetwork", "History",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl")
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
             ])
     ],
     swiftLanguageModes: [.v6]

@@ -31,6 +31,9 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
     case identityStore = "identity-store"
     /// The query string of a history request, as the web server checks it before the store.
     case historyQuery = "history-query"
+    /// What `db update` downloads for the standing data: a tar archive, gzip-compressed or
+    /// not, and the paths picked from it.
+    case tar
 
     /// Runs the target on `input`; throws when an invariant does not hold.
     package func run(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
@@ -45,6 +48,7 @@ package enum FuzzTarget: String, Sendable, CaseIterable {
         case .aircraftDatabase: try AircraftDatabaseTarget.run(input)
         case .identityStore: try IdentityStoreTarget.run(input)
         case .historyQuery: try HistoryQueryTarget.run(input)
+        case .tar: try TarTarget.run(input)
         }
     }
 

@@ -6,12 +6,13 @@ import Receivers
 import Support
 
 /// `aviator-adsb db`: the identity data's tools. `db build` makes the identity store from a
-/// copy of the VRS standing data.
+/// copy of the VRS standing data, `db update` fetches a fresh one, `db check` loads files.
 struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "Build the identity store (types, airlines, airports, routes) from the standing data.",
-        subcommands: [DatabaseBuildCommand.self, DatabaseCheckCommand.self]
+        abstract:
+            "Build, update and check the identity store (types, airlines, airports, routes) and the aircraft database.",
+        subcommands: [DatabaseBuildCommand.self, DatabaseUpdateCommand.self, DatabaseCheckCommand.self]
     )
 }
 

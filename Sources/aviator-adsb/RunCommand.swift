@@ -110,9 +110,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("identity-store"),
         help: ArgumentHelp(
-            "The identity store (aviator-adsb db build's output, data/identity-store.gz in the source tree): types, airlines, airports and offline routes. Loaded in the background.",
+            "The identity store (aviator-adsb db build's or db update's output, data/identity-store.gz in the source tree): types, airlines, airports and offline routes. Loaded in the background. Given more than once, the first of the files that exists is loaded (an updated store before the installed one).",
             valueName: "file"))
-    var identityStore: String?
+    var identityStore: [String] = []
 
     @Option(
         name: .customLong("db-file"),
@@ -208,7 +208,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         daemon.mqttOut = try mqtt.publisherConfiguration(observer: observer, rangeKm: rangeKm)
         daemon.routes = try routeConfiguration()
-        daemon.identityStore = identityStore
+        daemon.identityStore = identityStore.first { FileManager.default.fileExists(atPath: $0) } ?? identityStore.first
         daemon.aircraftDatabase = dbFile
         daemon.statisticsInterval = .milliseconds(Int(statsInterval * 1000))
         return daemon

@@ -20,10 +20,22 @@ package enum IdentityFiles {
     /// does not decompress within the limit.
     package static func read(path: String, limit: Int) throws(IdentityError) -> [UInt8] {
         let raw = try readRaw(path: path)
-        guard raw.count >= 2, raw[0] == 0x1F, raw[1] == 0x8B else {
+        guard isGzip(raw) else {
             guard raw.count <= limit else { throw IdentityError("\(path) is larger than \(limit >> 20) MB") }
             return raw
         }
+        return try gunzip(raw, name: path, limit: limit)
+    }
+
+    /// Whether `bytes` begin with the gzip magic bytes.
+    package static func isGzip(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    }
+
+    /// The decompressed bytes of the whole gzip file `raw`, at most `limit` of them; throws
+    /// an `IdentityError` naming `name` when it is cut short, not gzip, or larger than that
+    /// (a gzip bomb stops at the limit).
+    package static func gunzip(_ raw: [UInt8], name: String, limit: Int) throws(IdentityError) -> [UInt8] {
         var buffer = ByteBuffer(bytes: raw)
         do {
             var output = try buffer.decompress(with: .gzip(), maxSize: limit)
@@ -31,15 +43,15 @@ package enum IdentityFiles {
             // A whole gzip file ends with its length modulo 2^32: a cut-off one does not match.
             let trailer = raw.suffix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
             guard raw.count >= 18, trailer == UInt32(truncatingIfNeeded: bytes.count) else {
-                throw IdentityError("\(path) is not a complete gzip file")
+                throw IdentityError("\(name) is not a complete gzip file")
             }
             return bytes
         } catch let error as IdentityError {
             throw error
         } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw IdentityError("\(path) decompresses to more than \(limit >> 20) MB")
+            throw IdentityError("\(name) decompresses to more than \(limit >> 20) MB")
         } catch {
-            throw IdentityError("\(path) is not valid gzip")
+            throw IdentityError("\(name) is not valid gzip")
         }
     }
 
@@ -53,15 +65,23 @@ package enum IdentityFiles {
         } catch {
             throw IdentityError("compressing the store failed: \(error)")
         }
+        try writeAtomically(compressed, to: path)
+    }
+
+    /// Writes `bytes` to `path` through a temporary file beside it, flushed to disk and
+    /// renamed over it: a reader sees the old file or the new one, never a part.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(IdentityError) {
         let temporary = path + ".tmp"
         guard let file = fopen(temporary, "wb") else {
             throw IdentityError("cannot write \(temporary): \(String(cString: strerror(errno)))")
         }
-        let written = compressed.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
         let closed = fclose(file)
-        guard written == compressed.count, closed == 0, rename(temporary, path) == 0 else {
+        guard written == bytes.count, flushed, closed == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw IdentityError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw IdentityError("cannot write \(path): \(reason)")
         }
     }
 
