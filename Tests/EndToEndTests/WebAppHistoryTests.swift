@@ -24,10 +24,12 @@ import Testing
         defer { _ = daemon.stop() }
         let port = try WebEndToEndTests.webPort(of: daemon)
         #expect(daemon.waitFor("history in", timeout: 30), "\(daemon.stderr)")
-        // Batches every 5 s, and a position every 30 s of each aircraft flying straight: 40 s
-        // gives the moment positions on either side and every aircraft a pass of two or more.
-        try await Task.sleep(for: .seconds(40))
-        let at = Int(Date().timeIntervalSince1970) - 15
+        // A position every 30 s of each aircraft flying straight, batches every 5 s. The moment
+        // is far enough back that every position within 45 s after it (the most the rewind
+        // joins) was committed before the page asked, so the page and the test's later reading
+        // of the store see the same positions round it.
+        try await Task.sleep(for: .seconds(70))
+        let at = Int(Date().timeIntervalSince1970) - 55
 
         let screenshots =
             ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
