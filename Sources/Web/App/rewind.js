@@ -108,7 +108,7 @@ export class Rewind {
     });
   }
 
-  /** Starts rewinding at `time` (or an hour back), playing at 1x; tells why when it cannot. */
+  /** Starts rewinding at `time` (or an hour back), playing at the speed chosen (1x at first); tells why when it cannot. */
   async start(time) {
     let reach;
     try {
