@@ -34,6 +34,8 @@ import sys
 import threading
 import time
 
+from procfs import free_port, process_seconds
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # name: (simulate options, seconds of air, label)
@@ -41,19 +43,6 @@ SKIES = {
     "dense": (["--busy", "--aircraft", "350", "--seed", "7105"], 20, "dense sky (350 aircraft)"),
     "busy": (["--busy", "--seed", "7102"], 10, "busy sky (150 aircraft)"),
 }
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def process_seconds(pid):
-    """User and system processor seconds of `pid` so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def score(truth, frames_path):

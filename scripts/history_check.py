@@ -37,11 +37,7 @@ import tempfile
 import time
 import urllib.request
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from procfs import free_port
 
 
 def metres(a, b):

@@ -17,13 +17,7 @@ import sys
 import tempfile
 import time
 
-
-def resident_mb(pid):
-    with open(f"/proc/{pid}/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+from procfs import rss_kb
 
 
 def main():
@@ -47,7 +41,7 @@ def main():
             time.sleep(60)
             with open(os.path.join(folder, "stats.json"), encoding="utf-8") as f:
                 total = json.load(f)["total"]["local"]
-            memory.append(resident_mb(daemon.pid))
+            memory.append(rss_kb(daemon.pid) / 1024)
             print(f"minute {minute}: {memory[-1]:.1f} MB, {total['samples_dropped']} samples dropped, level "
                   f"{total.get('demod_level')}, {total.get('demod_level_changes')} changes, seconds at each "
                   f"{total.get('demod_level_seconds')}", flush=True)
