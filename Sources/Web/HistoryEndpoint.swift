@@ -109,15 +109,13 @@ struct HistoryEndpoint: Sendable {
         case (nil, nil): observer = reader.receiver.map { FeedPosition($0) }
         default: return .badRequest("lat and lon go together")
         }
-        var view = RadarView(
+        let view = RadarView(
             rangeKm: query.rangeKm ?? RadarView().rangeKm, minAltitudeFt: query.minAltitudeFt,
             maxAltitudeFt: query.maxAltitudeFt, maxDistanceKm: query.maxDistanceKm,
             hideOnGround: query.hideOnGround ?? false, observer: observer)
         if let problem = view.problem { return .badRequest(problem) }
-        // The scene places every aircraft in the observer's sky already.
-        view.observer = nil
         let limit = try query.limit(default: Self.maxSkyAircraft, max: Self.maxSkyAircraft)
-        return .json(HistorySky.frameLine(try reader.sky(at: at, limit: limit), at: at, observer: observer, view: view))
+        return .json(HistorySky.frameLine(try reader.sky(at: at, limit: limit), at: at, view: view))
     }
 
     /// The diary's range: as asked (at most two days), else today so far, from local midnight.

@@ -36,10 +36,10 @@ enum HistorySky {
         return plane
     }
 
-    /// The frame line of `stored` at `time` seen through `view` from `observer`.
-    static func frameLine(_ stored: [StoredAircraft], at time: Double, observer: Observer?, view: RadarView) -> String {
+    /// The frame line of `stored` at `time` seen through `view`, from its observer.
+    static func frameLine(_ stored: [StoredAircraft], at time: Double, view: RadarView) -> String {
         let scene = RadarScene(
-            seq: UInt64(max(0, time)), time: time, source: source, observer: observer,
+            seq: UInt64(max(0, time)), time: time, source: source, observer: view.observer,
             aircraft: stored.map { feedAircraft($0, at: time) })
         return scene.frame(for: view).jsonLine
     }
