@@ -16,10 +16,7 @@ extension HistoryReader {
     package func sky(at time: Double, limit: Int) throws(HistoryError) -> [StoredAircraft] {
         let connection = try open()
         let statement = try connection.prepare(
-            """
-            SELECT address, time, latitude, longitude, altitude_ft, ground_speed_kt, track_deg,
-                vertical_rate_fpm, on_ground FROM positions WHERE time >= ? AND time <= ? ORDER BY address, time
-            """)
+            "SELECT \(Self.positionColumns) FROM positions WHERE time >= ? AND time <= ? ORDER BY address, time")
         try statement.bind([.real(time - Self.joinSeconds), .real(time + Self.joinSeconds)])
         var found: [StoredAircraft] = []
         var before: TrackPoint?
@@ -32,12 +29,7 @@ extension HistoryReader {
             after = nil
         }
         while found.count < limit, try statement.step() {
-            let point = TrackPoint(
-                address: UInt32(truncatingIfNeeded: statement.int64(0) ?? 0), time: statement.double(1) ?? 0,
-                latitude: statement.double(2) ?? 0, longitude: statement.double(3) ?? 0,
-                altitudeFt: statement.int64(4).map(Int.init), groundSpeedKt: statement.double(5),
-                trackDeg: statement.double(6), verticalRateFpm: statement.int64(7).map(Int.init),
-                onGround: statement.int64(8) == 1)
+            let point = Self.trackPoint(statement)
             if let held = before ?? after, held.address != point.address { settle() }
             if point.time <= time {
                 before = point

@@ -26,23 +26,21 @@ package struct HistoryReader: Sendable {
     package func tracks(in range: ClosedRange<Double>, limit: Int) throws(HistoryError) -> String {
         let connection = try open()
         let statement = try connection.prepare(
-            """
-            SELECT address, time, latitude, longitude, altitude_ft, ground_speed_kt, track_deg,
-                vertical_rate_fpm, on_ground FROM positions WHERE time >= ? AND time <= ? ORDER BY time LIMIT ?
-            """)
+            "SELECT \(Self.positionColumns) FROM positions WHERE time >= ? AND time <= ? ORDER BY time LIMIT ?")
         try statement.bind([.real(range.lowerBound), .real(range.upperBound), .integer(Int64(limit) + 1)])
         var items: [String] = []
         while items.count < limit, try statement.step() {
+            let point = Self.trackPoint(statement)
             var w = JSONObjectWriter()
-            w.add("hex", Self.hex(statement.int64(0) ?? 0))
-            w.add("time", statement.double(1), decimals: 1)
-            w.add("lat", statement.double(2), decimals: 5)
-            w.add("lon", statement.double(3), decimals: 5)
-            w.add("alt", statement.int64(4).map(Int.init))
-            w.add("gs", statement.double(5), decimals: 1)
-            w.add("track", statement.double(6), decimals: 1)
-            w.add("rate", statement.int64(7).map(Int.init))
-            w.add("ground", statement.int64(8) == 1)
+            w.add("hex", Self.hex(Int64(point.address)))
+            w.add("time", point.time, decimals: 1)
+            w.add("lat", point.latitude, decimals: 5)
+            w.add("lon", point.longitude, decimals: 5)
+            w.add("alt", point.altitudeFt)
+            w.add("gs", point.groundSpeedKt, decimals: 1)
+            w.add("track", point.trackDeg, decimals: 1)
+            w.add("rate", point.verticalRateFpm)
+            w.add("ground", point.onGround)
             items.append(w.result)
         }
         let truncated = items.count == limit && (try? statement.step()) == true
@@ -90,6 +88,21 @@ package struct HistoryReader: Sendable {
         root.add("timestamp", start ?? range.lowerBound, decimals: 1)
         root.addRaw("trace", "[" + points.joined(separator: ",\n") + "]")
         return root.result + "\n"
+    }
+
+    /// A stored position's columns, in the order `trackPoint(_:)` reads them.
+    static let positionColumns = """
+        address, time, latitude, longitude, altitude_ft, ground_speed_kt, track_deg, vertical_rate_fpm, on_ground
+        """
+
+    /// The position of the current row of a statement that selects `positionColumns` first.
+    static func trackPoint(_ statement: SQLiteStatement) -> TrackPoint {
+        TrackPoint(
+            address: UInt32(truncatingIfNeeded: statement.int64(0) ?? 0), time: statement.double(1) ?? 0,
+            latitude: statement.double(2) ?? 0, longitude: statement.double(3) ?? 0,
+            altitudeFt: statement.int64(4).map(Int.init), groundSpeedKt: statement.double(5),
+            trackDeg: statement.double(6), verticalRateFpm: statement.int64(7).map(Int.init),
+            onGround: statement.int64(8) == 1)
     }
 
     /// The address as aircraft.json writes it: six hex digits, `~` in front for a non-ICAO one.
