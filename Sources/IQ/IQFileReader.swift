@@ -66,7 +66,8 @@ package final class IQFileReader {
     /// How long one wait for input lasts before `isCancelled` is asked again.
     static let pollMilliseconds: Int32 = 100
 
-    /// Reads the whole input, handing each block to `body` in order. While no input is
+    /// Reads the whole input, handing each block to `body` in order: whole blocks, however
+    /// the input hands its bytes over, and what is left at its end. While no input is
     /// ready (a pipe or FIFO whose writer is slow or absent), asks `isCancelled` every
     /// tenth of a second and throws `CancellationError` once it says yes, so a replay can
     /// always be stopped.
@@ -75,6 +76,10 @@ package final class IQFileReader {
         _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Summary {
         var total = 0
+        // Bytes of the block being gathered: a pipe hands over what it holds (64 kB at most),
+        // and a paced replay's ring keeps a slot per block, so a stream of small pieces would
+        // fill it with a fraction of the samples a dongle's blocks bring.
+        var filled = 0
         while true {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&waiting, 1, Self.pollMilliseconds)
@@ -84,15 +89,20 @@ package final class IQFileReader {
                 throw ReadError(description: "cannot wait for \(path): \(Self.errorText())")
             }
             if ready == 0 { continue }
-            let count = read(descriptor, buffer, blockSize)
+            let count = read(descriptor, buffer + filled, blockSize - filled)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ReadError(description: "cannot read \(path): \(Self.errorText())")
             }
             if count == 0 { break }
             total += count
-            try body(UnsafeRawBufferPointer(start: buffer, count: count))
+            filled += count
+            if filled == blockSize {
+                try body(UnsafeRawBufferPointer(start: buffer, count: filled))
+                filled = 0
+            }
         }
+        if filled > 0 { try body(UnsafeRawBufferPointer(start: buffer, count: filled)) }
         return Summary(bytes: total)
     }
 

@@ -25,6 +25,23 @@ extension EndToEnd {
             #expect(replay.stderr.contains("0 samples dropped"))
         }
 
+        @Test func aPacedReplayOfAPipeCountsFromItsFirstSample() throws {
+            // The writer starts a second after the daemon, then writes the sample four times
+            // (3.2 s of samples, more than the ring holds). A pace counted from the daemon's
+            // start would find all of it overdue at speed 4 and flood the ring at once.
+            let input = Pipe()
+            let replay = try Daemon(["--replay", "-", "--format", "cu8", "--speed", "4"], standardInput: input)
+            #expect(replay.waitFor("radar feed on"))
+            Thread.sleep(forTimeInterval: 1)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: sample))
+            for _ in 0..<4 { try input.fileHandleForWriting.write(contentsOf: bytes) }
+            try input.fileHandleForWriting.close()
+            #expect(replay.waitFor("replay of"))
+            #expect(replay.stderr.contains(" in 3.2 s of samples"), "\(replay.stderr)")
+            #expect(replay.stop().status == 0)
+            #expect(replay.stderr.contains(" 0 samples dropped"), "\(replay.stderr)")
+        }
+
         @Test func aHeldLevelIsTheLevelsTechniquesAndIsCountedInStatsJSON() throws {
             let plain = try demodFrames([
                 "--no-sequence", "--no-channel-fit", "--no-feedback", "--no-cancel-overlaps", "--no-coherent"

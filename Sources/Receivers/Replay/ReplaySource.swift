@@ -190,16 +190,26 @@ package struct ReplaySource: Source {
 }
 
 /// Delivers a recording's bytes at a pace: a block is due when its last sample would have been
-/// received live (at `bytesPerSecond`, counted from when the pace was made).
+/// received live (at `bytesPerSecond`, counted from when the first block was read).
+///
+/// The clock starts at the first block, not when the replay opens its input: standard input
+/// may be a pipe whose writer starts later, and a clock started before it would see every
+/// block overdue and hand a whole stretch of samples to the ring at once, which a dongle never
+/// does.
 private struct Pace {
     let bytesPerSecond: Double
-    let start = Date().timeIntervalSince1970
+    var start: Double?
     var delivered = 0
+
+    init(bytesPerSecond: Double) { self.bytesPerSecond = bytesPerSecond }
 
     /// Waits until the next `count` bytes are due; throws `CancellationError` once cancelled.
     mutating func wait(for count: Int, isCancelled: () -> Bool) throws {
+        let now = Date().timeIntervalSince1970
+        let start = self.start ?? now
+        self.start = start
         delivered += count
-        let wait = start + Double(delivered) / bytesPerSecond - Date().timeIntervalSince1970
+        let wait = start + Double(delivered) / bytesPerSecond - now
         if wait > 0 { DedicatedThread.sleep(seconds: wait) }
         if isCancelled() { throw CancellationError() }
     }
