@@ -53,6 +53,41 @@ import Testing
         #expect(governor.level == .full, "climbs back once the ring is empty and there is room")
     }
 
+    @Test func aDemodulatorFarTooSlowForItsComputerStepsStraightToALevelThatKeepsUp() {
+        // The full level needs 1.6 cores (a dense sky at 32 times real time): the ring (0.87 s
+        // of samples) fills by 0.6 s a second. One level at a time (1.57 cores, then 1.18),
+        // it would overflow before reaching one that keeps up; the cost measured so far
+        // sends it straight to the plain path (0.78).
+        var governor = DemodulatorGovernor(budget: 1)
+        var backlog = 0.0
+        var deepest = 0.0
+        var changes: [DemodulatorGovernor.Change] = []
+        for _ in 0..<50 {
+            let load = 1.6 * DemodulatorGovernor.relativeCost[governor.level.rawValue]
+            backlog = max(0, backlog + 0.2 * (load - 1))
+            deepest = max(deepest, backlog)
+            let fill = min(1, backlog / 0.87)
+            if let change = governor.observe(cpuSeconds: load * 0.2, airSeconds: 0.2, ringFill: fill) {
+                changes.append(change)
+            }
+        }
+        #expect(changes.map(\.to) == [.plain], "\(changes.map(\.reason))")
+        #expect(changes.first?.reason.contains("at 160% of a core") == true, "\(changes.map(\.reason))")
+        #expect(deepest < 0.87, "the ring never overflowed: at most \(deepest) s of samples waited")
+    }
+
+    @Test func aRingStillRisingAfterAStepStepsAgainAtOnce() {
+        var governor = DemodulatorGovernor(budget: 1)
+        // Half full after one block at 102% of a core: one level down (98% of that fits).
+        let first = governor.observe(cpuSeconds: 1.02 * 0.2, airSeconds: 0.2, ringFill: 0.5)
+        #expect(first?.to == DemodulatorLevel(3), "\(String(describing: first))")
+        // Still rising: that was not enough, and the next block's cost (130%) says how far.
+        let second = governor.observe(cpuSeconds: 1.3 * 0.2, airSeconds: 0.2, ringFill: 0.75)
+        #expect(second?.to == DemodulatorLevel(2), "\(String(describing: second))")
+        // Full as much, no longer rising: it waits for the step to tell.
+        #expect(governor.observe(cpuSeconds: 0.2, airSeconds: 0.2, ringFill: 0.75) == nil)
+    }
+
     @Test func aRingFilledWhileTheDemodulatorCostsLittleIsNoReasonToStepDown() {
         var governor = DemodulatorGovernor(budget: 0.4)
         // 3% of a core: the ring filled because the thread waited for the processor.

@@ -2,7 +2,7 @@ import ModeSDemod
 
 /// Keeps the demodulator within a budget of processor time by moving it along the
 /// `DemodulatorLevel` ladder: down as soon as it costs more than the budget or the sample ring
-/// starts to fill, back up, one level at a time, when the level above is expected to fit.
+/// starts to fill (straight to the level its cost so far says fits), back up, one level at a time, when the level above is expected to fit.
 ///
 /// Why a budget and not "as much as the computer can do": a small computer (a Raspberry Pi)
 /// also runs the tracker, the outputs and the web server, and a demodulator that takes a whole
@@ -57,6 +57,9 @@ package struct DemodulatorGovernor: Sendable {
     /// for a moment (a busy computer), and once it runs it catches up in a fraction of the
     /// time the samples took.
     static let ringAlarmCost = 0.25
+    /// Seconds of air measured since the last change from which a filling ring takes the cost
+    /// that chooses how far to step down; before that, the last block's own cost.
+    static let shortestMeasure = 0.5
 
     /// The instructions each level executes as a share of the full level's, on the dense sky
     /// of `make bench` (see `DemodulatorLevel`): what a climb is expected to cost. A sky
@@ -68,6 +71,8 @@ package struct DemodulatorGovernor: Sendable {
     private var air = 0.0
     private var now = 0.0
     private var lastChange = -Double.infinity
+    /// The ring's fill when the level last changed.
+    private var fillAtChange = 0.0
     private var lastClimb: Double?
     private var hold = shortestHold
     /// The cost measured over the last full window, as a share of a core (counted `pace`
@@ -94,11 +99,28 @@ package struct DemodulatorGovernor: Sendable {
             self.lastClimb = nil
             hold = Self.shortestHold
         }
-        if ringFill >= Self.ringAlarm, now - lastChange >= Self.window / 2, let lower = level.lower,
-            (load ?? budget) >= budget * Self.ringAlarmCost
-        {
+        // A filling ring steps down at once, and again before the usual second if it keeps
+        // rising: a step that did not stop it was not enough. It is filling when half of it
+        // waits and the demodulator costs a fair share of the budget, or as soon as a block
+        // waits behind one that cost more than a core: that demodulator is slower than the
+        // samples by its own measure, not for want of the processor, and waiting for half the
+        // ring would leave too little of it to catch up in.
+        let blockLoad = cpuSeconds * pace / airSeconds
+        let filling =
+            (ringFill >= Self.ringAlarm && (load ?? budget) >= budget * Self.ringAlarmCost)
+            || (ringFill > 0 && blockLoad > 1)
+        if filling, level > .plain, now - lastChange >= Self.window / 2 || ringFill > fillAtChange {
+            // How far down is said by what the window has measured since the last change, or
+            // this block's own cost when that is too short to trust. One level at a time, a
+            // demodulator far too slow for its computer would fill the ring before it reached
+            // a level that keeps up. One thread demodulates: past one core it cannot keep up,
+            // whatever the budget.
+            let sofar = air >= Self.shortestMeasure ? cpu / air : blockLoad
             let percent = Int((ringFill * 100).rounded())
-            return move(to: lower, reason: "falling behind: the sample ring is \(percent)% full")
+            return move(
+                to: fitting(sofar, within: min(budget, 1)), ringFill: ringFill,
+                reason: "falling behind: the sample ring is \(percent)% full, at \(Self.percent(sofar)) of a core, "
+                    + "budget \(Self.percent(budget))")
         }
         guard air >= Self.window else { return nil }
         let load = cpu / air
@@ -106,25 +128,26 @@ package struct DemodulatorGovernor: Sendable {
         (cpu, air) = (0, 0)
         if load > budget, level > .plain {
             return move(
-                to: fitting(load), reason: "at \(Self.percent(load)) of a core, budget \(Self.percent(budget))")
+                to: fitting(load, within: budget), ringFill: ringFill,
+                reason: "at \(Self.percent(load)) of a core, budget \(Self.percent(budget))")
         }
         guard let higher = level.higher, now - lastChange >= hold else { return nil }
         let expected = load * Self.relativeCost[higher.rawValue] / Self.relativeCost[level.rawValue]
         guard expected <= budget * Self.climbMargin else { return nil }
         lastClimb = now
         return move(
-            to: higher,
+            to: higher, ringFill: ringFill,
             reason: "at \(Self.percent(load)) of a core, about \(Self.percent(expected)) expected above, "
                 + "budget \(Self.percent(budget))")
     }
 
-    /// The highest level below this one expected (by `relativeCost`) to fit in the budget
+    /// The highest level below this one expected (by `relativeCost`) to cost at most `limit`
     /// at `load`, else the plain path: one step down to where the demodulator fits, rather
     /// than a window's worth of samples lost at each level on the way.
-    private func fitting(_ load: Double) -> DemodulatorLevel {
+    private func fitting(_ load: Double, within limit: Double) -> DemodulatorLevel {
         var candidate = level.lower ?? .plain
         while candidate > .plain,
-            load * Self.relativeCost[candidate.rawValue] / Self.relativeCost[level.rawValue] > budget,
+            load * Self.relativeCost[candidate.rawValue] / Self.relativeCost[level.rawValue] > limit,
             let lower = candidate.lower
         {
             candidate = lower
@@ -132,7 +155,7 @@ package struct DemodulatorGovernor: Sendable {
         return candidate
     }
 
-    private mutating func move(to next: DemodulatorLevel, reason: String) -> Change {
+    private mutating func move(to next: DemodulatorLevel, ringFill: Double, reason: String) -> Change {
         if next < level, lastClimb != nil {
             // The climb did not hold: wait longer before the next one.
             hold = min(hold * 2, Self.longestHold)
@@ -141,6 +164,7 @@ package struct DemodulatorGovernor: Sendable {
         let change = Change(from: level, to: next, reason: reason)
         level = next
         lastChange = now
+        fillAtChange = ringFill
         (cpu, air) = (0, 0)
         return change
     }
