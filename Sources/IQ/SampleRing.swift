@@ -33,10 +33,11 @@ package final class SampleRing: @unchecked Sendable {
     /// time) must not look like silence.
     private var lastPush = ContinuousClock.now
 
-    /// A ring of `slotCount` slots of `slotSize` bytes each, for samples of
-    /// `bytesPerSample` bytes, stamping blocks with `now`.
+    /// A ring of `slotCount` slots of `slotSize` bytes each (8 MiB by default, allocated once),
+    /// for samples of `bytesPerSample` bytes, stamping blocks with `now`.
     package init(
-        slotCount: Int = 4, slotSize: Int = SampleRing.defaultSlotSize, bytesPerSample: Int = 2,
+        slotCount: Int = SampleRing.defaultSlotCount, slotSize: Int = SampleRing.defaultSlotSize,
+        bytesPerSample: Int = 2,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         slots = (0..<slotCount).map { _ in
@@ -50,9 +51,13 @@ package final class SampleRing: @unchecked Sendable {
     }
 
     /// The size of a slot unless told otherwise: a standard block (`IQBlock.standardByteCount`).
-    /// Four of them hold 0.87 s of samples at 2.4 MS/s, which a demodulator fallen behind has
-    /// to catch up before samples are dropped.
+    /// `defaultSlotCount` of them (8) hold 1.75 s of samples at 2.4 MS/s, which a demodulator
+    /// fallen behind has to catch up before samples are dropped: time for the governor to
+    /// measure what it costs (half a second of samples) and step down while the other half of
+    /// the ring absorbs the delay, and for a moment the thread waits for the processor.
     package static let defaultSlotSize = IQBlock.standardByteCount
+    /// The number of slots unless told otherwise (see `defaultSlotSize`).
+    package static let defaultSlotCount = 8
 
     deinit {
         for slot in slots { slot.deallocate() }

@@ -54,26 +54,26 @@ import Testing
     }
 
     @Test func aDemodulatorFarTooSlowForItsComputerStepsStraightToALevelThatKeepsUp() {
-        // The full level needs 1.6 cores (a dense sky at 32 times real time): the ring (0.87 s
-        // of samples) fills by 0.6 s a second. One level at a time (1.57 cores, then 1.18),
-        // it would overflow before reaching one that keeps up; the cost measured so far
-        // sends it straight to the plain path (0.78).
+        // The full level needs two cores (a dense sky at 32 times real time): the ring (1.75 s
+        // of samples) fills by a second of samples a second. One level at a time (1.96 cores,
+        // then 1.48), it would overflow before reaching one that keeps up; the cost measured
+        // so far sends it straight to the plain path (0.98).
         var governor = DemodulatorGovernor(budget: 1)
         var backlog = 0.0
         var deepest = 0.0
         var changes: [DemodulatorGovernor.Change] = []
         for _ in 0..<50 {
-            let load = 1.6 * DemodulatorGovernor.relativeCost[governor.level.rawValue]
+            let load = 2 * DemodulatorGovernor.relativeCost[governor.level.rawValue]
             backlog = max(0, backlog + 0.2 * (load - 1))
             deepest = max(deepest, backlog)
-            let fill = min(1, backlog / 0.87)
+            let fill = min(1, backlog / 1.75)
             if let change = governor.observe(cpuSeconds: load * 0.2, airSeconds: 0.2, ringFill: fill) {
                 changes.append(change)
             }
         }
         #expect(changes.map(\.to) == [.plain], "\(changes.map(\.reason))")
-        #expect(changes.first?.reason.contains("at 160% of a core") == true, "\(changes.map(\.reason))")
-        #expect(deepest < 0.87, "the ring never overflowed: at most \(deepest) s of samples waited")
+        #expect(changes.first?.reason.contains("at 200% of a core") == true, "\(changes.map(\.reason))")
+        #expect(deepest < 1.75, "the ring never overflowed: at most \(deepest) s of samples waited")
     }
 
     @Test func aRingStillRisingAfterAStepStepsAgainAtOnce() {

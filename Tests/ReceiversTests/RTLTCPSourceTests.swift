@@ -147,7 +147,7 @@ import Tracking
     }
 
     @Test func samplesTheDemodulatorCannotKeepUpWithAreCountedWhileConnected() async throws {
-        // Ten times the recording at once: 38 MB, of which the source's ring holds 4 MiB.
+        // Ten times the recording at once: 38 MB, of which the source's ring holds 8 MiB.
         // Loopback delivers them faster than the demodulator reads them, so some are dropped
         // while the connection is still open, and the count says so then. (How many depends
         // on how fast the demodulator runs beside the server's thread.)
@@ -170,7 +170,9 @@ import Tracking
         }
         #expect(source.connectionCount == 1, "the server never closed: the drops are of the live connection")
         #expect(live > 0, "dropped \(live) of \(samples.count) bytes")
-        #expect(live <= samples.count - 4 * SampleRing.defaultSlotSize, "the ring's four slots were taken, not dropped")
+        #expect(
+            live <= samples.count - SampleRing.defaultSlotCount * SampleRing.defaultSlotSize,
+            "the ring's slots were taken, not dropped")
         task.cancel()
         try await task.value
         // The connection's count stays once it is over.

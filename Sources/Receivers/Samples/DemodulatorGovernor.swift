@@ -49,7 +49,8 @@ package struct DemodulatorGovernor: Sendable {
     /// the margin keeps a busy minute from sending it straight back.
     static let climbMargin = 0.8
     /// The ring fill (0 to 1) at which the demodulator steps down at once, whatever the
-    /// measured cost: half of the ring is about 0.4 s of samples at 2.4 MS/s.
+    /// window's measured cost: half of the ring is about 0.87 s of samples at 2.4 MS/s, the
+    /// other half the room it has to catch up in.
     static let ringAlarm = 0.5
     /// A filling ring steps the demodulator down only while its measured cost is at least this
     /// share of the budget. Below it, the demodulator is too small a part of the computer's
@@ -100,22 +101,16 @@ package struct DemodulatorGovernor: Sendable {
             hold = Self.shortestHold
         }
         // A filling ring steps down at once, and again before the usual second if it keeps
-        // rising: a step that did not stop it was not enough. It is filling when half of it
-        // waits and the demodulator costs a fair share of the budget, or as soon as a block
-        // waits behind one that cost more than a core: that demodulator is slower than the
-        // samples by its own measure, not for want of the processor, and waiting for half the
-        // ring would leave too little of it to catch up in.
-        let blockLoad = cpuSeconds * pace / airSeconds
-        let filling =
-            (ringFill >= Self.ringAlarm && (load ?? budget) >= budget * Self.ringAlarmCost)
-            || (ringFill > 0 && blockLoad > 1)
-        if filling, level > .plain, now - lastChange >= Self.window / 2 || ringFill > fillAtChange {
+        // rising: a step that did not stop it was not enough.
+        if ringFill >= Self.ringAlarm, now - lastChange >= Self.window / 2 || ringFill > fillAtChange,
+            level > .plain, (load ?? budget) >= budget * Self.ringAlarmCost
+        {
             // How far down is said by what the window has measured since the last change, or
             // this block's own cost when that is too short to trust. One level at a time, a
             // demodulator far too slow for its computer would fill the ring before it reached
             // a level that keeps up. One thread demodulates: past one core it cannot keep up,
             // whatever the budget.
-            let sofar = air >= Self.shortestMeasure ? cpu / air : blockLoad
+            let sofar = air >= Self.shortestMeasure ? cpu / air : cpuSeconds * pace / airSeconds
             let percent = Int((ringFill * 100).rounded())
             return move(
                 to: fitting(sofar, within: min(budget, 1)), ringFill: ringFill,
