@@ -2,7 +2,8 @@ import ModeSDemod
 
 /// Keeps the demodulator within a budget of processor time by moving it along the
 /// `DemodulatorLevel` ladder: down as soon as it costs more than the budget or the sample ring
-/// starts to fill (straight to the level its cost so far says fits), back up, one level at a time, when the level above is expected to fit.
+/// starts to fill (straight to the level its cost so far says fits), back up, one level at a
+/// time, when the level above is expected to fit.
 ///
 /// Why a budget and not "as much as the computer can do": a small computer (a Raspberry Pi)
 /// also runs the tracker, the outputs and the web server, and a demodulator that takes a whole
