@@ -79,6 +79,29 @@ struct InterferenceChecks {
         return anySample(samples + end, count: 8, above: Double(floor) + level)
     }
 
+    /// Whether what `followedClosely` found after a DF11 starts late: the first
+    /// `followerGapSamples` of its window stay below half the reply's pulse level above the
+    /// floor. That window begins a sample or two after the reply's last chip, so these
+    /// samples hold the end of the reply's own ringing and nothing else: a pulse that lands
+    /// on the code bits, or its band-limited edge, leaves the samples right after them loud.
+    /// Half the level keeps the ringing out (it has decayed well below that there) while a
+    /// pulse of any signal as strong as the reply reaches above it.
+    func followerStartsLate(_ samples: UnsafePointer<UInt16>, phase: Int, floor: UInt32) -> Bool {
+        let level = max(0, detector.pulseAmplitude(at: samples, phase: phase) - Double(floor))
+        let end = kernels.span(bitCount: 56)
+        return !anySample(samples + end, count: Self.followerGapSamples, above: Double(floor) + level / 2)
+    }
+
+    /// The quiet samples `followerStartsLate` asks for after a DF11: three, about 1.25 µs at
+    /// 2.4 MS/s (1.5 µs at 2.0 MS/s), from 0.7 to 1 µs after the reply's end. A Mode S reply
+    /// starting over bits 52 to 54 puts its third or fourth preamble pulse there, and one
+    /// starting on the last bit or later its first or second. One starting earlier keeps its
+    /// whole preamble within the code, and one starting on bit 55 its first two pulses on the
+    /// last two bits: a bit such pulses turn leaves the reply's own pulse in the chip the
+    /// reading calls empty, which `overlapped` looks for. A Mode A/C reply (pulses 1.45 µs
+    /// apart) that begins after the gap has touched nothing.
+    static let followerGapSamples = 3
+
     /// Whether the plain decisions at `phase` agree with `bits` on a DF11's interrogator
     /// code (its last 7 bits). Feedback can propagate one wrong decision into bits nothing
     /// checks; plain decisions cannot.

@@ -165,6 +165,7 @@ extension StreamingDemodulator {
                 bits, samples, phase: phase, floor: floor,
                 onlyFrom: AcceptancePolicy.overlapMattersFrom(bits)),
             followedClosely: interference.followedClosely(samples, phase: phase, floor: floor),
+            followerStartsLate: interference.followerStartsLate(samples, phase: phase, floor: floor),
             codeBelievable: interference.nonZeroCodeBelievable(bits, samples, phase: phase, floor: floor),
             plainAgrees: interference.plainAgreesOnCode(bits, samples, phase: phase),
             fitsCleanly: fitsCleanly(bits, samples, phase: phase, floor: floor),
