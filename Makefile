@@ -88,13 +88,13 @@ build:
 # looks up: --no-export-dynamic leaves out those 5 MB. --icf=safe lets the linker keep one
 # copy of functions compiled to the same code whose address nothing takes (generic
 # specialisations, mostly): 0.5 MB (docs/install.md, the binary's size).
-# Each C function and datum in a section of its own (Swift already puts each function in
-# one), so the linker's garbage collection of sections, which SwiftPM asks for, drops what
-# nothing uses from the C code built with it, such as the two copies of BoringSSL
-# (docs/install.md, the binary's size).
+# Every function (Swift and C) and every C datum in a section of its own, so the linker's
+# garbage collection of sections, which SwiftPM asks for, drops what nothing uses from the
+# libraries the daemon uses a part of (docs/install.md, the binary's size). Without the flag
+# Swift gives sections of their own only to some functions.
 release:
 	$(SWIFT) build -c release --static-swift-stdlib --product aviator-adsb -Xlinker --no-export-dynamic -Xlinker --icf=safe \
-		-Xcc -ffunction-sections -Xcc -fdata-sections
+		-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections
 
 # The release binary's size (docs/install.md, the binary's size): stripped as `make install`
 # strips it, it must stay within SIZE_LIMIT_MB (decimal megabytes). The full Foundation would
