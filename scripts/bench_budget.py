@@ -12,9 +12,9 @@ frames come from its Beast output (with their 12 MHz timestamps, so yield.py cre
 copy of a message decoded) and are scored against the sky's truth: frames found, samples
 dropped, the level the governor ended at and how often it moved, and the whole daemon's
 processor time from its first sample on (its start is paid once, not per second of air; the
-sky goes in through standard input once the daemon is ready). readsb decodes the same sky as fast as it can, in the same run: its
-processor time per second of air says at which speed it would itself fall behind (one core)
-and at which it would take a quarter of a core.
+sky goes in through standard input once the daemon is ready). readsb decodes the same sky as
+fast as it can, in the same run: its processor time per second of air says at which speed it
+would itself fall behind (one core) and at which it would take a quarter of a core.
 
 Prints a table per sky (with --doc, also written into FILE between the `make bench-budget`
 markers) and, at the end, the checks the governor is held to:
