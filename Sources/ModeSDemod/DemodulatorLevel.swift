@@ -11,11 +11,11 @@
 ///
 /// | level | leaves out | instructions | frames |
 /// | --- | --- | --- | --- |
-/// | 4 full | nothing | 100 % | 43,542 |
-/// | 3 no sequence | the sequence decision | 98 % | 43,523 |
-/// | 2 no channel fit | the channel fit too | 74 % | 41,903 |
-/// | 1 no feedback | decision feedback too | 64.5 % | 40,703 |
-/// | 0 plain | overlap cancellation too (and with it the coherent retry) | 49 % | 38,482 |
+/// | 4 full | nothing | 100 % | 43,548 |
+/// | 3 no sequence | the sequence decision | 98 % | 43,529 |
+/// | 2 no channel fit | the channel fit too | 74 % | 41,905 |
+/// | 1 no feedback | decision feedback too | 64.5 % | 40,704 |
+/// | 0 plain | overlap cancellation too (and with it the coherent retry) | 49 % | 38,491 |
 ///
 /// (readsb executes 36 % of the full level's instructions on the same samples and finds
 /// about 37,700 frames.)
